@@ -1,0 +1,138 @@
+import type { Command } from 'commander';
+import { action, examples, type App, type Run } from '../command.js';
+import { UsageError } from '../errors.js';
+import { maskKey } from '../keys.js';
+import { CONFIG_KEYS, SECRET_KEYS, SettingError, settingParsers, type ConfigKey, type Settings, type Sourced } from '../settings.js';
+
+const KEY_LIST = CONFIG_KEYS.join(', ');
+
+function configKey(raw: string): ConfigKey {
+  if ((SECRET_KEYS as readonly string[]).includes(raw)) {
+    throw new UsageError(`'${raw}' is a key: it is never set, shown or removed with 'fcast config'`, {
+      hint: "use 'fcast auth login', 'fcast auth status' or 'fcast auth logout'",
+    });
+  }
+  const key = CONFIG_KEYS.find((k) => k === raw);
+  if (!key) throw new UsageError(`unknown config key '${raw}'; the keys are ${KEY_LIST}`);
+  return key;
+}
+
+const SETTING_OF: Record<ConfigKey, (s: Settings) => Sourced<string | number> | undefined> = {
+  'base-url': (s) => s.baseUrl,
+  timeout: (s) => s.timeout,
+  retries: (s) => s.retries,
+  'max-wait': (s) => s.maxWait,
+};
+
+function effective(run: Run): Array<{ key: string; value: string | number | null; source: string }> {
+  const s = run.settings();
+  const rows = CONFIG_KEYS.map((key) => {
+    const got = SETTING_OF[key](s);
+    return { key, value: got?.value ?? null, source: got?.source ?? 'not set' };
+  });
+  const secret = (key: string, got: Sourced<string> | undefined) => ({ key, value: got ? maskKey(got.value) : null, source: got?.source ?? 'not set' });
+  return [...rows, secret('api-key', s.apiKey), secret('gateway-key', s.gatewayKey)];
+}
+
+export function register(program: Command, app: App): void {
+  const config = program
+    .command('config')
+    .summary('show and change settings')
+    .description(`Settings in the config file: ${KEY_LIST}.\nPrecedence: flag > environment variable > config file > default.`)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast config set base-url https://forecasts.example', 'remember the service'],
+        ['fcast config list', 'every setting, its value and where it comes from'],
+        ['fcast config get timeout', 'one value, for scripts'],
+      ),
+    );
+
+  config
+    .command('list')
+    .description('every setting with its effective value and source (keys masked)')
+    .action(
+      action(app, async (run) => {
+        const rows = effective(run);
+        if (run.flags.json) return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
+        const { renderTable } = await import('../output/table.js');
+        run.out.data(
+          renderTable(
+            run.out,
+            [{ header: 'Key' }, { header: 'Value' }, { header: 'Source' }],
+            rows.map((r) => [r.key, r.value === null ? '–' : String(r.value), r.source]),
+          ),
+        );
+      }),
+    );
+
+  config
+    .command('get')
+    .description('print the effective value of one setting')
+    .argument('<key>', KEY_LIST)
+    .action(
+      action(app, async (run, _opts, raw: string) => {
+        const key = configKey(raw);
+        const got = SETTING_OF[key](run.settings());
+        if (run.flags.json) return run.out.json(got?.value ?? null);
+        if (got === undefined) {
+          run.out.note(`${key} is not set`);
+          return;
+        }
+        run.out.data(String(got.value));
+      }),
+    );
+
+  config
+    .command('set')
+    .description('store a setting in the config file')
+    .argument('<key>', KEY_LIST)
+    .argument('<value>', 'the value: an http(s) URL for base-url, seconds for timeout and max-wait, a count for retries')
+    .action(
+      action(app, async (run, _opts, raw: string, value: string) => {
+        const key = configKey(raw);
+        let parsed: string | number;
+        try {
+          parsed = settingParsers[key](value, key);
+        } catch (err) {
+          if (err instanceof SettingError) throw new UsageError(err.message);
+          throw err;
+        }
+        const store = await openStore(run);
+        store.set(key, parsed);
+        run.out.note(`set ${key} in ${store.path}`);
+      }),
+    );
+
+  config
+    .command('unset')
+    .description('remove a setting from the config file')
+    .argument('<key>', KEY_LIST)
+    .action(
+      action(app, async (run, _opts, raw: string) => {
+        const key = configKey(raw);
+        const store = await openStore(run);
+        if (store.get(key) === undefined) return run.out.note(`${key} was not set in ${store.path}`);
+        store.delete(key);
+        run.out.note(`removed ${key} from ${store.path}`);
+      }),
+    );
+
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .action(
+      action(app, async (run) => {
+        const { configDir, configFilePath } = await import('../settings.js');
+        const path = configFilePath(configDir(run.ctx));
+        if (run.flags.json) return run.out.json(path);
+        run.out.data(path);
+      }),
+    );
+}
+
+async function openStore(run: Run) {
+  const { openConfigStore } = await import('../config-store.js');
+  const { configDir } = await import('../settings.js');
+  return openConfigStore(configDir(run.ctx));
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { action, examples, type App } from '../command.js';
+import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../domain.js';
+import { parseDemoSymbol } from '../input.js';
+
+export function register(program: Command, app: App): void {
+  program
+    .command('demo')
+    .summary('keyless forecast for a demo symbol, 60 minutes delayed')
+    .description(`Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`)
+    .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
+    .addHelpText('after', examples(['fcast demo', 'BTC/USD as a table'], ['fcast demo eth/usd --json | jq .price', 'the body, for scripts']))
+    .action(
+      action(app, async (run, _opts, symbol: string | undefined) => {
+        const canonical = parseDemoSymbol(symbol);
+        const conn = await run.connect();
+        const { fetchDemo } = await import('../api/endpoints.js');
+        const res = await fetchDemo(conn, canonical);
+        if (run.flags.json) return run.out.rawJson(res.raw);
+        const { renderForecast } = await import('../output/forecast-table.js');
+        run.out.data(renderForecast(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));
+      }),
+    );
+}

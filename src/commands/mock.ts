@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import { action, examples, type App } from '../command.js';
+import { UsageError } from '../errors.js';
+import { parseWholeNumber } from '../input.js';
+
+interface MockFlags {
+  port: string;
+  host: string;
+  seed: string;
+  fault: string[];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function register(program: Command, app: App): void {
+  program
+    .command('mock')
+    .summary('serve the bundled emulator of the whole API on loopback')
+    .description(
+      'An offline emulator of the Market Forecast Agent API, REST and gateway, for trying fcast and testing scripts.\n' +
+        'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs\n' +
+        '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.',
+    )
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--seed <text>', 'seed of the emulated data', 'fcast')
+    .option(
+      '--fault <spec>',
+      'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge, with options ' +
+        'like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php',
+      collect,
+      [],
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast mock', 'serve on a free port; prints FCAST_BASE_URL and a test key'],
+        ['fcast mock --port 8787 --fault 429,times=1,retry-after=2', 'the first request is rate limited'],
+      ),
+    )
+    .action(
+      action(app, async (run, opts: MockFlags) => {
+        const port = parseWholeNumber(opts.port, '--port');
+        if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
+        const { startMock, parseFault } = await import('../mock/index.js');
+        const faults = opts.fault.map((spec) => {
+          try {
+            return parseFault(spec);
+          } catch (err) {
+            throw new UsageError(`--fault ${spec}: ${(err as Error).message}`);
+          }
+        });
+        app.handlesInterrupt = true;
+        const server = await startMock({ port, host: opts.host, seed: opts.seed, faults });
+        // stdout: the lines a shell can `eval` or a test can read; stderr: the prose.
+        run.out.data(`FCAST_BASE_URL=${server.url}\nFCAST_API_KEY=${server.testKey}`);
+        run.out.note(`fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`);
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          if (run.ctx.signal.aborted) return resolve();
+          run.ctx.signal.addEventListener('abort', stop, { once: true });
+        });
+        await server.close();
+        run.out.note('fcast mock: stopped');
+      }),
+    );
+}

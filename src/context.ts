@@ -1,0 +1,83 @@
+// Everything a command may touch of the outside world, passed in rather than reached for,
+// so a test can run any command in-process with captured streams, a temporary config
+// directory, its own environment and a clock that does not really sleep.
+import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+
+export interface Writer {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface Reader extends Readable {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+}
+
+export interface IO {
+  stdout: Writer;
+  stderr: Writer;
+  stdin: Reader;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** In [0, 1): the jitter of retry backoff. */
+  random(): number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export interface Ctx {
+  io: IO;
+  env: Env;
+  clock: Clock;
+  /** Aborted on Ctrl-C: requests and waits stop, and the command ends with exit 130. */
+  signal: AbortSignal;
+  platform: NodeJS.Platform;
+  homedir: string;
+  nodeVersion: string;
+  /** fcast's own version, from package.json. */
+  version: string;
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export function realContext(signal: AbortSignal): Ctx {
+  return {
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    env: process.env,
+    clock: realClock,
+    signal,
+    platform: process.platform,
+    homedir: homedir(),
+    nodeVersion: process.versions.node,
+    version: packageVersion(),
+  };
+}

@@ -1,0 +1,132 @@
+// The one exit-code table, and the errors that carry a code to it. Commands throw; only
+// main() turns an error into a number, and only bin/fcast.js exits.
+
+export const ExitCode = {
+  Ok: 0,
+  Internal: 1,
+  Usage: 2,
+  Config: 3,
+  NotFound: 4,
+  RateLimited: 5,
+  Unavailable: 6,
+  BadResponse: 7,
+  CheckFailed: 8,
+  Conflict: 9,
+  Interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
+  [0, 'success'],
+  [1, 'unexpected internal error'],
+  [2, 'usage: bad command, flag or argument, or the server answered 400'],
+  [3, 'auth or config: no base URL or key, malformed key, 401, 403, insecure transport, config file'],
+  [4, 'not found (404)'],
+  [5, 'rate limited: 429 after the retries, or a wait longer than --max-wait'],
+  [6, 'unavailable: connection or DNS failure, timeout, 5xx'],
+  [7, 'bad response: not JSON, over the size cap, or off-shape under --strict'],
+  [8, 'check failed: a gate or --audit'],
+  [9, 'conflict (409)'],
+  [130, 'interrupted'],
+];
+
+export interface ErrorOptions {
+  hint?: string;
+  cause?: unknown;
+}
+
+export class FcastError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  constructor(message: string, exitCode: ExitCode, opts: ErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = opts.hint;
+  }
+}
+
+export class UsageError extends FcastError {
+  constructor(message: string, opts?: ErrorOptions) {
+    super(message, ExitCode.Usage, opts);
+  }
+}
+
+export class ConfigError extends FcastError {
+  constructor(message: string, opts?: ErrorOptions) {
+    super(message, ExitCode.Config, opts);
+  }
+}
+
+export class NetworkError extends FcastError {
+  constructor(message: string, opts?: ErrorOptions) {
+    super(message, ExitCode.Unavailable, opts);
+  }
+}
+
+export class BadResponseError extends FcastError {
+  constructor(message: string, opts?: ErrorOptions) {
+    super(message, ExitCode.BadResponse, opts);
+  }
+}
+
+/** A gate or an audit said no. The details were already written to stderr. */
+export class CheckFailedError extends FcastError {
+  constructor(message: string) {
+    super(message, ExitCode.CheckFailed);
+  }
+}
+
+/** The status decides the exit code, whatever the body says (a 503 with HTML exits 6). */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 400 || status === 422) return ExitCode.Usage;
+  if (status === 401 || status === 403 || status === 407) return ExitCode.Config;
+  if (status === 404 || status === 410) return ExitCode.NotFound;
+  if (status === 409) return ExitCode.Conflict;
+  if (status === 429) return ExitCode.RateLimited;
+  if (status === 408 || status >= 500) return ExitCode.Unavailable;
+  return ExitCode.Internal;
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  /** The parsed JSON body, when the server sent one. */
+  body?: unknown;
+  /** Its text as received: `--json` prints it to stdout. */
+  raw?: string;
+  /** problem+json `title`, or the gateway's `error.code`. */
+  title?: string;
+  /** problem+json `detail`, or the gateway's `error.message`. */
+  detail?: string;
+  requestId?: string;
+  /** Seconds the server asked us to wait, if it said. */
+  retryAfter?: number;
+}
+
+/** The server answered with an error status. */
+export class ApiError extends FcastError {
+  readonly details: ApiErrorDetails;
+  constructor(details: ApiErrorDetails, opts: ErrorOptions & { exitCode?: ExitCode; message?: string } = {}) {
+    super(opts.message ?? describeApiError(details), opts.exitCode ?? exitCodeForStatus(details.status), opts);
+    this.details = details;
+  }
+  get status(): number {
+    return this.details.status;
+  }
+}
+
+function describeApiError(d: ApiErrorDetails): string {
+  const parts = [`HTTP ${d.status}`];
+  if (d.title) parts.push(d.title);
+  let line = parts.join(' ');
+  if (d.detail && d.detail !== d.title) line += `: ${d.detail}`;
+  if (d.requestId) line += ` (request id ${d.requestId})`;
+  return line;
+}
+
+/** Ctrl-C: not a failure of ours, and not worth a message. */
+export class InterruptedError extends FcastError {
+  constructor() {
+    super('interrupted', ExitCode.Interrupted);
+  }
+}

@@ -1,0 +1,62 @@
+// Checks of what the user typed, made before any request: a bad value is a usage error
+// (exit 2) that names the allowed values.
+import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, MATURITY_LEVELS } from './domain.js';
+import { UsageError } from './errors.js';
+import { clean } from './output/sanitize.js';
+
+const shown = (value: string) => `'${clean(value)}'`;
+
+/** `btc/usd`, `BTC-USD` -> `BTC/USD`. */
+export function canonicalSymbol(raw: string): string {
+  const m = /^\s*([A-Za-z0-9.]{1,15})\s*[/-]\s*([A-Za-z0-9.]{1,15})\s*$/.exec(raw);
+  if (!m) throw new UsageError(`invalid symbol ${shown(raw)}: expected BASE/QUOTE, like BTC/USD`);
+  return `${m[1]!.toUpperCase()}/${m[2]!.toUpperCase()}`;
+}
+
+export function parseDemoSymbol(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_DEMO_SYMBOL;
+  const wanted = raw.trim().toUpperCase().replace('-', '/');
+  const found = DEMO_SYMBOLS.find((s) => s === wanted);
+  if (!found) throw new UsageError(`the demo has no symbol ${shown(raw)}; choose one of ${DEMO_SYMBOLS.join(', ')}`, { hint: "other symbols need a free key: 'fcast predict SYMBOL'" });
+  return found;
+}
+
+export function parseAccuracyTimeframe(raw: string): string {
+  const found = ACCURACY_TIMEFRAMES.find((tf) => tf === raw.trim().toLowerCase());
+  if (!found) throw new UsageError(`invalid --tf ${shown(raw)}; choose one of ${ACCURACY_TIMEFRAMES.join(', ')}`);
+  return found;
+}
+
+export function parseMaturity(raw: string): (typeof MATURITY_LEVELS)[number] {
+  const found = MATURITY_LEVELS.find((m) => m === raw.trim().toLowerCase());
+  if (!found) throw new UsageError(`invalid maturity ${shown(raw)}; choose one of ${MATURITY_LEVELS.join(', ')}`);
+  return found;
+}
+
+/** A whole number >= min, written as plain digits (no 1e3, no 0x10, no 5.0). */
+export function parseWholeNumber(raw: string, what: string, min = 0): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`${what} must be a whole number${min > 0 ? ` >= ${min}` : ''}, got ${shown(raw)}`);
+  }
+  return n;
+}
+
+/** A rate in 0..1. */
+export function parseRate(raw: string, what: string): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
+  return n;
+}
+
+// Deliberately plain: one @, a dot in the domain, no spaces. The server has the last word.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function parseEmail(raw: string): string {
+  const email = raw.trim();
+  if (email.length > EMAIL_MAX_LENGTH) throw new UsageError(`the e-mail address is ${email.length} characters long; at most ${EMAIL_MAX_LENGTH} are allowed`);
+  if (!EMAIL.test(email)) throw new UsageError(`invalid e-mail address ${shown(raw)}`);
+  return email;
+}

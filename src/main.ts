@@ -1,0 +1,78 @@
+// main(argv, ctx) parses, runs and maps every error to the one exit-code table. It never
+// exits: bin/fcast.js does, so tests can call main() in-process as often as they like.
+import { CommanderError } from 'commander';
+import type { App } from './command.js';
+import type { Ctx } from './context.js';
+import { ApiError, ExitCode, FcastError } from './errors.js';
+import { reindentJson } from './output/json.js';
+import { clean } from './output/sanitize.js';
+import { buildProgram } from './program.js';
+
+export interface MainOptions {
+  /** Tests may swap the wire; see App.transport. */
+  transport?: App['transport'];
+}
+
+export async function main(argv: string[], ctx: Ctx, options: MainOptions = {}): Promise<number> {
+  const app: App = { ctx, exitCode: ExitCode.Ok, transport: options.transport };
+  try {
+    const program = buildProgram(app);
+    await untilInterrupted(program.parseAsync(argv, { from: 'user' }), app);
+    return app.exitCode;
+  } catch (err) {
+    return report(err, app);
+  } finally {
+    await app.run?.close().catch(() => undefined);
+  }
+}
+
+/** Ctrl-C ends the command at once, even one stuck where no signal reaches. */
+function untilInterrupted<T>(work: Promise<T>, app: App): Promise<T> {
+  const { signal } = app.ctx;
+  if (signal.aborted) return Promise.reject(interrupted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      if (!app.handlesInterrupt) reject(interrupted());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const interrupted = () => new FcastError('interrupted', ExitCode.Interrupted);
+
+function report(err: unknown, app: App): number {
+  const { stderr, stdout } = app.ctx.io;
+  if (err instanceof CommanderError) {
+    // Help and version were printed by commander; its own errors too (configureOutput).
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.Ok;
+    return ExitCode.Usage;
+  }
+  if (err instanceof FcastError) {
+    if (err.exitCode === ExitCode.Ok) return ExitCode.Ok; // a dry run that printed its request
+    if (err.exitCode === ExitCode.Interrupted) {
+      stderr.write('\n');
+      return ExitCode.Interrupted;
+    }
+    if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json) {
+      stdout.write(safeReindent(err.details.raw) + '\n');
+    }
+    stderr.write(`fcast: ${clean(err.message)}\n`);
+    if (err.hint) stderr.write(`  hint: ${clean(err.hint)}\n`);
+    if (app.run?.flags.verbose && err.stack) stderr.write(err.stack + '\n');
+    return err.exitCode;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  stderr.write(`fcast: internal error: ${clean(e.message)}\n`);
+  if (app.run?.flags.verbose) stderr.write(`${e.stack ?? ''}\n`);
+  else stderr.write('  hint: run again with --verbose for the stack trace, and report it\n');
+  return ExitCode.Internal;
+}
+
+function safeReindent(raw: string): string {
+  try {
+    return reindentJson(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,106 @@
+// The forecast table of `demo` and `predict`: a header with the price, one row per timeframe
+// in horizon order, and the attribution footer.
+import type { ForecastEnvelope } from '../api/schemas.js';
+import { attributionFooter } from './attribution.js';
+import type { Output } from './io.js';
+import {
+  formatDuration,
+  formatMinutes,
+  formatPercent,
+  formatPrice,
+  formatRate,
+  formatSigned,
+  formatTimeWithAge,
+  formatNumber,
+} from './format.js';
+import { clean } from './sanitize.js';
+import { renderTable, type Cell, type Column } from './table.js';
+
+type Row = Record<string, unknown>;
+const obj = (v: unknown): Row => (v !== null && typeof v === 'object' ? (v as Row) : {});
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+const COLUMNS: Column[] = [
+  { header: 'TF' },
+  { header: 'Horizon', align: 'right' },
+  { header: 'Status' },
+  { header: 'Age', align: 'right' },
+  { header: 'Anchor', align: 'right' },
+  { header: 'Target', align: 'right' },
+  { header: 'Move', align: 'right' },
+  { header: 'Dir' },
+  { header: 'Long', align: 'right' },
+  { header: 'Short', align: 'right' },
+  { header: 'Flat', align: 'right' },
+  { header: 'ia2 Δ', align: 'right' },
+  { header: 'Conf', align: 'right' },
+  { header: 'ia1', align: 'right' },
+];
+
+/** Forecast entries in horizon order (the keys' order is the server's, not necessarily that). */
+export function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>): Row[] {
+  return Object.entries(obj(body.predictions))
+    .map(([tf, f]): Row => ({ tf, ...obj(f) }))
+    .sort((a, b) => (num(a.horizon_min) ?? Infinity) - (num(b.horizon_min) ?? Infinity));
+}
+
+export function directionPaint(out: Output, direction: unknown): ((s: string) => string) | undefined {
+  if (direction === 'long') return out.c.green;
+  if (direction === 'short') return out.c.red;
+  return out.c.yellow;
+}
+
+export function expectedMovePct(f: Row): number | undefined {
+  const anchor = num(f.anchor_price);
+  const target = num(f.target_price);
+  return anchor && target !== undefined ? ((target - anchor) / anchor) * 100 : undefined;
+}
+
+export function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+  const price = obj(body.price);
+  const parts = [out.c.bold(clean(body.symbol ?? '?'))];
+  if (num(price.last) !== undefined) {
+    parts.push(formatPrice(price.last));
+    const change = num(price.change24h_pct);
+    if (change !== undefined) parts.push((change >= 0 ? out.c.green : out.c.red)(`${formatPercent(change)} 24h`));
+    parts.push(`at ${formatTimeWithAge(price.t, nowSeconds)}`);
+    if (typeof price.source === 'string') parts.push(out.c.dim(`· ${clean(price.source)}`));
+  } else {
+    parts.push(out.c.dim('no price'));
+  }
+  return parts.join('  ');
+}
+
+export function renderForecastRows(out: Output, body: ForecastEnvelope): string {
+  const rows: Cell[][] = forecastsByHorizon(body).map((f) => {
+    const ia1 = obj(f.ia1);
+    const ia2 = obj(f.ia2);
+    const ia3 = obj(f.ia3);
+    const status = typeof f.status === 'string' ? f.status : '';
+    const dir = typeof ia3.direction === 'string' ? ia3.direction : '?';
+    const move = expectedMovePct(f);
+    return [
+      String(f.tf),
+      formatMinutes(f.horizon_min),
+      { text: status, paint: status === 'settled' ? out.c.dim : undefined },
+      formatDuration(f.age_s),
+      formatPrice(f.anchor_price),
+      formatPrice(f.target_price),
+      { text: formatPercent(move), paint: move === undefined ? undefined : move >= 0 ? out.c.green : out.c.red },
+      { text: dir, paint: directionPaint(out, dir) },
+      formatRate(ia3.p_long, 0),
+      formatRate(ia3.p_short, 0),
+      formatRate(ia3.p_flat, 0),
+      formatPercent(ia2.predicted_change_pct),
+      formatNumber(ia2.confidence, 2),
+      formatSigned(ia1.score, 2),
+    ];
+  });
+  return renderTable(out, COLUMNS, rows);
+}
+
+export function renderForecast(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+  const meta = obj(body.meta);
+  const now = num(meta.server_t) ?? nowSeconds;
+  return [renderForecastHeader(out, body, now), '', renderForecastRows(out, body), '', attributionFooter(out, body.meta)].join('\n');
+}

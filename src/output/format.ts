@@ -1,0 +1,81 @@
+// Numbers and times as people read them. Every function takes possibly-missing values and
+// shows a dash for them, never `null`, `undefined` or `NaN`.
+export const DASH = '–';
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function formatNumber(v: unknown, decimals = 2): string {
+  if (!isNum(v)) return DASH;
+  return v.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** Enough decimals for the instrument: 97,123.45 for BTC, 1.08123 for EUR/USD. */
+export function formatPrice(v: unknown): string {
+  if (!isNum(v)) return DASH;
+  const abs = Math.abs(v);
+  return formatNumber(v, abs >= 1000 ? 2 : abs >= 100 ? 3 : abs >= 1 ? 5 : 6);
+}
+
+/** A value already in percent: +1.23%. */
+export function formatPercent(v: unknown, decimals = 2): string {
+  if (!isNum(v)) return DASH;
+  return `${v > 0 ? '+' : ''}${v.toFixed(decimals)}%`;
+}
+
+/** A probability or rate in 0..1, as a percentage: 61.2%. */
+export function formatRate(v: unknown, decimals = 1): string {
+  if (!isNum(v)) return DASH;
+  return `${(v * 100).toFixed(decimals)}%`;
+}
+
+export function formatSigned(v: unknown, decimals = 2): string {
+  if (!isNum(v)) return DASH;
+  return `${v > 0 ? '+' : ''}${v.toFixed(decimals)}`;
+}
+
+/** 45s, 12m, 1h 5m, 2d 3h. */
+export function formatDuration(seconds: unknown): string {
+  if (!isNum(seconds)) return DASH;
+  const s = Math.round(Math.abs(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+}
+
+/** Minutes as a horizon: 5m, 1h30m, 36h. */
+export function formatMinutes(minutes: unknown): string {
+  if (!isNum(minutes)) return DASH;
+  if (minutes < 60) return `${minutes}m`;
+  const h = Math.floor(minutes / 60);
+  return minutes % 60 ? `${h}h${minutes % 60}m` : `${h}h`;
+}
+
+/** Epoch seconds as `2026-11-22 02:21 UTC`. */
+export function formatUtc(epochSeconds: unknown): string {
+  if (!isNum(epochSeconds)) return DASH;
+  const iso = new Date(epochSeconds * 1000).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** `1h 5m ago`, or `in 2h` for the future. */
+export function formatAge(epochSeconds: unknown, nowSeconds: number): string {
+  if (!isNum(epochSeconds)) return DASH;
+  const delta = nowSeconds - epochSeconds;
+  if (Math.abs(delta) < 1) return 'now';
+  return delta > 0 ? `${formatDuration(delta)} ago` : `in ${formatDuration(-delta)}`;
+}
+
+/** A UTC time with its age: `2026-11-22 02:21 UTC (1h 5m ago)`. */
+export const formatTimeWithAge = (epochSeconds: unknown, nowSeconds: number): string =>
+  isNum(epochSeconds) ? `${formatUtc(epochSeconds)} (${formatAge(epochSeconds, nowSeconds)})` : DASH;
+
+/** An ISO date-time string as epoch seconds, when it is one. */
+export function isoToEpoch(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
