@@ -1,0 +1,81 @@
+// Runs fcast in-process with captured streams, its own environment, a temporary config
+// directory and a clock whose sleeps are recorded instead of waited.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
+import { packageVersion } from '../../src/context.js';
+import { main } from '../../src/main.js';
+
+export interface RunOptions {
+  env?: Env;
+  stdin?: string;
+  /** Make stdout, stderr and stdin look like a terminal. */
+  tty?: boolean;
+  configDir?: string;
+  /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
+  now?: number;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Every wait the CLI asked for, in milliseconds. */
+  sleeps: number[];
+  configDir: string;
+}
+
+export function tempDir(prefix = 'fcast-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+class Capture implements Writer {
+  text = '';
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns = 120,
+  ) {}
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+export function fakeClock(start = Date.now()): Clock & { sleeps: number[] } {
+  let now = start;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    random: () => 0.5,
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw signal.reason;
+      sleeps.push(ms);
+      now += ms;
+    },
+  };
+}
+
+export async function runCli(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const configDir = opts.configDir ?? tempDir();
+  const stdout = new Capture(opts.tty === true);
+  const stderr = new Capture(opts.tty === true);
+  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin]) as Readable & { isTTY?: boolean };
+  stdin.isTTY = opts.tty === true;
+  const clock = fakeClock(opts.now);
+  const ctx: Ctx = {
+    io: { stdout, stderr, stdin },
+    env: { FCAST_CONFIG_DIR: configDir, ...opts.env },
+    clock,
+    signal: opts.signal ?? new AbortController().signal,
+    platform: 'linux',
+    homedir: configDir,
+    nodeVersion: process.versions.node,
+    version: packageVersion(),
+  };
+  const code = await main(argv, ctx);
+  return { code, stdout: stdout.text, stderr: stderr.text, sleeps: clock.sleeps, configDir };
+}

@@ -1,0 +1,199 @@
+// The HTTP layer against a scripted loopback server: retries and their waits, Retry-After
+// forms, --max-wait, redirects, the size cap, timeouts and where a key may go.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
+import { undiciTransport } from '../../src/api/transport.js';
+import { ApiError, BadResponseError, ConfigError, ExitCode, FcastError, NetworkError } from '../../src/errors.js';
+import { Output } from '../../src/output/io.js';
+import type { Settings } from '../../src/settings.js';
+import { fakeClock } from '../helpers/cli.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+let script: Handler[] = [];
+let seen: Array<{ url: string; auth?: string; method: string }> = [];
+let base = '';
+const server = createServer((req, res) => {
+  seen.push({ url: req.url ?? '', auth: req.headers.authorization, method: req.method ?? '' });
+  const next = script.shift() ?? ((_q, s) => json(s, 200, { ok: true }));
+  next(req, res);
+});
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+beforeEach(() => {
+  script = [];
+  seen = [];
+});
+
+const KEY = 'mfa_ag_' + '0123456789abcdef'.repeat(2) + '01234567';
+
+function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number } = {}) {
+  let stderr = '';
+  const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: process.stdin };
+  const clock = fakeClock(0);
+  const settings: Settings = {
+    configDir: '/tmp', configPath: '/tmp/config.json',
+    baseUrl: { value: base, source: 'test' },
+    apiKey: { value: KEY, source: 'FCAST_API_KEY' },
+    gatewayKey: undefined,
+    timeout: { value: 5, source: 'default' },
+    retries: { value: 2, source: 'default' },
+    maxWait: { value: 60, source: 'default' },
+    ...overrides,
+  };
+  const c = new ApiClient({
+    settings, out: new Output(io, false, false), clock, signal: new AbortController().signal,
+    transport: undiciTransport({}), userAgent: 'test', ...extra,
+  });
+  return { c, clock, stderr: () => stderr };
+}
+
+const GET: RequestSpec = { method: 'GET', path: 'api/agent/v1/demo.php', auth: 'none', retry: 'idempotent' };
+
+async function failure(p: Promise<unknown>): Promise<FcastError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as FcastError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('ApiClient', () => {
+  it('retries 429 and 503, waiting what the server asks, and announces each wait', async () => {
+    script = [
+      (_q, s) => json(s, 429, { title: 'Too Many Requests', detail: 'slow down', status: 429, type: 'x' }, { 'retry-after': '3' }),
+      (_q, s) => json(s, 503, { title: 'Unavailable', detail: 'busy', status: 503, type: 'x' }, { 'retry-after': '1' }),
+    ];
+    const { c, clock, stderr } = client();
+    const res = await c.request(GET);
+    expect(res.status).toBe(200);
+    expect(clock.sleeps).toEqual([3000, 1000]);
+    expect(stderr()).toMatch(/HTTP 429 Too Many Requests; retrying in 3s \(retry 1 of 2\)/);
+    expect(stderr()).toMatch(/retry 2 of 2/);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('gives up after --retries with the status exit code', async () => {
+    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => json(s, 503, { title: 'x', detail: 'y', status: 503, type: 'x' }));
+    const { c, clock } = client({ retries: { value: 2, source: 'flag' } });
+    const err = await failure(c.request(GET));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.exitCode).toBe(ExitCode.Unavailable);
+    expect(seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([backoffSeconds(0, clock) * 1000, backoffSeconds(1, clock) * 1000]);
+  });
+
+  it('does not wait longer than --max-wait: 429 exits 5 and 503 exits 6, naming the wait', async () => {
+    script = [(_q, s) => json(s, 429, { title: 'Too Many Requests', detail: 'd', status: 429, type: 'x' }, { 'retry-after': '120' })];
+    const { c, clock } = client({ maxWait: { value: 10, source: 'flag' } });
+    const err = await failure(c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.RateLimited);
+    expect(err.message).toMatch(/wait 120s, longer than --max-wait 10s/);
+    expect(clock.sleeps).toEqual([]);
+
+    script = [(_q, s) => json(s, 503, { title: 'Unavailable', detail: 'd', status: 503, type: 'x' }, { 'retry-after': '120' })];
+    const second = client({ maxWait: { value: 10, source: 'flag' } });
+    expect((await failure(second.c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
+  });
+
+  it("reads the gateway's retry_after when there is no header", async () => {
+    script = [(_q, s) => json(s, 429, { ok: false, data: null, error: { code: 'rate_limited', message: 'm', retry_after: 4 }, meta: { request_id: 'r1' } })];
+    const { c, clock } = client();
+    await c.request({ ...GET, method: 'POST', path: 'api/v1/agent/command', body: {}, auth: 'gateway' });
+    expect(clock.sleeps).toEqual([4000]);
+  });
+
+  it('retries a register POST only on 429, never on 503', async () => {
+    script = [(_q, s) => json(s, 503, { title: 'x', detail: 'y', status: 503, type: 'x' })];
+    const { c } = client();
+    const err = await failure(c.request({ ...GET, method: 'POST', body: { email: 'a@b.c' }, retry: 'rate-limit-only' }));
+    expect(err.exitCode).toBe(ExitCode.Unavailable);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('does not retry 4xx other than 429', async () => {
+    script = [(_q, s) => json(s, 404, { title: 'Not Found', detail: 'no such symbol', status: 404, type: 'x' })];
+    const err = await failure(client().c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.NotFound);
+    expect(err.message).toBe('HTTP 404 Not Found: no such symbol');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 exits 7 upstream', async () => {
+    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => { s.writeHead(503, { 'content-type': 'text/html' }); s.end('<html>down</html>'); });
+    expect((await failure(client().c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
+  });
+
+  it('parses Retry-After as seconds or as an HTTP date', () => {
+    expect(parseRetryAfter('5', 0)).toBe(5);
+    expect(parseRetryAfter(new Date(30_000).toUTCString(), 0)).toBe(30);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+  });
+
+  it('follows same-origin redirects with the key, and refuses other origins', async () => {
+    script = [(_q, s) => { s.writeHead(302, { location: '/moved/demo.php' }); s.end(); }];
+    const { c } = client();
+    await c.request({ ...GET, auth: 'rest' });
+    expect(seen.map((r) => r.url)).toEqual(['/api/agent/v1/demo.php', '/moved/demo.php']);
+    expect(seen[1]!.auth).toBe(`Bearer ${KEY}`);
+
+    script = [(_q, s) => { s.writeHead(301, { location: 'http://127.0.0.2:9/steal' }); s.end(); }];
+    seen = [];
+    const err = await failure(client().c.request({ ...GET, auth: 'rest' }));
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toMatch(/another origin/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a body over the size cap with exit 7', async () => {
+    script = [(_q, s) => json(s, 200, { big: 'x'.repeat(5000) })];
+    const err = await failure(client({}, { maxBodyBytes: 1000 }).c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.BadResponse);
+  });
+
+  it('times out as a whole, even while headers never come, and does not retry', async () => {
+    script = [() => undefined];
+    const { c } = client({ timeout: { value: 0.2, source: 'flag' } });
+    const err = await failure(c.request(GET));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/timed out/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses to send a key over plain http to a non-loopback host, before connecting', async () => {
+    const { c } = client({ baseUrl: { value: 'http://forecasts.example', source: 'test' } });
+    const err = await failure(c.request({ ...GET, auth: 'rest' }));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(/plain http/);
+  });
+
+  it('retries a refused connection for GETs', async () => {
+    const { c, clock } = client({ baseUrl: { value: 'http://127.0.0.1:9', source: 'test' }, retries: { value: 1, source: 'flag' } });
+    const err = await failure(c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.Unavailable);
+    expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('works the same with or without a trailing slash on the base URL', () => {
+    const a = client({ baseUrl: { value: 'https://h.example/prefix', source: 't' } }).c.buildUrl(GET).href;
+    const b = client({ baseUrl: { value: 'https://h.example/prefix/', source: 't' } }).c.buildUrl(GET).href;
+    expect(a).toBe('https://h.example/prefix/api/agent/v1/demo.php');
+    expect(b).toBe(a);
+  });
+
+  it('knows loopback hosts', () => {
+    expect(['localhost', '127.0.0.1', '127.1.2.3', '[::1]'].every(isLoopbackHost)).toBe(true);
+    expect(['127.0.0.1.example', '10.0.0.1', 'example.com'].some(isLoopbackHost)).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, UsageError } from '../../src/errors.js';
+import { configDir, resolveSettings } from '../../src/settings.js';
+import { tempDir } from '../helpers/cli.js';
+
+function ctxWith(env: Record<string, string>, file?: string) {
+  const dir = tempDir();
+  if (file !== undefined) writeFileSync(join(dir, 'config.json'), file);
+  return { env: { FCAST_CONFIG_DIR: dir, ...env }, platform: 'linux' as const, homedir: '/home/u', dir };
+}
+
+describe('settings precedence', () => {
+  it('takes flag over environment over file over default', () => {
+    const file = JSON.stringify({ 'base-url': 'http://file.example', timeout: 5, retries: 1 });
+    const ctx = ctxWith({ FCAST_BASE_URL: 'http://env.example', FCAST_TIMEOUT: '7' }, file);
+    const s = resolveSettings(ctx, { baseUrl: 'http://flag.example' });
+    expect(s.baseUrl).toEqual({ value: 'http://flag.example', source: '--base-url' });
+    expect(s.timeout).toEqual({ value: 7, source: 'FCAST_TIMEOUT' });
+    expect(s.retries).toEqual({ value: 1, source: join(ctx.dir, 'config.json') });
+    expect(s.maxWait).toEqual({ value: 60, source: 'default' });
+  });
+
+  it('treats an empty environment variable as unset', () => {
+    const ctx = ctxWith({ FCAST_BASE_URL: '' }, JSON.stringify({ 'base-url': 'https://file.example' }));
+    expect(resolveSettings(ctx, {}).baseUrl?.value).toBe('https://file.example');
+  });
+
+  it('reports a corrupt file with its path and leaves it untouched', () => {
+    const ctx = ctxWith({}, '{"base-url": ');
+    const path = join(ctx.dir, 'config.json');
+    expect(() => resolveSettings(ctx, {})).toThrowError(ConfigError);
+    expect(() => resolveSettings(ctx, {})).toThrowError(path);
+    expect(readFileSync(path, 'utf8')).toBe('{"base-url": ');
+  });
+
+  it('blames the environment with exit 3 and a flag with exit 2', () => {
+    expect(() => resolveSettings(ctxWith({ FCAST_TIMEOUT: 'soon' }), {})).toThrowError(ConfigError);
+    expect(() => resolveSettings(ctxWith({}), { baseUrl: 'ftp://x' })).toThrowError(UsageError);
+    expect(() => resolveSettings(ctxWith({}, JSON.stringify({ retries: -1 })), {})).toThrowError(/retries/);
+  });
+
+  it('keys come from the environment before the file', () => {
+    const ctx = ctxWith({ FCAST_API_KEY: 'env_ag_' + 'a'.repeat(40) }, JSON.stringify({ 'api-key': 'file', 'gateway-key': 'gw' }));
+    const s = resolveSettings(ctx, {});
+    expect(s.apiKey?.source).toBe('FCAST_API_KEY');
+    expect(s.gatewayKey?.value).toBe('gw');
+  });
+
+  it('finds the config directory the way each platform expects', () => {
+    expect(configDir({ env: {}, platform: 'linux', homedir: '/home/u' })).toBe('/home/u/.config/fcast');
+    expect(configDir({ env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux', homedir: '/home/u' })).toBe('/x/fcast');
+    expect(configDir({ env: { FCAST_CONFIG_DIR: '/c' }, platform: 'linux', homedir: '/home/u' })).toBe('/c');
+    mkdirSync(tempDir(), { recursive: true });
+  });
+});
