@@ -12,4 +12,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+// `fcast demo | head -3`: the reader left; that is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2), realContext(interrupt.signal));
