@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 // The only place that ends the process. Ctrl-C (or SIGTERM) aborts the running command,
 // which ends with exit 130 (`fcast mock` stops cleanly instead); a second one ends at once.
-import { realContext } from '../dist/context.js';
-import { main } from '../dist/main.js';
+const argv = process.argv.slice(2);
+
+// `fcast --version` is what scripts and bug reports run most; it needs no command tree.
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const { packageVersion } = await import('../dist/context.js');
+  process.stdout.write(`${packageVersion()}\n`);
+  process.exit(0);
+}
+
+const { realContext } = await import('../dist/context.js');
+const { main } = await import('../dist/main.js');
 
 const interrupt = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -20,4 +29,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), realContext(interrupt.signal));
+const code = await main(argv, realContext(interrupt.signal));
+process.exitCode = code;
+// Leave as soon as the output is flushed: undici's HTTP parser is WebAssembly, and V8 keeps
+// optimising it in background threads that would hold the process ~130 ms after the work.
+const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

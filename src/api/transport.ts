@@ -3,11 +3,18 @@
 // has no "exports" map, so these paths are public files of the pinned version; the types
 // come from the package's own declarations.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Readable } from 'node:stream';
 import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent as EnvAgentType } from 'undici';
 import type { Env } from '../context.js';
 
 const require = createRequire(import.meta.url);
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
+// baseline (Liftoff), then an optimised tier in background threads that the process must
+// join before it exits, ~80 ms of a ~250 ms `fcast demo --json` (npm run bench). One short
+// response never needs the optimised parser. Set before undici first compiles the module.
+setFlagsFromString('--liftoff-only');
 
 export interface WireRequest {
   url: URL;
