@@ -1,0 +1,125 @@
+// A few runs of the real executable, to prove the packaging: bin/fcast.js, the built dist/,
+// `fcast mock` as a separate process, signals and exit codes as a shell sees them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/cli.js';
+
+const BIN = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
+
+interface Exec {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function fcast(args: string[], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<Exec> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  onSpawn?.(child);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+let mock: ChildProcess;
+let env: Record<string, string> = {};
+
+beforeAll(async () => {
+  mock = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--seed', 'smoke'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  mock.stdout!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    mock.stdout!.on('data', (d: string) => {
+      text += d;
+      const url = /^FCAST_BASE_URL=(\S+)$/m.exec(text);
+      const key = /^FCAST_API_KEY=(\S+)$/m.exec(text);
+      if (url && key) {
+        env = { FCAST_BASE_URL: url[1]!, FCAST_API_KEY: key[1]! };
+        resolve();
+      }
+    });
+    mock.once('exit', (code) => reject(new Error(`fcast mock exited early (${code})`)));
+  });
+});
+
+afterAll(async () => {
+  if (mock.exitCode === null) {
+    mock.kill('SIGTERM');
+    await once(mock, 'exit');
+  }
+});
+
+describe('the fcast executable', () => {
+  it('prints its version', async () => {
+    const r = await fcast(['--version']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('shows a demo table from the emulator, attribution last', async () => {
+    const r = await fcast(['demo'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd().split('\n').slice(-3).join('\n')).toMatch(/Source: .+\nTier: demo · data delayed 60 min$/);
+  });
+
+  it('prints the body with --json', async () => {
+    const r = await fcast(['--json', 'demo', 'ETH/USD'], env);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'ETH/USD' });
+  });
+
+  it('exits 2 for a symbol off the demo list', async () => {
+    const r = await fcast(['demo', 'XRP/USD'], env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fcast: /);
+  });
+
+  it('exits 2 for an unknown command, with help on stdout for --help', async () => {
+    expect((await fcast(['frobnicate'])).code).toBe(2);
+    const help = await fcast(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes:/);
+  });
+
+  it('exits 6 when nothing listens at the base URL', async () => {
+    const r = await fcast(['demo', '--retries', '0'], { FCAST_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/refused/);
+  });
+
+  it('exits 130 on Ctrl-C during a slow request', async () => {
+    const slow = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--fault', 'slow,delay=10000'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const [chunk] = (await once(slow.stdout!, 'data')) as [Buffer];
+    const url = /FCAST_BASE_URL=(\S+)/.exec(chunk.toString())![1]!;
+    // Interrupt once the emulator holds the request, not after a guessed delay.
+    const r = await fcast(['demo'], { FCAST_BASE_URL: url }, (child) => {
+      const poll = async (): Promise<void> => {
+        const seen = (await (await fetch(`${url}/__mock/requests`)).json()) as unknown[];
+        if (seen.length > 0) child.kill('SIGINT');
+        else setTimeout(poll, 20);
+      };
+      void poll();
+    });
+    slow.kill('SIGTERM');
+    await once(slow, 'exit');
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+
+  it('fcast mock stops cleanly on SIGTERM', async () => {
+    const m = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await once(m.stdout!, 'data');
+    m.kill('SIGTERM');
+    const [code] = await once(m, 'exit');
+    expect(code).toBe(0);
+  });
+});
