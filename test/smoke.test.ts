@@ -103,8 +103,8 @@ describe('the fcast executable', () => {
     // Interrupt once the emulator holds the request, not after a guessed delay.
     const r = await fcast(['demo'], { FCAST_BASE_URL: url }, (child) => {
       const poll = async (): Promise<void> => {
-        const seen = (await (await fetch(`${url}/__mock/requests`)).json()) as unknown[];
-        if (seen.length > 0) child.kill('SIGINT');
+        const seen = (await (await fetch(`${url}/__mock/requests`)).json()) as { count: number };
+        if (seen.count > 0) child.kill('SIGINT');
         else setTimeout(poll, 20);
       };
       void poll();

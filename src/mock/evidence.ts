@@ -1,0 +1,184 @@
+// Public evidence: the track record of the current protocol cohort and the inspection of one
+// settled forecast. The figures are chosen to exercise a client's gates: some timeframes are
+// mature, some early, `4h` nearly empty and `1d` empty (null rates), so every branch shows up.
+import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, MATURITY_LEVELS } from '../domain.js';
+import { SYMBOLS, tfSeconds, type SymbolInfo } from './catalog.js';
+import { engineForecast, POLICY_VERSION, type Direction } from './forecasts.js';
+import { isoSeconds, meta, type MetaBody, type Tier } from './meta.js';
+import { priceAt, typicalMovePct } from './prices.js';
+import { HttpProblem } from './problems.js';
+import { round, unit } from './random.js';
+
+export const PROTOCOL = {
+  id: 'mfa-cohort-p3-2025-01',
+  starts_at_utc: '2025-01-06T00:00:00Z',
+  direction: 'ia3.direction at ts against the close at target_t',
+  settlement: `close at target_t vs anchor_price; |return| below ${0.01}% is neutral`,
+  status: 'active',
+} as const;
+const PROTOCOL_START_S = Date.parse(PROTOCOL.starts_at_utc) / 1000;
+
+/** Returns closer to zero than this many percent settle neutral: too small to call either way. */
+export const NEUTRAL_BAND_PCT = 0.01;
+
+/** Settled forecasts of the whole cohort per timeframe, before the seed's jitter. */
+const COHORT_SIZE: Record<string, number> = {
+  '1min': 41_800, '5min': 8_650, '15min': 2_960, '30min': 1_475, '1h': 742,
+  '2h': 361, '3h': 236, '4h': 6, '6h': 118, '1d': 0,
+};
+
+export type Maturity = (typeof MATURITY_LEVELS)[number];
+
+export function maturityOf(nSettled: number): Maturity {
+  return nSettled < 30 ? 'insufficient_sample' : nSettled < 300 ? 'early_sample' : 'growing_sample';
+}
+
+/** Wilson score interval at z = 1.96, the figure clients recompute with `--audit`. */
+export function wilson95(wins: number, n: number): [number, number] {
+  const z = 1.96;
+  const p = wins / n;
+  const denom = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
+  return [round(Math.max(0, centre - half), 4), round(Math.min(1, centre + half), 4)];
+}
+
+export interface TrackRecordResultBody {
+  timeframe: string;
+  n_settled: number;
+  outcomes: { win: number; loss: number; neutral: number };
+  resolved_win_rate: number | null;
+  resolved_win_rate_ci95: [number, number] | null;
+  positive_outcome_rate: number | null;
+  average_return_pct: number | null;
+  maturity: Maturity;
+}
+
+function settledCount(seed: string, tf: string, info: SymbolInfo | undefined): number {
+  const base = COHORT_SIZE[tf] ?? 0;
+  const all = Math.round(base * (0.92 + 0.16 * unit(seed, 'cohort', tf)));
+  if (!info) return all;
+  // A timeframe the symbol is not forecast on has nothing settled; 4h and 1d come from older runs.
+  const carried = info.timeframes.includes(tf) || !FORECAST_TIMEFRAMES.some(([name]) => name === tf);
+  return carried ? Math.round(all * info.share) : 0;
+}
+
+function result(seed: string, tf: string, info: SymbolInfo | undefined): TrackRecordResultBody {
+  const n = settledCount(seed, tf, info);
+  const key = info?.symbol ?? '*';
+  const neutral = Math.round(n * (0.04 + 0.08 * unit(seed, 'neutral', key, tf)));
+  const resolved = n - neutral;
+  const win = Math.round(resolved * (0.47 + 0.11 * unit(seed, 'winrate', key, tf)));
+  const loss = resolved - win;
+  const avg = (win / Math.max(resolved, 1) - 0.5) * 0.8 * typicalMovePct(info ?? SYMBOLS[0]!, tfSeconds(tf) / 60)
+    + 0.01 * (unit(seed, 'avg', key, tf) - 0.5);
+  return {
+    timeframe: tf,
+    n_settled: n,
+    outcomes: { win, loss, neutral },
+    resolved_win_rate: resolved > 0 ? round(win / resolved, 4) : null,
+    resolved_win_rate_ci95: resolved > 0 ? wilson95(win, resolved) : null,
+    positive_outcome_rate: n > 0 ? round(win / n, 4) : null,
+    average_return_pct: n > 0 ? round(avg, 4) : null,
+    maturity: maturityOf(n),
+  };
+}
+
+export interface TrackRecordBody {
+  ok: true;
+  protocol: typeof PROTOCOL;
+  symbol?: string;
+  totals: { n_settled: number; wins: number; losses: number; neutrals: number };
+  results: TrackRecordResultBody[];
+  generated_at: string;
+  meta: MetaBody;
+}
+
+export function trackRecord(seed: string, serverT: number, tier: Tier, info?: SymbolInfo, tf?: string): TrackRecordBody {
+  const tfs = tf ? [tf] : [...ACCURACY_TIMEFRAMES];
+  const results = tfs.map((name) => result(seed, name, info));
+  const totals = { n_settled: 0, wins: 0, losses: 0, neutrals: 0 };
+  for (const r of results) {
+    totals.n_settled += r.n_settled;
+    totals.wins += r.outcomes.win;
+    totals.losses += r.outcomes.loss;
+    totals.neutrals += r.outcomes.neutral;
+  }
+  return {
+    ok: true,
+    protocol: PROTOCOL,
+    ...(info ? { symbol: info.symbol } : {}),
+    totals,
+    results,
+    generated_at: isoSeconds(serverT),
+    meta: meta(tier, serverT),
+  };
+}
+
+/** Ids up to this one are settled forecasts whose settlement is public. */
+export const LAST_EXPIRED_ID = 50_000;
+/** Ids above the expired ones, up to this, exist but are still open. */
+export const LAST_KNOWN_ID = 60_000;
+/** Stored forecasts are laid out from the protocol start, one every this many seconds. */
+const ID_SPACING_S = 97;
+
+export type Outcome = 'win' | 'loss' | 'neutral';
+
+export function outcomeOf(direction: Direction, returnPct: number): Outcome {
+  if (Math.abs(returnPct) < NEUTRAL_BAND_PCT) return 'neutral';
+  return (returnPct > 0) === (direction === 'long') ? 'win' : 'loss';
+}
+
+/** The stored forecast behind an id: symbol and timeframe by hash, time by position in the cohort. */
+function storedForecast(seed: string, id: number): { info: SymbolInfo; tf: string; horizon: number; ts: number } {
+  let pick = unit(seed, 'verify-symbol', id);
+  let info = SYMBOLS[SYMBOLS.length - 1]!;
+  for (const s of SYMBOLS) {
+    if (pick < s.share) { info = s; break; }
+    pick -= s.share;
+  }
+  const tfs = FORECAST_TIMEFRAMES.filter(([tf]) => info.timeframes.includes(tf));
+  const [tf, horizon] = tfs[Math.floor(unit(seed, 'verify-tf', id) * tfs.length)] ?? FORECAST_TIMEFRAMES[0]!;
+  const cadence = tfSeconds(tf);
+  const ts = Math.floor((PROTOCOL_START_S + id * ID_SPACING_S) / cadence) * cadence;
+  return { info, tf, horizon, ts };
+}
+
+export function verifyBody(seed: string, id: number, serverT: number, tier: Tier): unknown {
+  if (id > LAST_KNOWN_ID) throw new HttpProblem('not-found', `no forecast with id ${id}`);
+  const stored = id <= LAST_EXPIRED_ID ? storedForecast(seed, id) : undefined;
+  // Settlement is published a minute after the target time (see settled_at).
+  if (!stored || stored.ts + stored.horizon * 60 + 60 > serverT) {
+    throw new HttpProblem('forecast-not-expired', `forecast ${id} has not expired yet; its settlement is not public until its target time`);
+  }
+  const { info, tf, horizon, ts } = stored;
+  const f = engineForecast(seed, info, tf, horizon, ts, serverT);
+  const closes: Array<{ t: number; close: number }> = [];
+  // Whole minutes, at most six steps: a 5-minute horizon gets one close per minute.
+  const steps = Math.min(6, horizon);
+  for (let i = 0; i <= steps; i++) {
+    const t = ts + Math.round(((f.target_t - ts) * i) / steps / 60) * 60;
+    closes.push({ t, close: priceAt(seed, info, t) });
+  }
+  const closeAtTarget = priceAt(seed, info, f.target_t);
+  const returnPct = round((closeAtTarget / f.anchor_price - 1) * 100, 4);
+  return {
+    ok: true,
+    id,
+    forecast: {
+      id, symbol: info.symbol, tf, ts, horizon_min: horizon, target_t: f.target_t,
+      anchor_price: f.anchor_price, target_price: f.target_price, direction: f.ia3.direction,
+      p_long: f.ia3.p_long, p_short: f.ia3.p_short, p_flat: f.ia3.p_flat, policy_version: POLICY_VERSION,
+    },
+    market: { symbol: info.symbol, closes },
+    settlement: {
+      target_t: f.target_t,
+      close_at_target: closeAtTarget,
+      return_pct: returnPct,
+      neutral_band_pct: NEUTRAL_BAND_PCT,
+      outcome: outcomeOf(f.ia3.direction, returnPct),
+      settled_at: isoSeconds(f.target_t + 60),
+    },
+    meta: meta(tier, serverT),
+  };
+}

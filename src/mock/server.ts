@@ -1,0 +1,281 @@
+// The emulator's HTTP server: records every request, applies injected faults, then routes to the
+// REST surface or the gateway. An admin surface under /__mock/ lets a script change faults and read
+// the recorded requests; it is neither recorded nor subject to faults, so a fault can always be lifted.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GATEWAY_PATH } from '../domain.js';
+import { FaultList, parseFault, DEFAULT_DELAY_MS, DEFAULT_RETRY_AFTER_S, sendHtml, sendHuge, sendReset, sendTruncated, type Fault } from './faults.js';
+import { gatewayFailure, handleGateway } from './gateway.js';
+import { meta } from './meta.js';
+import { HttpProblem } from './problems.js';
+import { handleRest, REST_BASE, tierOf } from './rest.js';
+import { createState, serverT, type MockState } from './state.js';
+
+export { parseFault, type Fault };
+
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  seed?: string;
+  /** Milliseconds since the epoch; default Date.now. */
+  now?: () => number;
+  faults?: Fault[];
+  /** No request log on stderr. Defaults to true, so test runs stay silent; `fcast mock` passes false. */
+  quiet?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, or the raw text when it is not JSON, or undefined when there was no body. */
+  body: unknown;
+}
+
+export interface MockServer {
+  /** http://HOST:PORT, no trailing slash. */
+  url: string;
+  port: number;
+  /** A REST key the server accepts from the start, derived from the seed; it has every gateway scope. */
+  testKey: string;
+  /** A gateway key with only the market.read scope; REST endpoints refuse it. */
+  limitedGatewayKey: string;
+  requests: RecordedRequest[];
+  setFaults(f: Fault[]): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 'fcast-mock';
+const MAX_REQUEST_BODY = 1024 * 1024;
+const GATEWAY = `/${GATEWAY_PATH}`;
+const REST_ROOT = REST_BASE.replace(/\/$/, '');
+
+interface ReadBody { text: string | undefined; tooLarge: boolean; size: number }
+
+async function readBody(req: IncomingMessage): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Keep reading past the cap so the client gets an answer rather than a reset.
+    if (size <= MAX_REQUEST_BODY) chunks.push(chunk);
+  }
+  if (size === 0) return { text: undefined, tooLarge: false, size };
+  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_REQUEST_BODY, size };
+}
+
+function parsedForRecord(body: ReadBody): unknown {
+  if (body.tooLarge) return `<${body.size} bytes, over the ${MAX_REQUEST_BODY}-byte limit>`;
+  if (body.text === undefined) return undefined;
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    return body.text;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): void {
+  const text = `${JSON.stringify(body)}\n`;
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+function sendProblem(state: MockState, res: ServerResponse, req: IncomingMessage, problem: HttpProblem): void {
+  const tier = tierOf(state, { headers: req.headers });
+  sendJson(res, problem.status, problem.body(meta(tier, serverT(state))), problem.headers, 'application/problem+json');
+}
+
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of params) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
+  const state = createState(opts.seed ?? DEFAULT_SEED, opts.now ?? Date.now);
+  const faults = new FaultList();
+  faults.set(opts.faults ?? []);
+  const requests: RecordedRequest[] = [];
+  const quiet = opts.quiet ?? true;
+  // Pending `slow` waits, woken by close() so that no timer outlives the server.
+  const waits = new Set<() => void>();
+  let closing = false;
+
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waits.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    waits.add(done);
+  });
+
+  function log(req: IncomingMessage, res: ServerResponse, started: number): void {
+    if (quiet) return;
+    const status = res.headersSent ? String(res.statusCode) : 'reset';
+    process.stderr.write(`mock ${req.method} ${req.url} -> ${status} ${Date.now() - started}ms\n`);
+  }
+
+  async function admin(req: IncomingMessage, res: ServerResponse, pathname: string, body: ReadBody): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (pathname === '/__mock/requests') {
+      if (method === 'GET') return sendJson(res, 200, { ok: true, count: requests.length, requests });
+      if (method === 'DELETE') {
+        const cleared = requests.length;
+        requests.length = 0;
+        return sendJson(res, 200, { ok: true, cleared });
+      }
+      return sendJson(res, 405, { ok: false, error: 'use GET or DELETE' }, { allow: 'GET, DELETE' });
+    }
+    if (pathname === '/__mock/faults') {
+      if (method === 'GET') return sendJson(res, 200, { ok: true, faults: faults.list() });
+      if (method === 'DELETE') {
+        faults.set([]);
+        return sendJson(res, 200, { ok: true, faults: [] });
+      }
+      if (method === 'POST' || method === 'PUT') {
+        try {
+          const list: unknown = JSON.parse(body.text ?? '');
+          if (!Array.isArray(list)) throw new Error('expected a JSON array of faults, e.g. [{"kind":"429","times":2}] or ["503,times=1"]');
+          faults.set(list);
+        } catch (err) {
+          return sendJson(res, 400, { ok: false, error: (err as Error).message });
+        }
+        return sendJson(res, 200, { ok: true, faults: faults.list() });
+      }
+      return sendJson(res, 405, { ok: false, error: 'use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });
+    }
+    return sendJson(res, 404, { ok: false, error: 'admin routes: GET|POST|DELETE /__mock/faults, GET|DELETE /__mock/requests' });
+  }
+
+  /** Returns true when the fault answered (or dropped) the request itself. */
+  async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, isGateway: boolean): Promise<boolean> {
+    const retryAfter = fault.retryAfter ?? DEFAULT_RETRY_AFTER_S;
+    switch (fault.kind) {
+      case '429':
+      case '503': {
+        const status = Number(fault.kind);
+        if (isGateway) {
+          // Only the envelope's retry_after, no header: clients must read the body to know the wait.
+          const reply = status === 429
+            ? gatewayFailure(state, 429, 'rate_limited', `rate limit exceeded; retry in ${retryAfter}s`, retryAfter)
+            : gatewayFailure(state, 503, 'unavailable', `gateway temporarily unavailable; retry in ${retryAfter}s`, retryAfter);
+          sendJson(res, reply.status, reply.body);
+        } else {
+          const problem = status === 429
+            ? new HttpProblem('rate-limited', `rate limit exceeded; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) })
+            : new HttpProblem('unavailable', `temporarily unavailable; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) });
+          sendProblem(state, res, req, problem);
+        }
+        return true;
+      }
+      case 'slow':
+        await sleep(fault.delayMs ?? DEFAULT_DELAY_MS);
+        return closing || res.destroyed;
+      case 'html':
+        sendHtml(res);
+        return true;
+      case 'reset':
+        sendReset(req);
+        return true;
+      case 'truncate':
+        sendTruncated(res);
+        return true;
+      case 'huge':
+        await sendHuge(res);
+        return true;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    res.on('close', () => log(req, res, started));
+    const rawUrl = req.url ?? '/';
+    const url = new URL(rawUrl, 'http://emulator.invalid');
+    const pathname = url.pathname;
+    const body = await readBody(req);
+    if (pathname.startsWith('/__mock/')) return admin(req, res, pathname, body);
+
+    requests.push({ method: req.method ?? 'GET', path: pathname, query: firstValues(url.searchParams), headers: { ...req.headers }, body: parsedForRecord(body) });
+    const isGateway = pathname === GATEWAY;
+    const fault = faults.take(rawUrl);
+    if (fault && (await applyFault(fault, req, res, isGateway))) return;
+
+    if (isGateway) {
+      if (body.tooLarge) {
+        const reply = gatewayFailure(state, 413, 'invalid_body', `the body is larger than ${MAX_REQUEST_BODY} bytes`);
+        return sendJson(res, reply.status, reply.body);
+      }
+      const reply = handleGateway(state, req.method ?? 'GET', req.headers, body.text);
+      return sendJson(res, reply.status, reply.body, reply.headers);
+    }
+    try {
+      if (pathname !== REST_ROOT && !pathname.startsWith(REST_BASE)) {
+        throw new HttpProblem('not-found', `no such endpoint: ${pathname}; the API lives under ${REST_BASE}`);
+      }
+      if (body.tooLarge) throw new HttpProblem('payload-too-large', `the body is larger than ${MAX_REQUEST_BODY} bytes`);
+      const reply = handleRest(state, {
+        method: req.method ?? 'GET',
+        route: pathname === REST_ROOT ? '' : pathname.slice(REST_BASE.length),
+        query: firstValues(url.searchParams),
+        headers: req.headers,
+        rawBody: body.text,
+        origin: req.headers.host ? `http://${req.headers.host}` : server.url,
+      });
+      sendJson(res, reply.status, reply.body);
+    } catch (err) {
+      if (err instanceof HttpProblem) return sendProblem(state, res, req, err);
+      throw err;
+    }
+  }
+
+  const httpServer = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!quiet) process.stderr.write(`mock: internal error: ${(err as Error).stack ?? String(err)}\n`);
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      sendProblem(state, res, req, new HttpProblem('internal-error', 'the emulator failed to answer; this is a bug in the emulator'));
+    });
+  });
+
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(opts.port ?? 0, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+
+  const server: MockServer = {
+    url: `http://${urlHost(host)}:${port}`,
+    port,
+    testKey: state.testKey,
+    limitedGatewayKey: state.limitedGatewayKey,
+    requests,
+    setFaults(f: Fault[]) {
+      faults.set(f);
+    },
+    close() {
+      closing = true;
+      for (const wake of [...waits]) wake();
+      return new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        // Keep-alive sockets would otherwise hold close() open for seconds.
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+  return server;
+}
