@@ -64,7 +64,9 @@ export function readConfigFile(path: string): ConfigData {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    // No file (or no directory to hold one) is an empty config; writing will say what is wrong.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
   }
   let data: unknown;

@@ -45,7 +45,8 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
   }
   if (!isRecord(value)) return [pad + formatScalar('', value, opts.nowSeconds)];
   const entries = Object.entries(value).filter(([k]) => indent > 0 || !(opts.skip ?? []).includes(k));
-  const width = Math.max(0, ...entries.filter(([, v]) => isScalar(v)).map(([k]) => clean(k).length));
+  const inline = (v: unknown) => isScalar(v) || (Array.isArray(v) && v.every(isScalar));
+  const width = Math.max(0, ...entries.filter(([, v]) => inline(v)).map(([k]) => clean(k).length));
   for (const [key, v] of entries) {
     const name = clean(key);
     if (isScalar(v)) {
@@ -68,7 +69,9 @@ export function renderRecords(out: Output, records: Array<Record<string, unknown
     keys.map((k) => {
       const v = r[k];
       if (v === undefined) return '';
-      return isScalar(v) ? formatScalar(k, v, nowSeconds) : JSON.stringify(v);
+      if (isScalar(v)) return formatScalar(k, v, nowSeconds);
+      if (Array.isArray(v) && v.every(isScalar)) return v.map((x) => formatScalar(k, x, nowSeconds)).join(', ');
+      return JSON.stringify(v);
     }),
   );
   return renderTable(

@@ -1,0 +1,87 @@
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('fcast config', () => {
+  it('sets, gets, lists and unsets values in a private file', async () => {
+    const dir = join(tempDir(), 'nested', 'fcast');
+    const set = await runCli(['config', 'set', 'base-url', 'https://forecasts.example'], { configDir: dir });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe('');
+    expect(set.stderr).toMatch(/set base-url in .*config\.json/);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+
+    await runCli(['config', 'set', 'timeout', '12.5'], { configDir: dir });
+    const get = await runCli(['config', 'get', 'timeout'], { configDir: dir });
+    expect(get).toMatchObject({ code: 0, stdout: '12.5\n' });
+
+    const list = await runCli(['config', 'list', '--json'], { configDir: dir, env: { FCAST_RETRIES: '4' } });
+    const listed = JSON.parse(list.stdout);
+    expect(listed['base-url']).toEqual({ value: 'https://forecasts.example', source: join(dir, 'config.json') });
+    expect(listed.retries).toEqual({ value: 4, source: 'FCAST_RETRIES' });
+    expect(listed['max-wait']).toEqual({ value: 60, source: 'default' });
+
+    const unset = await runCli(['config', 'unset', 'timeout'], { configDir: dir });
+    expect(unset.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ 'base-url': 'https://forecasts.example' });
+  });
+
+  it('tightens the modes of an existing file and directory on write', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'config.json'), '{}', { mode: 0o644 });
+    await runCli(['config', 'set', 'retries', '3'], { configDir: dir });
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('refuses bad values and unknown keys with exit 2, naming the allowed ones', async () => {
+    const bad = await runCli(['config', 'set', 'base-url', 'ftp://x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/http\(s\) URL/);
+    expect((await runCli(['config', 'set', 'timeout', 'soon'])).code).toBe(2);
+    expect((await runCli(['config', 'set', 'retries', '2.5'])).code).toBe(2);
+    const unknown = await runCli(['config', 'get', 'colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/base-url, timeout, retries, max-wait/);
+  });
+
+  it('never sets or shows a key through config', async () => {
+    const r = await runCli(['config', 'set', 'api-key', 'x_ag_' + 'a'.repeat(40)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/fcast auth login/);
+    const dir = tempDir();
+    const key = 'mfa_ag_' + 'ab'.repeat(20);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': key }));
+    const list = await runCli(['config', 'list'], { configDir: dir });
+    expect(list.stdout).toContain('mfa_ag_abab...abab');
+    expect(list.stdout + list.stderr).not.toContain(key);
+  });
+
+  it('reports a corrupt file with its path, exit 3, and leaves it as it was', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{"base-url": "https://x.example",');
+    for (const argv of [['config', 'list'], ['config', 'set', 'retries', '1'], ['demo']]) {
+      const r = await runCli(argv, { configDir: dir });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(path);
+      expect(r.stderr).toMatch(/left untouched/);
+    }
+    expect(readFileSync(path, 'utf8')).toBe('{"base-url": "https://x.example",');
+    const where = await runCli(['config', 'path'], { configDir: dir });
+    expect(where).toMatchObject({ code: 0, stdout: `${path}\n` });
+  });
+
+  it('exits 3 when the config directory cannot be written', async () => {
+    const parent = tempDir();
+    writeFileSync(join(parent, 'not-a-dir'), '');
+    const r = await runCli(['config', 'set', 'retries', '1'], { configDir: join(parent, 'not-a-dir', 'fcast') });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/cannot write config file/);
+  });
+});
