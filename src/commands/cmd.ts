@@ -1,7 +1,96 @@
-import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { Argument, Help, type Command } from 'commander';
+import { action, examples, type App, type Run } from '../command.js';
+import { GATEWAY_COMMANDS, type GatewayCommand } from '../domain.js';
+import { argumentsUsage, describeArgument, requireGatewayCommand, shapeGatewayArgs } from '../gateway/args.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('cmd').description('(not yet available)');
+// Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
+// `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.
+export function register(program: Command, app: App): void {
+  const byName = new Map(GATEWAY_COMMANDS.map((c) => [c.name, c]));
+  const cmd = program
+    .command('cmd')
+    .summary('run a read-only command on the command gateway (analyze, opportunities, macro...)')
+    .description(
+      [
+        'Runs one allowlisted, read-only command on the command gateway (POST /api/v1/agent/command) ' +
+          "with the gateway key (FCAST_GATEWAY_KEY or 'fcast auth login --gateway'); without one, the REST key is sent.",
+        'Arguments are checked before anything is sent: symbols may be typed BTC/USD (sent as BTCUSD), ' +
+          "limit and days are whole numbers (sent as JSON numbers), timeframes are like 15m, 1h, 4h, 1d. A '-' leaves out " +
+          'an optional argument so that a later one can be given.',
+        'The rate-limit and daily-quota state is printed on stderr after each answer.',
+      ].join('\n\n'),
+    )
+    .usage('[options] <command> [args...]')
+    .argument('[command]')
+    .argument('[args...]')
+    .helpCommand(false)
+    .configureHelp({
+      subcommandTerm(this: Help, sub: Command) {
+        const spec = byName.get(sub.name());
+        return spec ? [spec.name, argumentsUsage(spec)].filter(Boolean).join(' ') : Help.prototype.subcommandTerm.call(this, sub);
+      },
+      subcommandDescription(this: Help, sub: Command) {
+        const spec = byName.get(sub.name());
+        return spec ? `${spec.summary} (scope ${spec.scope})` : Help.prototype.subcommandDescription.call(this, sub);
+      },
+    })
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast cmd analyze BTC/USD 1h', 'bias, confidence and drivers'],
+        ['fcast cmd opportunities 10', 'the ten best-ranked opportunities'],
+        ['fcast cmd calendar EUR/USD Europe/Madrid', 'market hours in your time zone'],
+        ['fcast cmd events earnings - 7', 'earnings of the next 7 days, any symbol'],
+        ['fcast cmd macro --json | jq .data', 'the envelope, for scripts'],
+      ),
+    )
+    .action(
+      action(app, async (run, _opts, name: string | undefined, args: string[]) => {
+        await runGateway(run, requireGatewayCommand(name), args);
+      }),
+    );
+
+  for (const spec of GATEWAY_COMMANDS) {
+    cmd
+      .command(spec.name)
+      .summary(spec.summary)
+      .description(helpOf(spec))
+      .usage(['[options]', argumentsUsage(spec)].filter(Boolean).join(' '))
+      .argument('[args...]')
+      // The arguments are checked by shapeGatewayArgs (one message for every path); help shows them as declared.
+      .configureHelp({ visibleArguments: () => spec.args.map((a) => new Argument(a.name, describeArgument(a))) })
+      .addHelpText('after', examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']))
+      .action(action(app, (run, _opts, args: string[]) => runGateway(run, spec, args)));
+  }
+}
+
+function helpOf(spec: GatewayCommand): string {
+  const lines = [`${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`, `Scope: ${spec.scope}.`];
+  return (spec.args.length === 0 ? [...lines, 'Takes no arguments.'] : lines).join('\n');
+}
+
+async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
+  const args = shapeGatewayArgs(command, raw);
+  const conn = await run.connect();
+  const [{ runGatewayCommand }, { explainGatewayError, failureUnderSuccess }, view] = await Promise.all([
+    import('../api/endpoints.js'),
+    import('../gateway/errors.js'),
+    import('../output/gateway-view.js'),
+  ]);
+  let res: Awaited<ReturnType<typeof runGatewayCommand>>;
+  try {
+    res = await runGatewayCommand(conn, command.name, args);
+  } catch (err) {
+    const { gatewayKey, apiKey } = run.settings();
+    const sent = gatewayKey ? { kind: 'gateway' as const, source: gatewayKey.source } : apiKey ? { kind: 'rest' as const, source: apiKey.source } : undefined;
+    throw explainGatewayError(err, command, sent);
+  }
+  const failed = failureUnderSuccess(res.response.status, res.raw, res.body);
+  if (failed) throw failed;
+  const nowSeconds = Math.floor(run.ctx.clock.now() / 1000);
+  if (run.flags.json) run.out.rawJson(res.raw);
+  else run.out.data(view.renderGatewayResult(run.out, res.body, nowSeconds));
+  const usage = view.describeUsage(res.body.meta, nowSeconds);
+  if (usage) run.out.note(usage);
+  if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);
 }
