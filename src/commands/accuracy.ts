@@ -1,7 +1,37 @@
-import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { Option, type Command } from 'commander';
+import { action, examples, type App } from '../command.js';
+import { ACCURACY_TIMEFRAMES } from '../domain.js';
+import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../evidence/flags.js';
+import { parseAccuracyTimeframe } from '../input.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('accuracy').description('(not yet available)');
+export function register(program: Command, app: App): void {
+  const command = program
+    .command('accuracy')
+    .summary('track record filtered by symbol and timeframe, with CI gates (no key)')
+    .description(
+      `The public track record, optionally for one symbol and one timeframe; the same table, gates and --audit as 'fcast track-record'. Timeframes: ${ACCURACY_TIMEFRAMES.join(', ')}.`,
+    )
+    .addOption(new Option('--tf <timeframe>', `only this timeframe: ${ACCURACY_TIMEFRAMES.join(', ')}`).argParser(parseAccuracyTimeframe));
+  addEvidenceFlags(command)
+    .addHelpText(
+      'after',
+      EVIDENCE_HELP_NOTES +
+        examples(
+          ['fcast accuracy --tf 1h', 'the 1h timeframe, all symbols'],
+          ['fcast accuracy --symbol BTC/USD --tf 15min', 'one symbol, one timeframe'],
+          ['fcast accuracy --tf 1h --min-maturity growing_sample --min-win-rate 0.55', 'CI gate: exit 8 unless both hold'],
+          ['fcast accuracy --tf 1h --audit', 'check the published interval against the counts'],
+          ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
+          ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],
+        ),
+    )
+    .action(
+      action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
+        const conn = await run.connect();
+        const { fetchAccuracy } = await import('../api/endpoints.js');
+        const res = await fetchAccuracy(conn, { symbol: flags.symbol, tf: flags.tf });
+        const { presentTrackRecord } = await import('../evidence/present.js');
+        presentTrackRecord(run, res, flags);
+      }),
+    );
 }

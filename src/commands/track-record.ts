@@ -1,7 +1,34 @@
 import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { action, examples, type App } from '../command.js';
+import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../evidence/flags.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('track-record').description('(not yet available)');
+export function register(program: Command, app: App): void {
+  const command = program
+    .command('track-record')
+    .summary('public track record of settled forecasts, per timeframe (no key)')
+    .description(
+      'How the current protocol cohort of forecasts settled, one row per timeframe: wins, losses, neutrals, the resolved win rate with its Wilson 95% interval, and the sample maturity. Gates and --audit turn it into a CI check (exit 8 when one fails).',
+    );
+  addEvidenceFlags(command)
+    .addHelpText(
+      'after',
+      EVIDENCE_HELP_NOTES +
+        examples(
+          ['fcast track-record', 'every timeframe, all symbols'],
+          ['fcast track-record --symbol eth/usd', 'one symbol'],
+          ['fcast track-record --min-maturity early_sample --min-settled 100', 'CI gate: exit 8 unless every timeframe passes'],
+          ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
+          ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
+          ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],
+        ),
+    )
+    .action(
+      action(app, async (run, flags: EvidenceFlags) => {
+        const conn = await run.connect();
+        const { fetchTrackRecord } = await import('../api/endpoints.js');
+        const res = await fetchTrackRecord(conn, { symbol: flags.symbol });
+        const { presentTrackRecord } = await import('../evidence/present.js');
+        presentTrackRecord(run, res, flags);
+      }),
+    );
 }

@@ -1,7 +1,31 @@
 import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { action, examples, type App } from '../command.js';
+import { parseWholeNumber } from '../input.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('verify').description('(not yet available)');
+export function register(program: Command, app: App): void {
+  program
+    .command('verify')
+    .summary('one expired forecast with its market closes and settlement (no key)')
+    .description(
+      'Inspect one expired forecast: the stored forecast, the market closes up to its target time and the canonical settlement, then a check that the published outcome follows from the direction, the anchor price and the close at the target time. A forecast that has not expired yet is refused by the service (HTTP 403, exit 3).',
+    )
+    .argument('<id>', 'the forecast id: a whole number >= 1')
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast verify 1', 'forecast, closes, settlement and the check'],
+        ['fcast verify 1 --json | jq .settlement.outcome', 'the body, for scripts'],
+      ),
+    )
+    .action(
+      action(app, async (run, _opts, rawId: string) => {
+        const id = parseWholeNumber(rawId, 'the forecast id', 1);
+        const conn = await run.connect();
+        const { fetchVerify } = await import('../api/endpoints.js');
+        const res = await fetchVerify(conn, id);
+        if (run.flags.json) return run.out.rawJson(res.raw);
+        const { renderVerification } = await import('../output/verify-view.js');
+        run.out.data(renderVerification(run.out, res.body, id, Math.floor(run.ctx.clock.now() / 1000)));
+      }),
+    );
 }

@@ -1,0 +1,66 @@
+// The flags `track-record` and `accuracy` share: the symbol filter, the CI gates, `--audit`
+// and `--format`. Declared once so the two commands cannot drift apart. Every value is
+// checked by its parser while the command line is read, before any request (exit 2).
+// Imported when the command tree is built: keep it free of heavy modules.
+import { Option, type Command } from 'commander';
+import { MATURITY_LEVELS } from '../domain.js';
+import { UsageError } from '../errors.js';
+import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from '../input.js';
+import { clean } from '../output/sanitize.js';
+import type { GateThresholds } from './gates.js';
+
+export const EVIDENCE_FORMATS = ['table', 'markdown'] as const;
+export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
+
+export interface EvidenceFlags extends GateThresholds {
+  symbol?: string;
+  audit?: boolean;
+  format: EvidenceFormat;
+}
+
+export function parseEvidenceFormat(raw: string): EvidenceFormat {
+  const found = EVIDENCE_FORMATS.find((f) => f === raw.trim().toLowerCase());
+  if (!found) throw new UsageError(`invalid --format '${clean(raw)}'; choose one of ${EVIDENCE_FORMATS.join(', ')}`);
+  return found;
+}
+
+function parseMinMaturity(raw: string) {
+  try {
+    return parseMaturity(raw);
+  } catch (err) {
+    throw new UsageError(`--min-maturity: ${(err as Error).message}`);
+  }
+}
+
+export function addEvidenceFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--symbol <symbol>', 'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)').argParser(canonicalSymbol))
+    .addOption(
+      new Option('--min-maturity <level>', `gate: every timeframe at least this mature (${MATURITY_LEVELS.join(' < ')})`).argParser(parseMinMaturity),
+    )
+    .addOption(
+      new Option('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts').argParser((raw) => parseWholeNumber(raw, '--min-settled')),
+    )
+    .addOption(
+      new Option('--min-win-rate <rate>', 'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)').argParser((raw) =>
+        parseRate(raw, '--min-win-rate'),
+      ),
+    )
+    .option('--audit', 'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement')
+    .addOption(
+      new Option('--format <format>', `${EVIDENCE_FORMATS.join(' or ')}: markdown suits CI step summaries and PR comments (--json wins over it)`)
+        .default('table')
+        .argParser(parseEvidenceFormat),
+    );
+}
+
+/** Help text shared by both commands: what the gates and the audit do to the exit code. */
+export const EVIDENCE_HELP_NOTES = `
+Gates and audit (exit 8 when one fails; the failures are listed on stderr):
+  Every timeframe in the result must pass every gate given; a figure equal to the threshold
+  passes; a null rate fails --min-win-rate; a result with no timeframes fails any gate.
+  --audit recomputes resolved_win_rate = wins / (wins + losses) and its Wilson 95% interval
+  (z = 1.96) and flags differences above 0.001. A timeframe whose outcome counts cannot be
+  recognised is reported as not auditable: a warning, or a failure under --strict.
+  Output (table, markdown or --json) is printed first, then the checks run.
+`;

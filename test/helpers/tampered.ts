@@ -1,0 +1,80 @@
+// A tiny server of the test's own on loopback, for bodies the emulator would never send: a
+// track record with a wrong interval, a verify body with a contradicting outcome. The test
+// builds each body (usually from the emulator's real one) and this serves it as JSON.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+
+export interface Served {
+  status?: number;
+  body: unknown;
+}
+
+export interface TamperedServer {
+  url: string;
+  /** Path and query of every request received, e.g. `/api/agent/v1/accuracy.php?tf=1h`. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function serveTampered(respond: (url: URL) => Served | Promise<Served>): Promise<TamperedServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push(url.pathname + url.search);
+    Promise.resolve(respond(url)).then(
+      ({ status = 200, body }) => {
+        res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+      (err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The emulator's body for a path, parsed. */
+export async function fetchBody<T = Record<string, unknown>>(baseUrl: string, path: string): Promise<T> {
+  const res = await fetch(`${baseUrl}/${path.replace(/^\//, '')}`);
+  return (await res.json()) as T;
+}
+
+export interface TamperedFixture {
+  /** Starts a server for this test (closed after it) and returns its base URL. */
+  serve(respond: (url: URL) => Served | Promise<Served>): Promise<string>;
+  /** The server the running test started last. */
+  readonly server: TamperedServer;
+}
+
+/** One tampered server per test at most, closed after each test. */
+export function useTamperedServer(): TamperedFixture {
+  let current: TamperedServer | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    async serve(respond) {
+      await current?.close();
+      current = await serveTampered(respond);
+      return current.url;
+    },
+    get server() {
+      if (!current) throw new Error('no tampered server in this test');
+      return current;
+    },
+  };
+}

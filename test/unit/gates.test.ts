@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { describeGateFailure } from '../../src/evidence/checks.js';
+import { evaluateGates, hasGates, maturityRank } from '../../src/evidence/gates.js';
+
+const row = (timeframe: string, n_settled: number, resolved_win_rate: number | null, maturity: string) => ({
+  timeframe,
+  n_settled,
+  outcomes: {},
+  resolved_win_rate,
+  resolved_win_rate_ci95: null,
+  positive_outcome_rate: null,
+  average_return_pct: null,
+  maturity,
+});
+
+const body = {
+  results: [
+    row('1h', 742, 0.55, 'growing_sample'),
+    row('3h', 236, 0.5095, 'early_sample'),
+    row('4h', 6, 0.5, 'insufficient_sample'),
+    row('1d', 0, null, 'insufficient_sample'),
+  ],
+};
+
+describe('evaluateGates', () => {
+  it('passes a figure equal to its threshold, for every gate', () => {
+    const one = { results: [row('1h', 742, 0.55, 'growing_sample')] };
+    expect(evaluateGates(one, { minSettled: 742, minWinRate: 0.55, minMaturity: 'growing_sample' })).toEqual([]);
+  });
+
+  it('fails a figure just below its threshold, naming timeframe, figure and threshold', () => {
+    const one = { results: [row('1h', 742, 0.55, 'growing_sample')] };
+    expect(evaluateGates(one, { minSettled: 743, minWinRate: 0.5501 })).toEqual([
+      { timeframe: '1h', gate: '--min-settled', field: 'n_settled', figure: 742, threshold: 743 },
+      { timeframe: '1h', gate: '--min-win-rate', field: 'resolved_win_rate', figure: 0.55, threshold: 0.5501 },
+    ]);
+  });
+
+  it('needs every timeframe to pass: maturity is ranked insufficient < early < growing', () => {
+    expect(evaluateGates(body, { minMaturity: 'insufficient_sample' })).toEqual([]);
+    expect(evaluateGates(body, { minMaturity: 'early_sample' }).map((f) => f.timeframe)).toEqual(['4h', '1d']);
+    expect(evaluateGates(body, { minMaturity: 'growing_sample' }).map((f) => f.timeframe)).toEqual(['3h', '4h', '1d']);
+  });
+
+  it('fails a null rate on a rate gate, even a gate of 0, but not on the other gates', () => {
+    expect(evaluateGates(body, { minWinRate: 0 })).toEqual([
+      { timeframe: '1d', gate: '--min-win-rate', field: 'resolved_win_rate', figure: null, threshold: 0 },
+    ]);
+    expect(evaluateGates(body, { minSettled: 0, minMaturity: 'insufficient_sample' })).toEqual([]);
+  });
+
+  it('fails a maturity the seed does not list, and a missing count', () => {
+    const odd = { results: [{ timeframe: '1h', maturity: 'mature', resolved_win_rate: 0.6 }] };
+    expect(evaluateGates(odd, { minMaturity: 'insufficient_sample', minSettled: 0 }).map((f) => f.gate)).toEqual(['--min-maturity', '--min-settled']);
+    expect(maturityRank('mature')).toBe(-1);
+  });
+
+  it('fails every gate given when the result has no timeframes: nothing proves the threshold', () => {
+    expect(evaluateGates({ results: [] }, { minSettled: 1, minWinRate: 0.5 })).toEqual([
+      { timeframe: undefined, gate: '--min-settled', field: undefined, figure: undefined, threshold: 1 },
+      { timeframe: undefined, gate: '--min-win-rate', field: undefined, figure: undefined, threshold: 0.5 },
+    ]);
+    expect(evaluateGates({}, { minMaturity: 'early_sample' })).toHaveLength(1);
+    expect(evaluateGates({ results: [] }, {})).toEqual([]);
+  });
+
+  it('knows when no gate was asked for', () => {
+    expect(hasGates({})).toBe(false);
+    expect(hasGates({ minSettled: 0 })).toBe(true);
+    expect(hasGates({ minWinRate: 0 })).toBe(true);
+  });
+});
+
+describe('describeGateFailure', () => {
+  it('is one line with the timeframe, the figure and the threshold', () => {
+    expect(describeGateFailure({ timeframe: '4h', gate: '--min-settled', field: 'n_settled', figure: 6, threshold: 30 })).toBe(
+      'gate failed: 4h: n_settled 6 is below --min-settled 30',
+    );
+    expect(describeGateFailure({ timeframe: '1d', gate: '--min-win-rate', field: 'resolved_win_rate', figure: null, threshold: 0.55 })).toBe(
+      'gate failed: 1d: resolved_win_rate null is below --min-win-rate 0.55 (no resolved forecasts: a null rate fails)',
+    );
+    expect(describeGateFailure({ timeframe: undefined, gate: '--min-maturity', field: undefined, figure: undefined, threshold: 'growing_sample' })).toMatch(
+      /no timeframes, so nothing proves the threshold/,
+    );
+  });
+
+  it('cannot be made to span lines or move the cursor by the server', () => {
+    const line = describeGateFailure({ timeframe: '1h\n\x1b[2J', gate: '--min-maturity', field: 'maturity', figure: 'x\ny', threshold: 'early_sample' });
+    expect(line).not.toMatch(/[\n\x1b]/);
+  });
+});
