@@ -6,7 +6,7 @@ import { parseWholeNumber } from '../input.js';
 interface MockFlags {
   port: string;
   host: string;
-  seed: string;
+  seed?: string;
   fault: string[];
 }
 
@@ -23,7 +23,7 @@ export function register(program: Command, app: App): void {
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--seed <text>', 'seed of the emulated data', 'fcast')
+    .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--fault <spec>',
       'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge, with options ' +
