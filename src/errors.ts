@@ -59,8 +59,11 @@ export class ConfigError extends FcastError {
 }
 
 export class NetworkError extends FcastError {
-  constructor(message: string, opts?: ErrorOptions) {
+  /** False only when the request certainly never reached the server (refused, unresolved). */
+  readonly mayHaveArrived: boolean;
+  constructor(message: string, opts: ErrorOptions & { mayHaveArrived?: boolean } = {}) {
     super(message, ExitCode.Unavailable, opts);
+    this.mayHaveArrived = opts.mayHaveArrived ?? true;
   }
 }
 

@@ -293,7 +293,7 @@ export class ApiClient {
 /** A connection refused or reset before any answer: safe to send again when the request is idempotent. */
 class RetryableNetworkError extends NetworkError {
   final(policy: RetryPolicy): NetworkError {
-    if (policy === 'idempotent') return this;
+    if (policy === 'idempotent' || !this.mayHaveArrived) return this;
     return new NetworkError(this.message, { hint: 'the request may have reached the server; nothing was retried' });
   }
 }
@@ -307,9 +307,14 @@ function networkError(err: unknown, signal: AbortSignal, url: URL): FcastError {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new NetworkError(`cannot resolve ${url.hostname} (${code})`, { hint: 'check the base URL and your DNS or proxy settings' });
+    return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {
+      hint: 'check the base URL and your DNS or proxy settings',
+      mayHaveArrived: false,
+    });
   }
-  if (code === 'ECONNREFUSED') return new RetryableNetworkError(`connection to ${url.host} refused`, { hint: 'is the service running at the base URL?' });
+  if (code === 'ECONNREFUSED') {
+    return new RetryableNetworkError(`connection to ${url.host} refused`, { hint: 'is the service running at the base URL?', mayHaveArrived: false });
+  }
   if (RETRYABLE_NETWORK_CODES.has(code)) return new RetryableNetworkError(`connection to ${url.host} was reset (${code})`);
   return new NetworkError(`request to ${url.host} failed: ${e.message || String(err)}${code ? ` (${code})` : ''}`);
 }

@@ -1,7 +1,288 @@
 import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { action, examples, type App, type Run } from '../command.js';
+import { FcastError, UsageError } from '../errors.js';
+import { isRestKey, maskKey } from '../keys.js';
+import { configDir, configFilePath, readConfigFile, type SecretKey, type Sourced } from '../settings.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('auth').description('(not yet available)');
+export interface KeyKind {
+  configKey: SecretKey;
+  envName: string;
+  label: string;
+  /** What a well-formed key looks like, for the refusal message. */
+  expected: string;
+  isWellFormed(key: string): boolean;
+  /** What to try when a key of the other kind was given. */
+  otherwise?: string;
+}
+
+// The seed does not document the gateway key's form: any single printable token of a
+// plausible length is accepted, which still catches an empty paste or a pasted sentence.
+const GATEWAY_KEY = /^[\x21-\x7e]{8,512}$/;
+
+export const REST_KEY_KIND: KeyKind = {
+  configKey: 'api-key',
+  envName: 'FCAST_API_KEY',
+  label: 'API key',
+  expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
+  isWellFormed: isRestKey,
+  otherwise: "a gateway key? use 'fcast auth login --gateway'",
+};
+export const GATEWAY_KEY_KIND: KeyKind = {
+  configKey: 'gateway-key',
+  envName: 'FCAST_GATEWAY_KEY',
+  label: 'gateway key',
+  expected: 'one token of 8 to 512 printable characters',
+  isWellFormed: (key) => GATEWAY_KEY.test(key),
+};
+const kindOf = (gateway: boolean | undefined): KeyKind => (gateway ? GATEWAY_KEY_KIND : REST_KEY_KIND);
+
+/** The key as typed or piped, checked; the message never repeats what was given. */
+export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolean): string {
+  const key = typed.trim();
+  if (key === '') {
+    throw new UsageError(`no ${kind.label} given: ${fromTerminal ? 'nothing was typed' : 'stdin was empty'}`, {
+      hint: `pipe it in: fcast auth login${kind === GATEWAY_KEY_KIND ? ' --gateway' : ''} < key.txt`,
+    });
+  }
+  if (!kind.isWellFormed(key)) {
+    const shape = /\s/.test(key) ? 'it has spaces or several lines' : `it has ${[...key].length} characters`;
+    throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, { hint: kind.otherwise });
+  }
+  return key;
+}
+
+interface LoginFlags {
+  gateway?: boolean;
+}
+interface StatusFlags {
+  check?: boolean;
+}
+interface LogoutFlags {
+  gateway?: boolean;
+  yes?: boolean;
+}
+
+export function register(program: Command, app: App): void {
+  const auth = program
+    .command('auth')
+    .summary('store, show and remove API keys')
+    .description(
+      'Store a key you already have (auth login), see which keys are in use and where they come from (auth ' +
+        'status), or remove a stored key (auth logout). Keys are read from stdin or a hidden prompt, never ' +
+        'from arguments, and are only ever shown masked.',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast auth login < key.txt', 'store the REST key kept in a file'],
+        ['fcast auth status --check', 'which keys are used, and does the REST key work?'],
+        ['fcast auth logout --yes', 'remove the stored REST key without asking'],
+      ),
+    );
+
+  auth
+    .command('login')
+    .summary('store a key read from stdin or a hidden prompt')
+    .description(
+      'Stores a key in the config file (mode 0600). On a terminal it asks for the key without echoing it; ' +
+        'otherwise it reads the key from stdin. A REST key looks like <prefix>_ag_ followed by 40 lowercase ' +
+        'hex characters; anything else exits 2, and the rejected text is never printed.',
+    )
+    .option('--gateway', 'store the gateway key instead of the REST key', false)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast auth login', 'paste the REST key at the hidden prompt'],
+        ['fcast auth login < key.txt', 'from a file'],
+        ['echo "$KEY" | fcast auth login', 'from a variable, without putting it in argv'],
+        ['fcast auth login --gateway < gateway-key.txt', 'the key of the command gateway'],
+      ),
+    )
+    .action(action(app, (run, opts: LoginFlags) => login(run, kindOf(opts.gateway))));
+
+  auth
+    .command('status')
+    .summary('show the keys in use, where they come from, and the base URL')
+    .description(
+      'For the REST key and the gateway key: where each comes from (an environment variable or the config ' +
+        'file) and a masked form; and the base URL. --check calls symbols.php to prove the REST key works ' +
+        '(401 exits 3).',
+    )
+    .option('--check', 'call the service to prove that the REST key works', false)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast auth status', 'keys (masked), their sources and the base URL'],
+        ['fcast auth status --check', 'also ask the service whether the REST key works'],
+        ['fcast auth status --json | jq .api_key.source', 'for scripts'],
+      ),
+    )
+    .action(action(app, (run, opts: StatusFlags) => status(run, opts.check === true)));
+
+  auth
+    .command('logout')
+    .summary('remove a stored key (asks first)')
+    .description(
+      'Removes the REST key (or, with --gateway, the gateway key) from the config file. The service keeps ' +
+        'only a hash of each key, so a removed key cannot be recovered: logout asks first, and without a ' +
+        'terminal it needs --yes. A key set in the environment is not touched: unset the variable yourself.',
+    )
+    .option('--gateway', 'remove the gateway key instead of the REST key', false)
+    .option('-y, --yes', 'do not ask (needed when stdin is not a terminal)', false)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast auth logout', 'asks, then removes the stored REST key'],
+        ['fcast auth logout --gateway --yes', 'removes the stored gateway key, for scripts'],
+      ),
+    )
+    .action(action(app, (run, opts: LogoutFlags) => logout(run, kindOf(opts.gateway), opts.yes === true)));
+}
+
+async function login(run: Run, kind: KeyKind): Promise<void> {
+  const { stdin, stderr } = run.ctx.io;
+  const { readHiddenLine, readPiped } = await import('../secret-input.js');
+  const fromTerminal = stdin.isTTY === true;
+  const typed = fromTerminal
+    ? await readHiddenLine(stdin, stderr, `Paste your ${kind.label} (input hidden), then press Enter: `, run.ctx.signal)
+    : await readPiped(stdin);
+  const key = checkTypedKey(kind, typed, fromTerminal);
+  const masked = maskKey(key);
+  const { path, stored } = storedKey(run, kind);
+
+  if (run.flags.dryRun) {
+    run.out.note(`dry run: would save the ${kind.label} ${masked} to ${path}; nothing saved`);
+    return;
+  }
+  const store = await openStore(run);
+  store.set(kind.configKey, key);
+  if (run.flags.json) run.out.json({ saved: kind.configKey, key: masked, path: store.path });
+  run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
+  if (stored !== undefined && stored !== key) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
+  if (envValue(run, kind) !== undefined) {
+    run.out.warn(`${kind.envName} is set in the environment and takes precedence over the saved key`);
+  }
+}
+
+interface KeyReport {
+  key: string;
+  source: string;
+  well_formed: boolean;
+  /** The gateway falls back to the REST key when it has none of its own. */
+  from_api_key?: boolean;
+}
+
+async function status(run: Run, check: boolean): Promise<void> {
+  const s = run.settings();
+  const report = (got: Sourced<string>, kind: KeyKind): KeyReport => ({
+    key: maskKey(got.value),
+    source: got.source,
+    well_formed: kind.isWellFormed(got.value),
+  });
+  const apiKey = s.apiKey ? report(s.apiKey, REST_KEY_KIND) : null;
+  const gatewayKey = s.gatewayKey ? report(s.gatewayKey, GATEWAY_KEY_KIND) : apiKey ? { ...apiKey, from_api_key: true } : null;
+
+  let checked: Record<string, unknown> | undefined;
+  let failure: FcastError | undefined;
+  if (check) {
+    const conn = await run.connect();
+    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([import('../api/endpoints.js'), import('../api/client.js')]);
+    try {
+      const res = await fetchSymbols(conn);
+      const meta = res.body.meta as Record<string, unknown> | undefined;
+      checked = { ok: true, status: res.response.status, symbols: res.body.count, tier: meta?.tier ?? null };
+    } catch (err) {
+      // The dry run printed the request it would send; that is the whole answer.
+      if (err instanceof DryRunDone || !(err instanceof FcastError)) throw err;
+      failure = err;
+      checked = { ok: false, exit_code: err.exitCode, error: err.message };
+    }
+  }
+
+  if (run.flags.json) {
+    run.out.json({
+      api_key: apiKey,
+      gateway_key: gatewayKey,
+      base_url: s.baseUrl ? { value: s.baseUrl.value, source: s.baseUrl.source } : null,
+      config_file: s.configPath,
+      ...(checked ? { check: checked } : {}),
+    });
+    // The status document is the one JSON document on stdout: the error goes to stderr only.
+    if (failure) throw new FcastError(failure.message, failure.exitCode, { hint: failure.hint });
+    return;
+  }
+
+  const describe = (k: KeyReport | null, label: string): string => {
+    if (!k) return 'not set';
+    const origin = k.from_api_key ? `none of its own: uses the API key (from ${k.source})` : `from ${k.source}`;
+    return `${k.key}  ${origin}${k.well_formed ? '' : `  (malformed: not a valid ${label})`}`;
+  };
+  const pairs: Array<[string, string]> = [
+    ['API key', describe(apiKey, 'API key')],
+    ['Gateway key', describe(gatewayKey, gatewayKey?.from_api_key ? 'API key' : 'gateway key')],
+    ['Base URL', s.baseUrl ? `${s.baseUrl.value}  from ${s.baseUrl.source}` : 'not set'],
+    ['Config file', s.configPath],
+  ];
+  if (checked?.ok) {
+    const tier = typeof checked.tier === 'string' ? `, tier ${checked.tier}` : '';
+    pairs.push(['Check', `the API key works: symbols.php answered ${String(checked.status)} with ${String(checked.symbols)} symbols${tier}`]);
+  } else if (failure) {
+    pairs.push(['Check', 'failed (see below)']);
+  }
+  const { renderPairs } = await import('../output/table.js');
+  run.out.data(renderPairs(run.out, pairs));
+  if (failure) throw failure;
+}
+
+async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
+  const { stdin, stderr } = run.ctx.io;
+  if (!yes && stdin.isTTY !== true) {
+    throw new UsageError(`auth logout asks before removing the ${kind.label}, and stdin is not a terminal: pass --yes`, {
+      hint: 'a removed key cannot be recovered: the service keeps only its hash',
+    });
+  }
+  const { path, stored } = storedKey(run, kind);
+  if (envValue(run, kind) !== undefined) {
+    run.out.warn(`${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`);
+  }
+  if (stored === undefined) {
+    if (run.flags.json) run.out.json({ removed: null, path });
+    run.out.note(`no ${kind.label} is stored in ${path}; nothing to remove`);
+    return;
+  }
+  const masked = maskKey(stored);
+  if (!yes) {
+    const { confirm } = await import('../secret-input.js');
+    const question = `Remove the ${kind.label} ${masked} from ${path}? It cannot be recovered: the service keeps only its hash.`;
+    if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
+      run.out.note(`kept the ${kind.label}; nothing was removed`);
+      if (run.flags.json) run.out.json({ removed: null, path });
+      return;
+    }
+  }
+  if (run.flags.dryRun) {
+    run.out.note(`dry run: would remove the ${kind.label} ${masked} from ${path}; nothing removed`);
+    return;
+  }
+  const store = await openStore(run);
+  store.delete(kind.configKey);
+  if (run.flags.json) run.out.json({ removed: kind.configKey, key: masked, path: store.path });
+  run.out.note(`removed the ${kind.label} ${masked} from ${store.path}`);
+}
+
+function envValue(run: Run, kind: KeyKind): string | undefined {
+  const value = run.ctx.env[kind.envName];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** The key stored in the config file (not the environment), read without creating anything. */
+function storedKey(run: Run, kind: KeyKind): { path: string; stored: string | undefined } {
+  const path = configFilePath(configDir(run.ctx));
+  const value = readConfigFile(path)[kind.configKey];
+  return { path, stored: typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined };
+}
+
+async function openStore(run: Run) {
+  const { openConfigStore } = await import('../config-store.js');
+  return openConfigStore(configDir(run.ctx));
 }

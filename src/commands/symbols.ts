@@ -1,7 +1,29 @@
 import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { action, examples, type App } from '../command.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('symbols').description('(not yet available)');
+export function register(program: Command, app: App): void {
+  program
+    .command('symbols')
+    .summary('symbols your key can use, and how fresh their forecasts are (needs a key)')
+    .description(
+      'Every symbol the service forecasts for your key: how many timeframes each carries and when its ' +
+        'newest forecast was made (UTC, with its age). Use a symbol as shown here with `fcast predict`.',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast symbols', 'the table'],
+        ['fcast symbols --json | jq -r ".symbols[].symbol"', 'just the names, for scripts'],
+      ),
+    )
+    .action(
+      action(app, async (run) => {
+        const conn = await run.connect();
+        const { fetchSymbols } = await import('../api/endpoints.js');
+        const res = await fetchSymbols(conn);
+        if (run.flags.json) return run.out.rawJson(res.raw);
+        const { renderSymbols } = await import('../output/symbols-table.js');
+        run.out.data(renderSymbols(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));
+      }),
+    );
 }

@@ -1,0 +1,43 @@
+// What `register` shows once: the new key, the service's note about it, the tier, limits and
+// endpoints, where the key went, and the attribution. The seed fixes no fields inside
+// `limits` and `endpoints`, so they are listed as they come.
+import { attributionFooter } from './attribution.js';
+import type { Output } from './io.js';
+import { clean } from './sanitize.js';
+import { renderPairs } from './table.js';
+
+type Row = Record<string, unknown>;
+const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
+const scalar = (v: unknown): string => (v === null || typeof v !== 'object' ? String(v) : JSON.stringify(v));
+
+export interface RegistrationView {
+  api_key: string;
+  important?: unknown;
+  tier?: unknown;
+  limits?: unknown;
+  endpoints?: unknown;
+  meta?: unknown;
+}
+
+/** `saved` says where the key was stored, or why it was not. */
+export function renderRegistration(out: Output, body: RegistrationView, saved: string): string {
+  const lines = [out.c.bold('Your new API key (shown only this once; keep it secret):'), '', `  ${out.c.green(clean(body.api_key))}`, ''];
+  if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
+
+  const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : '–']];
+  if (isRecord(body.limits)) {
+    const limits = Object.entries(body.limits).map(([k, v]) => `${k} ${scalar(v)}`);
+    pairs.push(['Limits', limits.length ? limits.join(' · ') : '–']);
+  }
+  if (isRecord(body.endpoints)) {
+    const entries = Object.entries(body.endpoints);
+    const width = Math.max(0, ...entries.map(([k]) => k.length));
+    entries.forEach(([k, v], i) => pairs.push([i === 0 ? 'Endpoints' : '', `${k.padEnd(width)}  ${scalar(v)}`]));
+  }
+  pairs.push(['Saved', saved]);
+  lines.push(renderPairs(out, pairs));
+
+  const footer = attributionFooter(out, body.meta);
+  if (footer) lines.push('', footer);
+  return lines.join('\n');
+}

@@ -1,0 +1,213 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
+
+const emu = useEmulator();
+
+async function served(symbol: string, candles = false): Promise<string> {
+  const query = new URLSearchParams({ symbol, ...(candles ? { candles: '1' } : {}) });
+  const res = await fetch(`${emu.server.url}/api/agent/v1/predictions.php?${query}`, { headers: { authorization: `Bearer ${emu.server.testKey}` } });
+  return res.text();
+}
+const pretty = (raw: string) => JSON.stringify(JSON.parse(raw), null, 2);
+const lastLines = (text: string, n = 3) => text.trimEnd().split('\n').slice(-n).join('\n');
+const BRAILLE = /[\u2801-\u28ff]/;
+
+describe('fcast predict', () => {
+  it('prints the forecast table with the free tier and its 15-minute delay at the end', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sent = [...emu.server.requests];
+    const body = JSON.parse(await served('BTC/USD'));
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^BTC\/USD\s+[\d,]+\.\d\d\s+[+-][\d.]+% 24h\s+at 2026-11-22 11:45 UTC \(15m ago\)/);
+    const rows = lines.filter((l) => /^(\d+min|\d+h)\s/.test(l));
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(Object.keys(body.predictions));
+    expect(lastLines(r.stdout)).toContain(body.meta.source);
+    expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ path: '/api/agent/v1/predictions.php', query: { symbol: 'BTC/USD' } });
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${emu.server.testKey}`);
+  });
+
+  it('takes symbols in any case, with a slash or a dash, and sends them canonical', async () => {
+    const r = await emu.runWithKey(['predict', 'eth-usd', 'eur/usd', 'Sol-Usd', '--json']);
+    expect(r.code).toBe(0);
+    expect(emu.server.requests.map((q) => q.query.symbol).sort()).toEqual(['ETH/USD', 'EUR/USD', 'SOL/USD']);
+  });
+
+  it('--json with one symbol prints its body as served', async () => {
+    const r = await emu.runWithKey(['predict', 'ETH/USD', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(pretty(await served('ETH/USD')) + '\n');
+  });
+
+  it('--json with several symbols prints an array of the bodies in the order given', async () => {
+    const order = ['XAU/USD', 'BTC/USD', 'SPX/USD', 'EUR/USD', 'AAPL/USD', 'ETH/USD'];
+    const r = await emu.runWithKey(['predict', ...order, '--json']);
+    expect(r.code).toBe(0);
+    expect(emu.server.requests).toHaveLength(order.length);
+    const expected = await Promise.all(order.map((s) => served(s)));
+    expect(JSON.parse(r.stdout)).toEqual(expected.map((raw) => JSON.parse(raw)));
+    expect(r.stdout).toBe(`[\n${expected.map((raw) => pretty(raw).replace(/^/gm, '  ')).join(',\n')}\n]\n`);
+  });
+
+  it('shows several symbols in the order given, each with its own footer', async () => {
+    const r = await emu.runWithKey(['predict', 'SOL/USD', 'BTC/USD']);
+    expect(r.code).toBe(0);
+    const headers = r.stdout.split('\n').filter((l) => /^[A-Z]+\/USD\s/.test(l));
+    expect(headers.map((l) => l.split(/\s+/)[0])).toEqual(['SOL/USD', 'BTC/USD']);
+    expect(r.stdout.match(/^Source: /gm)).toHaveLength(2);
+    expect(lastLines(r.stdout)).toMatch(/Tier: free/);
+  });
+
+  it('an unknown symbol exits 4, names it and points at fcast symbols', async () => {
+    const r = await emu.runWithKey(['predict', 'DOGE/EUR']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fcast: DOGE\/EUR: HTTP 404/);
+    expect(r.stderr).toMatch(/hint: 'fcast symbols' lists the symbols/);
+    const json = await emu.runWithKey(['predict', 'DOGE/EUR', '--json']);
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 404 });
+  });
+
+  it('one failing symbol does not hide the others; the exit code is the first failure in the order given', async () => {
+    emu.server.setFaults([{ kind: '503', path: 'ETH%2FUSD' }]);
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', 'NOPE/USD', 'EUR/USD', '--retries', '0']);
+    expect(r.code).toBe(6);
+    const headers = r.stdout.split('\n').filter((l) => /^[A-Z]+\/USD\s/.test(l));
+    expect(headers.map((l) => l.split(/\s+/)[0])).toEqual(['BTC/USD', 'EUR/USD']);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('fcast: '));
+    expect(errors).toEqual([expect.stringMatching(/^fcast: ETH\/USD: HTTP 503/), expect.stringMatching(/^fcast: NOPE\/USD: HTTP 404/)]);
+
+    const reversed = await emu.runWithKey(['predict', 'NOPE/USD', 'ETH/USD', '--retries', '0']);
+    expect(reversed.code).toBe(4);
+  });
+
+  it('--json with a failing symbol prints the array of the bodies that succeeded, errors on stderr', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'NOPE/USD', 'EUR/USD', '--json']);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toEqual([JSON.parse(await served('BTC/USD')), JSON.parse(await served('EUR/USD'))]);
+    expect(r.stderr).toMatch(/^fcast: NOPE\/USD: HTTP 404/m);
+  });
+
+  it('without a key exits 3 and sends nothing, for one symbol or several', async () => {
+    for (const args of [['BTC/USD'], ['BTC/USD', 'ETH/USD', 'EUR/USD']]) {
+      const r = await emu.run(['predict', ...args]);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.match(/^fcast: no API key$/gm)).toHaveLength(1);
+      expect(r.stderr).toMatch(/fcast register --email/);
+    }
+    const malformed = await emu.run(['predict', 'BTC/USD', 'ETH/USD'], { env: { FCAST_API_KEY: 'not-a-key' } });
+    expect(malformed.code).toBe(3);
+    expect(malformed.stderr).toMatch(/malformed/);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it('a bad symbol exits 2 before anything is sent', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'BTCUSD']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid symbol 'BTCUSD'/);
+    expect((await emu.runWithKey(['predict'])).code).toBe(2);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it('a key the service does not know exits 3', async () => {
+    const r = await emu.run(['predict', 'BTC/USD'], { env: { FCAST_API_KEY: `mfa_ag_${'0'.repeat(40)}` } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/HTTP 401/);
+  });
+
+  it('--candles asks for candles and summarises them; without it none are asked for', async () => {
+    await emu.runWithKey(['predict', 'BTC/USD']);
+    expect(emu.server.requests[0]!.query.candles).toBeUndefined();
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--candles']);
+    expect(r.code).toBe(0);
+    expect(emu.server.requests[1]!.query).toEqual({ symbol: 'BTC/USD', candles: '1' });
+    expect(r.stdout).toMatch(/^Candles 15min: 96, 2026-11-21 11:45 UTC to 2026-11-22 11:30 UTC, last close [\d,.]+$/m);
+    expect(r.stdout).toMatch(/^Candles 1h: 96, /m);
+    expect(lastLines(r.stdout)).toMatch(/Tier: free/);
+  });
+
+  it('--chart draws the 15min and 1h closes with the last price and each target, within the width', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(emu.server.requests[0]!.query.candles).toBe('1');
+    const body = JSON.parse(await served('BTC/USD', true));
+    expect(r.stdout).toMatch(/^15min closes \(96 candles\) · last [\d,.]+ · 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 /m);
+    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    const chartLines = r.stdout.split('\n').filter((l) => BRAILLE.test(l));
+    expect(chartLines.length).toBeGreaterThanOrEqual(16);
+    for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(120);
+    expect(r.stdout).toMatch(/◀ (last, )?15min target/);
+    expect(r.stdout).toMatch(/◀ (last, )?1h target/);
+    expect(r.stdout).toContain(body.predictions['15min'].target_price.toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
+  });
+
+  it('--dry-run prints each request in order, key masked, and sends nothing', async () => {
+    const r = await emu.runWithKey(['predict', 'eth/usd', 'BTC/USD', '--chart', '--dry-run']);
+    expect(r.code).toBe(0);
+    const requests = r.stdout.split('\n').filter((l) => l.startsWith('GET '));
+    expect(requests).toEqual([
+      `GET ${emu.server.url}/api/agent/v1/predictions.php?symbol=ETH%2FUSD&candles=1`,
+      `GET ${emu.server.url}/api/agent/v1/predictions.php?symbol=BTC%2FUSD&candles=1`,
+    ]);
+    expect(r.stdout).toMatch(/authorization: Bearer mfa_ag_[0-9a-f]{4}\.\.\.[0-9a-f]{4}/);
+    expect(r.stdout + r.stderr).not.toContain(emu.server.testKey);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it('--verbose never logs the key', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--verbose']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Authorization: Bearer <redacted>');
+    expect(r.stdout + r.stderr).not.toContain(emu.server.testKey);
+  });
+});
+
+describe('fcast predict --chart with candle shapes the seed does not fix', () => {
+  async function withServedBody(body: unknown, argv: string[]) {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      return await runCli(argv, { now: FIXED_NOW, env: { FCAST_BASE_URL: url, FCAST_API_KEY: emu.server.testKey } });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('charts [t,o,h,l,c,v] arrays and reports an unknown shape on stderr instead of crashing', async () => {
+    const body = JSON.parse(await served('BTC/USD', true));
+    const arrays = (body.candles['1h'] as Array<Record<string, number>>).map((c) => [c.t, c.o, c.h, c.l, c.c, c.v]);
+    body.candles = { '15min': { closes: 'unknown' }, '1h': arrays };
+    const r = await withServedBody(body, ['predict', 'BTC/USD', '--chart']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles were not charted: not a list of candles/m);
+    expect(r.stdout).not.toMatch(/^15min closes/m);
+    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    expect(r.stdout).toMatch(BRAILLE);
+    expect(lastLines(r.stdout)).toMatch(/Tier: free/);
+  });
+
+  it('a response without candles still prints the table, with a note', async () => {
+    const body = JSON.parse(await served('BTC/USD'));
+    const r = await withServedBody(body, ['predict', 'BTC/USD', '--chart']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/no candles/);
+    expect(r.stdout).not.toMatch(BRAILLE);
+    expect(r.stdout).toMatch(/^1h\s+6h\s+open/m);
+  });
+});
