@@ -1,7 +1,77 @@
-import type { Command } from 'commander';
-import type { App } from '../command.js';
+import { Argument, Option, type Command } from 'commander';
+import { action, examples, type App, type Run } from '../command.js';
+import { COMPLETE_SYMBOLS_COMMAND, SHELLS, type Shell } from '../completion/names.js';
+import { configDir } from '../settings.js';
 
-// Placeholder until its issue lands: registered so the command tree is whole.
-export function register(program: Command, _app: App): void {
-  program.command('completion').description('(not yet available)');
+export function register(program: Command, app: App): void {
+  program
+    .command('completion')
+    .summary('print the shell completion script for bash, zsh or fish')
+    .description(
+      [
+        'Prints a completion script for commands, subcommands, flags and the values fcast knows: demo symbols, timeframes, maturity levels, gateway commands, config keys. ' +
+          "After 'fcast predict' (and --symbol, and gateway symbols) it offers the symbols of your plan, from a list that 'fcast symbols' caches in the config directory and that is refreshed in the background at most once a day, so TAB never waits for the network.",
+        'The script is generated from the command tree, so it always matches this version of fcast.',
+      ].join('\n\n'),
+    )
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+Install:
+  bash  source <(fcast completion bash)                   # in ~/.bashrc
+        fcast completion bash > ~/.local/share/bash-completion/completions/fcast
+  zsh   fcast completion zsh > "\${fpath[1]}/_fcast"       # then open a new shell
+  fish  fcast completion fish > ~/.config/fish/completions/fcast.fish
+` +
+        examples(
+          ['source <(fcast completion bash)', 'TAB completion in this bash session'],
+          ['fcast completion fish > ~/.config/fish/completions/fcast.fish', 'for every fish session'],
+        ),
+    )
+    .action(
+      action(app, async (run, _opts, shell: Shell) => {
+        const { completionScript } = await import('../completion/generate.js');
+        run.out.data(completionScript(shell, program));
+      }),
+    );
+
+  // Called by the scripts on TAB, so it must answer at once and never complain: stderr is
+  // discarded there, and a missing or unreadable cache simply offers nothing.
+  program
+    .command(COMPLETE_SYMBOLS_COMMAND, { hidden: true })
+    .description('print the cached symbols, one per line (used by the completion scripts)')
+    .addOption(new Option('--refresh', 'fetch symbols.php and rewrite the cache (run in the background by the listing)'))
+    .action(
+      action(app, async (run, opts: { refresh?: boolean }) => {
+        if (opts.refresh) return refreshSymbols(run);
+        listSymbols(run, await import('../completion/symbols-cache.js'));
+      }),
+    );
+}
+
+function listSymbols(run: Run, cache: typeof import('../completion/symbols-cache.js')): void {
+  const dir = configDir(run.ctx);
+  const current = cache.readSymbolsCache(dir);
+  if (current && current.symbols.length > 0) run.out.data(current.symbols.join('\n'));
+  const now = run.ctx.clock.now();
+  if (canFetchSymbols(run) && cache.needsRefresh(current, now) && cache.markRefreshStarted(dir, current, now)) cache.spawnRefresh(run.ctx.env);
+}
+
+/** A refresh needs a service and a key; without them the cache stays as it is. */
+function canFetchSymbols(run: Run): boolean {
+  try {
+    const settings = run.settings();
+    return settings.apiKey !== undefined && settings.baseUrl !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+async function refreshSymbols(run: Run): Promise<void> {
+  const conn = await run.connect();
+  const [{ fetchSymbols }, { writeSymbolsCache }] = await Promise.all([import('../api/endpoints.js'), import('../completion/symbols-cache.js')]);
+  const res = await fetchSymbols(conn);
+  // An off-shape list is not worth caching: the old one stays until a good answer comes.
+  if (res.wellFormed) writeSymbolsCache(configDir(run.ctx), res.body.symbols.map((s) => s.symbol));
 }

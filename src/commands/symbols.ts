@@ -21,6 +21,11 @@ export function register(program: Command, app: App): void {
         const conn = await run.connect();
         const { fetchSymbols } = await import('../api/endpoints.js');
         const res = await fetchSymbols(conn);
+        if (res.wellFormed) {
+          // Feeds TAB after `fcast predict`, which must never wait for the network.
+          const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
+          writeSymbolsCache(run.settings().configDir, res.body.symbols.map((s) => s.symbol));
+        }
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderSymbols } = await import('../output/symbols-table.js');
         run.out.data(renderSymbols(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));

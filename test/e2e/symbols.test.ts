@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readSymbolsCache } from '../../src/completion/symbols-cache.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -9,6 +10,12 @@ async function served(): Promise<string> {
 }
 
 describe('fcast symbols', () => {
+  it('leaves the list for shell completion in the config directory, with --json too', async () => {
+    const r = await emu.runWithKey(['symbols', '--json']);
+    expect(r.code).toBe(0);
+    expect(readSymbolsCache(r.configDir)?.symbols).toEqual(['BTC/USD', 'ETH/USD', 'EUR/USD', 'SOL/USD', 'XAU/USD', 'GBP/USD', 'AAPL/USD', 'SPX/USD']);
+  });
+
   it('lists each symbol with its number of timeframes and its newest forecast in UTC with its age', async () => {
     const r = await emu.runWithKey(['symbols']);
     expect(r.stderr).toBe('');

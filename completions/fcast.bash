@@ -1,0 +1,218 @@
+# bash completion for fcast, generated from its command tree by `fcast completion bash`.
+# Load it from ~/.bashrc:  source <(fcast completion bash)
+# or save it where bash-completion looks:
+#   fcast completion bash > ~/.local/share/bash-completion/completions/fcast
+
+__fcast_spec() {
+  __fcast_commands='' __fcast_options='' __fcast_value_options='' __fcast_option_values='' __fcast_args=''
+  case "$1" in
+    '')
+      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock help'
+      __fcast_options='-V --version --json --base-url --timeout --retries --max-wait --verbose --dry-run --strict --no-color -h --help'
+      __fcast_value_options='--base-url --timeout --retries --max-wait'
+      ;;
+    'discover')
+      ;;
+    'demo')
+      __fcast_args='list1'
+      ;;
+    'register')
+      __fcast_options='--email --no-save --force'
+      __fcast_value_options='--email'
+      ;;
+    'auth')
+      __fcast_commands='login status logout help'
+      ;;
+    'auth login')
+      __fcast_options='--gateway'
+      ;;
+    'auth status')
+      __fcast_options='--check'
+      ;;
+    'auth logout')
+      __fcast_options='--gateway -y --yes'
+      ;;
+    'auth help')
+      __fcast_args='list2'
+      ;;
+    'config')
+      __fcast_commands='list get set unset path help'
+      ;;
+    'config list')
+      ;;
+    'config get')
+      __fcast_args='list3'
+      ;;
+    'config set')
+      __fcast_args='list3 -'
+      ;;
+    'config unset')
+      __fcast_args='list3'
+      ;;
+    'config path')
+      ;;
+    'config help')
+      __fcast_args='list4'
+      ;;
+    'predict')
+      __fcast_options='--candles --chart'
+      __fcast_args='symbols...'
+      ;;
+    'symbols')
+      ;;
+    'track-record')
+      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --format'
+      __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --format'
+      __fcast_option_values='--symbol=symbols --min-maturity=list5 --format=list6'
+      ;;
+    'accuracy')
+      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --format'
+      __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --format'
+      __fcast_option_values='--tf=list7 --symbol=symbols --min-maturity=list5 --format=list6'
+      ;;
+    'verify')
+      __fcast_args='-'
+      ;;
+    'cmd')
+      __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
+      __fcast_args='- -...'
+      ;;
+    'cmd snapshot')
+      __fcast_args='-...'
+      ;;
+    'cmd search')
+      __fcast_args='- -'
+      ;;
+    'cmd indicators')
+      __fcast_args='symbols -'
+      ;;
+    'cmd analyze')
+      __fcast_args='symbols -'
+      ;;
+    'cmd opportunities')
+      __fcast_args='-...'
+      ;;
+    'cmd macro')
+      __fcast_args='-...'
+      ;;
+    'cmd calendar')
+      __fcast_args='symbols -'
+      ;;
+    'cmd events')
+      __fcast_args='- symbols -'
+      ;;
+    'completion')
+      __fcast_args='list8'
+      ;;
+    'doctor')
+      ;;
+    'mock')
+      __fcast_options='--port --host --seed --fault'
+      __fcast_value_options='--port --host --seed --fault'
+      ;;
+    'help')
+      __fcast_args='list9'
+      ;;
+  esac
+}
+
+__fcast_values() {
+  case "$1" in
+    symbols)
+      # A local cache, refreshed in the background at most once a day: TAB never waits for the network.
+      local listed
+      listed=$("$__fcast_program" __complete-symbols 2>/dev/null)
+      __fcast_words+=" ${listed//$'\n'/ }"
+      ;;
+    list1) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
+    list2) __fcast_words+=' login status logout' ;;
+    list3) __fcast_words+=' base-url timeout retries max-wait' ;;
+    list4) __fcast_words+=' list get set unset path' ;;
+    list5) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
+    list6) __fcast_words+=' table markdown' ;;
+    list7) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
+    list8) __fcast_words+=' bash zsh fish' ;;
+    list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock' ;;
+  esac
+}
+
+__fcast_option_words() {
+  local pair
+  for pair in $__fcast_option_values $root_option_values; do
+    if [[ ${pair%%=*} == "$1" ]]; then
+      __fcast_values "${pair#*=}"
+      return
+    fi
+  done
+}
+
+__fcast_argument_words() {
+  local -a sources
+  read -r -a sources <<< "$__fcast_args"
+  local count=${#sources[@]} source
+  if (( $1 < count )); then
+    source=${sources[$1]}
+  elif (( count > 0 )) && [[ ${sources[count-1]} == *... ]]; then
+    source=${sources[count-1]}
+  else
+    return
+  fi
+  source=${source%...}
+  [[ $source == - ]] || __fcast_values "$source"
+}
+
+_fcast() {
+  # The lists below are split on blanks, whatever IFS the user's shell has.
+  local IFS=$' \t\n'
+  local __fcast_program=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} cmdpath='' value_of='' prefix='' ended='' word
+  local __fcast_commands __fcast_options __fcast_value_options __fcast_option_values __fcast_args __fcast_words=''
+  local position=0 i=1
+  __fcast_spec ''
+  local root_options=$__fcast_options root_value_options=$__fcast_value_options root_option_values=$__fcast_option_values
+  while (( i < COMP_CWORD )); do
+    word=${COMP_WORDS[i]}
+    if [[ -z $ended && $word == -?* ]]; then
+      if [[ $word == -- ]]; then
+        ended=1
+      elif [[ " $__fcast_value_options $root_value_options " == *" $word "* ]]; then
+        i=$((i + 1))
+        # `--tf=1h` arrives as three words: bash breaks words at '=' (COMP_WORDBREAKS).
+        if [[ ${COMP_WORDS[i]} == = ]] && (( i < COMP_CWORD )); then i=$((i + 1)); fi
+        if (( i == COMP_CWORD )); then
+          value_of=$word
+          [[ $cur == = ]] && cur=''
+          break
+        fi
+      fi
+    elif (( position == 0 )) && [[ " $__fcast_commands " == *" $word "* ]]; then
+      cmdpath=${cmdpath:+$cmdpath }$word
+      __fcast_spec "$cmdpath"
+    else
+      position=$((position + 1))
+    fi
+    i=$((i + 1))
+  done
+  if [[ -z $value_of && -z $ended && $cur == -?*=* ]]; then
+    value_of=${cur%%=*}
+    prefix=$value_of=
+    cur=${cur#*=}
+  fi
+  if [[ -n $value_of ]]; then
+    __fcast_option_words "$value_of"
+  elif [[ -z $ended && $cur == -* ]]; then
+    __fcast_words="$__fcast_options"
+    [[ -n $cmdpath ]] && __fcast_words+=" $root_options"
+  else
+    (( position == 0 )) && __fcast_words=$__fcast_commands
+    __fcast_argument_words "$position"
+  fi
+  COMPREPLY=()
+  local -a candidates
+  read -r -a candidates <<< "$__fcast_words"
+  for word in "${candidates[@]}"; do
+    [[ $word == "$cur"* ]] && COMPREPLY+=("$prefix$word")
+  done
+  return 0
+}
+
+complete -F _fcast fcast

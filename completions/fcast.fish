@@ -1,0 +1,195 @@
+# fish completion for fcast, generated from its command tree by `fcast completion fish`.
+# Save it where fish looks:  fcast completion fish > ~/.config/fish/completions/fcast.fish
+
+function __fcast_spec
+    set -g __fcast_commands
+    set -g __fcast_command_names
+    set -g __fcast_options
+    set -g __fcast_value_options
+    set -g __fcast_option_values
+    set -g __fcast_args
+    switch "$argv[1]"
+        case ''
+            set -g __fcast_commands 'discover'\t'the service\'s live routes, tiers and MCP endpoint' 'demo'\t'keyless forecast for a demo symbol, 60 minutes delayed' 'register'\t'get a free API key for an e-mail address, and save it' 'auth'\t'store, show and remove API keys' 'config'\t'show and change settings' 'predict'\t'latest forecasts for one or more symbols (needs a key)' 'symbols'\t'symbols your key can use, and how fresh their forecasts are (needs a key)' 'track-record'\t'public track record of settled forecasts, per timeframe (no key)' 'accuracy'\t'track record filtered by symbol and timeframe, with CI gates (no key)' 'verify'\t'one expired forecast with its market closes and settlement (no key)' 'cmd'\t'run a read-only command on the command gateway (analyze, opportunities, macro...)' 'completion'\t'print the shell completion script for bash, zsh or fish' 'doctor'\t'check settings, keys, file modes and the connection, and say how to fix each problem' 'mock'\t'serve the bundled emulator of the whole API on loopback' 'help'\t'display help for command'
+            set -g __fcast_command_names 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'cmd' 'completion' 'doctor' 'mock' 'help'
+            set -g __fcast_options '-V'\t'print the version' '--version'\t'print the version' '--json'\t'print the response body as JSON on stdout (data only)' '--base-url'\t'base URL of the service (env FCAST_BASE_URL)' '--timeout'\t'request deadline (env FCAST_TIMEOUT, default 30)' '--retries'\t'automatic retries (env FCAST_RETRIES, default 2)' '--max-wait'\t'longest wait accepted for one retry (env FCAST_MAX_WAIT, default 60)' '--verbose'\t'log requests on stderr (keys redacted); stack traces on errors' '--dry-run'\t'print the request that would be sent (key masked) and send nothing' '--strict'\t'exit 7 when a response breaks the documented shape' '--no-color'\t'no colour, even with FORCE_COLOR' '-h'\t'show help' '--help'\t'show help'
+            set -g __fcast_value_options '--base-url' '--timeout' '--retries' '--max-wait'
+        case 'discover'
+        case 'demo'
+            set -g __fcast_args 'list1'
+        case 'register'
+            set -g __fcast_options '--email'\t'your e-mail address (at most 190 characters)' '--no-save'\t'print the key without saving it' '--force'\t'replace a key already stored in the config file'
+            set -g __fcast_value_options '--email'
+        case 'auth'
+            set -g __fcast_commands 'login'\t'store a key read from stdin or a hidden prompt' 'status'\t'show the keys in use, where they come from, and the base URL' 'logout'\t'remove a stored key (asks first)' 'help'\t'display help for command'
+            set -g __fcast_command_names 'login' 'status' 'logout' 'help'
+        case 'auth login'
+            set -g __fcast_options '--gateway'\t'store the gateway key instead of the REST key'
+        case 'auth status'
+            set -g __fcast_options '--check'\t'call the service to prove that the REST key works'
+        case 'auth logout'
+            set -g __fcast_options '--gateway'\t'remove the gateway key instead of the REST key' '-y'\t'do not ask (needed when stdin is not a terminal)' '--yes'\t'do not ask (needed when stdin is not a terminal)'
+        case 'auth help'
+            set -g __fcast_args 'list2'
+        case 'config'
+            set -g __fcast_commands 'list'\t'every setting with its effective value and source (keys masked)' 'get'\t'print the effective value of one setting' 'set'\t'store a setting in the config file' 'unset'\t'remove a setting from the config file' 'path'\t'print the path of the config file' 'help'\t'display help for command'
+            set -g __fcast_command_names 'list' 'get' 'set' 'unset' 'path' 'help'
+        case 'config list'
+        case 'config get'
+            set -g __fcast_args 'list3'
+        case 'config set'
+            set -g __fcast_args 'list3' '-'
+        case 'config unset'
+            set -g __fcast_args 'list3'
+        case 'config path'
+        case 'config help'
+            set -g __fcast_args 'list4'
+        case 'predict'
+            set -g __fcast_options '--candles'\t'ask for the 96 recent 15min and 1h candles too (candles=1)' '--chart'\t'draw the recent closes with the last price and the targets (implies --candles)'
+            set -g __fcast_args 'symbols...'
+        case 'symbols'
+        case 'track-record'
+            set -g __fcast_options '--symbol'\t'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)' '--min-maturity'\t'gate: every timeframe at least this mature (insufficient_sample < early_sample < growing_sample)' '--min-settled'\t'gate: every timeframe has at least N settled forecasts' '--min-win-rate'\t'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)' '--audit'\t'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement' '--format'\t'table or markdown: markdown suits CI step summaries and PR comments (--json wins over it)'
+            set -g __fcast_value_options '--symbol' '--min-maturity' '--min-settled' '--min-win-rate' '--format'
+            set -g __fcast_option_values '--symbol=symbols' '--min-maturity=list5' '--format=list6'
+        case 'accuracy'
+            set -g __fcast_options '--tf'\t'only this timeframe: 1min, 5min, 15min, 30min, 1h, 2h, 3h, 4h, 6h, 1d' '--symbol'\t'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)' '--min-maturity'\t'gate: every timeframe at least this mature (insufficient_sample < early_sample < growing_sample)' '--min-settled'\t'gate: every timeframe has at least N settled forecasts' '--min-win-rate'\t'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)' '--audit'\t'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement' '--format'\t'table or markdown: markdown suits CI step summaries and PR comments (--json wins over it)'
+            set -g __fcast_value_options '--tf' '--symbol' '--min-maturity' '--min-settled' '--min-win-rate' '--format'
+            set -g __fcast_option_values '--tf=list7' '--symbol=symbols' '--min-maturity=list5' '--format=list6'
+        case 'verify'
+            set -g __fcast_args '-'
+        case 'cmd'
+            set -g __fcast_commands 'snapshot'\t'cached market snapshot' 'search'\t'discover supported symbols and their status' 'indicators'\t'cached indicators for a symbol and timeframe' 'analyze'\t'bias, confidence, drivers and derived indicators' 'opportunities'\t'prioritised feed of cached opportunities' 'macro'\t'macro snapshot for cross-asset context' 'calendar'\t'asset calendar and market state' 'events'\t'economic events, earnings, dividends and crypto events'
+            set -g __fcast_command_names 'snapshot' 'search' 'indicators' 'analyze' 'opportunities' 'macro' 'calendar' 'events'
+            set -g __fcast_args '-' '-...'
+        case 'cmd snapshot'
+            set -g __fcast_args '-...'
+        case 'cmd search'
+            set -g __fcast_args '-' '-'
+        case 'cmd indicators'
+            set -g __fcast_args 'symbols' '-'
+        case 'cmd analyze'
+            set -g __fcast_args 'symbols' '-'
+        case 'cmd opportunities'
+            set -g __fcast_args '-...'
+        case 'cmd macro'
+            set -g __fcast_args '-...'
+        case 'cmd calendar'
+            set -g __fcast_args 'symbols' '-'
+        case 'cmd events'
+            set -g __fcast_args '-' 'symbols' '-'
+        case 'completion'
+            set -g __fcast_args 'list8'
+        case 'doctor'
+        case 'mock'
+            set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge, with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
+            set -g __fcast_value_options '--port' '--host' '--seed' '--fault'
+        case 'help'
+            set -g __fcast_args 'list9'
+    end
+end
+
+function __fcast_values
+    switch $argv[1]
+        case symbols
+            # A local cache, refreshed in the background at most once a day: TAB never waits for the network.
+            $__fcast_program __complete-symbols 2>/dev/null
+        case list1
+            printf '%s\n' 'BTC/USD' 'ETH/USD' 'EUR/USD'
+        case list2
+            printf '%s\n' 'login' 'status' 'logout'
+        case list3
+            printf '%s\n' 'base-url' 'timeout' 'retries' 'max-wait'
+        case list4
+            printf '%s\n' 'list' 'get' 'set' 'unset' 'path'
+        case list5
+            printf '%s\n' 'insufficient_sample' 'early_sample' 'growing_sample'
+        case list6
+            printf '%s\n' 'table' 'markdown'
+        case list7
+            printf '%s\n' '1min' '5min' '15min' '30min' '1h' '2h' '3h' '4h' '6h' '1d'
+        case list8
+            printf '%s\n' 'bash' 'zsh' 'fish'
+        case list9
+            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'cmd' 'completion' 'doctor' 'mock'
+    end
+end
+
+function __fcast_argument_words
+    set -l position $argv[1]
+    set -l count (count $__fcast_args)
+    set -l source
+    if test $position -lt $count
+        set source $__fcast_args[(math $position + 1)]
+    else if test $count -gt 0; and string match -q -- '*...' $__fcast_args[-1]
+        set source $__fcast_args[-1]
+    else
+        return
+    end
+    set source (string replace -- '...' '' $source)
+    test "$source" = -; or __fcast_values $source
+end
+
+function __fcast_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -g __fcast_program $tokens[1]
+    set -l cmdpath ''
+    set -l value_of ''
+    set -l ended ''
+    set -l prefix ''
+    set -l position 0
+    __fcast_spec ''
+    set -l root_options $__fcast_options
+    set -l root_value_options $__fcast_value_options
+    set -l root_option_values $__fcast_option_values
+    set -l count (count $tokens)
+    set -l i 2
+    while test $i -le $count
+        set -l word $tokens[$i]
+        if test -z "$ended"; and string match -q -- '-?*' $word
+            if test "$word" = --
+                set ended 1
+            else if contains -- $word $__fcast_value_options $root_value_options
+                set i (math $i + 1)
+                if test $i -gt $count
+                    set value_of $word
+                    break
+                end
+            end
+        else if test $position -eq 0; and contains -- $word $__fcast_command_names
+            if test -n "$cmdpath"
+                set cmdpath "$cmdpath $word"
+            else
+                set cmdpath $word
+            end
+            __fcast_spec $cmdpath
+        else
+            set position (math $position + 1)
+        end
+        set i (math $i + 1)
+    end
+    if test -z "$value_of"; and test -z "$ended"; and string match -q -- '-?*=*' $cur
+        set value_of (string split -m 1 = -- $cur)[1]
+        set prefix "$value_of="
+    end
+    if test -n "$value_of"
+        for pair in $__fcast_option_values $root_option_values
+            set -l parts (string split -m 1 = -- $pair)
+            if test "$parts[1]" = "$value_of"
+                for value in (__fcast_values $parts[2])
+                    printf '%s%s\n' $prefix $value
+                end
+                return
+            end
+        end
+    else if test -z "$ended"; and string match -q -- '-*' $cur
+        string join \n -- $__fcast_options
+        test -n "$cmdpath"; and string join \n -- $root_options
+    else
+        test $position -eq 0; and string join \n -- $__fcast_commands
+        __fcast_argument_words $position
+    end
+end
+
+complete -c fcast -f -a '(__fcast_complete)'

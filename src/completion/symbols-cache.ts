@@ -1,0 +1,87 @@
+// The symbols list that TAB offers after `fcast predict`, kept in the config directory so
+// completion never waits for the network: `fcast symbols` writes it whenever it fetches the
+// list, and `fcast __complete-symbols` prints it and, at most once a day, refreshes it in
+// a detached process.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Env } from '../context.js';
+import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
+
+export const SYMBOLS_CACHE_FILE = 'symbols-cache.json';
+export const SYMBOLS_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+// The shells split the list into words and bash expands each one: anything but a plain
+// symbol (`BTC/USD`, `BRK.B/USD`) is dropped rather than trusted.
+const PLAIN_SYMBOL = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,39}$/;
+
+const isPlainSymbol = (s: unknown): s is string => typeof s === 'string' && PLAIN_SYMBOL.test(s);
+
+export const symbolsCachePath = (configDir: string): string => join(configDir, SYMBOLS_CACHE_FILE);
+
+/**
+ * Saves the symbols for completion. Never throws: a cache that cannot be written only means
+ * TAB offers less, which must not fail the command that fetched the list.
+ */
+export function writeSymbolsCache(configDir: string, symbols: readonly string[]): boolean {
+  const path = symbolsCachePath(configDir);
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, JSON.stringify({ symbols: symbols.filter(isPlainSymbol) }) + '\n', { mode: 0o600 });
+    renameSync(temp, path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface SymbolsCache {
+  symbols: string[];
+  /** When it was last written or last sent for a refresh, in milliseconds since the epoch. */
+  modifiedMs: number;
+}
+
+/** The cached list, or undefined when there is none or it cannot be read. */
+export function readSymbolsCache(configDir: string): SymbolsCache | undefined {
+  const path = symbolsCachePath(configDir);
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as { symbols?: unknown };
+    const symbols = Array.isArray(data.symbols) ? data.symbols.filter(isPlainSymbol) : [];
+    return { symbols, modifiedMs: statSync(path).mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+export function needsRefresh(cache: SymbolsCache | undefined, nowMs: number): boolean {
+  return cache === undefined || nowMs - cache.modifiedMs >= SYMBOLS_CACHE_MAX_AGE_MS;
+}
+
+/**
+ * Marks the cache as being refreshed, so the next TABs do not start refreshes of their own:
+ * a failed refresh (offline, key revoked) is tried again a day later, not on every keystroke.
+ */
+export function markRefreshStarted(configDir: string, cache: SymbolsCache | undefined, nowMs: number): boolean {
+  if (cache === undefined) return writeSymbolsCache(configDir, []);
+  try {
+    const now = new Date(nowMs);
+    utimesSync(symbolsCachePath(configDir), now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `fcast __complete-symbols --refresh` detached: the TAB that started it does not wait. */
+export function spawnRefresh(env: Env): void {
+  const bin = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
+  try {
+    const child = spawn(process.execPath, [bin, COMPLETE_SYMBOLS_COMMAND, '--refresh'], { detached: true, stdio: 'ignore', env });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // Completion goes on with the list it has.
+  }
+}

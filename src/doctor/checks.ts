@@ -1,0 +1,430 @@
+// The checks behind `fcast doctor`: each looks at one thing users get wrong, says what it
+// found and, when something is off, how to fix it. None stops the others: a corrupt config
+// file is one failed check, and the environment, the keys and the service are still looked
+// at. That is why settings are looked up here one by one instead of through resolveSettings,
+// which stops at the first bad value.
+import { statSync } from 'node:fs';
+import type { Connection } from '../api/endpoints.js';
+import type { Transport } from '../api/transport.js';
+import type { Ctx, Env } from '../context.js';
+import { ExitCode, FcastError } from '../errors.js';
+import { isHeaderSafe, isRestKey, maskKey } from '../keys.js';
+import type { Output } from '../output/io.js';
+import { clean } from '../output/sanitize.js';
+import {
+  CONFIG_KEYS,
+  DEFAULTS,
+  SECRET_KEYS,
+  configDir,
+  configFilePath,
+  envNameOf,
+  readConfigFile,
+  settingParsers,
+  type ConfigData,
+  type ConfigKey,
+  type GlobalFlags,
+  type Settings,
+  type Sourced,
+} from '../settings.js';
+
+/** The oldest Node.js fcast runs on: package.json's engines field says the same. */
+export const MIN_NODE_VERSION = '20.18.1';
+/** Doctor asks whether the service answers, not whether it answers eventually. */
+export const DOCTOR_TIMEOUT_SECONDS = 5;
+
+export type CheckStatus = 'pass' | 'warn' | 'fail';
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** How to fix it; given for failures and warnings. */
+  hint?: string;
+  /** The exit code a failure maps to, per the contract's table. */
+  exitCode?: ExitCode;
+}
+
+const pass = (name: string, detail: string): Check => ({ name, status: 'pass', detail });
+const warn = (name: string, detail: string, hint?: string): Check => ({ name, status: 'warn', detail, hint });
+const fail = (name: string, detail: string, hint: string | undefined, exitCode: ExitCode = ExitCode.Config): Check => ({
+  name,
+  status: 'fail',
+  detail,
+  hint,
+  exitCode,
+});
+
+export interface DoctorInput {
+  ctx: Ctx;
+  flags: GlobalFlags;
+  out: Output;
+  /** Tests swap the wire (App.transport); production gets undici. */
+  transport?: (ctx: Ctx) => Transport;
+}
+
+export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Promise<Check[]> {
+  const config = inspectConfig(ctx);
+  const found = lookUpSettings(flags, ctx.env, config);
+  const checks = [
+    checkNode(ctx.nodeVersion),
+    checkConfigDirectory(config, ctx.platform),
+    checkConfigFile(config),
+    checkConfigFileMode(config, ctx.platform),
+    checkSettings(found),
+    checkBaseUrl(found.baseUrl),
+    checkApiKey(found.apiKey),
+    checkGatewayKey(found.gatewayKey, found.apiKey),
+    checkProxy(ctx.env),
+  ];
+  checks.push(...(await checkService({ ctx, flags, out, transport }, config, found)));
+  return checks;
+}
+
+/** 0 when nothing failed; else the code of the first failed check. */
+export function exitCodeOf(checks: readonly Check[]): ExitCode {
+  const first = checks.find((c) => c.status === 'fail');
+  return first ? (first.exitCode ?? ExitCode.Config) : ExitCode.Ok;
+}
+
+/** `--json`: one document for scripts. */
+export function checksAsJson(checks: readonly Check[]) {
+  return {
+    ok: checks.every((c) => c.status !== 'fail'),
+    checks: checks.map((c) => ({ name: c.name, status: c.status, ok: c.status !== 'fail', detail: c.detail, hint: c.hint ?? null })),
+  };
+}
+
+/** One line per check: status mark, name, finding, and how to fix it. */
+export function renderChecks(out: Output, checks: readonly Check[]): string {
+  const { c } = out;
+  const mark = { pass: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗') };
+  const width = Math.max(...checks.map((check) => check.name.length));
+  return checks
+    .map((check) => `${mark[check.status]} ${check.name.padEnd(width)}  ${clean(check.detail)}${check.hint ? `; fix: ${clean(check.hint)}` : ''}`)
+    .join('\n');
+}
+
+// --- Node.js ---------------------------------------------------------------------------
+
+export function checkNode(version: string): Check {
+  const shown = version.replace(/^v/, '');
+  if (compareVersions(shown, MIN_NODE_VERSION) >= 0) return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);
+  return fail('node', `${shown} is older than ${MIN_NODE_VERSION}`, `install Node.js ${MIN_NODE_VERSION} or newer, e.g. the current LTS`);
+}
+
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[.-]/).slice(0, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+// --- the config directory and file -------------------------------------------------------
+
+export interface ConfigState {
+  dir: string;
+  path: string;
+  /** Permission bits, or undefined when it does not exist. */
+  dirMode: number | undefined;
+  fileMode: number | undefined;
+  /** The file's settings; empty when it is missing or broken. */
+  data: ConfigData;
+  problem?: FcastError;
+}
+
+export function inspectConfig(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): ConfigState {
+  const dir = configDir(ctx);
+  const path = configFilePath(dir);
+  const state: ConfigState = { dir, path, dirMode: modeOf(dir), fileMode: modeOf(path), data: {} };
+  try {
+    state.data = readConfigFile(path);
+  } catch (err) {
+    if (!(err instanceof FcastError)) throw err;
+    state.problem = err;
+  }
+  return state;
+}
+
+function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
+
+const octal = (mode: number) => mode.toString(8).padStart(4, '0');
+const shellQuote = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+// Windows keeps no POSIX modes: what stat reports there means nothing about who can read.
+const modesApply = (platform: NodeJS.Platform) => platform !== 'win32';
+
+export function checkConfigDirectory(config: ConfigState, platform: NodeJS.Platform): Check {
+  const name = 'config directory';
+  if (config.dirMode === undefined) return pass(name, `${config.dir} does not exist yet (created with mode 0700 on the first save)`);
+  if (!modesApply(platform)) return pass(name, `${config.dir} (modes are not checked on Windows)`);
+  if ((config.dirMode & 0o077) === 0) return pass(name, `${config.dir}, mode ${octal(config.dirMode)}`);
+  return fail(name, `${config.dir} has mode ${octal(config.dirMode)}: others can list it; it should be 0700`, `chmod 700 ${shellQuote(config.dir)}`);
+}
+
+export function checkConfigFile(config: ConfigState): Check {
+  const name = 'config file';
+  if (config.problem) {
+    return fail(name, config.problem.message, config.problem.hint ?? 'fix it by hand, or move it aside to start afresh');
+  }
+  if (config.fileMode === undefined) return pass(name, `none at ${config.path}: flags, the environment and defaults apply`);
+  const known: readonly string[] = [...CONFIG_KEYS, ...SECRET_KEYS];
+  const unknown = Object.keys(config.data).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    return warn(
+      name,
+      `${config.path} has ${unknown.length === 1 ? 'a key' : 'keys'} fcast does not read: ${unknown.map((k) => `'${k}'`).join(', ')}`,
+      `the settings are ${CONFIG_KEYS.join(', ')}: 'fcast config set KEY VALUE' writes them; remove the others by hand`,
+    );
+  }
+  const count = Object.keys(config.data).length;
+  return pass(name, `${config.path} (${count} ${count === 1 ? 'entry' : 'entries'})`);
+}
+
+export function checkConfigFileMode(config: ConfigState, platform: NodeJS.Platform): Check {
+  const name = 'config file mode';
+  if (config.fileMode === undefined) return pass(name, 'no file yet (written with mode 0600)');
+  if (!modesApply(platform)) return pass(name, 'not checked on Windows');
+  if ((config.fileMode & 0o077) === 0) return pass(name, octal(config.fileMode));
+  return fail(
+    name,
+    `${octal(config.fileMode)}: others can read a file that may hold API keys; it should be 0600`,
+    `chmod 600 ${shellQuote(config.path)}`,
+  );
+}
+
+// --- settings: flag > environment > config file > default -----------------------------------
+
+interface Lookup<T> {
+  found?: Sourced<T>;
+  /** Why the value that was found cannot be used. */
+  problem?: string;
+}
+
+export interface FoundSettings {
+  configPath: string;
+  baseUrl: Lookup<string>;
+  timeout: Lookup<number>;
+  retries: Lookup<number>;
+  maxWait: Lookup<number>;
+  apiKey: Lookup<string>;
+  gatewayKey: Lookup<string>;
+}
+
+const FLAG_OF: Record<ConfigKey, keyof GlobalFlags> = { 'base-url': 'baseUrl', timeout: 'timeout', retries: 'retries', 'max-wait': 'maxWait' };
+const present = (v: string | undefined): v is string => v !== undefined && v !== '';
+
+export function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState): FoundSettings {
+  const setting = <T>(key: ConfigKey): Lookup<T> => {
+    const parse = settingParsers[key] as (raw: unknown, where: string) => T;
+    const attempt = (raw: unknown, where: string, source: string): Lookup<T> => {
+      try {
+        return { found: { value: parse(raw, where), source } };
+      } catch (err) {
+        return { problem: (err as Error).message };
+      }
+    };
+    const flag = flags[FLAG_OF[key]];
+    if (flag !== undefined) return attempt(flag, `--${key}`, `--${key}`);
+    const envName = envNameOf(key);
+    if (present(env[envName])) return attempt(env[envName], envName, envName);
+    const inFile = config.data[key];
+    if (inFile !== undefined && inFile !== null) return attempt(inFile, `'${key}' in ${config.path}`, config.path);
+    return {};
+  };
+  const secret = (envName: string, fileKey: string): Lookup<string> => {
+    const fromEnv = env[envName];
+    if (present(fromEnv)) return { found: { value: fromEnv.trim(), source: envName } };
+    const inFile = config.data[fileKey];
+    if (typeof inFile === 'string' && inFile !== '') return { found: { value: inFile.trim(), source: config.path } };
+    if (inFile !== undefined && inFile !== null && typeof inFile !== 'string') return { problem: `'${fileKey}' in ${config.path} is not a string` };
+    return {};
+  };
+  return {
+    configPath: config.path,
+    baseUrl: setting<string>('base-url'),
+    timeout: setting<number>('timeout'),
+    retries: setting<number>('retries'),
+    maxWait: setting<number>('max-wait'),
+    apiKey: secret('FCAST_API_KEY', 'api-key'),
+    gatewayKey: secret('FCAST_GATEWAY_KEY', 'gateway-key'),
+  };
+}
+
+export function checkSettings(found: FoundSettings): Check {
+  const rows: Array<[ConfigKey, Lookup<number>, string]> = [
+    ['timeout', found.timeout, 's'],
+    ['retries', found.retries, ''],
+    ['max-wait', found.maxWait, 's'],
+  ];
+  const problems = rows.flatMap(([, lookup]) => (lookup.problem ? [lookup.problem] : []));
+  if (problems.length > 0) {
+    return fail('settings', problems.join('; '), "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'");
+  }
+  const shown = rows.map(([key, lookup, unit]) => {
+    const value = lookup.found?.value ?? DEFAULTS[key as keyof typeof DEFAULTS];
+    return `${key} ${value}${unit} (${lookup.found?.source ?? 'default'})`;
+  });
+  return pass('settings', shown.join(', '));
+}
+
+const BASE_URL_HINT = "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
+
+export function checkBaseUrl(lookup: Lookup<string>): Check {
+  if (lookup.problem) return fail('base URL', lookup.problem, 'use an http(s) URL such as https://HOST');
+  if (!lookup.found) return fail('base URL', 'not set: every command that talks to the service exits 3', BASE_URL_HINT);
+  return pass('base URL', `${lookup.found.value} (from ${lookup.found.source})`);
+}
+
+const KEY_SHAPE = '<prefix>_ag_ followed by 40 lowercase hex characters';
+
+export function checkApiKey(lookup: Lookup<string>): Check {
+  const name = 'API key';
+  if (lookup.problem) return fail(name, lookup.problem, "run 'fcast auth login' to store it again");
+  if (!lookup.found) {
+    return warn(
+      name,
+      'not set: keyless commands work; predict, symbols and cmd need one',
+      "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
+    );
+  }
+  const { value, source } = lookup.found;
+  if (!isRestKey(value)) {
+    return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${KEY_SHAPE})`, `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`);
+  }
+  return pass(name, `${maskKey(value)} (from ${source})`);
+}
+
+export function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check {
+  const name = 'gateway key';
+  if (lookup.problem) return fail(name, lookup.problem, "run 'fcast auth login --gateway' to store it again");
+  if (!lookup.found) {
+    if (apiKey.found) return pass(name, 'not set: the API key serves the gateway');
+    return warn(name, 'not set, and no API key to fall back on: cmd needs one', "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)");
+  }
+  const { value, source } = lookup.found;
+  if (!isHeaderSafe(value)) return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)}`, 'set it again without spaces, quotes or line breaks');
+  return pass(name, `${maskKey(value)} (from ${source})`);
+}
+
+/** What is wrong with a malformed key, without showing any of it. */
+function whatIsWrong(key: string): string {
+  if (/\s/.test(key)) return 'it contains whitespace';
+  if (/["'`]/.test(key)) return 'it contains quotes';
+  if (/[^\x21-\x7e]/.test(key)) return 'it contains control or non-ASCII characters';
+  if (!key.includes('_ag_')) return `it has no '_ag_' (${key.length} characters)`;
+  if (!/^[A-Za-z0-9]+_ag_/.test(key)) return "its prefix before '_ag_' is not letters and digits";
+  const secret = key.slice(key.indexOf('_ag_') + 4);
+  if (/[A-F]/.test(secret)) return 'its hex part has upper-case letters';
+  return `its part after '_ag_' has ${secret.length} character${secret.length === 1 ? '' : 's'}, not 40 hex digits`;
+}
+
+// --- proxy -------------------------------------------------------------------------------
+
+export function checkProxy(env: Env): Check {
+  const name = 'proxy';
+  // The lower-case spelling wins, as in proxyFromEnv (api/transport.ts).
+  const inEffect = (lower: string, upper: string) => (present(env[lower]) ? lower : present(env[upper]) ? upper : undefined);
+  const used = [inEffect('https_proxy', 'HTTPS_PROXY'), inEffect('http_proxy', 'HTTP_PROXY')].filter((v): v is string => v !== undefined);
+  const noProxy = inEffect('no_proxy', 'NO_PROXY');
+  if (used.length === 0) return pass(name, noProxy ? `none (${noProxy} is set but no proxy is)` : 'none: direct connections');
+  const broken = used.filter((v) => maskedProxy(env[v]!) === undefined);
+  if (broken.length > 0) {
+    return fail(name, `${broken.join(' and ')} ${broken.length === 1 ? 'is' : 'are'} not a URL`, 'set it to a URL such as http://proxy.example:3128, or unset it');
+  }
+  const shown = used.map((v) => `${v}=${maskedProxy(env[v]!)}`);
+  if (noProxy) shown.push(`${noProxy}=${clean(env[noProxy])}`);
+  return pass(name, shown.join(', '));
+}
+
+/** The proxy URL with any user name and password masked; undefined when it is not a URL. */
+export function maskedProxy(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw.includes('://') ? raw : `http://${raw}`);
+  } catch {
+    return undefined;
+  }
+  if (url.username) url.username = '***';
+  if (url.password) url.password = '***';
+  return url.href.replace(/\/$/, '');
+}
+
+// --- the service ---------------------------------------------------------------------------
+
+async function checkService(input: DoctorInput, config: ConfigState, found: FoundSettings): Promise<Check[]> {
+  const { ctx, flags, out } = input;
+  const apiKey = found.apiKey.found && isRestKey(found.apiKey.found.value) ? found.apiKey.found : undefined;
+  const authSkipped = (why: string) => warn('authenticated call', `skipped: ${why}`);
+  const keyless = found.apiKey.found ? 'the API key is malformed' : 'no API key';
+
+  if (flags.dryRun) return [warn('service', 'skipped: --dry-run sends nothing'), authSkipped('--dry-run sends nothing')];
+  if (!found.baseUrl.found) return [warn('service', 'skipped: no usable base URL'), authSkipped('no usable base URL')];
+
+  const settings: Settings = {
+    configDir: config.dir,
+    configPath: config.path,
+    baseUrl: found.baseUrl.found,
+    apiKey,
+    gatewayKey: undefined,
+    timeout: { value: Math.min(found.timeout.found?.value ?? DEFAULTS.timeout, DOCTOR_TIMEOUT_SECONDS), source: 'doctor' },
+    // One attempt: doctor reports how things are, it does not wait for them to get better.
+    retries: { value: 0, source: 'doctor' },
+    maxWait: { value: 0, source: 'doctor' },
+  };
+  let connection: { conn: Connection; close(): Promise<void> };
+  try {
+    connection = await openConnection(input, settings);
+  } catch (err) {
+    const check = failure('service', err, 'check the proxy settings above');
+    return [check, authSkipped('no connection could be set up')];
+  }
+  try {
+    const { fetchDiscovery, fetchSymbols } = await import('../api/endpoints.js');
+    const started = ctx.clock.now();
+    let service: Check;
+    try {
+      const res = await fetchDiscovery(connection.conn);
+      service = pass('service', `${res.response.url} answered HTTP ${res.response.status} in ${ctx.clock.now() - started} ms`);
+    } catch (err) {
+      service = failure('service', err, 'check the base URL: it is the root of the service, without /api/agent/v1/');
+    }
+    if (service.status === 'fail') return [service, authSkipped('the service did not answer as expected')];
+    if (!apiKey) return [service, authSkipped(keyless)];
+    try {
+      const res = await fetchSymbols(connection.conn);
+      const count = Array.isArray(res.body.symbols) ? res.body.symbols.length : 0;
+      return [service, pass('authenticated call', `symbols.php accepted the key from ${apiKey.source} (${count} symbols)`)];
+    } catch (err) {
+      return [service, failure('authenticated call', err, `the service refused the key from ${apiKey.source}: store a valid one with 'fcast auth login', or get one with 'fcast register'`)];
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+function failure(name: string, err: unknown, fallbackHint: string): Check {
+  if (err instanceof FcastError) return fail(name, err.message, err.hint ?? fallbackHint, err.exitCode);
+  return fail(name, `unexpected error: ${err instanceof Error ? err.message : String(err)}`, 'run again with --verbose, and report it', ExitCode.Internal);
+}
+
+async function openConnection({ ctx, out, transport }: DoctorInput, settings: Settings): Promise<{ conn: Connection; close(): Promise<void> }> {
+  const [{ ApiClient }, { undiciTransport, proxyFromEnv }] = await Promise.all([import('../api/client.js'), import('../api/transport.js')]);
+  const wire = transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
+  const client = new ApiClient({
+    settings,
+    out,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    transport: wire,
+    userAgent: `fcast/${ctx.version} node/${ctx.nodeVersion}`,
+  });
+  return { conn: { client, out, strict: false }, close: () => wire.close() };
+}

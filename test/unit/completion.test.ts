@@ -1,0 +1,170 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Argument, Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { COMPLETION_FILES, completionScript, describeTree, type CompletionNode } from '../../src/completion/generate.js';
+import { SHELLS } from '../../src/completion/names.js';
+import {
+  SYMBOLS_CACHE_MAX_AGE_MS,
+  markRefreshStarted,
+  needsRefresh,
+  readSymbolsCache,
+  symbolsCachePath,
+  writeSymbolsCache,
+} from '../../src/completion/symbols-cache.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+describe('committed completion scripts', () => {
+  for (const shell of SHELLS) {
+    it(`completions/${COMPLETION_FILES[shell]} is what 'fcast completion ${shell}' prints (else: npm run build && npm run completions)`, async () => {
+      const committed = readFileSync(new URL(`../../completions/${COMPLETION_FILES[shell]}`, import.meta.url), 'utf8');
+      const r = await runCli(['completion', shell]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(committed);
+    });
+  }
+
+  it('does not depend on the environment of whoever generates it', async () => {
+    const plain = await runCli(['completion', 'bash']);
+    const other = await runCli(['completion', 'bash'], { env: { FCAST_BASE_URL: 'http://127.0.0.1:9', FCAST_TIMEOUT: '3', NO_COLOR: '1' } });
+    expect(other.stdout).toBe(plain.stdout);
+  });
+});
+
+/** A small tree with each feature the generator reads. */
+function sampleTree(): Command {
+  const root = new Command('fcast').option('--json', 'JSON out').option('--timeout <s>', 'deadline');
+  root.command('demo').summary('a demo').argument('[symbol]');
+  root.command('predict').description('forecasts\nsecond line').argument('<symbol...>').option('--candles', 'with candles');
+  root
+    .command('accuracy')
+    .option('--tf <tf>', 'timeframe')
+    .addOption(new Option('--format <f>', 'output').choices(['table', 'markdown']))
+    .option('--quiet', 'no output');
+  root.command('secret', { hidden: true });
+  root.command('list').alias('ls').summary('lists');
+  const config = root.command('config').summary('settings');
+  config.command('get').argument('<key>');
+  config.command('pick').addArgument(new Argument('<color>').choices(['red', 'blue']));
+  return root;
+}
+
+const has = (shell: string) => spawnSync('which', [shell]).status === 0;
+
+const byLabel = (nodes: CompletionNode[], label: string) => nodes.find((n) => n.labels.includes(label))!;
+
+describe('describeTree', () => {
+  const nodes = describeTree(sampleTree());
+
+  it('lists visible commands with their summaries, aliases too, and leaves hidden ones out', () => {
+    const root = byLabel(nodes, '');
+    expect(root.commands.map((c) => c.value)).toEqual(['demo', 'predict', 'accuracy', 'list', 'ls', 'config', 'help']);
+    expect(root.commands.find((c) => c.value === 'predict')?.description).toBe('forecasts');
+    expect(nodes.some((n) => n.labels.includes('secret'))).toBe(false);
+    expect(byLabel(nodes, 'ls')).toBe(byLabel(nodes, 'list'));
+  });
+
+  it('gives the root options once, and each command its own', () => {
+    expect(byLabel(nodes, '').options.map((o) => o.value)).toEqual(['--json', '--timeout', '-h', '--help']);
+    expect(byLabel(nodes, 'predict').options.map((o) => o.value)).toEqual(['--candles']);
+    expect(byLabel(nodes, '').options.find((o) => o.value === '--timeout')?.takesValue).toBe(true);
+  });
+
+  it("knows the contract's values by flag and argument, and commander's choices anywhere", () => {
+    const accuracy = byLabel(nodes, 'accuracy');
+    const values = (name: string) => accuracy.options.find((o) => o.value === name)?.values;
+    expect(values('--tf')).toEqual({ words: expect.arrayContaining([{ value: '1h' }, { value: '1d' }]) });
+    expect(values('--format')).toEqual({ words: [{ value: 'table' }, { value: 'markdown' }] });
+    expect(values('--quiet')).toBeUndefined();
+    expect(byLabel(nodes, 'demo').args).toEqual([{ words: [{ value: 'BTC/USD' }, { value: 'ETH/USD' }, { value: 'EUR/USD' }] }]);
+    expect(byLabel(nodes, 'config get').args).toEqual([{ words: ['base-url', 'timeout', 'retries', 'max-wait'].map((value) => ({ value })) }]);
+    expect(byLabel(nodes, 'config pick').args).toEqual([{ words: [{ value: 'red' }, { value: 'blue' }] }]);
+  });
+
+  it('repeats the last argument of a variadic command, symbols from the cache for predict', () => {
+    const predict = byLabel(nodes, 'predict');
+    expect(predict.args).toEqual(['symbols']);
+    expect(predict.variadic).toBe(true);
+  });
+
+  it("completes `help` with its siblings' names", () => {
+    expect(byLabel(nodes, 'help').args).toEqual([{ words: ['demo', 'predict', 'accuracy', 'list', 'config'].map((value) => ({ value })) }]);
+  });
+
+  it('quotes descriptions so that each shell reads them back verbatim and runs nothing', (ctx) => {
+    const marker = join(tempDir(), 'ran');
+    const text = `it's "quoted" $(touch ${marker}) \`touch ${marker}\` \\ back`;
+    const root = new Command('fcast');
+    root.command('odd').summary(text);
+    const script = (shell: (typeof SHELLS)[number]) => {
+      const path = join(tempDir(), shell);
+      writeFileSync(path, completionScript(shell, root));
+      return path;
+    };
+    const bash = spawnSync('bash', ['--norc', '-c', 'source "$1"; __fcast_spec ""; printf "%s" "$__fcast_commands"', 'bash', script('bash')], { encoding: 'utf8' });
+    expect(bash.stdout).toBe('odd help');
+    if (has('zsh')) {
+      const zsh = spawnSync('zsh', ['-f', '-c', 'compdef() { :; }; source "$1"; __fcast_spec ""; print -r -- "$__fcast_commands[1]"', 'zsh', script('zsh')], { encoding: 'utf8' });
+      expect(zsh.stdout).toBe(`odd:${text}\n`);
+    }
+    if (has('fish')) {
+      const fish = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "fcast o"', script('fish')], { encoding: 'utf8' });
+      expect(fish.stdout).toBe(`odd\t${text}\n`);
+    }
+    expect(existsSync(marker)).toBe(false);
+    ctx.skip(!has('zsh') || !has('fish'), 'checked in bash only: zsh or fish is not installed');
+  });
+});
+
+describe('symbols cache', () => {
+  it('round-trips the list, dropping anything that is not a plain symbol', () => {
+    const dir = tempDir();
+    expect(writeSymbolsCache(dir, ['BTC/USD', 'BRK.B/USD', '$(reboot)', 'a b', ''])).toBe(true);
+    expect(readSymbolsCache(dir)?.symbols).toEqual(['BTC/USD', 'BRK.B/USD']);
+    expect(statSync(symbolsCachePath(dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('creates the config directory private, and never throws when it cannot write', () => {
+    const parent = tempDir();
+    const dir = join(parent, 'fcast');
+    expect(writeSymbolsCache(dir, ['BTC/USD'])).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const blocked = join(parent, 'a-file');
+    writeFileSync(blocked, '');
+    expect(writeSymbolsCache(join(blocked, 'fcast'), ['BTC/USD'])).toBe(false);
+  });
+
+  it('ignores a cache written by hand with the wrong shape', () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(symbolsCachePath(dir), JSON.stringify({ symbols: [1, 'ETH/USD', { s: 'x' }] }));
+    expect(readSymbolsCache(dir)?.symbols).toEqual(['ETH/USD']);
+    writeFileSync(symbolsCachePath(dir), JSON.stringify(['BTC/USD']));
+    expect(readSymbolsCache(dir)?.symbols).toEqual([]);
+  });
+
+  it('needs a refresh when missing or a day old, not before', () => {
+    const now = Date.UTC(2026, 10, 22);
+    expect(needsRefresh(undefined, now)).toBe(true);
+    expect(needsRefresh({ symbols: [], modifiedMs: now - SYMBOLS_CACHE_MAX_AGE_MS + 1 }, now)).toBe(false);
+    expect(needsRefresh({ symbols: [], modifiedMs: now - SYMBOLS_CACHE_MAX_AGE_MS }, now)).toBe(true);
+  });
+
+  it('marks a refresh as started so the next TABs do not start another', () => {
+    const dir = tempDir();
+    const now = Date.now();
+    expect(markRefreshStarted(dir, undefined, now)).toBe(true);
+    const created = readSymbolsCache(dir);
+    expect(created?.symbols).toEqual([]);
+    expect(needsRefresh(created, now)).toBe(false);
+
+    writeSymbolsCache(dir, ['BTC/USD']);
+    const later = now + 2 * SYMBOLS_CACHE_MAX_AGE_MS;
+    expect(needsRefresh(readSymbolsCache(dir), later)).toBe(true);
+    expect(markRefreshStarted(dir, readSymbolsCache(dir), later)).toBe(true);
+    const touched = readSymbolsCache(dir);
+    expect(touched?.symbols).toEqual(['BTC/USD']);
+    expect(needsRefresh(touched, later)).toBe(false);
+  });
+});

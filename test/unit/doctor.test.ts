@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  MIN_NODE_VERSION,
+  checkApiKey,
+  checkConfigDirectory,
+  checkConfigFileMode,
+  checkNode,
+  checkProxy,
+  exitCodeOf,
+  maskedProxy,
+  type Check,
+  type ConfigState,
+} from '../../src/doctor/checks.js';
+
+const config = (over: Partial<ConfigState>): ConfigState => ({ dir: '/home/u/.config/fcast', path: '/home/u/.config/fcast/config.json', dirMode: 0o700, fileMode: 0o600, data: {}, ...over });
+
+describe('doctor checks', () => {
+  it('requires the Node.js version that package.json promises', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(`>=${MIN_NODE_VERSION}`);
+    expect(checkNode('20.18.1').status).toBe('pass');
+    expect(checkNode('v24.1.0').status).toBe('pass');
+    expect(checkNode('20.9.0')).toMatchObject({ status: 'fail', exitCode: 3, detail: '20.9.0 is older than 20.18.1' });
+    expect(checkNode('18.20.4').hint).toMatch(/install Node.js 20.18.1 or newer/);
+  });
+
+  it('checks modes on POSIX systems only, and accepts stricter ones', () => {
+    expect(checkConfigFileMode(config({ fileMode: 0o644 }), 'linux').status).toBe('fail');
+    expect(checkConfigFileMode(config({ fileMode: 0o644 }), 'win32').status).toBe('pass');
+    expect(checkConfigFileMode(config({ fileMode: 0o400 }), 'darwin').status).toBe('pass');
+    expect(checkConfigDirectory(config({ dirMode: 0o750 }), 'linux').status).toBe('fail');
+    expect(checkConfigDirectory(config({ dirMode: 0o755 }), 'win32').status).toBe('pass');
+    expect(checkConfigDirectory(config({ dirMode: undefined }), 'linux')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/does not exist yet/) });
+  });
+
+  it('quotes paths in the chmod it suggests', () => {
+    const odd = config({ path: "/home/o'brien/fcast/config.json", fileMode: 0o666 });
+    expect(checkConfigFileMode(odd, 'linux').hint).toBe(`chmod 600 '/home/o'\\''brien/fcast/config.json'`);
+  });
+
+  it('says what is wrong with a malformed key without showing any of it', () => {
+    const hex = 'a'.repeat(40);
+    const cases: Array<[string, RegExp]> = [
+      [`mfa_ag_${hex} extra`, /whitespace/],
+      [`"mfa_ag_${hex}"`, /quotes/],
+      [`mfa_${hex}`, /no '_ag_'/],
+      [`mf-a_ag_${hex}`, /prefix/],
+      [`mfa_ag_${'A'.repeat(40)}`, /upper-case/],
+      [`mfa_ag_${hex.slice(1)}`, /39 characters/],
+    ];
+    for (const [key, why] of cases) {
+      const check = checkApiKey({ found: { value: key, source: 'FCAST_API_KEY' } });
+      expect(check.status).toBe('fail');
+      expect(check.detail).toMatch(why);
+      expect(check.detail).not.toContain('aaaa');
+      expect(check.detail).not.toContain('AAAA');
+    }
+    expect(checkApiKey({ found: { value: `mfa_ag_${hex}`, source: 'FCAST_API_KEY' } })).toMatchObject({ status: 'pass', detail: 'mfa_ag_aaaa...aaaa (from FCAST_API_KEY)' });
+  });
+
+  it('masks proxy credentials, and fails a proxy that is not a URL without echoing it', () => {
+    expect(maskedProxy('http://user:pw@proxy:3128')).toBe('http://***:***@proxy:3128');
+    expect(maskedProxy('http://token@proxy:3128/')).toBe('http://***@proxy:3128');
+    expect(maskedProxy('proxy.example:8080')).toBe('http://proxy.example:8080');
+    const broken = checkProxy({ HTTPS_PROXY: 'http://user:pw@[bad' });
+    expect(broken.status).toBe('fail');
+    expect(broken.detail).toBe('HTTPS_PROXY is not a URL');
+    // The lower-case spelling is the one in effect, as in the HTTP layer.
+    expect(checkProxy({ https_proxy: 'http://a:3128', HTTPS_PROXY: 'http://b:3128' }).detail).toBe('https_proxy=http://a:3128');
+    expect(checkProxy({}).detail).toBe('none: direct connections');
+  });
+
+  it('exits with the code of the first failed check, 0 when only warnings', () => {
+    const check = (status: Check['status'], exitCode?: Check['exitCode']): Check => ({ name: 'x', status, detail: '', exitCode });
+    expect(exitCodeOf([check('pass'), check('warn')])).toBe(0);
+    expect(exitCodeOf([check('pass'), check('fail', 6), check('fail', 3)])).toBe(6);
+    expect(exitCodeOf([check('fail')])).toBe(3);
+  });
+});
