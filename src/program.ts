@@ -45,6 +45,9 @@ export function buildProgram(app: App): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
+      getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
+      getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
       outputError: (s, write) => write(`fcast: ${s.replace(/^error: /, '').trimEnd()}\n  hint: see 'fcast --help'\n`),
     })
     .addHelpText('after', rootHelpFooter());

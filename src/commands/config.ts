@@ -51,6 +51,7 @@ export function register(program: Command, app: App): void {
   config
     .command('list')
     .description('every setting with its effective value and source (keys masked)')
+    .addHelpText('after', examples(['fcast config list', 'values and where each comes from'], ['fcast config list --json | jq -r \'.["base-url"].value\'', 'for scripts']))
     .action(
       action(app, async (run) => {
         const rows = effective(run);
@@ -70,6 +71,7 @@ export function register(program: Command, app: App): void {
     .command('get')
     .description('print the effective value of one setting')
     .argument('<key>', KEY_LIST)
+    .addHelpText('after', examples(['fcast config get base-url', 'prints the URL, or nothing when unset']))
     .action(
       action(app, async (run, _opts, raw: string) => {
         const key = configKey(raw);
@@ -88,6 +90,7 @@ export function register(program: Command, app: App): void {
     .description('store a setting in the config file')
     .argument('<key>', KEY_LIST)
     .argument('<value>', 'the value: an http(s) URL for base-url, seconds for timeout and max-wait, a count for retries')
+    .addHelpText('after', examples(['fcast config set base-url https://forecasts.example', 'the service'], ['fcast config set max-wait 120', 'accept waits of up to two minutes']))
     .action(
       action(app, async (run, _opts, raw: string, value: string) => {
         const key = configKey(raw);
@@ -108,6 +111,7 @@ export function register(program: Command, app: App): void {
     .command('unset')
     .description('remove a setting from the config file')
     .argument('<key>', KEY_LIST)
+    .addHelpText('after', examples(['fcast config unset timeout', 'back to the default (30 s)']))
     .action(
       action(app, async (run, _opts, raw: string) => {
         const key = configKey(raw);
@@ -121,6 +125,7 @@ export function register(program: Command, app: App): void {
   config
     .command('path')
     .description('print the path of the config file')
+    .addHelpText('after', examples(['fcast config path', 'e.g. ~/.config/fcast/config.json'], ['FCAST_CONFIG_DIR=/tmp/ci fcast config path', 'another directory']))
     .action(
       action(app, async (run) => {
         const { configDir, configFilePath } = await import('../settings.js');
