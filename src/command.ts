@@ -2,6 +2,7 @@
 // access to settings and the API, so a command that needs neither pays for neither.
 import type { Command } from 'commander';
 import type { Connection } from './api/endpoints.js';
+import type { OpenConnection } from './api/connect.js';
 import type { Transport } from './api/transport.js';
 import type { Ctx } from './context.js';
 import { colorWanted, Output } from './output/io.js';
@@ -34,35 +35,22 @@ export function createRun(app: App, flags: GlobalFlags): Run {
   const { ctx } = app;
   const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true);
   let settings: Settings | undefined;
-  let transport: Transport | undefined;
-  let connection: Promise<Connection> | undefined;
+  let connection: Promise<OpenConnection> | undefined;
   const run: Run = {
     ctx,
     flags,
     out,
     settings: () => (settings ??= resolveSettings(ctx, flags)),
-    connect: () =>
-      (connection ??= (async () => {
+    connect: async () => {
+      connection ??= (async () => {
         const current = run.settings();
-        const [{ ApiClient }, { undiciTransport, proxyFromEnv }] = await Promise.all([
-          import('./api/client.js'),
-          import('./api/transport.js'),
-        ]);
-        transport = app.transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
-        const client = new ApiClient({
-          settings: current,
-          out,
-          clock: ctx.clock,
-          signal: ctx.signal,
-          transport,
-          dryRun: flags.dryRun === true,
-          json: flags.json === true,
-          userAgent: `fcast/${ctx.version} node/${ctx.nodeVersion}`,
-        });
-        return { client, out, strict: flags.strict === true };
-      })()),
+        const { openConnection } = await import('./api/connect.js');
+        return openConnection(ctx, current, out, { dryRun: flags.dryRun, json: flags.json, strict: flags.strict, transport: app.transport });
+      })();
+      return (await connection).conn;
+    },
     close: async () => {
-      await transport?.close();
+      if (connection) await (await connection.catch(() => undefined))?.close();
     },
   };
   return run;

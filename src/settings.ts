@@ -150,42 +150,51 @@ const FLAG_VALUES: Record<ConfigKey, (f: GlobalFlags) => unknown> = {
 
 const present = (v: string | undefined): v is string => v !== undefined && v !== '';
 
-function pick<K extends ConfigKey>(
+/** One setting as found, or why the value found cannot be used; `resolveSettings` throws on the latter, `fcast doctor` reports it. */
+export interface Lookup<T> {
+  found?: Sourced<T>;
+  problem?: { message: string; fromFlag: boolean };
+}
+
+export function lookUpSetting<K extends ConfigKey>(
   key: K,
   flags: GlobalFlags,
   env: Env,
   file: ConfigData,
   configPath: string,
-): Sourced<ReturnType<(typeof settingParsers)[K]>> | undefined {
+): Lookup<ReturnType<(typeof settingParsers)[K]>> {
   const parse = settingParsers[key] as (raw: unknown, where: string) => ReturnType<(typeof settingParsers)[K]>;
-  const flagValue = FLAG_VALUES[key](flags);
-  if (flagValue !== undefined) {
+  const attempt = (raw: unknown, where: string, source: string, fromFlag: boolean) => {
     try {
-      return { value: parse(flagValue, `--${key}`), source: `--${key}` };
+      return { found: { value: parse(raw, where), source } };
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      if (!(err instanceof SettingError)) throw err;
+      return { problem: { message: err.message, fromFlag } };
     }
-  }
+  };
+  const flagValue = FLAG_VALUES[key](flags);
+  if (flagValue !== undefined) return attempt(flagValue, `--${key}`, `--${key}`, true);
   const envName = ENV_NAMES[key];
-  try {
-    if (present(env[envName])) return { value: parse(env[envName], envName), source: envName };
-    if (file[key] !== undefined && file[key] !== null) return { value: parse(file[key], `'${key}' in ${configPath}`), source: configPath };
-  } catch (err) {
-    if (err instanceof SettingError) throw new ConfigError(err.message);
-    throw err;
-  }
-  return undefined;
+  if (present(env[envName])) return attempt(env[envName], envName, envName, false);
+  if (file[key] !== undefined && file[key] !== null) return attempt(file[key], `'${key}' in ${configPath}`, configPath, false);
+  return {};
 }
 
-function pickSecret(envName: string, fileKey: SecretKey, env: Env, file: ConfigData, configPath: string): Sourced<string> | undefined {
+export function lookUpSecret(envName: string, fileKey: SecretKey, env: Env, file: ConfigData, configPath: string): Lookup<string> {
   const fromEnv = env[envName];
-  if (present(fromEnv)) return { value: fromEnv.trim(), source: envName };
+  if (present(fromEnv)) return { found: { value: fromEnv.trim(), source: envName } };
   const fromFile = file[fileKey];
-  if (typeof fromFile === 'string' && fromFile !== '') return { value: fromFile.trim(), source: configPath };
+  if (typeof fromFile === 'string' && fromFile !== '') return { found: { value: fromFile.trim(), source: configPath } };
   if (fromFile !== undefined && fromFile !== null && typeof fromFile !== 'string') {
-    throw new ConfigError(`'${fileKey}' in ${configPath} is not a string`);
+    return { problem: { message: `'${fileKey}' in ${configPath} is not a string`, fromFlag: false } };
   }
-  return undefined;
+  return {};
+}
+
+/** A flag typed wrong is a usage error (2); the environment or the file, a config error (3). */
+function settle<T>(lookup: Lookup<T>): Sourced<T> | undefined {
+  if (lookup.problem) throw lookup.problem.fromFlag ? new UsageError(lookup.problem.message) : new ConfigError(lookup.problem.message);
+  return lookup.found;
 }
 
 export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, flags: GlobalFlags): Settings {
@@ -196,12 +205,12 @@ export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
   return {
     configDir: dir,
     configPath: path,
-    baseUrl: pick('base-url', flags, env, file, path),
-    apiKey: pickSecret('FCAST_API_KEY', 'api-key', env, file, path),
-    gatewayKey: pickSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, file, path),
-    timeout: pick('timeout', flags, env, file, path) ?? { value: DEFAULTS.timeout, source: 'default' },
-    retries: pick('retries', flags, env, file, path) ?? { value: DEFAULTS.retries, source: 'default' },
-    maxWait: pick('max-wait', flags, env, file, path) ?? { value: DEFAULTS['max-wait'], source: 'default' },
+    baseUrl: settle(lookUpSetting('base-url', flags, env, file, path)),
+    apiKey: settle(lookUpSecret('FCAST_API_KEY', 'api-key', env, file, path)),
+    gatewayKey: settle(lookUpSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, file, path)),
+    timeout: settle(lookUpSetting('timeout', flags, env, file, path)) ?? { value: DEFAULTS.timeout, source: 'default' },
+    retries: settle(lookUpSetting('retries', flags, env, file, path)) ?? { value: DEFAULTS.retries, source: 'default' },
+    maxWait: settle(lookUpSetting('max-wait', flags, env, file, path)) ?? { value: DEFAULTS['max-wait'], source: 'default' },
   };
 }
 

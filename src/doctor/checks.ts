@@ -4,7 +4,7 @@
 // at. That is why settings are looked up here one by one instead of through resolveSettings,
 // which stops at the first bad value.
 import { statSync } from 'node:fs';
-import type { Connection } from '../api/endpoints.js';
+import type { OpenConnection } from '../api/connect.js';
 import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../context.js';
 import { ExitCode, FcastError } from '../errors.js';
@@ -17,12 +17,13 @@ import {
   SECRET_KEYS,
   configDir,
   configFilePath,
-  envNameOf,
+  lookUpSecret,
+  lookUpSetting,
   readConfigFile,
-  settingParsers,
   type ConfigData,
   type ConfigKey,
   type GlobalFlags,
+  type Lookup,
   type Settings,
   type Sourced,
 } from '../settings.js';
@@ -202,12 +203,6 @@ export function checkConfigFileMode(config: ConfigState, platform: NodeJS.Platfo
 
 // --- settings: flag > environment > config file > default -----------------------------------
 
-interface Lookup<T> {
-  found?: Sourced<T>;
-  /** Why the value that was found cannot be used. */
-  problem?: string;
-}
-
 export interface FoundSettings {
   configPath: string;
   baseUrl: Lookup<string>;
@@ -218,43 +213,17 @@ export interface FoundSettings {
   gatewayKey: Lookup<string>;
 }
 
-const FLAG_OF: Record<ConfigKey, keyof GlobalFlags> = { 'base-url': 'baseUrl', timeout: 'timeout', retries: 'retries', 'max-wait': 'maxWait' };
-const present = (v: string | undefined): v is string => v !== undefined && v !== '';
-
+/** The same lookups as every command, but every problem is kept for its own line, none thrown. */
 export function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState): FoundSettings {
-  const setting = <T>(key: ConfigKey): Lookup<T> => {
-    const parse = settingParsers[key] as (raw: unknown, where: string) => T;
-    const attempt = (raw: unknown, where: string, source: string): Lookup<T> => {
-      try {
-        return { found: { value: parse(raw, where), source } };
-      } catch (err) {
-        return { problem: (err as Error).message };
-      }
-    };
-    const flag = flags[FLAG_OF[key]];
-    if (flag !== undefined) return attempt(flag, `--${key}`, `--${key}`);
-    const envName = envNameOf(key);
-    if (present(env[envName])) return attempt(env[envName], envName, envName);
-    const inFile = config.data[key];
-    if (inFile !== undefined && inFile !== null) return attempt(inFile, `'${key}' in ${config.path}`, config.path);
-    return {};
-  };
-  const secret = (envName: string, fileKey: string): Lookup<string> => {
-    const fromEnv = env[envName];
-    if (present(fromEnv)) return { found: { value: fromEnv.trim(), source: envName } };
-    const inFile = config.data[fileKey];
-    if (typeof inFile === 'string' && inFile !== '') return { found: { value: inFile.trim(), source: config.path } };
-    if (inFile !== undefined && inFile !== null && typeof inFile !== 'string') return { problem: `'${fileKey}' in ${config.path} is not a string` };
-    return {};
-  };
+  const setting = (key: ConfigKey) => lookUpSetting(key, flags, env, config.data, config.path);
   return {
     configPath: config.path,
-    baseUrl: setting<string>('base-url'),
-    timeout: setting<number>('timeout'),
-    retries: setting<number>('retries'),
-    maxWait: setting<number>('max-wait'),
-    apiKey: secret('FCAST_API_KEY', 'api-key'),
-    gatewayKey: secret('FCAST_GATEWAY_KEY', 'gateway-key'),
+    baseUrl: setting('base-url') as Lookup<string>,
+    timeout: setting('timeout') as Lookup<number>,
+    retries: setting('retries') as Lookup<number>,
+    maxWait: setting('max-wait') as Lookup<number>,
+    apiKey: lookUpSecret('FCAST_API_KEY', 'api-key', env, config.data, config.path),
+    gatewayKey: lookUpSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, config.data, config.path),
   };
 }
 
@@ -264,7 +233,7 @@ export function checkSettings(found: FoundSettings): Check {
     ['retries', found.retries, ''],
     ['max-wait', found.maxWait, 's'],
   ];
-  const problems = rows.flatMap(([, lookup]) => (lookup.problem ? [lookup.problem] : []));
+  const problems = rows.flatMap(([, lookup]) => (lookup.problem ? [lookup.problem.message] : []));
   if (problems.length > 0) {
     return fail('settings', problems.join('; '), "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'");
   }
@@ -278,7 +247,7 @@ export function checkSettings(found: FoundSettings): Check {
 const BASE_URL_HINT = "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
 
 export function checkBaseUrl(lookup: Lookup<string>): Check {
-  if (lookup.problem) return fail('base URL', lookup.problem, 'use an http(s) URL such as https://HOST');
+  if (lookup.problem) return fail('base URL', lookup.problem.message, 'use an http(s) URL such as https://HOST');
   if (!lookup.found) return fail('base URL', 'not set: every command that talks to the service exits 3', BASE_URL_HINT);
   return pass('base URL', `${lookup.found.value} (from ${lookup.found.source})`);
 }
@@ -287,7 +256,7 @@ const KEY_SHAPE = '<prefix>_ag_ followed by 40 lowercase hex characters';
 
 export function checkApiKey(lookup: Lookup<string>): Check {
   const name = 'API key';
-  if (lookup.problem) return fail(name, lookup.problem, "run 'fcast auth login' to store it again");
+  if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login' to store it again");
   if (!lookup.found) {
     return warn(
       name,
@@ -304,7 +273,7 @@ export function checkApiKey(lookup: Lookup<string>): Check {
 
 export function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check {
   const name = 'gateway key';
-  if (lookup.problem) return fail(name, lookup.problem, "run 'fcast auth login --gateway' to store it again");
+  if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login --gateway' to store it again");
   if (!lookup.found) {
     if (apiKey.found) return pass(name, 'not set: the API key serves the gateway');
     return warn(name, 'not set, and no API key to fall back on: cmd needs one', "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)");
@@ -327,6 +296,8 @@ function whatIsWrong(key: string): string {
 }
 
 // --- proxy -------------------------------------------------------------------------------
+
+const present = (v: string | undefined): v is string => v !== undefined && v !== '';
 
 export function checkProxy(env: Env): Check {
   const name = 'proxy';
@@ -379,9 +350,10 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     retries: { value: 0, source: 'doctor' },
     maxWait: { value: 0, source: 'doctor' },
   };
-  let connection: { conn: Connection; close(): Promise<void> };
+  let connection: OpenConnection;
   try {
-    connection = await openConnection(input, settings);
+    const { openConnection } = await import('../api/connect.js');
+    connection = openConnection(ctx, settings, out, { transport: input.transport });
   } catch (err) {
     const check = failure('service', err, 'check the proxy settings above');
     return [check, authSkipped('no connection could be set up')];
@@ -413,18 +385,4 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
 function failure(name: string, err: unknown, fallbackHint: string): Check {
   if (err instanceof FcastError) return fail(name, err.message, err.hint ?? fallbackHint, err.exitCode);
   return fail(name, `unexpected error: ${err instanceof Error ? err.message : String(err)}`, 'run again with --verbose, and report it', ExitCode.Internal);
-}
-
-async function openConnection({ ctx, out, transport }: DoctorInput, settings: Settings): Promise<{ conn: Connection; close(): Promise<void> }> {
-  const [{ ApiClient }, { undiciTransport, proxyFromEnv }] = await Promise.all([import('../api/client.js'), import('../api/transport.js')]);
-  const wire = transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
-  const client = new ApiClient({
-    settings,
-    out,
-    clock: ctx.clock,
-    signal: ctx.signal,
-    transport: wire,
-    userAgent: `fcast/${ctx.version} node/${ctx.nodeVersion}`,
-  });
-  return { conn: { client, out, strict: false }, close: () => wire.close() };
 }
