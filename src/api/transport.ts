@@ -51,17 +51,22 @@ export function proxyFromEnv(env: Env): ProxySettings {
 }
 
 export function undiciTransport(proxy: ProxySettings): Transport {
-  const { request } = require('undici/lib/api/index.js') as { request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData> };
+  const api = require('undici/lib/api/index.js') as { request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData> };
+  // What undici's index does on load, and its ProxyAgent relies on (it calls client.connect()).
+  const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
+  Object.assign(DispatcherClass.prototype, api);
+  const { request } = api;
+  // The overall deadline is ours (client.ts); undici's per-phase timeouts would cut a
+  // slow-but-alive body or let a trickling one run past --timeout.
+  const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
   let dispatcher: Dispatcher;
   if (proxy.httpProxy || proxy.httpsProxy) {
     const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvAgentType;
     // Given explicitly so that the context's environment, not process.env, decides.
-    dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
+    dispatcher = new EnvHttpProxyAgent({ ...timeouts, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
   } else {
     const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
-    // The overall deadline is ours (client.ts); undici's per-phase timeouts would cut a
-    // slow-but-alive body or let a trickling one run past --timeout.
-    dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+    dispatcher = new Agent(timeouts);
   }
   return {
     async send(req) {

@@ -1,0 +1,67 @@
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the context's environment: a CONNECT proxy on
+// loopback that counts the tunnels it opens to the emulator.
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const emu = useEmulator();
+let proxy: Server;
+let proxyUrl = '';
+let tunnels: string[] = [];
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  proxy = createServer((_req, res) => {
+    res.writeHead(405);
+    res.end();
+  });
+  proxy.on('connect', (req, client: Socket, head) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((r) => proxy.close(() => r()));
+});
+
+beforeEach(() => {
+  tunnels = [];
+});
+
+describe('proxies', () => {
+  it('goes through HTTP_PROXY when one is set', async () => {
+    const r = await emu.run(['demo', '--json'], { env: { HTTP_PROXY: proxyUrl } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true });
+    expect(tunnels).toEqual([new URL(emu.server.url).host]);
+  });
+
+  it('goes direct for hosts in NO_PROXY', async () => {
+    const r = await emu.run(['demo', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(r.code).toBe(0);
+    expect(tunnels).toEqual([]);
+    expect(emu.server.requests).toHaveLength(1);
+  });
+
+  it('goes direct when no proxy is set', async () => {
+    const r = await emu.run(['demo', '--json']);
+    expect(r.code).toBe(0);
+    expect(tunnels).toEqual([]);
+  });
+});
