@@ -231,7 +231,7 @@ export class ApiClient {
       try {
         wire = await this.opts.transport.send({ url, method, headers, body, signal: controller.signal });
       } catch (err) {
-        throw networkError(err, controller.signal, url);
+        throw networkError(err, controller.signal, url, this.opts.transport.proxyFor?.(url));
       }
       const location = header(wire.headers, 'location');
       if (wire.status >= 300 && wire.status < 400 && location) {
@@ -267,7 +267,7 @@ export class ApiClient {
       }
     } catch (err) {
       if (err instanceof FcastError) throw err;
-      const mapped = networkError(err, signal, url);
+      const mapped = networkError(err, signal, url, this.opts.transport.proxyFor?.(url));
       // The answer had begun: whatever broke, it is not a reset "before a response".
       throw mapped instanceof RetryableNetworkError
         ? new NetworkError(`the connection to ${url.host} broke while the answer was being read`)
@@ -298,7 +298,7 @@ class RetryableNetworkError extends NetworkError {
   }
 }
 
-function networkError(err: unknown, signal: AbortSignal, url: URL): FcastError {
+function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string | undefined): FcastError {
   const reason = signal.reason;
   if (signal.aborted && reason instanceof InterruptedError) return reason;
   if (signal.aborted && reason instanceof Timeout) {
@@ -306,6 +306,13 @@ function networkError(err: unknown, signal: AbortSignal, url: URL): FcastError {
   }
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? '';
+  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(e.message ?? ''))) {
+    // The connection that failed may be the proxy's, not the service's: say which way it went.
+    return new NetworkError(`request to ${url.host} through the proxy ${proxy} failed: ${e.message || code}`, {
+      hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct',
+      mayHaveArrived: false,
+    });
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {
       hint: 'check the base URL and your DNS or proxy settings',

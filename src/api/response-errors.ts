@@ -40,7 +40,7 @@ export function hintFor(status: number): string | undefined {
     case 401:
       return "check the key with 'fcast auth status'; get one with 'fcast register --email ADDRESS'";
     case 429:
-      return 'wait and try again, or allow longer waits with --max-wait';
+      return 'wait and try again (fcast retries by itself with --retries N, waiting up to --max-wait seconds)';
     default:
       return status >= 500 ? 'the service is having trouble; try again later' : undefined;
   }

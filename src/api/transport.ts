@@ -33,6 +33,8 @@ export interface WireResponse {
 export interface Transport {
   send(req: WireRequest): Promise<WireResponse>;
   close(): Promise<void>;
+  /** The proxy a request to `url` goes through (credentials removed), so errors can blame it. */
+  proxyFor?(url: URL): string | undefined;
 }
 
 export interface ProxySettings {
@@ -48,6 +50,29 @@ export function proxyFromEnv(env: Env): ProxySettings {
     httpsProxy: first('https_proxy', 'HTTPS_PROXY'),
     noProxy: first('no_proxy', 'NO_PROXY'),
   };
+}
+
+/** The proxy undici's EnvHttpProxyAgent would pick for `url`, shown without credentials. */
+export function proxyFor(proxy: ProxySettings, url: URL): string | undefined {
+  const chosen = url.protocol === 'https:' ? (proxy.httpsProxy ?? proxy.httpProxy) : proxy.httpProxy;
+  if (!chosen || bypassesProxy(proxy.noProxy, url)) return undefined;
+  try {
+    return new URL(chosen).origin;
+  } catch {
+    return 'the configured proxy';
+  }
+}
+
+function bypassesProxy(noProxy: string | undefined, url: URL): boolean {
+  const entries = (noProxy ?? '').split(/[,\s]+/).filter(Boolean);
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return entries.some((entry) => {
+    if (entry === '*') return true;
+    const m = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\*?\./, ''))!;
+    if (m[2] && m[2] !== port) return false;
+    return host === m[1] || host.endsWith(`.${m[1]}`);
+  });
 }
 
 export function undiciTransport(proxy: ProxySettings): Transport {
@@ -81,5 +106,6 @@ export function undiciTransport(proxy: ProxySettings): Transport {
       return { status: res.statusCode, headers: res.headers, body: res.body as unknown as Readable };
     },
     close: () => dispatcher.close(),
+    proxyFor: (url) => proxyFor(proxy, url),
   };
 }

@@ -65,3 +65,13 @@ describe('proxies', () => {
     expect(tunnels).toEqual([]);
   });
 });
+
+describe('a proxy that cannot be reached', () => {
+  it('is named in the error, not the service', async () => {
+    const r = await emu.run(['demo', '--retries', '0'], { env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://user:secret@127.0.0.1:9' } });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/through the proxy http:\/\/127\.0\.0\.1:9 failed/);
+    expect(r.stderr).toMatch(/NO_PROXY/);
+    expect(r.stderr).not.toContain('secret');
+  });
+});
