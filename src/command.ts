@@ -45,7 +45,7 @@ export function createRun(app: App, flags: GlobalFlags): Run {
       connection ??= (async () => {
         const current = run.settings();
         const { openConnection } = await import('./api/connect.js');
-        return openConnection(ctx, current, out, { dryRun: flags.dryRun, json: flags.json, strict: flags.strict, transport: app.transport });
+        return openConnection(ctx, current, out, { dryRun: flags.dryRun, strict: flags.strict, transport: app.transport });
       })();
       return (await connection).conn;
     },

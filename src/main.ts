@@ -1,6 +1,7 @@
 // main(argv, ctx) parses, runs and maps every error to the one exit-code table. It never
 // exits: bin/fcast.js does, so tests can call main() in-process as often as they like.
 import { CommanderError } from 'commander';
+import { DryRunDone, renderDryRun } from './api/dry-run.js';
 import type { App } from './command.js';
 import type { Ctx } from './context.js';
 import { ApiError, ExitCode, FcastError } from './errors.js';
@@ -48,8 +49,11 @@ function report(err: unknown, app: App): number {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.Ok;
     return ExitCode.Usage;
   }
+  if (err instanceof DryRunDone) {
+    stdout.write(renderDryRun([err.request], app.run?.flags.json === true) + '\n');
+    return ExitCode.Ok;
+  }
   if (err instanceof FcastError) {
-    if (err.exitCode === ExitCode.Ok) return ExitCode.Ok; // a dry run that printed its request
     if (err.exitCode === ExitCode.Interrupted) {
       stderr.write('\n');
       return ExitCode.Interrupted;

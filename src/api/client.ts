@@ -6,10 +6,10 @@ import type { Clock } from '../context.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, FcastError, InterruptedError, NetworkError } from '../errors.js';
 import { isHeaderSafe, isRestKey, maskKey } from '../keys.js';
 import type { Output } from '../output/io.js';
-import { stringifyJson } from '../output/json.js';
 import type { Settings } from '../settings.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
+import { DryRunDone } from './dry-run.js';
 
 export type Auth = 'none' | 'rest' | 'gateway';
 /** `idempotent`: GETs and the read-only gateway; `rate-limit-only`: register, which must never be sent twice. */
@@ -41,7 +41,6 @@ export interface ClientOptions {
   signal: AbortSignal;
   transport: Transport;
   dryRun?: boolean;
-  json?: boolean;
   userAgent: string;
   maxBodyBytes?: number;
 }
@@ -50,13 +49,6 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-/** Thrown after a dry run printed its request: nothing was sent, and that is success. */
-export class DryRunDone extends FcastError {
-  constructor() {
-    super('dry run', ExitCode.Ok);
-  }
-}
 
 class Timeout extends Error {}
 
@@ -130,8 +122,9 @@ export class ApiClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
 
     if (this.opts.dryRun) {
-      this.printDryRun(spec.method, url, headers, body);
-      throw new DryRunDone();
+      const shown = { ...headers };
+      if (key !== undefined) shown.authorization = `Bearer ${maskKey(key)}`;
+      throw new DryRunDone({ method: spec.method, url: url.href, headers: shown, body: spec.body ?? null });
     }
 
     const { retries, maxWait } = this.opts.settings;
@@ -274,19 +267,6 @@ export class ApiClient {
         : mapped;
     }
     return Buffer.concat(chunks).toString('utf8');
-  }
-
-  private printDryRun(method: string, url: URL, headers: Record<string, string>, body: string | undefined): void {
-    const shown = { ...headers };
-    if (shown.authorization) shown.authorization = `Bearer ${maskKey(shown.authorization.slice('Bearer '.length))}`;
-    const { out } = this.opts;
-    if (this.opts.json) {
-      out.json({ method, url: url.href, headers: shown, body: body === undefined ? null : JSON.parse(body) });
-      return;
-    }
-    const lines = [`${method} ${url.href}`, ...Object.entries(shown).map(([k, v]) => `${k}: ${v}`)];
-    if (body !== undefined) lines.push('', stringifyJson(JSON.parse(body)));
-    out.data(lines.join('\n'));
   }
 }
 

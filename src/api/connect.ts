@@ -10,7 +10,6 @@ import { proxyFromEnv, undiciTransport, type Transport } from './transport.js';
 
 export interface ConnectionOptions {
   dryRun?: boolean;
-  json?: boolean;
   strict?: boolean;
   /** Tests may swap the wire; production gets undici with the context's proxy settings. */
   transport?: (ctx: Ctx) => Transport;
@@ -31,7 +30,6 @@ export function openConnection(ctx: Ctx, settings: Settings, out: Output, opts: 
     signal: ctx.signal,
     transport: wire,
     dryRun: opts.dryRun === true,
-    json: opts.json === true,
     userAgent: `fcast/${ctx.version} node/${ctx.nodeVersion}`,
   });
   return { conn: { client, out, strict: opts.strict === true }, close: () => wire.close() };

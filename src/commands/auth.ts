@@ -186,7 +186,7 @@ async function status(run: Run, check: boolean): Promise<void> {
   let failure: FcastError | undefined;
   if (check) {
     const conn = await run.connect();
-    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([import('../api/endpoints.js'), import('../api/client.js')]);
+    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([import('../api/endpoints.js'), import('../api/dry-run.js')]);
     try {
       const res = await fetchSymbols(conn);
       const meta = res.body.meta as Record<string, unknown> | undefined;

@@ -46,15 +46,17 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   // any request goes out, not be reported once per symbol.
   conn.client.baseUrl();
   conn.client.keyFor('rest');
-  const [{ fetchPredictions }, { DryRunDone }] = await Promise.all([import('../api/endpoints.js'), import('../api/client.js')]);
+  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([import('../api/endpoints.js'), import('../api/dry-run.js')]);
 
   if (run.flags.dryRun) {
-    // One at a time so the printed requests come in the order given; nothing is sent.
+    // Every request, in the order given, as one document: nothing is sent.
+    const requests = [];
     for (const symbol of symbols) {
-      await fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
-        if (!(err instanceof DryRunDone)) throw err;
-      });
+      const err = await fetchPredictions(conn, symbol, { candles }).then(() => undefined, (e: unknown) => e);
+      if (!(err instanceof DryRunDone)) throw err;
+      requests.push(err.request);
     }
+    run.out.data(renderDryRun(requests, run.flags.json === true));
     return 0;
   }
 

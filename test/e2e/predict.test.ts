@@ -165,6 +165,20 @@ describe('fcast predict', () => {
     expect(emu.server.requests).toHaveLength(0);
   });
 
+  it('--dry-run --json prints one JSON document: an array of the requests for several symbols', async () => {
+    const r = await emu.runWithKey(['predict', 'eth/usd', 'BTC/USD', '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    const requests = JSON.parse(r.stdout) as Array<{ method: string; url: string; headers: Record<string, string> }>;
+    expect(requests.map((q) => q.url)).toEqual([
+      `${emu.server.url}/api/agent/v1/predictions.php?symbol=ETH%2FUSD`,
+      `${emu.server.url}/api/agent/v1/predictions.php?symbol=BTC%2FUSD`,
+    ]);
+    expect(requests[0]!.headers.authorization).toMatch(/^Bearer mfa_ag_[0-9a-f]{4}\.\.\.[0-9a-f]{4}$/);
+    const one = await emu.runWithKey(['predict', 'BTC/USD', '--dry-run', '--json']);
+    expect(JSON.parse(one.stdout)).toMatchObject({ method: 'GET', body: null });
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
   it('--verbose never logs the key', async () => {
     const r = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--verbose']);
     expect(r.code).toBe(0);
