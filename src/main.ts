@@ -46,7 +46,9 @@ function report(err: unknown, app: App): number {
   const { stderr, stdout } = app.ctx.io;
   if (err instanceof CommanderError) {
     // Help and version were printed by commander; its own errors too (configureOutput).
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.Ok;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.Ok;
+    // `fcast` or `fcast auth` alone: commander printed the help to stderr; a command is missing.
+    if (err.code === 'commander.help') return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     return ExitCode.Usage;
   }
   if (err instanceof DryRunDone) {

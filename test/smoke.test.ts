@@ -123,3 +123,17 @@ describe('the fcast executable', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('a command group without its subcommand', () => {
+  it('prints the help on stderr and exits 2; asking for help prints it on stdout and exits 0', async () => {
+    for (const args of [[], ['auth'], ['config']]) {
+      const r = await fcast(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Usage: fcast/);
+    }
+    const asked = await fcast(['help', 'demo']);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(/^Usage: fcast demo/);
+  });
+});
