@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Two cores: one fork per core keeps the loopback servers from starving each other.
     pool: 'forks',
     maxWorkers: 2,
