@@ -2,6 +2,7 @@
 // the gateway, or just the status when the body is neither (an HTML 503 from a proxy).
 import { ApiError, type ApiErrorDetails } from '../errors.js';
 import { clean } from '../output/sanitize.js';
+import { isRecord } from '../values.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -12,15 +13,14 @@ const STATUS_TEXT: Record<number, string> = {
 
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? '';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? clean(v) : undefined);
 
 /** What an error body says, whatever its kind; `body` is undefined when it was not JSON. */
 export function describeErrorBody(status: number, body: unknown): ApiErrorDetails {
   const details: ApiErrorDetails = { status };
   if (body !== undefined) details.body = body;
-  if (isObject(body)) {
-    if (isObject(body.error)) {
+  if (isRecord(body)) {
+    if (isRecord(body.error)) {
       // The gateway's envelope: error.code / message / retry_after, meta.request_id.
       details.title = str(body.error.code);
       details.detail = str(body.error.message);
@@ -29,7 +29,7 @@ export function describeErrorBody(status: number, body: unknown): ApiErrorDetail
       details.title = str(body.title);
       details.detail = str(body.detail);
     }
-    if (isObject(body.meta)) details.requestId = str(body.meta.request_id);
+    if (isRecord(body.meta)) details.requestId = str(body.meta.request_id);
   }
   details.title ??= statusText(status) || undefined;
   return details;

@@ -1,7 +1,8 @@
 // `--audit`: the published resolved win rate and its Wilson interval are recomputed from the
 // row's own outcome counts. The contract fixes z = 1.96 and a tolerance of 0.001, wide
 // enough for a server that rounds to four decimals, narrow enough to catch a wrong figure.
-import { finiteNumber, outcomeKeysSeen, recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from './results.js';
+import { finiteNumber } from '../values.js';
+import { outcomeKeysSeen, recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from './results.js';
 
 export const AUDIT_Z = 1.96;
 export const AUDIT_TOLERANCE = 0.001;

@@ -2,7 +2,8 @@
 // figure equal to its threshold passes. A figure that is missing or null cannot prove a
 // threshold, so it fails, and so does a result with no timeframes at all.
 import { MATURITY_LEVELS } from '../domain.js';
-import { finiteNumber, resultRows, timeframeOf } from './results.js';
+import { finiteNumber } from '../values.js';
+import { resultRows, timeframeOf } from './results.js';
 
 export type MaturityLevel = (typeof MATURITY_LEVELS)[number];
 

@@ -1,6 +1,7 @@
 // Reading a track record's rows whatever their exact spelling. The seed says each row's `outcomes` "carries win, loss and neutral counts" but
 // fixes no key names, so the common spellings are recognised. A count that cannot be found
 // (or that two spellings contradict) stays undefined: shown as a dash, never guessed.
+import { asRecord, isRecord } from '../values.js';
 
 export type OutcomeKind = 'wins' | 'losses' | 'neutrals';
 
@@ -32,7 +33,7 @@ function bareName(key: string): string {
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 export function recognizeOutcomes(outcomes: unknown): OutcomeCounts {
-  if (outcomes === null || typeof outcomes !== 'object' || Array.isArray(outcomes)) return {};
+  if (!isRecord(outcomes)) return {};
   const found: Partial<Record<OutcomeKind, number[]>> = {};
   for (const [key, value] of Object.entries(outcomes)) {
     const kind = KIND_OF.get(bareName(key));
@@ -49,21 +50,18 @@ export function recognizeOutcomes(outcomes: unknown): OutcomeCounts {
 
 /** The keys an outcomes object has, to name them when none could be recognised. */
 export function outcomeKeysSeen(outcomes: unknown): string[] {
-  return outcomes !== null && typeof outcomes === 'object' && !Array.isArray(outcomes) ? Object.keys(outcomes) : [];
+  return Object.keys(asRecord(outcomes));
 }
 
 export type ResultRow = Record<string, unknown>;
 
 /** The rows of `results`, as objects; anything else in the array becomes an empty row. */
 export function resultRows(body: unknown): ResultRow[] {
-  const results = body !== null && typeof body === 'object' ? (body as ResultRow).results : undefined;
-  if (!Array.isArray(results)) return [];
-  return results.map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as ResultRow) : {}));
+  const results = asRecord(body).results;
+  return Array.isArray(results) ? results.map(asRecord) : [];
 }
 
 /** A row's timeframe name, or its position when the server left the name out. */
 export function timeframeOf(row: ResultRow, index: number): string {
   return typeof row.timeframe === 'string' && row.timeframe !== '' ? row.timeframe : `row ${index + 1}`;
 }
-
-export const finiteNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

@@ -2,13 +2,13 @@
 // price and the close at the target time give the return, the return gives the outcome.
 // The seed fixes none of the body's fields, so each figure is looked for under its common
 // names in the forecast and settlement blocks; a figure not found means no check, not a guess.
-import { finiteNumber } from './results.js';
+import { finiteNumber, isRecord } from '../values.js';
 
 export type Direction = 'long' | 'short';
 export type Outcome = 'win' | 'loss' | 'neutral';
 
 type Block = Record<string, unknown>;
-const block = (v: unknown): Block | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Block) : undefined);
+const block = (v: unknown): Block | undefined => (isRecord(v) ? v : undefined);
 
 const DIRECTIONS: Record<string, Direction> = { long: 'long', up: 'long', buy: 'long', bull: 'long', bullish: 'long', sube: 'long', short: 'short', down: 'short', sell: 'short', bear: 'short', bearish: 'short', baja: 'short' };
 const OUTCOMES: Record<string, Outcome> = {

@@ -5,9 +5,9 @@
 import { CANDLE_TIMEFRAMES } from '../domain.js';
 import { formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
+import { isRecord } from '../values.js';
 
 type Row = Record<string, unknown>;
-const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;

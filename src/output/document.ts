@@ -5,11 +5,11 @@ import { attributionFooter } from './attribution.js';
 import { formatTimeWithAge } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
-import { renderTable } from './table.js';
+import { paintByKey } from './paint.js';
+import { renderTable, type Cell } from './table.js';
+import { isRecord, isScalar } from '../values.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-const isRecord = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
 const EPOCH_MIN = 1_000_000_000;
@@ -60,16 +60,16 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
   return lines;
 }
 
-/** Records as a table; nested values inside a record are shown compactly as JSON. */
+/** Records as a table, signals and changes coloured; nested values are shown compactly as JSON. */
 export function renderRecords(out: Output, records: Array<Record<string, unknown>>, nowSeconds: number): string {
   const keys: string[] = [];
   for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
   const numeric = keys.map((k) => records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'));
   const rows = records.map((r) =>
-    keys.map((k) => {
+    keys.map((k): Cell => {
       const v = r[k];
       if (v === undefined) return '';
-      if (isScalar(v)) return formatScalar(k, v, nowSeconds);
+      if (isScalar(v)) return { text: formatScalar(k, v, nowSeconds), paint: paintByKey(out, k, v) };
       if (Array.isArray(v) && v.every(isScalar)) return v.map((x) => formatScalar(k, x, nowSeconds)).join(', ');
       return JSON.stringify(v);
     }),

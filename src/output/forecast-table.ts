@@ -13,12 +13,14 @@ import {
   formatTimeWithAge,
   formatNumber,
 } from './format.js';
+import { changePaint, signalPaint } from './paint.js';
 import { clean } from './sanitize.js';
 import { renderTable, type Cell, type Column } from './table.js';
+import { asRecord, finiteNumber } from '../values.js';
 
 type Row = Record<string, unknown>;
-const obj = (v: unknown): Row => (v !== null && typeof v === 'object' ? (v as Row) : {});
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const obj = asRecord;
+const num = finiteNumber;
 
 const COLUMNS: Column[] = [
   { header: 'TF' },
@@ -44,12 +46,6 @@ export function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>):
     .sort((a, b) => (num(a.horizon_min) ?? Infinity) - (num(b.horizon_min) ?? Infinity));
 }
 
-export function directionPaint(out: Output, direction: unknown): ((s: string) => string) | undefined {
-  if (direction === 'long') return out.c.green;
-  if (direction === 'short') return out.c.red;
-  return out.c.yellow;
-}
-
 export function expectedMovePct(f: Row): number | undefined {
   const anchor = num(f.anchor_price);
   const target = num(f.target_price);
@@ -62,7 +58,7 @@ export function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSec
   if (num(price.last) !== undefined) {
     parts.push(formatPrice(price.last));
     const change = num(price.change24h_pct);
-    if (change !== undefined) parts.push((change >= 0 ? out.c.green : out.c.red)(`${formatPercent(change)} 24h`));
+    if (change !== undefined) parts.push((changePaint(out, change) ?? String)(`${formatPercent(change)} 24h`));
     parts.push(`at ${formatTimeWithAge(price.t, nowSeconds)}`);
     if (typeof price.source === 'string') parts.push(out.c.dim(`· ${clean(price.source)}`));
   } else {
@@ -86,8 +82,8 @@ export function renderForecastRows(out: Output, body: ForecastEnvelope): string 
       formatDuration(f.age_s),
       formatPrice(f.anchor_price),
       formatPrice(f.target_price),
-      { text: formatPercent(move), paint: move === undefined ? undefined : move >= 0 ? out.c.green : out.c.red },
-      { text: dir, paint: directionPaint(out, dir) },
+      { text: formatPercent(move), paint: changePaint(out, move) },
+      { text: dir, paint: signalPaint(out, dir) ?? out.c.yellow },
       formatRate(ia3.p_long, 0),
       formatRate(ia3.p_short, 0),
       formatRate(ia3.p_flat, 0),

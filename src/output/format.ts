@@ -1,8 +1,10 @@
 // Numbers and times as people read them. Every function takes possibly-missing values and
 // shows a dash for them, never `null`, `undefined` or `NaN`.
+import { finiteNumber } from '../values.js';
+
 export const DASH = '–';
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNum = (v: unknown): v is number => finiteNumber(v) !== undefined;
 
 export function formatNumber(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;

@@ -3,67 +3,20 @@
 // directions coloured, everything else as key/value blocks. And the rate-limit and quota
 // state from `meta`, as one line for stderr.
 import { attributionFooter } from './attribution.js';
-import { renderBlock, formatScalar } from './document.js';
+import { renderBlock, renderRecords, formatScalar } from './document.js';
+import { signalPaint } from './paint.js';
 import { formatDuration, formatRate, isoToEpoch } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
-import { renderTable, type Cell } from './table.js';
+import { finiteNumber, isRecord, isScalar } from '../values.js';
 
 type Obj = Record<string, unknown>;
-const isRecord = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 const isRecordList = (v: unknown): v is Obj[] => Array.isArray(v) && v.length > 0 && v.every(isRecord);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const num = finiteNumber;
 
 /** Shown first, in this order, when `data` has them (analyze). */
 const LEAD_KEYS = ['symbol', 'timeframe', 'bias', 'confidence'] as const;
 const DRIVERS_KEY = 'drivers';
-const SIGNAL_KEY = /^(bias|direction|side|signal|label)$/i;
-const CHANGE_KEY = /change|return|_pct$/i;
-
-/** Green for up, red for down, yellow for neither; undefined for words that are not a signal. */
-export function signalPaint(out: Output, value: unknown): ((s: string) => string) | undefined {
-  if (typeof value !== 'string') return undefined;
-  const v = value.toLowerCase();
-  if (['long', 'bullish', 'buy', 'up', 'risk_on'].includes(v)) return out.c.green;
-  if (['short', 'bearish', 'sell', 'down', 'risk_off'].includes(v)) return out.c.red;
-  if (['neutral', 'flat', 'mixed', 'hold'].includes(v)) return out.c.yellow;
-  return undefined;
-}
-
-function changePaint(out: Output, value: unknown): ((s: string) => string) | undefined {
-  const n = num(value);
-  if (n === undefined || n === 0) return undefined;
-  return n > 0 ? out.c.green : out.c.red;
-}
-
-function paintFor(out: Output, key: string, value: unknown): ((s: string) => string) | undefined {
-  if (SIGNAL_KEY.test(key)) return signalPaint(out, value);
-  if (CHANGE_KEY.test(key)) return changePaint(out, value);
-  return undefined;
-}
-
-/** Records as a table: numbers right-aligned, directions and changes coloured. */
-export function renderRecordTable(out: Output, records: Obj[], nowSeconds: number): string {
-  const keys: string[] = [];
-  for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  const numeric = keys.map((k) => records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'));
-  const rows: Cell[][] = records.map((r) =>
-    keys.map((k): Cell => {
-      const v = r[k];
-      if (v === undefined) return '';
-      if (Array.isArray(v) && v.every(isScalar)) return v.map((x) => formatScalar(k, x, nowSeconds)).join(', ');
-      if (!isScalar(v)) return JSON.stringify(v);
-      return { text: formatScalar(k, v, nowSeconds), paint: paintFor(out, k, v) };
-    }),
-  );
-  return renderTable(
-    out,
-    keys.map((k, i) => ({ header: k, align: numeric[i] ? 'right' : 'left' })),
-    rows,
-  );
-}
-
 function leadLines(out: Output, data: Obj, nowSeconds: number): string[] {
   const present = LEAD_KEYS.filter((k) => k in data && isScalar(data[k]));
   if (!present.some((k) => k === 'bias' || k === 'confidence') && !Array.isArray(data[DRIVERS_KEY])) return [];
@@ -88,7 +41,7 @@ function leadLines(out: Output, data: Obj, nowSeconds: number): string[] {
 /** Whatever `data` is, as lines: lead fields, then key/value blocks with record lists as tables. */
 export function renderGatewayData(out: Output, data: unknown, nowSeconds: number): string {
   if (data === null || data === undefined) return '(no data)';
-  if (isRecordList(data)) return renderRecordTable(out, data, nowSeconds);
+  if (isRecordList(data)) return renderRecords(out, data, nowSeconds);
   if (!isRecord(data)) return renderBlock(out, data, { nowSeconds }).join('\n');
 
   const lead = leadLines(out, data, nowSeconds);
@@ -104,7 +57,7 @@ export function renderGatewayData(out: Output, data: unknown, nowSeconds: number
     if (shownFirst.has(key)) continue;
     if (isRecordList(value)) {
       flush();
-      sections.push([out.c.bold(clean(key)), renderRecordTable(out, value, nowSeconds)]);
+      sections.push([out.c.bold(clean(key)), renderRecords(out, value, nowSeconds)]);
     } else {
       pending[key] = value;
     }

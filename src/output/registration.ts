@@ -5,9 +5,9 @@ import { attributionFooter } from './attribution.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs } from './table.js';
+import { isRecord } from '../values.js';
 
 type Row = Record<string, unknown>;
-const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 const scalar = (v: unknown): string => (v === null || typeof v !== 'object' ? String(v) : JSON.stringify(v));
 
 export interface RegistrationView {

@@ -5,9 +5,9 @@ import { attributionFooter } from './attribution.js';
 import { DASH, formatAge, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { renderTable } from './table.js';
+import { isRecord } from '../values.js';
 
 type Row = Record<string, unknown>;
-const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The newest forecast time among a symbol's timeframes, or undefined when it has none. */
 export function newestForecast(timeframes: unknown): number | undefined {

@@ -2,16 +2,17 @@
 // the totals and the attribution; as a terminal table or as Markdown for CI summaries and
 // pull-request comments. Absent and null figures show as a dash.
 import type { TrackRecord } from '../api/schemas.js';
-import { finiteNumber, recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from '../evidence/results.js';
+import { recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from '../evidence/results.js';
 import { attributionFooter } from './attribution.js';
 import { DASH, formatNumber, formatPercent, formatRate, formatUtc, isoToEpoch } from './format.js';
 import { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs, renderTable, type Cell, type Column } from './table.js';
+import { asRecord, finiteNumber, nonEmptyText } from '../values.js';
 
 type Body = Partial<TrackRecord> | Record<string, unknown>;
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const obj = asRecord;
+const text = nonEmptyText;
 
 const COLUMNS: Column[] = [
   { header: 'TF' },

@@ -6,8 +6,9 @@ import { attributionFooter } from './attribution.js';
 import { renderBlock } from './document.js';
 import { formatPercent, formatPrice } from './format.js';
 import type { Output } from './io.js';
+import { asRecord } from '../values.js';
 
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = asRecord;
 
 /** Small returns get more decimals: +0.0225% would round to +0.02%, too coarse to judge a 0.01% band. */
 const returnText = (pct: number): string => formatPercent(pct, Math.abs(pct) < 0.1 ? 4 : 2);

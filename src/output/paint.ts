@@ -1,0 +1,37 @@
+// What colour a value gets, the same in every table: up and long green, down and short red,
+// neutral yellow. With colour off, Output's colours are identities, so these cost nothing.
+import type { Output } from './io.js';
+import { finiteNumber } from '../values.js';
+
+export type Paint = (s: string) => string;
+
+const UP = ['long', 'bullish', 'buy', 'up', 'risk_on'];
+const DOWN = ['short', 'bearish', 'sell', 'down', 'risk_off'];
+const NEITHER = ['neutral', 'flat', 'mixed', 'hold'];
+
+/** For direction-like words; undefined for words that are not a signal. */
+export function signalPaint(out: Output, value: unknown): Paint | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.toLowerCase();
+  if (UP.includes(v)) return out.c.green;
+  if (DOWN.includes(v)) return out.c.red;
+  if (NEITHER.includes(v)) return out.c.yellow;
+  return undefined;
+}
+
+/** For a signed change: green above zero, red below, plain at zero or when not a number. */
+export function changePaint(out: Output, value: unknown): Paint | undefined {
+  const n = finiteNumber(value);
+  if (n === undefined || n === 0) return undefined;
+  return n > 0 ? out.c.green : out.c.red;
+}
+
+const SIGNAL_KEY = /^(bias|direction|side|signal|label)$/i;
+const CHANGE_KEY = /change|return|_pct$/i;
+
+/** A field of a record whose shape the seed does not fix, painted by its name. */
+export function paintByKey(out: Output, key: string, value: unknown): Paint | undefined {
+  if (SIGNAL_KEY.test(key)) return signalPaint(out, value);
+  if (CHANGE_KEY.test(key)) return changePaint(out, value);
+  return undefined;
+}
