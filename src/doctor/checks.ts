@@ -25,7 +25,6 @@ import {
   type GlobalFlags,
   type Lookup,
   type Settings,
-  type Sourced,
 } from '../settings.js';
 
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */

@@ -8,6 +8,7 @@ interface MetaLike {
   tier?: unknown;
   data_delay_min?: unknown;
   disclaimer?: unknown;
+  server_t?: unknown;
 }
 
 /** The closing lines of a table: disclaimer, attribution, tier and delay (the last three lines). */
@@ -17,8 +18,20 @@ export function attributionFooter(out: Output, meta: unknown): string {
   const lines: string[] = [];
   if (typeof m.disclaimer === 'string') lines.push(out.c.dim(clean(m.disclaimer)));
   if (typeof m.source === 'string') lines.push(`Source: ${clean(m.source)}`);
-  const tier = typeof m.tier === 'string' ? `tier ${clean(m.tier)}` : 'tier unknown';
+  const tier = typeof m.tier === 'string' ? clean(m.tier) : 'unknown';
   const delay = typeof m.data_delay_min === 'number' ? `data delayed ${m.data_delay_min} min` : 'data delay unknown';
-  lines.push(`Tier: ${tier} · ${delay}`.replace('Tier: tier', 'Tier:'));
+  lines.push(`Tier: ${tier} · ${delay}`);
   return lines.join('\n');
+}
+
+/** A table's text, then the attribution footer when the response carries meta. */
+export function withAttribution(out: Output, text: string, meta: unknown): string {
+  const footer = attributionFooter(out, meta);
+  return footer ? `${text}\n\n${footer}` : text;
+}
+
+/** The server's clock (`meta.server_t`) when it sent one: ages are measured against it. */
+export function serverNow(meta: unknown, fallbackSeconds: number): number {
+  const t = meta !== null && typeof meta === 'object' ? (meta as MetaLike).server_t : undefined;
+  return typeof t === 'number' && Number.isFinite(t) ? t : fallbackSeconds;
 }

@@ -7,7 +7,6 @@ import { formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { isRecord } from '../values.js';
 
-type Row = Record<string, unknown>;
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;

@@ -1,7 +1,7 @@
 // Any JSON document, readably, for bodies whose fields the seed does not fix (discovery,
 // verify, gateway data): nested objects as indented key/value blocks, arrays of records as
 // tables, epoch seconds as UTC times with their age.
-import { attributionFooter } from './attribution.js';
+import { serverNow, withAttribution } from './attribution.js';
 import { formatTimeWithAge } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
@@ -9,7 +9,6 @@ import { paintByKey } from './paint.js';
 import { renderTable, type Cell } from './table.js';
 import { isRecord, isScalar } from '../values.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
 const EPOCH_MIN = 1_000_000_000;
@@ -83,8 +82,6 @@ export function renderRecords(out: Output, records: Array<Record<string, unknown
 
 export function renderDocument(out: Output, body: unknown, nowSeconds: number, skip: string[] = ['ok', 'meta']): string {
   const meta = isRecord(body) ? body.meta : undefined;
-  const serverNow = isRecord(meta) && typeof meta.server_t === 'number' ? meta.server_t : nowSeconds;
-  const lines = renderBlock(out, body, { skip, nowSeconds: serverNow });
-  const footer = attributionFooter(out, meta);
-  return footer ? [...lines, '', footer].join('\n') : lines.join('\n');
+  const lines = renderBlock(out, body, { skip, nowSeconds: serverNow(meta, nowSeconds) });
+  return withAttribution(out, lines.join('\n'), meta);
 }

@@ -1,7 +1,7 @@
 // The forecast table of `demo` and `predict`: a header with the price, one row per timeframe
 // in horizon order, and the attribution footer.
 import type { ForecastEnvelope } from '../api/schemas.js';
-import { attributionFooter } from './attribution.js';
+import { serverNow, withAttribution } from './attribution.js';
 import type { Output } from './io.js';
 import {
   formatDuration,
@@ -95,8 +95,9 @@ export function renderForecastRows(out: Output, body: ForecastEnvelope): string 
   return renderTable(out, COLUMNS, rows);
 }
 
-export function renderForecast(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
-  const meta = obj(body.meta);
-  const now = num(meta.server_t) ?? nowSeconds;
-  return [renderForecastHeader(out, body, now), '', renderForecastRows(out, body), '', attributionFooter(out, body.meta)].join('\n');
+/** Header, rows, any further sections (predict's candles or charts), then the attribution. */
+export function renderForecast(out: Output, body: ForecastEnvelope, nowSeconds: number, sections: string[] = []): string {
+  const now = serverNow(body.meta, nowSeconds);
+  const parts = [renderForecastHeader(out, body, now), renderForecastRows(out, body), ...sections].filter((p) => p !== '');
+  return withAttribution(out, parts.join('\n\n'), body.meta);
 }

@@ -2,7 +2,7 @@
 // reader looks for first (bias, confidence, drivers), lists of records as tables with
 // directions coloured, everything else as key/value blocks. And the rate-limit and quota
 // state from `meta`, as one line for stderr.
-import { attributionFooter } from './attribution.js';
+import { withAttribution } from './attribution.js';
 import { renderBlock, renderRecords, formatScalar } from './document.js';
 import { signalPaint } from './paint.js';
 import { formatDuration, formatRate, isoToEpoch } from './format.js';
@@ -74,7 +74,7 @@ export function renderGatewayResult(out: Output, envelope: unknown, fallbackNowS
   const generated = isRecord(body.meta) ? isoToEpoch(body.meta.generated_at) : undefined;
   const text = renderGatewayData(out, body.data, generated ?? fallbackNowSeconds);
   const data = body.data;
-  if (isRecord(data) && hasAttribution(data)) return `${text}\n\n${attributionFooter(out, data.meta)}`;
+  if (isRecord(data) && hasAttribution(data)) return withAttribution(out, text, data.meta);
   return text;
 }
 

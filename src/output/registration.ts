@@ -1,13 +1,12 @@
 // What `register` shows once: the new key, the service's note about it, the tier, limits and
 // endpoints, where the key went, and the attribution. The seed fixes no fields inside
 // `limits` and `endpoints`, so they are listed as they come.
-import { attributionFooter } from './attribution.js';
+import { withAttribution } from './attribution.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs } from './table.js';
 import { isRecord } from '../values.js';
 
-type Row = Record<string, unknown>;
 const scalar = (v: unknown): string => (v === null || typeof v !== 'object' ? String(v) : JSON.stringify(v));
 
 export interface RegistrationView {
@@ -37,7 +36,5 @@ export function renderRegistration(out: Output, body: RegistrationView, saved: s
   pairs.push(['Saved', saved]);
   lines.push(renderPairs(out, pairs));
 
-  const footer = attributionFooter(out, body.meta);
-  if (footer) lines.push('', footer);
-  return lines.join('\n');
+  return withAttribution(out, lines.join('\n'), body.meta);
 }

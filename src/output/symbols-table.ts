@@ -1,13 +1,12 @@
 // The table of `symbols`: one row per symbol, how many forecast timeframes it carries, and
 // when its newest forecast was made (UTC, with its age), then the attribution footer.
 import type { SymbolsList } from '../api/schemas.js';
-import { attributionFooter } from './attribution.js';
+import { serverNow, withAttribution } from './attribution.js';
 import { DASH, formatAge, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { renderTable } from './table.js';
 import { isRecord } from '../values.js';
 
-type Row = Record<string, unknown>;
 
 /** The newest forecast time among a symbol's timeframes, or undefined when it has none. */
 export function newestForecast(timeframes: unknown): number | undefined {
@@ -17,13 +16,12 @@ export function newestForecast(timeframes: unknown): number | undefined {
 }
 
 export function renderSymbols(out: Output, body: SymbolsList, nowSeconds: number): string {
-  const meta: Row = isRecord(body.meta) ? body.meta : {};
-  const now = typeof meta.server_t === 'number' ? meta.server_t : nowSeconds;
+  const now = serverNow(body.meta, nowSeconds);
   const entries = Array.isArray(body.symbols) ? body.symbols.filter(isRecord) : [];
   const rows = entries.map((s) => {
     const newest = newestForecast(s.timeframes);
     const count = isRecord(s.timeframes) ? Object.keys(s.timeframes).length : undefined;
-    return [String(s.symbol ?? DASH), count === undefined ? DASH : String(count), formatUtc(newest), newest === undefined ? DASH : formatAge(newest, now)];
+    return [String(s.symbol ?? DASH), count === undefined ? DASH : String(count), formatUtc(newest), formatAge(newest, now)];
   });
   const table = renderTable(
     out,
@@ -31,5 +29,5 @@ export function renderSymbols(out: Output, body: SymbolsList, nowSeconds: number
     rows,
   );
   const count = `${entries.length} symbol${entries.length === 1 ? '' : 's'}`;
-  return [table, '', out.c.dim(count), '', attributionFooter(out, body.meta)].join('\n');
+  return withAttribution(out, `${table}\n\n${out.c.dim(count)}`, body.meta);
 }

@@ -3,7 +3,7 @@
 // pull-request comments. Absent and null figures show as a dash.
 import type { TrackRecord } from '../api/schemas.js';
 import { recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from '../evidence/results.js';
-import { attributionFooter } from './attribution.js';
+import { attributionFooter, withAttribution } from './attribution.js';
 import { DASH, formatNumber, formatPercent, formatRate, formatUtc, isoToEpoch } from './format.js';
 import { Output } from './io.js';
 import { clean } from './sanitize.js';
@@ -103,9 +103,7 @@ export function renderTrackRecordTable(out: Output, body: Body): string {
   if (totals) painted.push([{ text: totals[0]!, paint: out.c.bold }, ...totals.slice(1)]);
   const parts = [out.c.bold(clean(title)), renderPairs(out, pairs), ''];
   parts.push(rows.length ? renderTable(out, COLUMNS, painted) : out.c.dim('(no timeframes in this result)'));
-  const footer = attributionFooter(out, (body as Record<string, unknown>).meta);
-  if (footer) parts.push('', footer);
-  return parts.join('\n');
+  return withAttribution(out, parts.join('\n'), asRecord(body).meta);
 }
 
 /** A cell of a Markdown table: one line, and a `|` must not end the cell. */
@@ -126,7 +124,7 @@ export function renderTrackRecordMarkdown(out: Output, body: Body): string {
   }
   // Markdown is read in a browser, never on this terminal: no colour. A trailing backslash is
   // a hard line break, so the footer stays three lines in the source and in the rendering.
-  const footer = attributionFooter(new Output(out.io, false, false), (body as Record<string, unknown>).meta);
+  const footer = attributionFooter(new Output(out.io, false, false), asRecord(body).meta);
   if (footer) lines.push('', footer.split('\n').join('\\\n'));
   return lines.join('\n');
 }

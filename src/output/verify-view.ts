@@ -2,7 +2,7 @@
 // exact fields (rendered generically), then a line saying whether the published outcome
 // follows from the direction, the anchor price and the close at the target time.
 import { checkSettlement, type SettlementCheck } from '../evidence/settlement.js';
-import { attributionFooter } from './attribution.js';
+import { serverNow, withAttribution } from './attribution.js';
 import { renderBlock } from './document.js';
 import { formatPercent, formatPrice } from './format.js';
 import type { Output } from './io.js';
@@ -24,12 +24,9 @@ export function describeCheck(out: Output, check: SettlementCheck): string {
 }
 
 export function renderVerification(out: Output, body: unknown, id: number, nowSeconds: number): string {
-  const meta = obj(obj(body).meta);
-  const now = typeof meta.server_t === 'number' ? meta.server_t : nowSeconds;
+  const now = serverNow(obj(body).meta, nowSeconds);
   const lines = [out.c.bold(`Forecast ${id}: stored forecast, market closes and settlement`), ''];
   lines.push(...renderBlock(out, body, { skip: ['ok', 'meta'], nowSeconds: now }));
   lines.push('', describeCheck(out, checkSettlement(body)));
-  const footer = attributionFooter(out, obj(body).meta);
-  if (footer) lines.push('', footer);
-  return lines.join('\n');
+  return withAttribution(out, lines.join('\n'), obj(body).meta);
 }
