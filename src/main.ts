@@ -5,6 +5,7 @@ import { DryRunDone, renderDryRun } from './api/dry-run.js';
 import type { App } from './command.js';
 import type { Ctx } from './context.js';
 import { ApiError, ExitCode, FcastError } from './errors.js';
+import { errorLines } from './output/io.js';
 import { reindentJson } from './output/json.js';
 import { clean } from './output/sanitize.js';
 import { buildProgram } from './program.js';
@@ -60,11 +61,11 @@ function report(err: unknown, app: App): number {
       stderr.write('\n');
       return ExitCode.Interrupted;
     }
-    if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json) {
+    // Under --json the server's error body is the document, unless the command already wrote one.
+    if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json && !app.run.out.wroteData) {
       stdout.write(safeReindent(err.details.raw) + '\n');
     }
-    stderr.write(`fcast: ${clean(err.message)}\n`);
-    if (err.hint) stderr.write(`  hint: ${clean(err.hint)}\n`);
+    stderr.write(errorLines(err));
     if (app.run?.flags.verbose && err.stack) stderr.write(err.stack + '\n');
     return err.exitCode;
   }

@@ -207,8 +207,7 @@ async function status(run: Run, check: boolean): Promise<void> {
       config_file: s.configPath,
       ...(checked ? { check: checked } : {}),
     });
-    // The status document is the one JSON document on stdout: the error goes to stderr only.
-    if (failure) throw new FcastError(failure.message, failure.exitCode, { hint: failure.hint });
+    if (failure) throw failure; // stdout already holds the status document: main adds no body
     return;
   }
 

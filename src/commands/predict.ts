@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { ApiError, ConfigError, FcastError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
-import { clean } from '../output/sanitize.js';
 
 interface PredictFlags {
   candles?: boolean;
@@ -101,8 +100,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   for (const r of results) {
     if (r.status !== 'rejected') continue;
     const err = r.reason as FcastError;
-    run.out.note(`fcast: ${clean(err.message)}`);
-    if (err.hint) run.out.note(`  hint: ${clean(err.hint)}`);
+    run.out.error(err);
     if (exitCode === 0) exitCode = err.exitCode;
   }
   return exitCode;

@@ -3,7 +3,8 @@
 import { createColors } from 'picocolors';
 import type { Env, IO } from '../context.js';
 import { reindentJson, stringifyJson } from './json.js';
-import { cleanBlock } from './sanitize.js';
+import { clean, cleanBlock } from './sanitize.js';
+import type { FcastError } from '../errors.js';
 
 export type Colors = ReturnType<typeof createColors>;
 
@@ -26,27 +27,32 @@ export class Output {
     this.c = createColors(color);
   }
 
-  get isTTY(): boolean {
-    return this.io.stdout.isTTY === true;
-  }
-
   get columns(): number {
     return this.io.stdout.columns ?? 100;
   }
 
+  /** Whether anything went to stdout: then it holds the command's one document already. */
+  wroteData = false;
+
   /** Data: a table or text block, newline-terminated. */
   data(text: string): void {
+    this.wroteData = true;
     this.io.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
 
   /** A body as the server sent it. */
   rawJson(raw: string): void {
-    this.io.stdout.write(reindentJson(raw) + '\n');
+    this.data(reindentJson(raw));
   }
 
   /** A value of our own making. */
   json(value: unknown): void {
-    this.io.stdout.write(stringifyJson(value) + '\n');
+    this.data(stringifyJson(value));
+  }
+
+  /** An error as one line on stderr, then its hint. */
+  error(err: FcastError): void {
+    this.io.stderr.write(errorLines(err));
   }
 
   /** A notice for people: stderr, never stdout. */
@@ -62,4 +68,9 @@ export class Output {
   debug(message: string): void {
     if (this.verbose) this.io.stderr.write(this.c.dim(cleanBlock(message)) + '\n');
   }
+}
+
+/** `fcast: <message>` and, where one helps, an indented hint: each error's whole report. */
+export function errorLines(err: FcastError): string {
+  return `fcast: ${clean(err.message)}\n${err.hint ? `  hint: ${clean(err.hint)}\n` : ''}`;
 }
