@@ -1,6 +1,8 @@
 // Key handling that every command shares: what a REST key looks like, and how one is shown
 // (never whole: a masked form is enough to tell two keys apart).
 import { REST_KEY_PATTERN } from './domain.js';
+import { UsageError } from './errors.js';
+import type { SecretKey } from './settings.js';
 
 export const isRestKey = (key: string): boolean => REST_KEY_PATTERN.test(key);
 
@@ -12,5 +14,50 @@ export function maskKey(key: string): string {
   return '****';
 }
 
-/** A key may go into an HTTP header only if it has no whitespace or control characters. */
-export const isHeaderSafe = (key: string): boolean => /^[\x21-\x7e]+$/.test(key);
+// The seed does not document the gateway key's form: any single printable token of a
+// plausible length is accepted, which still catches an empty paste or a pasted sentence, and
+// never lets whitespace or a control character into an HTTP header.
+export const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
+
+export interface KeyKind {
+  configKey: SecretKey;
+  envName: string;
+  label: string;
+  /** What a well-formed key looks like, for the refusal message. */
+  expected: string;
+  isWellFormed(key: string): boolean;
+  /** What to try when a key of the other kind was given. */
+  otherwise?: string;
+}
+
+export const REST_KEY_KIND: KeyKind = {
+  configKey: 'api-key',
+  envName: 'FCAST_API_KEY',
+  label: 'API key',
+  expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
+  isWellFormed: isRestKey,
+  otherwise: "a gateway key? use 'fcast auth login --gateway'",
+};
+export const GATEWAY_KEY_KIND: KeyKind = {
+  configKey: 'gateway-key',
+  envName: 'FCAST_GATEWAY_KEY',
+  label: 'gateway key',
+  expected: 'one token of 8 to 512 printable characters',
+  isWellFormed: isGatewayKey,
+};
+export const keyKindOf = (gateway: boolean | undefined): KeyKind => (gateway ? GATEWAY_KEY_KIND : REST_KEY_KIND);
+
+/** The key as typed or piped, checked; the message never repeats what was given. */
+export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolean): string {
+  const key = typed.trim();
+  if (key === '') {
+    throw new UsageError(`no ${kind.label} given: ${fromTerminal ? 'nothing was typed' : 'stdin was empty'}`, {
+      hint: `pipe it in: fcast auth login${kind === GATEWAY_KEY_KIND ? ' --gateway' : ''} < key.txt`,
+    });
+  }
+  if (!kind.isWellFormed(key)) {
+    const shape = /\s/.test(key) ? 'it has spaces or several lines' : `it has ${[...key].length} characters`;
+    throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, { hint: kind.otherwise });
+  }
+  return key;
+}

@@ -4,9 +4,9 @@
 // no jitter, and drops the body of a failed POST that we need to report.
 import type { Clock } from '../context.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, FcastError, InterruptedError, NetworkError } from '../errors.js';
-import { isHeaderSafe, isRestKey, maskKey } from '../keys.js';
+import { GATEWAY_KEY_KIND, isGatewayKey, isRestKey, maskKey, REST_KEY_KIND } from '../keys.js';
 import type { Output } from '../output/io.js';
-import type { Settings } from '../settings.js';
+import type { Settings, Sourced } from '../settings.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import { DryRunDone } from './dry-run.js';
@@ -80,6 +80,11 @@ export class ApiClient {
 
   /** The key a request needs, checked before anything is sent; undefined for keyless calls. */
   keyFor(auth: Auth): string | undefined {
+    return this.chosenKey(auth)?.value;
+  }
+
+  /** Which key a request sends, and from where: the gateway's own, or the REST key it falls back to. */
+  chosenKey(auth: Auth): (Sourced<string> & { kind: 'rest' | 'gateway' }) | undefined {
     if (auth === 'none') return undefined;
     const { apiKey, gatewayKey } = this.opts.settings;
     const chosen = auth === 'gateway' ? (gatewayKey ?? apiKey) : apiKey;
@@ -91,13 +96,13 @@ export class ApiClient {
             : "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
       });
     }
-    const isRest = chosen === apiKey;
-    if ((isRest && !isRestKey(chosen.value)) || !isHeaderSafe(chosen.value)) {
-      throw new ConfigError(`the ${isRest ? 'API' : 'gateway'} key from ${chosen.source} is malformed`, {
-        hint: isRest ? 'a key looks like <prefix>_ag_ followed by 40 lowercase hex characters' : undefined,
+    const kind = chosen === apiKey ? 'rest' : 'gateway';
+    if (!(kind === 'rest' ? isRestKey : isGatewayKey)(chosen.value)) {
+      throw new ConfigError(`the ${kind === 'rest' ? 'API' : 'gateway'} key from ${chosen.source} is malformed`, {
+        hint: `a key looks like ${(kind === 'rest' ? REST_KEY_KIND : GATEWAY_KEY_KIND).expected}`,
       });
     }
-    return chosen.value;
+    return { ...chosen, kind };
   }
 
   buildUrl(spec: RequestSpec): URL {

@@ -11,6 +11,7 @@ import {
   SymbolsListSchema,
   TrackRecordSchema,
 } from './schemas.js';
+import { failureUnderSuccess } from './response-errors.js';
 import { checkShape, requireJson, type ShapeCheck } from './validate.js';
 
 export interface Connection extends ShapeCheck {
@@ -68,10 +69,14 @@ export const registerKey = (conn: Connection, email: string) =>
     'register.php',
   );
 
-export const runGatewayCommand = (conn: Connection, command: string, args: unknown[]) =>
-  call(
+export async function runGatewayCommand(conn: Connection, command: string, args: unknown[]) {
+  const res = await call(
     conn,
     { method: 'POST', path: GATEWAY_PATH, body: { command, args }, auth: 'gateway', retry: 'idempotent' },
     GatewayEnvelopeSchema,
     `gateway ${command}`,
   );
+  const failed = failureUnderSuccess(res.response.status, res.raw, res.body);
+  if (failed) throw failed;
+  return res;
+}

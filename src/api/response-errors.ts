@@ -1,6 +1,6 @@
 // Turns an error response into an ApiError: problem+json for REST, the failure envelope for
 // the gateway, or just the status when the body is neither (an HTML 503 from a proxy).
-import { ApiError, type ApiErrorDetails } from '../errors.js';
+import { ApiError, ExitCode, type ApiErrorDetails } from '../errors.js';
 import { clean } from '../output/sanitize.js';
 import { isRecord } from '../values.js';
 
@@ -48,4 +48,12 @@ export function hintFor(status: number): string | undefined {
 
 export function apiErrorFrom(status: number, body: unknown): ApiError {
   return new ApiError(describeErrorBody(status, body), { hint: hintFor(status) });
+}
+
+/** An `ok: false` gateway envelope under a success status: a failure all the same, and off-contract (exit 7). */
+export function failureUnderSuccess(status: number, raw: string, body: unknown): ApiError | undefined {
+  if (!isRecord(body) || body.ok !== false) return undefined;
+  const details = { ...describeErrorBody(status, body), raw };
+  const said = `${details.title ?? 'error'}${details.detail ? `: ${details.detail}` : ''}${details.requestId ? ` (request id ${details.requestId})` : ''}`;
+  return new ApiError(details, { exitCode: ExitCode.BadResponse, message: `the gateway answered HTTP ${status} with ok: false: ${said}` });
 }

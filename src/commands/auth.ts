@@ -1,55 +1,8 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { FcastError, UsageError } from '../errors.js';
-import { isRestKey, maskKey } from '../keys.js';
-import { configDir, configFilePath, readConfigFile, type SecretKey, type Sourced } from '../settings.js';
-
-export interface KeyKind {
-  configKey: SecretKey;
-  envName: string;
-  label: string;
-  /** What a well-formed key looks like, for the refusal message. */
-  expected: string;
-  isWellFormed(key: string): boolean;
-  /** What to try when a key of the other kind was given. */
-  otherwise?: string;
-}
-
-// The seed does not document the gateway key's form: any single printable token of a
-// plausible length is accepted, which still catches an empty paste or a pasted sentence.
-const GATEWAY_KEY = /^[\x21-\x7e]{8,512}$/;
-
-export const REST_KEY_KIND: KeyKind = {
-  configKey: 'api-key',
-  envName: 'FCAST_API_KEY',
-  label: 'API key',
-  expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
-  isWellFormed: isRestKey,
-  otherwise: "a gateway key? use 'fcast auth login --gateway'",
-};
-export const GATEWAY_KEY_KIND: KeyKind = {
-  configKey: 'gateway-key',
-  envName: 'FCAST_GATEWAY_KEY',
-  label: 'gateway key',
-  expected: 'one token of 8 to 512 printable characters',
-  isWellFormed: (key) => GATEWAY_KEY.test(key),
-};
-const kindOf = (gateway: boolean | undefined): KeyKind => (gateway ? GATEWAY_KEY_KIND : REST_KEY_KIND);
-
-/** The key as typed or piped, checked; the message never repeats what was given. */
-export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolean): string {
-  const key = typed.trim();
-  if (key === '') {
-    throw new UsageError(`no ${kind.label} given: ${fromTerminal ? 'nothing was typed' : 'stdin was empty'}`, {
-      hint: `pipe it in: fcast auth login${kind === GATEWAY_KEY_KIND ? ' --gateway' : ''} < key.txt`,
-    });
-  }
-  if (!kind.isWellFormed(key)) {
-    const shape = /\s/.test(key) ? 'it has spaces or several lines' : `it has ${[...key].length} characters`;
-    throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, { hint: kind.otherwise });
-  }
-  return key;
-}
+import { checkTypedKey, GATEWAY_KEY_KIND, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../keys.js';
+import { configDir, configFilePath, readConfigFile, type Sourced } from '../settings.js';
 
 interface LoginFlags {
   gateway?: boolean;
@@ -98,7 +51,7 @@ export function register(program: Command, app: App): void {
         ['fcast auth login --gateway < gateway-key.txt', 'the key of the command gateway'],
       ),
     )
-    .action(action(app, (run, opts: LoginFlags) => login(run, kindOf(opts.gateway))));
+    .action(action(app, (run, opts: LoginFlags) => login(run, keyKindOf(opts.gateway))));
 
   auth
     .command('status')
@@ -136,7 +89,7 @@ export function register(program: Command, app: App): void {
         ['fcast auth logout --gateway --yes', 'removes the stored gateway key, for scripts'],
       ),
     )
-    .action(action(app, (run, opts: LogoutFlags) => logout(run, kindOf(opts.gateway), opts.yes === true)));
+    .action(action(app, (run, opts: LogoutFlags) => logout(run, keyKindOf(opts.gateway), opts.yes === true)));
 }
 
 async function login(run: Run, kind: KeyKind): Promise<void> {

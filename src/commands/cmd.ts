@@ -72,7 +72,7 @@ function helpOf(spec: GatewayCommand): string {
 async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
   const args = shapeGatewayArgs(command, raw);
   const conn = await run.connect();
-  const [{ runGatewayCommand }, { explainGatewayError, failureUnderSuccess }, view] = await Promise.all([
+  const [{ runGatewayCommand }, { explainGatewayError }, view] = await Promise.all([
     import('../api/endpoints.js'),
     import('../gateway/errors.js'),
     import('../output/gateway-view.js'),
@@ -81,12 +81,8 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   try {
     res = await runGatewayCommand(conn, command.name, args);
   } catch (err) {
-    const { gatewayKey, apiKey } = run.settings();
-    const sent = gatewayKey ? { kind: 'gateway' as const, source: gatewayKey.source } : apiKey ? { kind: 'rest' as const, source: apiKey.source } : undefined;
-    throw explainGatewayError(err, command, sent);
+    throw explainGatewayError(err, command, conn.client.chosenKey('gateway'));
   }
-  const failed = failureUnderSuccess(res.response.status, res.raw, res.body);
-  if (failed) throw failed;
   const nowSeconds = Math.floor(run.ctx.clock.now() / 1000);
   if (run.flags.json) run.out.rawJson(res.raw);
   else run.out.data(view.renderGatewayResult(run.out, res.body, nowSeconds));

@@ -8,7 +8,7 @@ import type { OpenConnection } from '../api/connect.js';
 import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../context.js';
 import { ExitCode, FcastError } from '../errors.js';
-import { isHeaderSafe, isRestKey, maskKey } from '../keys.js';
+import { isGatewayKey, isRestKey, maskKey } from '../keys.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import {
@@ -278,7 +278,7 @@ export function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>):
     return warn(name, 'not set, and no API key to fall back on: cmd needs one', "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)");
   }
   const { value, source } = lookup.found;
-  if (!isHeaderSafe(value)) return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)}`, 'set it again without spaces, quotes or line breaks');
+  if (!isGatewayKey(value)) return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)}`, 'set it again: one token of 8 to 512 printable characters, no spaces, quotes or line breaks');
   return pass(name, `${maskKey(value)} (from ${source})`);
 }
 

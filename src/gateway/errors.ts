@@ -1,8 +1,7 @@
 // Gateway failures, told in the gateway's terms: which scope a command needs, which key was
 // sent. The exit code stays the one the status decided (errors.ts); only the hint changes.
 import type { GatewayCommand } from '../domain.js';
-import { ApiError, ExitCode } from '../errors.js';
-import { describeErrorBody } from '../api/response-errors.js';
+import { ApiError } from '../errors.js';
 
 const KEY_SETTINGS = "FCAST_GATEWAY_KEY or 'fcast auth login --gateway'";
 
@@ -31,15 +30,4 @@ function hintFor(status: number, command: GatewayCommand, key: SentKey | undefin
     default:
       return undefined;
   }
-}
-
-/** An `ok: false` envelope under a success status: a failure all the same, and off-contract. */
-export function failureUnderSuccess(status: number, raw: string, body: unknown): ApiError | undefined {
-  if (body === null || typeof body !== 'object' || (body as { ok?: unknown }).ok !== false) return undefined;
-  const details = { ...describeErrorBody(status, body), raw };
-  const code = details.title ?? 'error';
-  const message = `the gateway answered HTTP ${status} with ok: false: ${code}${details.detail ? `: ${details.detail}` : ''}${
-    details.requestId ? ` (request id ${details.requestId})` : ''
-  }`;
-  return new ApiError(details, { exitCode: ExitCode.BadResponse, message });
 }

@@ -1,7 +1,7 @@
 // Reading a key from a terminal with echo off, a piped key, and a yes/no answer.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { checkTypedKey, GATEWAY_KEY_KIND, REST_KEY_KIND, type KeyKind } from '../../src/commands/auth.js';
+import { checkTypedKey, GATEWAY_KEY_KIND, REST_KEY_KIND, type KeyKind } from '../../src/keys.js';
 import type { Reader } from '../../src/context.js';
 import { ExitCode, type FcastError, InterruptedError } from '../../src/errors.js';
 import { confirm, readHiddenLine, readPiped } from '../../src/secret-input.js';
