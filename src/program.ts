@@ -17,6 +17,7 @@ import * as symbols from './commands/symbols.js';
 import * as trackRecord from './commands/track-record.js';
 import * as verify from './commands/verify.js';
 import { EXIT_CODE_HELP } from './errors.js';
+import { maskKey } from './keys.js';
 import { DEFAULTS, flagParser } from './settings.js';
 
 export const COMMAND_MODULES = [discover, demo, register, auth, config, predict, symbols, trackRecord, accuracy, verify, cmd, completion, doctor, mock];
@@ -48,11 +49,20 @@ export function buildProgram(app: App): Command {
       // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
       getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
       getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
-      outputError: (s, write) => write(`fcast: ${s.replace(/^error: /, '').trimEnd()}\n  hint: see 'fcast --help'\n`),
+      outputError: (s, write) => write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
     })
     .addHelpText('after', rootHelpFooter());
   for (const module of COMMAND_MODULES) module.register(program, app);
   return program;
+}
+
+/**
+ * Commander repeats what was typed in its errors ("unknown option '--api-key=...'"). A key
+ * pasted on the command line must not reach a CI log that way: option values and anything
+ * shaped like a key are masked.
+ */
+export function redactTyped(message: string): string {
+  return message.replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>').replace(/[A-Za-z0-9]+_ag_[0-9a-f]{8,}/g, (key) => maskKey(key));
 }
 
 function rootHelpFooter(): string {

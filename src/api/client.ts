@@ -54,7 +54,8 @@ class Timeout extends Error {}
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  // Names other than `localhost` itself resolve however DNS or /etc/hosts say: not trusted.
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 export class ApiClient {
@@ -116,9 +117,14 @@ export class ApiClient {
   async request(spec: RequestSpec): Promise<ApiResponse> {
     const url = this.buildUrl(spec);
     const key = this.keyFor(spec.auth);
-    if (key !== undefined && url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
-      throw new ConfigError(`refusing to send a key over plain http to ${url.host}`, {
-        hint: 'use an https:// base URL (plain http is allowed only to a loopback host)',
+    // Plain http is safe only when the bytes never leave the machine: a loopback host, reached
+    // directly (a proxy would see the key inside its tunnel).
+    const proxy = this.opts.transport.proxyFor?.(url);
+    if (key !== undefined && url.protocol !== 'https:' && (!isLoopbackHost(url.hostname) || proxy !== undefined)) {
+      throw new ConfigError(`refusing to send a key over plain http to ${url.host}${proxy ? ` through the proxy ${proxy}` : ''}`, {
+        hint: proxy
+          ? 'list the host in NO_PROXY to reach it directly, or use an https:// base URL'
+          : 'use an https:// base URL (plain http is allowed only to a loopback host)',
       });
     }
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent };

@@ -20,7 +20,8 @@ export function register(program: Command, app: App): void {
         'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD); several are ' +
         'fetched four at a time and shown in the order given. A symbol that fails does not hide the others: ' +
         'its error goes to stderr and the exit code is that of the first failure in the order given. With ' +
-        '--json and several symbols, stdout is a JSON array of the bodies that succeeded, in order.',
+        '--json and several symbols, stdout is a JSON array with one element per symbol, in order: its body, ' +
+        "the server's error body, or null when no answer came.",
     )
     .argument('<symbol...>', 'one or more symbols, e.g. BTC/USD eth-usd')
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)', false)
@@ -77,7 +78,9 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   }
 
   if (run.flags.json) {
-    const raws = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.raw] : []));
+    // One element per symbol given, in order: the body, the server's error body, or null when
+    // no answer came, so that `.[i]` is always the i-th symbol's.
+    const raws = results.map((r) => (r.status === 'fulfilled' ? r.value.raw : r.reason instanceof ApiError && r.reason.details.raw !== undefined ? r.reason.details.raw : 'null'));
     if (symbols.length === 1) run.out.rawJson(raws[0]!);
     else {
       const { jsonArrayOf } = await import('../output/json.js');

@@ -89,11 +89,17 @@ describe('fcast predict', () => {
     expect(reversed.code).toBe(4);
   });
 
-  it('--json with a failing symbol prints the array of the bodies that succeeded, errors on stderr', async () => {
-    const r = await emu.runWithKey(['predict', 'BTC/USD', 'NOPE/USD', 'EUR/USD', '--json']);
+  it('--json with a failing symbol keeps one element per symbol: its body, its error body, or null', async () => {
+    emu.server.setFaults([{ kind: 'reset', path: 'ETH%2FUSD' }]);
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'NOPE/USD', 'ETH/USD', 'EUR/USD', '--json', '--retries', '0']);
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual([JSON.parse(await served('BTC/USD')), JSON.parse(await served('EUR/USD'))]);
+    const [btc, nope, eth, eur] = JSON.parse(r.stdout) as unknown[];
+    expect(btc).toEqual(JSON.parse(await served('BTC/USD')));
+    expect(nope).toMatchObject({ status: 404, title: expect.any(String), detail: expect.any(String) });
+    expect(eth).toBeNull();
+    expect(eur).toEqual(JSON.parse(await served('EUR/USD')));
     expect(r.stderr).toMatch(/^fcast: NOPE\/USD: HTTP 404/m);
+    expect(r.stderr).toMatch(/^fcast: ETH\/USD: /m);
   });
 
   it('without a key exits 3 and sends nothing, for one symbol or several', async () => {

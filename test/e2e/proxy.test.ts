@@ -66,6 +66,18 @@ describe('proxies', () => {
   });
 });
 
+describe('a key and a proxy', () => {
+  it('a key never goes over plain http through a proxy, even to a loopback host', async () => {
+    const r = await emu.runWithKey(['symbols'], { env: { HTTP_PROXY: proxyUrl } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/refusing to send a key over plain http to .* through the proxy/);
+    expect(r.stderr).toMatch(/NO_PROXY/);
+    expect(tunnels).toEqual([]);
+    const direct = await emu.runWithKey(['symbols', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(direct.code).toBe(0);
+  });
+});
+
 describe('a proxy that cannot be reached', () => {
   it('is named in the error, not the service', async () => {
     const r = await emu.run(['demo', '--retries', '0'], { env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://user:secret@127.0.0.1:9' } });

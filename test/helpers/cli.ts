@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
 import { packageVersion } from '../../src/context.js';
-import { main } from '../../src/main.js';
+import { main, type MainOptions } from '../../src/main.js';
 
 export interface RunOptions {
   env?: Env;
@@ -17,6 +17,8 @@ export interface RunOptions {
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
   now?: number;
   signal?: AbortSignal;
+  /** Swap the wire (see App.transport), e.g. to count connection attempts. */
+  transport?: MainOptions['transport'];
 }
 
 export interface RunResult {
@@ -76,6 +78,6 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
     nodeVersion: process.versions.node,
     version: packageVersion(),
   };
-  const code = await main(argv, ctx);
+  const code = await main(argv, ctx, { transport: opts.transport });
   return { code, stdout: stdout.text, stderr: stderr.text, sleeps: clock.sleeps, configDir };
 }

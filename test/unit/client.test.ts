@@ -122,6 +122,21 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('retries 502 and 504 too, but not 500 (exit 6) nor 400 (exit 2)', async () => {
+    const problem = (status: number) => (_q: IncomingMessage, s: ServerResponse) => json(s, status, { title: 't', detail: 'd', status, type: 'x' });
+    script = [problem(502), problem(504)];
+    const { c, clock } = client();
+    expect((await c.request(GET)).status).toBe(200);
+    expect(clock.sleeps).toHaveLength(2);
+
+    for (const [status, code] of [[500, ExitCode.Unavailable], [400, ExitCode.Usage]] as const) {
+      script = [problem(status)];
+      seen = [];
+      expect((await failure(client().c.request(GET))).exitCode).toBe(code);
+      expect(seen).toHaveLength(1);
+    }
+  });
+
   it('does not retry 4xx other than 429', async () => {
     script = [(_q, s) => json(s, 404, { title: 'Not Found', detail: 'no such symbol', status: 404, type: 'x' })];
     const err = await failure(client().c.request(GET));
@@ -194,6 +209,6 @@ describe('ApiClient', () => {
 
   it('knows loopback hosts', () => {
     expect(['localhost', '127.0.0.1', '127.1.2.3', '[::1]'].every(isLoopbackHost)).toBe(true);
-    expect(['127.0.0.1.example', '10.0.0.1', 'example.com'].some(isLoopbackHost)).toBe(false);
+    expect(['127.0.0.1.example', '10.0.0.1', 'example.com', 'foo.localhost'].some(isLoopbackHost)).toBe(false);
   });
 });

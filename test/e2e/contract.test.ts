@@ -1,0 +1,171 @@
+// Contract points that cut across commands: what goes to stdout when things fail, where a
+// key may go and where it must never appear, flags anywhere on the line, colour, exit codes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/api/transport.js';
+import { tempDir } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const emu = useEmulator();
+
+/** A wire that only counts: any send is a failure of "nothing is sent". */
+function countingTransport() {
+  const sends: string[] = [];
+  const transport = (): Transport => ({
+    send: async (req) => {
+      sends.push(req.url.href);
+      throw new Error('no network in this test');
+    },
+    close: async () => undefined,
+  });
+  return { sends, transport };
+}
+
+describe('stdout holds data only', () => {
+  it.each([
+    ['a usage error', ['demo', 'XRP/USD', '--json'], {}, 2],
+    ['a missing base URL', ['demo', '--json'], { FCAST_BASE_URL: '' }, 3],
+    ['a refused connection', ['demo', '--json', '--retries', '0'], { FCAST_BASE_URL: 'http://127.0.0.1:9' }, 6],
+    ['a missing key', ['symbols', '--json'], {}, 3],
+  ] as const)('under --json, %s prints nothing to stdout and one error line to stderr', async (_what, argv, env, code) => {
+    const r = await emu.run([...argv], { env });
+    expect(r.code).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fcast: .+\n/);
+  });
+});
+
+describe('keys', () => {
+  it('are refused over plain http to a remote host before any connection, for every keyed command', async () => {
+    for (const argv of [['symbols'], ['predict', 'BTC/USD', 'ETH/USD'], ['cmd', 'snapshot'], ['auth', 'status', '--check']]) {
+      const { sends, transport } = countingTransport();
+      const r = await emu.runWithKey([...argv, '--base-url', 'http://192.0.2.1'], { transport });
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stderr).toMatch(/refusing to send a key over plain http to 192\.0\.2\.1/);
+      expect(sends).toEqual([]);
+    }
+  });
+
+  it('never come back in an error about what was typed', async () => {
+    const key = emu.server.testKey;
+    for (const argv of [['demo', `--api-key=${key}`], [key], ['auth', 'login', key]]) {
+      const r = await emu.run(argv);
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).not.toContain(key);
+    }
+  });
+
+  it('a malformed key in the config file exits 3 naming the file, and nothing is sent', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': 'garbage' }));
+    const r = await emu.run(['symbols'], { configDir: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(join(dir, 'config.json'));
+    expect(r.stderr).not.toContain('garbage');
+    expect(emu.server.requests).toHaveLength(0);
+  });
+});
+
+describe('settings', () => {
+  it('a config file that cannot be read exits 3 naming it', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'config.json'));
+    for (const argv of [['demo'], ['config', 'set', 'retries', '1']]) {
+      const r = await emu.run(argv, { configDir: dir });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(join(dir, 'config.json'));
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('arguments are checked before settings: a bad argument exits 2 even with a broken environment', async () => {
+    for (const argv of [['demo', 'XRP/USD'], ['verify', '0'], ['predict', 'BTC'], ['track-record', '--min-win-rate', '5'], ['register', '--email', 'nope']]) {
+      const r = await emu.run(argv, { env: { FCAST_TIMEOUT: 'soon', FCAST_BASE_URL: '' } });
+      expect(r.code, argv.join(' ')).toBe(2);
+    }
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [['--json', 'auth', 'status']],
+    [['config', '--json', 'list']],
+    [['--json', 'cmd', 'analyze', 'BTC/USD', '1h']],
+    [['--json', 'predict', 'BTC/USD', 'ETH/USD']],
+    [['--json', 'track-record', '--symbol', 'BTC/USD']],
+    [['verify', '--json', '7']],
+  ])('global flags work before or after the subcommand: %j', async (argv) => {
+    const r = await emu.runWithKey(argv);
+    expect(r.code).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+
+  it('--base-url, --retries and --max-wait before the subcommand', async () => {
+    emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 2 }]);
+    const r = await emu.run(['--base-url', emu.server.url, '--retries', '1', '--max-wait', '5', 'demo', '--json'], { env: { FCAST_BASE_URL: '' } });
+    expect(r.code).toBe(0);
+    expect(r.sleeps).toEqual([2000]);
+  });
+});
+
+describe('colour', () => {
+  it('NO_COLOR turns it off on a terminal', async () => {
+    const r = await emu.run(['demo'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+});
+
+describe('exit codes', () => {
+  it('an internal error exits 1 with one line and no stack trace, unless --verbose', async () => {
+    const broken = () => {
+      throw new Error('wire exploded');
+    };
+    const r = await emu.run(['demo'], { transport: broken });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^fcast: internal error: wire exploded$/m);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    const verbose = await emu.run(['demo', '--verbose'], { transport: broken });
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toMatch(/^\s+at /m);
+  });
+
+  it('--strict accepts unknown fields: only missing or mistyped documented ones fail', async () => {
+    const body = (await (await fetch(`${emu.server.url}/api/agent/v1/demo.php`)).json()) as Record<string, any>;
+    body.extra_top = { nested: true };
+    const [first] = Object.keys(body.predictions);
+    body.predictions[first!].ia3.extra_field = 'kept';
+    const server = createServer((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const r = await emu.run(['demo', '--json', '--strict'], { env: { FCAST_BASE_URL: url } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual(body);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('attribution', () => {
+  it.each([
+    [['track-record']],
+    [['accuracy', '--tf', '1h']],
+    [['verify', '7']],
+    [['symbols']],
+    [['predict', 'BTC/USD', '--candles']],
+    [['discover']],
+  ])('%j ends with the source, tier and delay in its last three lines', async (argv) => {
+    const r = await emu.runWithKey(argv);
+    expect(r.code).toBe(0);
+    const last = r.stdout.trimEnd().split('\n').slice(-3).join('\n');
+    expect(last).toMatch(/^Source: Market Forecast Agent \(forecast-agent\.example\)$/m);
+    expect(last).toMatch(/^Tier: (demo|free) · data delayed \d+ min$/m);
+  });
+});
