@@ -6,7 +6,8 @@ import type { OpenConnection } from './api/connect.js';
 import type { Transport } from './api/transport.js';
 import type { Ctx } from './context.js';
 import { colorWanted, Output } from './output/io.js';
-import { resolveSettings, type GlobalFlags, type Settings } from './settings.js';
+import type { ConfigStore } from './config-store.js';
+import { configDir, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
 
 export interface Run {
   ctx: Ctx;
@@ -16,6 +17,8 @@ export interface Run {
   settings(): Settings;
   /** The API connection (HTTP client + shape checks); created on first use. */
   connect(): Promise<Connection>;
+  /** The config file for writing (conf, imported only by the commands that write). */
+  configStore(): Promise<ConfigStore>;
   /** Releases the HTTP connections so the process can end at once. */
   close(): Promise<void>;
 }
@@ -48,6 +51,10 @@ export function createRun(app: App, flags: GlobalFlags): Run {
         return openConnection(ctx, current, out, { dryRun: flags.dryRun, strict: flags.strict, transport: app.transport });
       })();
       return (await connection).conn;
+    },
+    configStore: async () => {
+      const { openConfigStore } = await import('./config-store.js');
+      return openConfigStore(configDir(ctx));
     },
     close: async () => {
       if (connection) await (await connection.catch(() => undefined))?.close();

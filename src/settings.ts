@@ -180,11 +180,24 @@ export function lookUpSetting<K extends ConfigKey>(
   return {};
 }
 
+/** A key set in the environment; blank counts as unset, as for every setting. */
+export function secretFromEnv(env: Env, envName: string): string | undefined {
+  const value = env[envName]?.trim();
+  return value ? value : undefined;
+}
+
+/** A key stored in the config file (not the environment): what register and auth login would replace. */
+export function storedSecret(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, key: SecretKey): { path: string; value: string | undefined } {
+  const path = configFilePath(configDir(ctx));
+  const value = readConfigFile(path)[key];
+  return { path, value: typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined };
+}
+
 export function lookUpSecret(envName: string, fileKey: SecretKey, env: Env, file: ConfigData, configPath: string): Lookup<string> {
-  const fromEnv = env[envName];
-  if (present(fromEnv)) return { found: { value: fromEnv.trim(), source: envName } };
+  const fromEnv = secretFromEnv(env, envName);
+  if (fromEnv) return { found: { value: fromEnv, source: envName } };
   const fromFile = file[fileKey];
-  if (typeof fromFile === 'string' && fromFile !== '') return { found: { value: fromFile.trim(), source: configPath } };
+  if (typeof fromFile === 'string' && fromFile.trim() !== '') return { found: { value: fromFile.trim(), source: configPath } };
   if (fromFile !== undefined && fromFile !== null && typeof fromFile !== 'string') {
     return { problem: { message: `'${fileKey}' in ${configPath} is not a string`, fromFlag: false } };
   }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { FcastError, UsageError } from '../errors.js';
 import { checkTypedKey, GATEWAY_KEY_KIND, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../keys.js';
-import { configDir, configFilePath, readConfigFile, type Sourced } from '../settings.js';
+import { secretFromEnv, storedSecret, type Sourced } from '../settings.js';
 
 interface LoginFlags {
   gateway?: boolean;
@@ -101,18 +101,18 @@ async function login(run: Run, kind: KeyKind): Promise<void> {
     : await readPiped(stdin);
   const key = checkTypedKey(kind, typed, fromTerminal);
   const masked = maskKey(key);
-  const { path, stored } = storedKey(run, kind);
+  const { path, value: stored } = storedSecret(run.ctx, kind.configKey);
 
   if (run.flags.dryRun) {
     run.out.note(`dry run: would save the ${kind.label} ${masked} to ${path}; nothing saved`);
     return;
   }
-  const store = await openStore(run);
+  const store = await run.configStore();
   store.set(kind.configKey, key);
   if (run.flags.json) run.out.json({ saved: kind.configKey, key: masked, path: store.path });
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
   if (stored !== undefined && stored !== key) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
-  if (envValue(run, kind) !== undefined) {
+  if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
     run.out.warn(`${kind.envName} is set in the environment and takes precedence over the saved key`);
   }
 }
@@ -193,8 +193,8 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
       hint: 'a removed key cannot be recovered: the service keeps only its hash',
     });
   }
-  const { path, stored } = storedKey(run, kind);
-  if (envValue(run, kind) !== undefined) {
+  const { path, value: stored } = storedSecret(run.ctx, kind.configKey);
+  if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
     run.out.warn(`${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`);
   }
   if (stored === undefined) {
@@ -216,25 +216,8 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
     run.out.note(`dry run: would remove the ${kind.label} ${masked} from ${path}; nothing removed`);
     return;
   }
-  const store = await openStore(run);
+  const store = await run.configStore();
   store.delete(kind.configKey);
   if (run.flags.json) run.out.json({ removed: kind.configKey, key: masked, path: store.path });
   run.out.note(`removed the ${kind.label} ${masked} from ${store.path}`);
-}
-
-function envValue(run: Run, kind: KeyKind): string | undefined {
-  const value = run.ctx.env[kind.envName];
-  return value === undefined || value.trim() === '' ? undefined : value;
-}
-
-/** The key stored in the config file (not the environment), read without creating anything. */
-function storedKey(run: Run, kind: KeyKind): { path: string; stored: string | undefined } {
-  const path = configFilePath(configDir(run.ctx));
-  const value = readConfigFile(path)[kind.configKey];
-  return { path, stored: typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined };
-}
-
-async function openStore(run: Run) {
-  const { openConfigStore } = await import('../config-store.js');
-  return openConfigStore(configDir(run.ctx));
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { UsageError } from '../errors.js';
 import { maskKey } from '../keys.js';
-import { CONFIG_KEYS, SECRET_KEYS, SettingError, settingParsers, type ConfigKey, type Settings, type Sourced } from '../settings.js';
+import { CONFIG_KEYS, configDir, configFilePath, SECRET_KEYS, SettingError, settingParsers, type ConfigKey, type Settings, type Sourced } from '../settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
 
@@ -101,7 +101,7 @@ export function register(program: Command, app: App): void {
           if (err instanceof SettingError) throw new UsageError(err.message);
           throw err;
         }
-        const store = await openStore(run);
+        const store = await run.configStore();
         store.set(key, parsed);
         run.out.note(`set ${key} in ${store.path}`);
       }),
@@ -115,7 +115,7 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, _opts, raw: string) => {
         const key = configKey(raw);
-        const store = await openStore(run);
+        const store = await run.configStore();
         if (store.get(key) === undefined) return run.out.note(`${key} was not set in ${store.path}`);
         store.delete(key);
         run.out.note(`removed ${key} from ${store.path}`);
@@ -128,16 +128,9 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', examples(['fcast config path', 'e.g. ~/.config/fcast/config.json'], ['FCAST_CONFIG_DIR=/tmp/ci fcast config path', 'another directory']))
     .action(
       action(app, async (run) => {
-        const { configDir, configFilePath } = await import('../settings.js');
         const path = configFilePath(configDir(run.ctx));
         if (run.flags.json) return run.out.json(path);
         run.out.data(path);
       }),
     );
-}
-
-async function openStore(run: Run) {
-  const { openConfigStore } = await import('../config-store.js');
-  const { configDir } = await import('../settings.js');
-  return openConfigStore(configDir(run.ctx));
 }

@@ -3,7 +3,7 @@ import { action, examples, type App, type Run } from '../command.js';
 import { ApiError, BadResponseError, ConfigError, NetworkError, UsageError } from '../errors.js';
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
-import { configDir, configFilePath, readConfigFile } from '../settings.js';
+import { secretFromEnv, storedSecret } from '../settings.js';
 
 interface RegisterFlags {
   email: string;
@@ -64,8 +64,7 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
     saved = "no (--no-save): keep it safe; 'fcast auth login' can store it later";
   } else {
     try {
-      const { openConfigStore } = await import('../config-store.js');
-      const store = await openConfigStore(run.settings().configDir);
+      const store = await run.configStore();
       store.set('api-key', key);
       saved = `${store.path} (mode 0600)${replaced ? `, replacing ${maskKey(replaced)}` : ''}`;
     } catch (err) {
@@ -86,7 +85,7 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
       hint: "it cannot be shown again: copy it from stdout now, then store it with 'fcast auth login' or in FCAST_API_KEY",
     });
   }
-  if (opts.save && present(run.ctx.env.FCAST_API_KEY)) {
+  if (opts.save && secretFromEnv(run.ctx.env, 'FCAST_API_KEY')) {
     run.out.warn('FCAST_API_KEY is set in the environment and takes precedence over the saved key');
   }
   if (!res.wellFormed && conn.strict) {
@@ -94,19 +93,16 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
   }
 }
 
-const present = (v: string | undefined): boolean => v !== undefined && v.trim() !== '';
-
 /**
  * Exit 2 before any request when a stored key would be overwritten: it could never be shown
  * again. With --force, returns the key that will be replaced.
  */
 function refuseToReplace(run: Run, force: boolean): string | undefined {
-  const path = configFilePath(configDir(run.ctx));
-  const stored = readConfigFile(path)['api-key'];
-  if (typeof stored !== 'string' || stored.trim() === '') return undefined;
-  if (force) return stored.trim();
+  const { path, value: stored } = storedSecret(run.ctx, 'api-key');
+  if (stored === undefined) return undefined;
+  if (force) return stored;
   throw new UsageError(
-    `an API key (${maskKey(stored.trim())}) is already stored in ${path}; a new key would replace it, and the old one cannot be shown again`,
+    `an API key (${maskKey(stored)}) is already stored in ${path}; a new key would replace it, and the old one cannot be shown again`,
     { hint: 'pass --force to replace it, or --no-save to only print the new key' },
   );
 }
