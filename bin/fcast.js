@@ -10,6 +10,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.exit(0);
 }
 
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
+// baseline (Liftoff), then an optimised tier in background threads that the process must
+// join before it exits, ~80 ms of a ~250 ms `fcast demo --json` (npm run bench). A CLI's
+// few short responses never need the optimised parser. Set here, for this process only,
+// before anything loads undici.
+const { setFlagsFromString } = await import('node:v8');
+setFlagsFromString('--liftoff-only');
+
 const { realContext } = await import('../dist/context.js');
 const { main } = await import('../dist/main.js');
 

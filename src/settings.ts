@@ -108,15 +108,22 @@ export function parseBaseUrl(raw: unknown, where: string): string {
   return text;
 }
 
+/** A day. Timers overflow past ~24.8 days (and then fire at once), and no wait needs more. */
+export const MAX_SECONDS = 86_400;
+
 function parsePositiveNumber(raw: unknown, where: string, what: string): number {
   const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n <= 0) throw new SettingError(`${where} must be ${what}, got '${String(raw)}'`);
+  if (String(raw).trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_SECONDS) {
+    throw new SettingError(`${where} must be ${what}, at most ${MAX_SECONDS}, got '${String(raw)}'`);
+  }
   return n;
 }
 
 function parseNonNegativeNumber(raw: unknown, where: string): number {
   const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n < 0) throw new SettingError(`${where} must be a number of seconds, 0 or more, got '${String(raw)}'`);
+  if (String(raw).trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_SECONDS) {
+    throw new SettingError(`${where} must be a number of seconds from 0 to ${MAX_SECONDS}, got '${String(raw)}'`);
+  }
   return n;
 }
 

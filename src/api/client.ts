@@ -146,7 +146,7 @@ export class ApiClient {
         res = await this.send(spec.method, url, headers, body);
       } catch (err) {
         if (err instanceof RetryableNetworkError && spec.retry === 'idempotent' && canRetry) {
-          await this.wait(backoffSeconds(attempt, this.opts.clock), `${err.message}`, attempt, retries.value);
+          await this.wait(Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value), err.message, attempt, retries.value);
           continue;
         }
         throw err instanceof RetryableNetworkError ? err.final(spec.retry) : err;
@@ -190,7 +190,7 @@ export class ApiClient {
     }
   }
 
-  /** One exchange, following same-origin redirects; the key never leaves its origin. */
+  /** One exchange, following redirects; a request that carries a key follows them only within its origin. */
   private async send(method: 'GET' | 'POST', url: URL, headers: Record<string, string>, body: string | undefined): Promise<ApiResponse> {
     let current = url;
     let currentMethod = method;
@@ -199,7 +199,7 @@ export class ApiClient {
       const res = await this.exchange(currentMethod, current, headers, currentBody);
       if (!('location' in res)) return res;
       const next = new URL(res.location, current);
-      if (next.origin !== url.origin) {
+      if (next.origin !== url.origin && headers.authorization !== undefined) {
         throw new BadResponseError(`the server redirected to another origin (${next.origin}); not followed, so the key stays with ${url.origin}`, {
           hint: `if the service has moved, set the base URL to ${next.origin}`,
         });
@@ -299,10 +299,10 @@ function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string
   const code = e.code ?? e.cause?.code ?? '';
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(e.message ?? ''))) {
     // The connection that failed may be the proxy's, not the service's: say which way it went.
-    return new NetworkError(`request to ${url.host} through the proxy ${proxy} failed: ${e.message || code}`, {
-      hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct',
-      mayHaveArrived: false,
-    });
+    const message = `request to ${url.host} through the proxy ${proxy} failed: ${e.message || code}`;
+    const opts = { hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct', mayHaveArrived: false };
+    // A refused proxy is a refused connection like any other: retried, as the contract asks.
+    return code === 'ECONNREFUSED' ? new RetryableNetworkError(message, opts) : new NetworkError(message, opts);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {

@@ -1,20 +1,14 @@
 // The wire, on undici. Its index loads every dispatcher, interceptor, cache store and mock
 // it has (~85 ms on the dev machines); the three modules used here load in ~30 ms. undici
-// has no "exports" map, so these paths are public files of the pinned version; the types
+// has no "exports" map, so these paths are files of the exact version package.json pins; the types
 // come from the package's own declarations.
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { Readable } from 'node:stream';
 import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent as EnvAgentType } from 'undici';
 import type { Env } from '../context.js';
+import { ConfigError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
-
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
-// baseline (Liftoff), then an optimised tier in background threads that the process must
-// join before it exits, ~80 ms of a ~250 ms `fcast demo --json` (npm run bench). One short
-// response never needs the optimised parser. Set before undici first compiles the module.
-setFlagsFromString('--liftoff-only');
 
 export interface WireRequest {
   url: URL;
@@ -43,13 +37,43 @@ export interface ProxySettings {
   noProxy?: string;
 }
 
+/** Which of the two spellings is in effect: the lower-case one wins, as in curl and undici. */
+export function proxyVariable(env: Env, lower: string): string | undefined {
+  const upper = lower.toUpperCase();
+  return env[lower] ? lower : env[upper] ? upper : undefined;
+}
+
+/** The proxies of the environment; a value that is not an http(s) URL is a config error (exit 3). */
 export function proxyFromEnv(env: Env): ProxySettings {
-  const first = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
-  return {
-    httpProxy: first('http_proxy', 'HTTP_PROXY'),
-    httpsProxy: first('https_proxy', 'HTTPS_PROXY'),
-    noProxy: first('no_proxy', 'NO_PROXY'),
+  const url = (lower: string) => {
+    const name = proxyVariable(env, lower);
+    return name === undefined ? undefined : proxyUrl(name, env[name]!);
   };
+  const noProxy = proxyVariable(env, 'no_proxy');
+  return { httpProxy: url('http_proxy'), httpsProxy: url('https_proxy'), noProxy: noProxy && env[noProxy] };
+}
+
+/** `proxy.example:3128` means http://proxy.example:3128, as in curl. The value is never echoed: it may hold a password. */
+function proxyUrl(name: string, raw: string): string {
+  const text = raw.includes('://') ? raw : `http://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`, { hint: 'set it to a URL such as http://proxy.example:3128, or unset it' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// proxy, not ${url.protocol}`, { hint: 'set it to a URL such as http://proxy.example:3128, or unset it' });
+  }
+  return text;
+}
+
+/** A proxy URL with its user name and password masked, for showing. */
+export function maskedProxy(raw: string): string {
+  const url = new URL(raw.includes('://') ? raw : `http://${raw}`);
+  if (url.username) url.username = '***';
+  if (url.password) url.password = '***';
+  return url.href.replace(/\/$/, '');
 }
 
 /** The proxy undici's EnvHttpProxyAgent would pick for `url`, shown without credentials. */
@@ -83,7 +107,7 @@ export function undiciTransport(proxy: ProxySettings): Transport {
   const { request } = api;
   // The overall deadline is ours (client.ts); undici's per-phase timeouts would cut a
   // slow-but-alive body or let a trickling one run past --timeout.
-  const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
+  const timeouts = { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0 };
   let dispatcher: Dispatcher;
   if (proxy.httpProxy || proxy.httpsProxy) {
     const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvAgentType;

@@ -5,6 +5,7 @@
 // which stops at the first bad value.
 import { statSync } from 'node:fs';
 import type { OpenConnection } from '../api/connect.js';
+import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings } from '../api/transport.js';
 import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../context.js';
 import { ExitCode, FcastError } from '../errors.js';
@@ -74,7 +75,7 @@ export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Pr
     checkBaseUrl(found.baseUrl),
     checkApiKey(found.apiKey),
     checkGatewayKey(found.gatewayKey, found.apiKey),
-    checkProxy(ctx.env),
+    checkProxy(ctx.env, found.baseUrl.found?.value),
   ];
   checks.push(...(await checkService({ ctx, flags, out, transport }, config, found)));
   return checks;
@@ -296,35 +297,26 @@ function whatIsWrong(key: string): string {
 
 // --- proxy -------------------------------------------------------------------------------
 
-const present = (v: string | undefined): v is string => v !== undefined && v !== '';
-
-export function checkProxy(env: Env): Check {
+/** The proxies in effect, as the transport reads them, and whether the base URL goes through one. */
+export function checkProxy(env: Env, baseUrl?: string): Check {
   const name = 'proxy';
-  // The lower-case spelling wins, as in proxyFromEnv (api/transport.ts).
-  const inEffect = (lower: string, upper: string) => (present(env[lower]) ? lower : present(env[upper]) ? upper : undefined);
-  const used = [inEffect('https_proxy', 'HTTPS_PROXY'), inEffect('http_proxy', 'HTTP_PROXY')].filter((v): v is string => v !== undefined);
-  const noProxy = inEffect('no_proxy', 'NO_PROXY');
-  if (used.length === 0) return pass(name, noProxy ? `none (${noProxy} is set but no proxy is)` : 'none: direct connections');
-  const broken = used.filter((v) => maskedProxy(env[v]!) === undefined);
-  if (broken.length > 0) {
-    return fail(name, `${broken.join(' and ')} ${broken.length === 1 ? 'is' : 'are'} not a URL`, 'set it to a URL such as http://proxy.example:3128, or unset it');
+  let proxies: ProxySettings;
+  try {
+    proxies = proxyFromEnv(env);
+  } catch (err) {
+    return failure(name, err, 'set it to a URL such as http://proxy.example:3128, or unset it');
   }
+  const used = [proxyVariable(env, 'https_proxy'), proxyVariable(env, 'http_proxy')].filter((v): v is string => v !== undefined);
+  const noProxy = proxyVariable(env, 'no_proxy');
+  if (used.length === 0) return pass(name, noProxy ? `none (${noProxy} is set but no proxy is)` : 'none: direct connections');
   const shown = used.map((v) => `${v}=${maskedProxy(env[v]!)}`);
   if (noProxy) shown.push(`${noProxy}=${clean(env[noProxy])}`);
-  return pass(name, shown.join(', '));
-}
-
-/** The proxy URL with any user name and password masked; undefined when it is not a URL. */
-export function maskedProxy(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw.includes('://') ? raw : `http://${raw}`);
-  } catch {
-    return undefined;
+  if (baseUrl) {
+    const url = new URL(baseUrl);
+    const via = proxyFor(proxies, url);
+    shown.push(`${url.host} goes ${via ? `through ${maskedProxy(via)}` : 'direct'}`);
   }
-  if (url.username) url.username = '***';
-  if (url.password) url.password = '***';
-  return url.href.replace(/\/$/, '');
+  return pass(name, shown.join(', '));
 }
 
 // --- the service ---------------------------------------------------------------------------
@@ -347,7 +339,7 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     timeout: { value: Math.min(found.timeout.found?.value ?? DEFAULTS.timeout, DOCTOR_TIMEOUT_SECONDS), source: 'doctor' },
     // One attempt: doctor reports how things are, it does not wait for them to get better.
     retries: { value: 0, source: 'doctor' },
-    maxWait: { value: 0, source: 'doctor' },
+    maxWait: found.maxWait.found ?? { value: DEFAULTS['max-wait'], source: 'default' },
   };
   let connection: OpenConnection;
   try {

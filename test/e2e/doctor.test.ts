@@ -166,7 +166,7 @@ describe('fcast doctor', () => {
       env: { HTTPS_PROXY: 'http://alice:s3cr3t@proxy.example:3128', NO_PROXY: 'localhost,127.0.0.1' },
     });
     const proxy = lines(r.stdout).get('proxy')!;
-    expect(proxy.text).toBe('HTTPS_PROXY=http://***:***@proxy.example:3128, NO_PROXY=localhost,127.0.0.1');
+    expect(proxy.text).toBe(`HTTPS_PROXY=http://***:***@proxy.example:3128, NO_PROXY=localhost,127.0.0.1, ${new URL(emu.server.url).host} goes direct`);
     expect(r.stdout).not.toMatch(/alice|s3cr3t/);
     expect(r.code).toBe(0);
   });

@@ -78,6 +78,18 @@ describe('a key and a proxy', () => {
   });
 });
 
+describe('a proxy variable that is not an http(s) URL', () => {
+  it('is a config error (exit 3) that does not echo the value, and a bare host:port is taken as http', async () => {
+    const bad = await emu.run(['demo'], { env: { HTTP_PROXY: 'socks5://user:secret@127.0.0.1:1080' } });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/^fcast: HTTP_PROXY must be an http:\/\/ or https:\/\/ proxy/m);
+    expect(bad.stderr).not.toContain('secret');
+    const bare = await emu.run(['demo', '--json'], { env: { HTTP_PROXY: new URL(proxyUrl).host } });
+    expect(bare.code).toBe(0);
+    expect(tunnels).toHaveLength(1);
+  });
+});
+
 describe('a proxy that cannot be reached', () => {
   it('is named in the error, not the service', async () => {
     const r = await emu.run(['demo', '--retries', '0'], { env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://user:secret@127.0.0.1:9' } });

@@ -163,6 +163,12 @@ describe('ApiClient', () => {
     expect(seen.map((r) => r.url)).toEqual(['/api/agent/v1/demo.php', '/moved/demo.php']);
     expect(seen[1]!.auth).toBe(`Bearer ${KEY}`);
 
+    // Without a key, another origin is followed like any redirect.
+    script = [(_q, s) => { s.writeHead(301, { location: base.replace('127.0.0.1', 'localhost') + '/elsewhere' }); s.end(); }];
+    seen = [];
+    expect((await client().c.request(GET)).status).toBe(200);
+    expect(seen.map((r) => [r.url, r.auth])).toEqual([['/api/agent/v1/demo.php', undefined], ['/elsewhere', undefined]]);
+
     script = [(_q, s) => { s.writeHead(301, { location: 'http://127.0.0.2:9/steal' }); s.end(); }];
     seen = [];
     const err = await failure(client().c.request({ ...GET, auth: 'rest' }));

@@ -8,10 +8,10 @@ import {
   checkNode,
   checkProxy,
   exitCodeOf,
-  maskedProxy,
   type Check,
   type ConfigState,
 } from '../../src/doctor/checks.js';
+import { maskedProxy } from '../../src/api/transport.js';
 
 const config = (over: Partial<ConfigState>): ConfigState => ({ dir: '/home/u/.config/fcast', path: '/home/u/.config/fcast/config.json', dirMode: 0o700, fileMode: 0o600, data: {}, ...over });
 
@@ -69,6 +69,10 @@ describe('doctor checks', () => {
     // The lower-case spelling is the one in effect, as in the HTTP layer.
     expect(checkProxy({ https_proxy: 'http://a:3128', HTTPS_PROXY: 'http://b:3128' }).detail).toBe('https_proxy=http://a:3128');
     expect(checkProxy({}).detail).toBe('none: direct connections');
+    expect(checkProxy({ HTTP_PROXY: 'socks5://p:1080' }).detail).toBe('HTTP_PROXY must be an http:// or https:// proxy, not socks5:');
+    // Whether the service itself goes through it, by the same rule as the HTTP layer.
+    expect(checkProxy({ HTTPS_PROXY: 'p.example:3128', NO_PROXY: '.internal' }, 'https://svc.internal/').detail).toMatch(/svc\.internal goes direct$/);
+    expect(checkProxy({ HTTPS_PROXY: 'p.example:3128' }, 'https://api.example/').detail).toMatch(/api\.example goes through http:\/\/p\.example:3128$/);
   });
 
   it('exits with the code of the first failed check, 0 when only warnings', () => {

@@ -39,6 +39,9 @@ describe('settings precedence', () => {
     expect(() => resolveSettings(ctxWith({ FCAST_TIMEOUT: 'soon' }), {})).toThrowError(ConfigError);
     expect(() => resolveSettings(ctxWith({}), { baseUrl: 'ftp://x' })).toThrowError(UsageError);
     expect(() => resolveSettings(ctxWith({}, JSON.stringify({ retries: -1 })), {})).toThrowError(/retries/);
+    // Beyond a day a timer would overflow and fire at once: refused, not silently shortened.
+    expect(() => resolveSettings(ctxWith({ FCAST_TIMEOUT: '3000000' }), {})).toThrowError(/at most 86400/);
+    expect(() => resolveSettings(ctxWith({}), { maxWait: 86401 })).toThrowError(UsageError);
   });
 
   it('keys come from the environment before the file', () => {
