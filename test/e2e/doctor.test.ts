@@ -174,7 +174,7 @@ describe('fcast doctor', () => {
   it('flags a bad setting in the environment as a failed check', async () => {
     const r = await emu.runWithKey(['doctor'], { env: { FCAST_TIMEOUT: 'soon' } });
     expect(r.code).toBe(3);
-    expect(lines(r.stdout).get('settings')!.text).toMatch(/FCAST_TIMEOUT must be a number of seconds above 0, got 'soon'/);
+    expect(lines(r.stdout).get('settings')!.text).toMatch(/FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got 'soon'/);
     expect(lines(r.stdout).get('service')!.mark).toBe('✓');
   });
 
