@@ -72,10 +72,22 @@ export const GATEWAY_COMMANDS: readonly GatewayCommand[] = [
 
 export const GATEWAY_COMMAND_NAMES = GATEWAY_COMMANDS.map((c) => c.name);
 
+/** A time zone name the runtime knows (IANA, e.g. Europe/Madrid): the gateway's `user_tz`. */
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A REST key: `<prefix>_ag_` and 40 lowercase hex characters. */
 export const REST_KEY_PATTERN = /^[A-Za-z0-9]+_ag_[0-9a-f]{40}$/;
 
 export const EMAIL_MAX_LENGTH = 190;
+// Deliberately plain: one @, a dot in the domain, no spaces. The server has the last word.
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const REST_PREFIX = 'api/agent/v1/';
 export const GATEWAY_PATH = 'api/v1/agent/command';

@@ -1,6 +1,6 @@
 // Checks of what the user typed, made before any request: a bad value is a usage error
 // (exit 2) that names the allowed values.
-import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, MATURITY_LEVELS } from './domain.js';
+import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, EMAIL_PATTERN, MATURITY_LEVELS } from './domain.js';
 import { UsageError } from './errors.js';
 import { clean } from './output/sanitize.js';
 
@@ -51,12 +51,10 @@ export function parseRate(raw: string, what: string): number {
   return n;
 }
 
-// Deliberately plain: one @, a dot in the domain, no spaces. The server has the last word.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function parseEmail(raw: string): string {
   const email = raw.trim();
   if (email.length > EMAIL_MAX_LENGTH) throw new UsageError(`the e-mail address is ${email.length} characters long; at most ${EMAIL_MAX_LENGTH} are allowed`);
-  if (!EMAIL.test(email)) throw new UsageError(`invalid e-mail address ${shown(raw)}`);
+  if (!EMAIL_PATTERN.test(email)) throw new UsageError(`invalid e-mail address ${shown(raw)}`);
   return email;
 }

@@ -8,8 +8,10 @@ export const isRestKey = (key: string): boolean => REST_KEY_PATTERN.test(key);
 
 /** `mfa_ag_1a2b...9f0e`: the prefix and 4 characters at each end of the secret part. */
 export function maskKey(key: string): string {
-  const m = /^([A-Za-z0-9]+_ag_)([0-9a-f]{40})$/.exec(key);
-  if (m) return `${m[1]}${m[2]!.slice(0, 4)}...${m[2]!.slice(-4)}`;
+  if (isRestKey(key)) {
+    const cut = key.indexOf('_ag_') + 4;
+    return `${key.slice(0, cut)}${key.slice(cut, cut + 4)}...${key.slice(-4)}`;
+  }
   if (key.length >= 16) return `${key.slice(0, 4)}...${key.slice(-4)}`;
   return '****';
 }

@@ -4,7 +4,7 @@ import { CommanderError } from 'commander';
 import { DryRunDone, renderDryRun } from './api/dry-run.js';
 import type { App } from './command.js';
 import type { Ctx } from './context.js';
-import { ApiError, ExitCode, FcastError } from './errors.js';
+import { ApiError, ExitCode, FcastError, InterruptedError } from './errors.js';
 import { errorLines } from './output/io.js';
 import { reindentJson } from './output/json.js';
 import { clean } from './output/sanitize.js';
@@ -31,17 +31,16 @@ export async function main(argv: string[], ctx: Ctx, options: MainOptions = {}):
 /** Ctrl-C ends the command at once, even one stuck where no signal reaches. */
 function untilInterrupted<T>(work: Promise<T>, app: App): Promise<T> {
   const { signal } = app.ctx;
-  if (signal.aborted) return Promise.reject(interrupted());
+  if (signal.aborted) return Promise.reject(new InterruptedError());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
-      if (!app.handlesInterrupt) reject(interrupted());
+      if (!app.handlesInterrupt) reject(new InterruptedError());
     };
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
-const interrupted = () => new FcastError('interrupted', ExitCode.Interrupted);
 
 function report(err: unknown, app: App): number {
   const { stderr, stdout } = app.ctx.io;

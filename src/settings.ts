@@ -146,7 +146,6 @@ const ENV_NAMES: Record<ConfigKey, string> = {
   retries: 'FCAST_RETRIES',
   'max-wait': 'FCAST_MAX_WAIT',
 };
-export const envNameOf = (key: ConfigKey): string => ENV_NAMES[key];
 
 const FLAG_VALUES: Record<ConfigKey, (f: GlobalFlags) => unknown> = {
   'base-url': (f) => f.baseUrl,
@@ -196,8 +195,7 @@ export function secretFromEnv(env: Env, envName: string): string | undefined {
 /** A key stored in the config file (not the environment): what register and auth login would replace. */
 export function storedSecret(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, key: SecretKey): { path: string; value: string | undefined } {
   const path = configFilePath(configDir(ctx));
-  const value = readConfigFile(path)[key];
-  return { path, value: typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined };
+  return { path, value: lookUpSecret('', key, {}, readConfigFile(path), path).found?.value };
 }
 
 export function lookUpSecret(envName: string, fileKey: SecretKey, env: Env, file: ConfigData, configPath: string): Lookup<string> {

@@ -2,6 +2,7 @@
 // service may add fields, and `--json` must print the body exactly as it came, so a schema
 // only says what must be there, never what may not.
 import { z } from 'zod';
+import { MATURITY_LEVELS, REST_KEY_PATTERN } from '../domain.js';
 
 const num = z.number();
 const int = z.number().int();
@@ -87,7 +88,7 @@ export const ForecastEnvelopeSchema = z
 export const RegistrationSchema = z
   .object({
     ok: z.literal(true),
-    api_key: z.string().regex(/^[A-Za-z0-9]+_ag_[0-9a-f]{40}$/),
+    api_key: z.string().regex(REST_KEY_PATTERN),
     important: z.string().optional(),
     tier: z.string(),
     limits: z.record(z.unknown()),
@@ -96,7 +97,7 @@ export const RegistrationSchema = z
   })
   .passthrough();
 
-export const MaturitySchema = z.enum(['insufficient_sample', 'early_sample', 'growing_sample']);
+export const MaturitySchema = z.enum(MATURITY_LEVELS);
 
 export const TrackRecordResultSchema = z
   .object({

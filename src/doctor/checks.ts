@@ -9,7 +9,7 @@ import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings 
 import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../context.js';
 import { ExitCode, FcastError } from '../errors.js';
-import { isGatewayKey, isRestKey, maskKey } from '../keys.js';
+import { isGatewayKey, isRestKey, maskKey, REST_KEY_KIND } from '../keys.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import {
@@ -252,8 +252,6 @@ export function checkBaseUrl(lookup: Lookup<string>): Check {
   return pass('base URL', `${lookup.found.value} (from ${lookup.found.source})`);
 }
 
-const KEY_SHAPE = '<prefix>_ag_ followed by 40 lowercase hex characters';
-
 export function checkApiKey(lookup: Lookup<string>): Check {
   const name = 'API key';
   if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login' to store it again");
@@ -266,7 +264,7 @@ export function checkApiKey(lookup: Lookup<string>): Check {
   }
   const { value, source } = lookup.found;
   if (!isRestKey(value)) {
-    return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${KEY_SHAPE})`, `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`);
+    return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${REST_KEY_KIND.expected})`, `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`);
   }
   return pass(name, `${maskKey(value)} (from ${source})`);
 }

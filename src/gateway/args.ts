@@ -1,6 +1,6 @@
 // What the user typed after `fcast cmd COMMAND`, checked against the gateway's allowlist and
 // shaped into the JSON the gateway expects, before anything is sent: a bad value is exit 2.
-import { GATEWAY_COMMANDS, type GatewayArg, type GatewayArgKind, type GatewayCommand } from '../domain.js';
+import { GATEWAY_COMMANDS, isValidTimeZone, type GatewayArg, type GatewayArgKind, type GatewayCommand } from '../domain.js';
 import { UsageError } from '../errors.js';
 import { canonicalSymbol, parseWholeNumber } from '../input.js';
 import { clean } from '../output/sanitize.js';
@@ -139,10 +139,7 @@ export function gatewayTimeframe(raw: string, what = 'timeframe'): string {
 
 /** An IANA time zone name the runtime knows, sent exactly as typed. */
 export function checkTimeZone(raw: string, what = 'user_tz'): string {
-  try {
-    new Intl.DateTimeFormat(undefined, { timeZone: raw });
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
+  if (!isValidTimeZone(raw)) {
     throw new UsageError(`${what}: unknown time zone ${shown(raw)}; expected an IANA name like Europe/Madrid, America/New_York or UTC`);
   }
   return raw;

@@ -70,8 +70,3 @@ export function tfSeconds(tf: string): number {
   return n * (m[2] === 'min' ? 60 : m[2] === 'h' ? 3600 : 86_400);
 }
 
-export function horizonOf(tf: string): number {
-  const found = FORECAST_TIMEFRAMES.find(([name]) => name === tf);
-  if (!found) throw new Error(`no forecast horizon for ${tf}`);
-  return found[1];
-}

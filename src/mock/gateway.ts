@@ -1,7 +1,7 @@
 // The command gateway: one POST endpoint, an allowlist of read-only commands, scopes per key and
 // a usage meter per key. Failures keep the envelope (`ok: false`, `data: null`) with an integer
 // `retry_after` that is 0 whenever waiting would not help.
-import { ACCURACY_TIMEFRAMES, GATEWAY_COMMANDS, type GatewayArg, type GatewayCommand } from '../domain.js';
+import { ACCURACY_TIMEFRAMES, GATEWAY_COMMANDS, GATEWAY_COMMAND_NAMES, type GatewayArg, type GatewayCommand } from '../domain.js';
 import { ASSET_CLASSES, findGatewaySymbol, type AssetClass } from './catalog.js';
 import * as commands from './gateway-commands.js';
 import { isValidTimeZone } from './market-hours.js';
@@ -171,7 +171,7 @@ export function handleGateway(
 
   const command = GATEWAY_COMMANDS.find((c) => c.name === name);
   if (!command) {
-    return gatewayFailure(state, 400, 'unknown_command', `unknown command ${JSON.stringify(name)}; allowed: ${GATEWAY_COMMANDS.map((c) => c.name).join(', ')}`);
+    return gatewayFailure(state, 400, 'unknown_command', `unknown command ${JSON.stringify(name)}; allowed: ${GATEWAY_COMMAND_NAMES.join(', ')}`);
   }
   if (!scopes.includes(command.scope)) {
     return gatewayFailure(state, 403, 'scope_required', `command ${command.name} requires scope ${command.scope}`, 0, { scope: command.scope });

@@ -1,7 +1,7 @@
 // The REST surface under /api/agent/v1/. Each handler returns a body or throws an HttpProblem;
 // the server turns both into responses with the right content type.
 import { randomBytes } from 'node:crypto';
-import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, GATEWAY_COMMAND_NAMES, GATEWAY_PATH, REST_PREFIX } from '../domain.js';
+import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, EMAIL_PATTERN, GATEWAY_COMMAND_NAMES, GATEWAY_PATH, REST_PREFIX } from '../domain.js';
 import { findSymbol, SYMBOLS, type SymbolInfo } from './catalog.js';
 import { trackRecord, verifyBody } from './evidence.js';
 import { forecastEnvelope, latestForecasts } from './forecasts.js';
@@ -55,7 +55,6 @@ function symbolFilter(req: RestRequest): SymbolInfo | undefined {
   return value === undefined || value === '' ? undefined : knownSymbol(value);
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function parseJsonBody(req: RestRequest): unknown {
   const type = String(req.headers['content-type'] ?? '');
