@@ -17,6 +17,8 @@ export interface Run {
   settings(): Settings;
   /** The API connection (HTTP client + shape checks); created on first use. */
   connect(): Promise<Connection>;
+  /** The clock in epoch seconds, the unit of every time in the API. */
+  nowSeconds(): number;
   /** The config file for writing (conf, imported only by the commands that write). */
   configStore(): Promise<ConfigStore>;
   /** Releases the HTTP connections so the process can end at once. */
@@ -52,6 +54,7 @@ export function createRun(app: App, flags: GlobalFlags): Run {
       })();
       return (await connection).conn;
     },
+    nowSeconds: () => Math.floor(ctx.clock.now() / 1000),
     configStore: async () => {
       const { openConfigStore } = await import('./config-store.js');
       return openConfigStore(configDir(ctx));

@@ -4,7 +4,15 @@ import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGT
 import { UsageError } from './errors.js';
 import { clean } from './output/sanitize.js';
 
-const shown = (value: string) => `'${clean(value)}'`;
+/** A typed value quoted for an error message, cleaned of terminal controls. */
+export const shown = (value: string) => `'${clean(value)}'`;
+
+/** One of a fixed list, case-insensitively; anything else is exit 2 naming the list. */
+export function parseChoice<T extends string>(raw: string, allowed: readonly T[], what: string): T {
+  const found = allowed.find((a) => a === raw.trim().toLowerCase());
+  if (!found) throw new UsageError(`invalid ${what} ${shown(raw)}; choose one of ${allowed.join(', ')}`);
+  return found;
+}
 
 /** `btc/usd`, `BTC-USD` -> `BTC/USD`. */
 export function canonicalSymbol(raw: string): string {
@@ -21,17 +29,9 @@ export function parseDemoSymbol(raw: string | undefined): string {
   return found;
 }
 
-export function parseAccuracyTimeframe(raw: string): string {
-  const found = ACCURACY_TIMEFRAMES.find((tf) => tf === raw.trim().toLowerCase());
-  if (!found) throw new UsageError(`invalid --tf ${shown(raw)}; choose one of ${ACCURACY_TIMEFRAMES.join(', ')}`);
-  return found;
-}
+export const parseAccuracyTimeframe = (raw: string): string => parseChoice(raw, ACCURACY_TIMEFRAMES, '--tf');
 
-export function parseMaturity(raw: string): (typeof MATURITY_LEVELS)[number] {
-  const found = MATURITY_LEVELS.find((m) => m === raw.trim().toLowerCase());
-  if (!found) throw new UsageError(`invalid maturity ${shown(raw)}; choose one of ${MATURITY_LEVELS.join(', ')}`);
-  return found;
-}
+export const parseMaturity = (raw: string, what = 'maturity'): (typeof MATURITY_LEVELS)[number] => parseChoice(raw, MATURITY_LEVELS, what);
 
 /** A whole number >= min, written as plain digits (no 1e3, no 0x10, no 5.0). */
 export function parseWholeNumber(raw: string, what: string, min = 0): number {

@@ -83,7 +83,7 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   } catch (err) {
     throw explainGatewayError(err, command, conn.client.chosenKey('gateway'));
   }
-  const nowSeconds = Math.floor(run.ctx.clock.now() / 1000);
+  const nowSeconds = run.nowSeconds();
   if (run.flags.json) run.out.rawJson(res.raw);
   else run.out.data(view.renderGatewayResult(run.out, res.body, nowSeconds));
   const usage = view.describeUsage(res.body.meta, nowSeconds);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { UsageError } from '../errors.js';
 import { maskKey } from '../keys.js';
+import { DASH } from '../output/format.js';
 import { CONFIG_KEYS, configDir, configFilePath, SECRET_KEYS, SettingError, settingParsers, type ConfigKey, type Settings, type Sourced } from '../settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
@@ -61,7 +62,7 @@ export function register(program: Command, app: App): void {
           renderTable(
             run.out,
             [{ header: 'Key' }, { header: 'Value' }, { header: 'Source' }],
-            rows.map((r) => [r.key, r.value === null ? '–' : String(r.value), r.source]),
+            rows.map((r) => [r.key, r.value === null ? DASH : String(r.value), r.source]),
           ),
         );
       }),

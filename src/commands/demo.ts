@@ -18,7 +18,7 @@ export function register(program: Command, app: App): void {
         const res = await fetchDemo(conn, canonical);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderForecast } = await import('../output/forecast-table.js');
-        run.out.data(renderForecast(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));
+        run.out.data(renderForecast(run.out, res.body, run.nowSeconds()));
       }),
     );
 }

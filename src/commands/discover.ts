@@ -14,7 +14,7 @@ export function register(program: Command, app: App): void {
         const res = await fetchDiscovery(conn);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderDocument } = await import('../output/document.js');
-        run.out.data(renderDocument(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));
+        run.out.data(renderDocument(run.out, res.body, run.nowSeconds()));
       }),
     );
 }

@@ -88,7 +88,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     }
   } else {
     const { renderPrediction } = await import('../output/prediction.js');
-    const now = Math.floor(run.ctx.clock.now() / 1000);
+    const now = run.nowSeconds();
     let first = true;
     results.forEach((r, i) => {
       if (r.status !== 'fulfilled') return;

@@ -28,7 +28,7 @@ export function register(program: Command, app: App): void {
         }
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderSymbols } = await import('../output/symbols-table.js');
-        run.out.data(renderSymbols(run.out, res.body, Math.floor(run.ctx.clock.now() / 1000)));
+        run.out.data(renderSymbols(run.out, res.body, run.nowSeconds()));
       }),
     );
 }

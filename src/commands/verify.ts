@@ -25,7 +25,7 @@ export function register(program: Command, app: App): void {
         const res = await fetchVerify(conn, id);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderVerification } = await import('../output/verify-view.js');
-        run.out.data(renderVerification(run.out, res.body, id, Math.floor(run.ctx.clock.now() / 1000)));
+        run.out.data(renderVerification(run.out, res.body, id, run.nowSeconds()));
       }),
     );
 }

@@ -4,9 +4,7 @@
 // Imported when the command tree is built: keep it free of heavy modules.
 import { Option, type Command } from 'commander';
 import { MATURITY_LEVELS } from '../domain.js';
-import { UsageError } from '../errors.js';
-import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from '../input.js';
-import { clean } from '../output/sanitize.js';
+import { canonicalSymbol, parseChoice, parseMaturity, parseRate, parseWholeNumber } from '../input.js';
 import type { GateThresholds } from './gates.js';
 
 export const EVIDENCE_FORMATS = ['table', 'markdown'] as const;
@@ -18,19 +16,8 @@ export interface EvidenceFlags extends GateThresholds {
   format: EvidenceFormat;
 }
 
-export function parseEvidenceFormat(raw: string): EvidenceFormat {
-  const found = EVIDENCE_FORMATS.find((f) => f === raw.trim().toLowerCase());
-  if (!found) throw new UsageError(`invalid --format '${clean(raw)}'; choose one of ${EVIDENCE_FORMATS.join(', ')}`);
-  return found;
-}
-
-function parseMinMaturity(raw: string) {
-  try {
-    return parseMaturity(raw);
-  } catch (err) {
-    throw new UsageError(`--min-maturity: ${(err as Error).message}`);
-  }
-}
+const parseEvidenceFormat = (raw: string): EvidenceFormat => parseChoice(raw, EVIDENCE_FORMATS, '--format');
+const parseMinMaturity = (raw: string) => parseMaturity(raw, '--min-maturity');
 
 export function addEvidenceFlags(command: Command): Command {
   return command

@@ -2,8 +2,7 @@
 // shaped into the JSON the gateway expects, before anything is sent: a bad value is exit 2.
 import { GATEWAY_COMMANDS, isValidTimeZone, type GatewayArg, type GatewayArgKind, type GatewayCommand } from '../domain.js';
 import { UsageError } from '../errors.js';
-import { canonicalSymbol, parseWholeNumber } from '../input.js';
-import { clean } from '../output/sanitize.js';
+import { canonicalSymbol, parseWholeNumber, shown } from '../input.js';
 
 /** One JSON value of the `args` array; null stands for an optional argument left out. */
 export type GatewayArgValue = string | number | null;
@@ -11,7 +10,6 @@ export type GatewayArgValue = string | number | null;
 /** Typed in an optional position, it leaves that argument out so a later one can be given. */
 export const SKIPPED_ARG = '-';
 
-const shown = (value: string) => `'${clean(value)}'`;
 
 /** Lowercase is the seed's spelling; `ANALYZE` still finds `analyze`. */
 export function findGatewayCommand(name: string): GatewayCommand | undefined {

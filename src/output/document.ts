@@ -2,7 +2,7 @@
 // verify, gateway data): nested objects as indented key/value blocks, arrays of records as
 // tables, epoch seconds as UTC times with their age.
 import { serverNow, withAttribution } from './attribution.js';
-import { formatTimeWithAge } from './format.js';
+import { DASH, formatTimeWithAge } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { paintByKey } from './paint.js';
@@ -16,7 +16,7 @@ const EPOCH_MAX = 4_000_000_000;
 const TIME_KEY = /(^|_)(t|ts|time|at|date)$|_t$|^server_t$|timestamp/i;
 
 export function formatScalar(key: string, value: unknown, nowSeconds: number): string {
-  if (value === null || value === undefined) return '–';
+  if (value === null || value === undefined) return DASH;
   if (typeof value === 'number' && TIME_KEY.test(key) && Number.isInteger(value) && value > EPOCH_MIN && value < EPOCH_MAX) {
     return formatTimeWithAge(value, nowSeconds);
   }

@@ -2,6 +2,7 @@
 // endpoints, where the key went, and the attribution. The seed fixes no fields inside
 // `limits` and `endpoints`, so they are listed as they come.
 import { withAttribution } from './attribution.js';
+import { DASH } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs } from './table.js';
@@ -23,10 +24,10 @@ export function renderRegistration(out: Output, body: RegistrationView, saved: s
   const lines = [out.c.bold('Your new API key (shown only this once; keep it secret):'), '', `  ${out.c.green(clean(body.api_key))}`, ''];
   if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
 
-  const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : '–']];
+  const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : DASH]];
   if (isRecord(body.limits)) {
     const limits = Object.entries(body.limits).map(([k, v]) => `${k} ${scalar(v)}`);
-    pairs.push(['Limits', limits.length ? limits.join(' · ') : '–']);
+    pairs.push(['Limits', limits.length ? limits.join(' · ') : DASH]);
   }
   if (isRecord(body.endpoints)) {
     const entries = Object.entries(body.endpoints);

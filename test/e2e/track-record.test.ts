@@ -143,7 +143,7 @@ describe('fcast track-record', () => {
     });
 
     it.each([
-      [['--min-maturity', 'mature'], /--min-maturity: invalid maturity 'mature'; choose one of insufficient_sample, early_sample, growing_sample/],
+      [['--min-maturity', 'mature'], /invalid --min-maturity 'mature'; choose one of insufficient_sample, early_sample, growing_sample/],
       [['--min-settled', '-1'], /unknown option|--min-settled/],
       [['--min-settled', '2.5'], /--min-settled must be a whole number/],
       [['--min-win-rate', '1.5'], /--min-win-rate must be a number from 0 to 1/],
