@@ -36,7 +36,7 @@ export interface App {
   transport?: (ctx: Ctx) => Transport;
 }
 
-export function createRun(app: App, flags: GlobalFlags): Run {
+function createRun(app: App, flags: GlobalFlags): Run {
   const { ctx } = app;
   const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true);
   let settings: Settings | undefined;

@@ -51,7 +51,7 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
-export const realClock: Clock = {
+const realClock: Clock = {
   now: () => Date.now(),
   random: () => Math.random(),
   sleep: (ms, signal) =>

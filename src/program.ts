@@ -20,7 +20,7 @@ import { EXIT_CODE_HELP } from './errors.js';
 import { maskKey } from './keys.js';
 import { DEFAULTS, flagParser } from './settings.js';
 
-export const COMMAND_MODULES = [discover, demo, register, auth, config, predict, symbols, trackRecord, accuracy, verify, cmd, completion, doctor, mock];
+const COMMAND_MODULES = [discover, demo, register, auth, config, predict, symbols, trackRecord, accuracy, verify, cmd, completion, doctor, mock];
 
 export function buildProgram(app: App): Command {
   const { io } = app.ctx;
@@ -61,7 +61,7 @@ export function buildProgram(app: App): Command {
  * pasted on the command line must not reach a CI log that way: option values and anything
  * shaped like a key are masked.
  */
-export function redactTyped(message: string): string {
+function redactTyped(message: string): string {
   return message.replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>').replace(/[A-Za-z0-9]+_ag_[0-9a-f]{8,}/g, (key) => maskKey(key));
 }
 

@@ -84,7 +84,7 @@ export async function readHiddenLine(stdin: Reader, stderr: Writer, prompt: stri
 }
 
 /** One line from stdin, echoed as usual: for answers, not secrets. */
-export async function readLine(stdin: Reader, signal?: AbortSignal): Promise<string> {
+async function readLine(stdin: Reader, signal?: AbortSignal): Promise<string> {
   let typed = '';
   await consume(
     stdin,

@@ -93,7 +93,7 @@ export const settingParsers = {
   'max-wait': (raw: unknown, where: string) => parseNonNegativeNumber(raw, where),
 } satisfies Record<ConfigKey, (raw: unknown, where: string) => unknown>;
 
-export function parseBaseUrl(raw: unknown, where: string): string {
+function parseBaseUrl(raw: unknown, where: string): string {
   const text = String(raw).trim();
   let url: URL;
   try {
@@ -109,7 +109,7 @@ export function parseBaseUrl(raw: unknown, where: string): string {
 }
 
 /** A day. Timers overflow past ~24.8 days (and then fire at once), and no wait needs more. */
-export const MAX_SECONDS = 86_400;
+const MAX_SECONDS = 86_400;
 
 function parsePositiveNumber(raw: unknown, where: string, what: string): number {
   const n = typeof raw === 'number' ? raw : Number(String(raw).trim());

@@ -45,7 +45,7 @@ export interface ClientOptions {
   maxBodyBytes?: number;
 }
 
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);

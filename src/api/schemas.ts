@@ -8,7 +8,7 @@ const num = z.number();
 const int = z.number().int();
 const nullableNum = num.nullable();
 
-export const MetaSchema = z
+const MetaSchema = z
   .object({
     source: z.string(),
     license: z.string(),
@@ -23,7 +23,7 @@ export const MetaSchema = z
   })
   .passthrough();
 
-export const PriceSchema = z
+const PriceSchema = z
   .object({
     last: num,
     t: int,
@@ -56,7 +56,7 @@ const Ia3Schema = z
   })
   .passthrough();
 
-export const EngineForecastSchema = z
+const EngineForecastSchema = z
   .object({
     tf: z.string(),
     ts: int,
@@ -97,9 +97,9 @@ export const RegistrationSchema = z
   })
   .passthrough();
 
-export const MaturitySchema = z.enum(MATURITY_LEVELS);
+const MaturitySchema = z.enum(MATURITY_LEVELS);
 
-export const TrackRecordResultSchema = z
+const TrackRecordResultSchema = z
   .object({
     timeframe: z.string(),
     n_settled: int,
@@ -154,7 +154,7 @@ export const ProblemSchema = z
   })
   .passthrough();
 
-export const GatewayErrorSchema = z
+const GatewayErrorSchema = z
   .object({ code: z.string(), message: z.string(), retry_after: int.nullable().optional() })
   .passthrough();
 

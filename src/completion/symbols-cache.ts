@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Env } from '../context.js';
 import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
 
-export const SYMBOLS_CACHE_FILE = 'symbols-cache.json';
+const SYMBOLS_CACHE_FILE = 'symbols-cache.json';
 export const SYMBOLS_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 // The shells split the list into words and bash expands each one: anything but a plain

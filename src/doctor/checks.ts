@@ -31,7 +31,7 @@ import {
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */
 export const MIN_NODE_VERSION = '20.18.1';
 /** Doctor asks whether the service answers, not whether it answers eventually. */
-export const DOCTOR_TIMEOUT_SECONDS = 5;
+const DOCTOR_TIMEOUT_SECONDS = 5;
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
@@ -136,7 +136,7 @@ export interface ConfigState {
   problem?: FcastError;
 }
 
-export function inspectConfig(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): ConfigState {
+function inspectConfig(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): ConfigState {
   const dir = configDir(ctx);
   const path = configFilePath(dir);
   const state: ConfigState = { dir, path, dirMode: modeOf(dir), fileMode: modeOf(path), data: {} };
@@ -170,7 +170,7 @@ export function checkConfigDirectory(config: ConfigState, platform: NodeJS.Platf
   return fail(name, `${config.dir} has mode ${octal(config.dirMode)}: others can list it; it should be 0700`, `chmod 700 ${shellQuote(config.dir)}`);
 }
 
-export function checkConfigFile(config: ConfigState): Check {
+function checkConfigFile(config: ConfigState): Check {
   const name = 'config file';
   if (config.problem) {
     return fail(name, config.problem.message, config.problem.hint ?? 'fix it by hand, or move it aside to start afresh');
@@ -214,7 +214,7 @@ export interface FoundSettings {
 }
 
 /** The same lookups as every command, but every problem is kept for its own line, none thrown. */
-export function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState): FoundSettings {
+function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState): FoundSettings {
   const setting = (key: ConfigKey) => lookUpSetting(key, flags, env, config.data, config.path);
   return {
     configPath: config.path,
@@ -227,7 +227,7 @@ export function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState
   };
 }
 
-export function checkSettings(found: FoundSettings): Check {
+function checkSettings(found: FoundSettings): Check {
   const rows: Array<[ConfigKey, Lookup<number>, string]> = [
     ['timeout', found.timeout, 's'],
     ['retries', found.retries, ''],
@@ -246,7 +246,7 @@ export function checkSettings(found: FoundSettings): Check {
 
 const BASE_URL_HINT = "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
 
-export function checkBaseUrl(lookup: Lookup<string>): Check {
+function checkBaseUrl(lookup: Lookup<string>): Check {
   if (lookup.problem) return fail('base URL', lookup.problem.message, 'use an http(s) URL such as https://HOST');
   if (!lookup.found) return fail('base URL', 'not set: every command that talks to the service exits 3', BASE_URL_HINT);
   return pass('base URL', `${lookup.found.value} (from ${lookup.found.source})`);
@@ -269,7 +269,7 @@ export function checkApiKey(lookup: Lookup<string>): Check {
   return pass(name, `${maskKey(value)} (from ${source})`);
 }
 
-export function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check {
+function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check {
   const name = 'gateway key';
   if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login --gateway' to store it again");
   if (!lookup.found) {

@@ -8,11 +8,11 @@ import { canonicalSymbol, parseWholeNumber, shown } from '../input.js';
 export type GatewayArgValue = string | number | null;
 
 /** Typed in an optional position, it leaves that argument out so a later one can be given. */
-export const SKIPPED_ARG = '-';
+const SKIPPED_ARG = '-';
 
 
 /** Lowercase is the seed's spelling; `ANALYZE` still finds `analyze`. */
-export function findGatewayCommand(name: string): GatewayCommand | undefined {
+function findGatewayCommand(name: string): GatewayCommand | undefined {
   const wanted = name.trim().toLowerCase();
   return GATEWAY_COMMANDS.find((c) => c.name === wanted);
 }

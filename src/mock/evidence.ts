@@ -9,7 +9,7 @@ import { priceAt, typicalMovePct } from './prices.js';
 import { HttpProblem } from './problems.js';
 import { round, unit } from './random.js';
 
-export const PROTOCOL = {
+const PROTOCOL = {
   id: 'mfa-cohort-p3-2025-01',
   starts_at_utc: '2025-01-06T00:00:00Z',
   direction: 'ia3.direction at ts against the close at target_t',
@@ -19,7 +19,7 @@ export const PROTOCOL = {
 const PROTOCOL_START_S = Date.parse(PROTOCOL.starts_at_utc) / 1000;
 
 /** Returns closer to zero than this many percent settle neutral: too small to call either way. */
-export const NEUTRAL_BAND_PCT = 0.01;
+const NEUTRAL_BAND_PCT = 0.01;
 
 /** Settled forecasts of the whole cohort per timeframe, before the seed's jitter. */
 const COHORT_SIZE: Record<string, number> = {
@@ -29,12 +29,12 @@ const COHORT_SIZE: Record<string, number> = {
 
 export type Maturity = (typeof MATURITY_LEVELS)[number];
 
-export function maturityOf(nSettled: number): Maturity {
+function maturityOf(nSettled: number): Maturity {
   return nSettled < 30 ? 'insufficient_sample' : nSettled < 300 ? 'early_sample' : 'growing_sample';
 }
 
 /** Wilson score interval at z = 1.96, the figure clients recompute with `--audit`. */
-export function wilson95(wins: number, n: number): [number, number] {
+function wilson95(wins: number, n: number): [number, number] {
   const z = 1.96;
   const p = wins / n;
   const denom = 1 + (z * z) / n;
@@ -116,15 +116,15 @@ export function trackRecord(seed: string, serverT: number, tier: Tier, info?: Sy
 }
 
 /** Ids up to this one are settled forecasts whose settlement is public. */
-export const LAST_EXPIRED_ID = 50_000;
+const LAST_EXPIRED_ID = 50_000;
 /** Ids above the expired ones, up to this, exist but are still open. */
-export const LAST_KNOWN_ID = 60_000;
+const LAST_KNOWN_ID = 60_000;
 /** Stored forecasts are laid out from the protocol start, one every this many seconds. */
 const ID_SPACING_S = 97;
 
 export type Outcome = 'win' | 'loss' | 'neutral';
 
-export function outcomeOf(direction: Direction, returnPct: number): Outcome {
+function outcomeOf(direction: Direction, returnPct: number): Outcome {
   if (Math.abs(returnPct) < NEUTRAL_BAND_PCT) return 'neutral';
   return (returnPct > 0) === (direction === 'long') ? 'win' : 'loss';
 }

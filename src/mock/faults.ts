@@ -20,7 +20,7 @@ export interface Fault {
 export const DEFAULT_RETRY_AFTER_S = 1;
 export const DEFAULT_DELAY_MS = 2000;
 /** Just over the client's 16 MiB cap. */
-export const HUGE_BODY_BYTES = 17 * 1024 * 1024;
+const HUGE_BODY_BYTES = 17 * 1024 * 1024;
 
 const KEY_ALIASES: Record<string, 'times' | 'path' | 'retryAfter' | 'delayMs'> = {
   'times': 'times',
@@ -44,7 +44,7 @@ function nonNegativeInt(spec: string, name: string, value: unknown): number {
 }
 
 /** Checks a fault given as an object (admin API, options) and returns a clean copy. */
-export function normalizeFault(input: unknown, spec = JSON.stringify(input)): Fault {
+function normalizeFault(input: unknown, spec = JSON.stringify(input)): Fault {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error(`bad fault ${spec}: expected an object or a spec string`);
   const o = input as Record<string, unknown>;
   if (!(FAULT_KINDS as readonly unknown[]).includes(o.kind)) {

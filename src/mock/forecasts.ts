@@ -8,7 +8,7 @@ import { candlesUntil, change24hPct, priceAt, rawPrice, typicalMovePct, type Can
 import { clamp, probabilities, rngFor, round } from './random.js';
 
 export const POLICY_VERSION = 3;
-export const PRICE_SOURCE = 'fcast emulator price path';
+const PRICE_SOURCE = 'fcast emulator price path';
 const CANDLE_COUNT = 96;
 
 export type Direction = 'long' | 'short';

@@ -9,7 +9,7 @@ import { isoSeconds } from './meta.js';
 import { change24hPct, priceAt } from './prices.js';
 import { clamp, rngFor, round, unit } from './random.js';
 
-export const OPPORTUNITIES_CAP = 50;
+const OPPORTUNITIES_CAP = 50;
 export const EVENT_KINDS = ['economic', 'earnings', 'dividends', 'crypto', 'all'] as const;
 export const EVENT_DAYS_MAX = 90;
 export const EVENT_DAYS_DEFAULT = 7;

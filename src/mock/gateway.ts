@@ -9,8 +9,8 @@ import { isoSeconds } from './meta.js';
 import { hexFor } from './random.js';
 import { bearerKey, gatewayScopes, serverT, sha256, type MockState } from './state.js';
 
-export const GATEWAY_RATE_LIMIT = 60;
-export const GATEWAY_DAILY_QUOTA = 1000;
+const GATEWAY_RATE_LIMIT = 60;
+const GATEWAY_DAILY_QUOTA = 1000;
 
 export interface GatewayReply {
   status: number;

@@ -29,7 +29,7 @@ function partsIn(epochS: number, tz: string): Record<string, string> {
 }
 
 /** ISO 8601 in the given zone with its offset, e.g. `2025-06-02T15:30:00+02:00`. */
-export function isoInZone(epochS: number, tz: string): string {
+function isoInZone(epochS: number, tz: string): string {
   const p = partsIn(epochS, tz);
   const offset = (p.timeZoneName ?? 'GMT').replace('GMT', '') || '+00:00';
   const iso = `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;

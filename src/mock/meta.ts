@@ -2,7 +2,7 @@
 // emulator, so that a body does not depend on the port the emulator happens to listen on.
 
 export const SERVICE_NAME = 'Market Forecast Agent';
-export const SERVICE_DOMAIN = 'forecast-agent.example';
+const SERVICE_DOMAIN = 'forecast-agent.example';
 export const PUBLIC_ORIGIN = `https://${SERVICE_DOMAIN}`;
 export const API_VERSION = '1.1.0';
 

@@ -48,7 +48,7 @@ export function typicalMovePct(spec: PathSpec, horizonMin: number): number {
 export interface Candle { t: number; o: number; h: number; l: number; c: number; v: number }
 
 /** One OHLCV candle opening at `t`; its close is the next candle's open, as on a real chart. */
-export function candleAt(seed: string, spec: PathSpec, t: number, seconds: number): Candle {
+function candleAt(seed: string, spec: PathSpec, t: number, seconds: number): Candle {
   const samples: number[] = [];
   for (let j = 0; j <= 6; j++) samples.push(rawPrice(seed, spec, t + (j * seconds) / 6));
   const wick = 1 + unit(seed, 'wick', spec.id, seconds, t) * 0.0008 * spec.vol;

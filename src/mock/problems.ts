@@ -2,7 +2,7 @@
 // client can branch on it without parsing the human-readable `title` or `detail`.
 import { PUBLIC_ORIGIN, type MetaBody } from './meta.js';
 
-export const PROBLEM_BASE = `${PUBLIC_ORIGIN}/problems/`;
+const PROBLEM_BASE = `${PUBLIC_ORIGIN}/problems/`;
 
 export interface ProblemBody {
   type: string;

@@ -3,7 +3,7 @@
 // and a test can pin a body without storing fixtures.
 
 /** FNV-1a, 32 bits: cheap and good enough to spread similar keys apart before mulberry32 mixes them. */
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -13,7 +13,7 @@ export function fnv1a(text: string): number {
 }
 
 /** mulberry32: a tiny PRNG whose whole state is one 32-bit integer. */
-export function mulberry32(state: number): () => number {
+function mulberry32(state: number): () => number {
   let a = state >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

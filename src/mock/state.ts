@@ -18,8 +18,8 @@ export interface MockState {
   gatewaySeq: number;
 }
 
-export const ALL_SCOPES: readonly GatewayScope[] = ['market.read', 'predictions.read', 'macro.read'];
-export const LIMITED_SCOPES: readonly GatewayScope[] = ['market.read'];
+const ALL_SCOPES: readonly GatewayScope[] = ['market.read', 'predictions.read', 'macro.read'];
+const LIMITED_SCOPES: readonly GatewayScope[] = ['market.read'];
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 export const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');

@@ -30,7 +30,7 @@ export interface CloseSeries {
   times?: number[];
 }
 
-export const CANDLE_SHAPES = 'objects {t,o,h,l,c,v}, objects with close or c, or arrays [t,o,h,l,c,v]';
+const CANDLE_SHAPES = 'objects {t,o,h,l,c,v}, objects with close or c, or arrays [t,o,h,l,c,v]';
 
 /** The closes of a candle list, oldest first; a string saying why when the shape is not one we know. */
 export function candleCloses(candles: unknown): CloseSeries | string {

@@ -40,19 +40,19 @@ const COLUMNS: Column[] = [
 ];
 
 /** Forecast entries in horizon order (the keys' order is the server's, not necessarily that). */
-export function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>): Row[] {
+function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>): Row[] {
   return Object.entries(obj(body.predictions))
     .map(([tf, f]): Row => ({ tf, ...obj(f) }))
     .sort((a, b) => (num(a.horizon_min) ?? Infinity) - (num(b.horizon_min) ?? Infinity));
 }
 
-export function expectedMovePct(f: Row): number | undefined {
+function expectedMovePct(f: Row): number | undefined {
   const anchor = num(f.anchor_price);
   const target = num(f.target_price);
   return anchor && target !== undefined ? ((target - anchor) / anchor) * 100 : undefined;
 }
 
-export function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
   const price = obj(body.price);
   const parts = [out.c.bold(clean(body.symbol ?? '?'))];
   if (num(price.last) !== undefined) {
@@ -67,7 +67,7 @@ export function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSec
   return parts.join('  ');
 }
 
-export function renderForecastRows(out: Output, body: ForecastEnvelope): string {
+function renderForecastRows(out: Output, body: ForecastEnvelope): string {
   const rows: Cell[][] = forecastsByHorizon(body).map((f) => {
     const ia1 = obj(f.ia1);
     const ia2 = obj(f.ia2);

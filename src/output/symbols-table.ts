@@ -9,7 +9,7 @@ import { isRecord } from '../values.js';
 
 
 /** The newest forecast time among a symbol's timeframes, or undefined when it has none. */
-export function newestForecast(timeframes: unknown): number | undefined {
+function newestForecast(timeframes: unknown): number | undefined {
   if (!isRecord(timeframes)) return undefined;
   const times = Object.values(timeframes).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
   return times.length ? Math.max(...times) : undefined;

@@ -58,7 +58,7 @@ function figures(row: ResultRow, label: string): string[] {
   ];
 }
 
-export function maturityPaint(out: Output, maturity: string): ((s: string) => string) | undefined {
+function maturityPaint(out: Output, maturity: string): ((s: string) => string) | undefined {
   if (maturity === 'insufficient_sample') return (s) => out.c.dim(out.c.red(s));
   if (maturity === 'early_sample') return out.c.yellow;
   if (maturity === 'growing_sample') return out.c.green;
