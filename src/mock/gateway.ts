@@ -9,8 +9,6 @@ import { isoSeconds } from './meta.js';
 import { hexFor } from './random.js';
 import { bearerKey, gatewayScopes, serverT, sha256, type MockState } from './state.js';
 
-const GATEWAY_RATE_LIMIT = 60;
-const GATEWAY_DAILY_QUOTA = 1000;
 
 export interface GatewayReply {
   status: number;
@@ -50,12 +48,21 @@ function meter(state: MockState, key: string) {
   const u = state.gatewayUsage.get(id) ?? { minute, inMinute: 0, day, inDay: 0 };
   if (u.minute !== minute) { u.minute = minute; u.inMinute = 0; }
   if (u.day !== day) { u.day = day; u.inDay = 0; }
-  u.inMinute += 1;
-  u.inDay += 1;
+  const { perMinute, perDay } = state.gatewayLimits;
+  // Like the service, a request over the limit is refused and not counted.
+  const exceeded = u.inDay >= perDay ? 'day' : u.inMinute >= perMinute ? 'minute' : undefined;
+  if (!exceeded) {
+    u.inMinute += 1;
+    u.inDay += 1;
+  }
   state.gatewayUsage.set(id, u);
   return {
-    rate_limit: { limit: GATEWAY_RATE_LIMIT, remaining: Math.max(0, GATEWAY_RATE_LIMIT - u.inMinute), reset_s: 60 - (t % 60) },
-    daily_quota: { limit: GATEWAY_DAILY_QUOTA, used: u.inDay, remaining: Math.max(0, GATEWAY_DAILY_QUOTA - u.inDay) },
+    exceeded,
+    retryAfter: exceeded === 'day' ? 86_400 - (t % 86_400) : 60 - (t % 60),
+    meta: {
+      rate_limit: { limit: perMinute, remaining: Math.max(0, perMinute - u.inMinute), reset_s: 60 - (t % 60) },
+      daily_quota: { limit: perDay, used: u.inDay, remaining: Math.max(0, perDay - u.inDay) },
+    },
   };
 }
 
@@ -148,7 +155,14 @@ export function handleGateway(
       : gatewayFailure(state, 401, 'unauthorized', 'API key invalid or revoked');
     return { ...reply, headers: { 'www-authenticate': 'Bearer' } };
   }
-  const usage = meter(state, key!);
+  const metered = meter(state, key!);
+  if (metered.exceeded === 'day') {
+    return gatewayFailure(state, 429, 'quota_exceeded', `daily quota of ${state.gatewayLimits.perDay} requests used up; retry in ${metered.retryAfter}s`, metered.retryAfter);
+  }
+  if (metered.exceeded === 'minute') {
+    return gatewayFailure(state, 429, 'rate_limited', `rate limit of ${state.gatewayLimits.perMinute} requests a minute exceeded; retry in ${metered.retryAfter}s`, metered.retryAfter);
+  }
+  const usage = metered.meta;
 
   const contentType = String(headers['content-type'] ?? '');
   if (!/^application\/json\b/i.test(contentType)) {

@@ -9,7 +9,7 @@ import { gatewayFailure, handleGateway } from './gateway.js';
 import { meta } from './meta.js';
 import { HttpProblem } from './problems.js';
 import { handleRest, REST_BASE, tierOf } from './rest.js';
-import { createState, serverT, type MockState } from './state.js';
+import { createState, serverT, type GatewayLimits, type MockState } from './state.js';
 
 export { parseFault, type Fault };
 
@@ -22,6 +22,8 @@ export interface MockOptions {
   faults?: Fault[];
   /** No request log on stderr. Defaults to true, so test runs stay silent; `fcast mock` passes false. */
   quiet?: boolean;
+  /** The gateway's rate limit and daily quota per key (default 60 a minute, 1000 a day). */
+  gatewayLimits?: GatewayLimits;
 }
 
 export interface RecordedRequest {
@@ -99,7 +101,7 @@ function urlHost(host: string): string {
 }
 
 export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
-  const state = createState(opts.seed ?? DEFAULT_SEED, opts.now ?? Date.now);
+  const state = createState(opts.seed ?? DEFAULT_SEED, opts.now ?? Date.now, opts.gatewayLimits);
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];

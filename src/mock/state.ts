@@ -16,6 +16,13 @@ export interface MockState {
   registeredEmails: Set<string>;
   gatewayUsage: Map<string, GatewayUsage>;
   gatewaySeq: number;
+  gatewayLimits: GatewayLimits;
+}
+
+/** Requests a gateway key may make per minute and per day before it is answered 429. */
+export interface GatewayLimits {
+  perMinute: number;
+  perDay: number;
 }
 
 const ALL_SCOPES: readonly GatewayScope[] = ['market.read', 'predictions.read', 'macro.read'];
@@ -24,7 +31,7 @@ const LIMITED_SCOPES: readonly GatewayScope[] = ['market.read'];
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 export const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
-export function createState(seed: string, now: () => number): MockState {
+export function createState(seed: string, now: () => number, gatewayLimits: GatewayLimits = { perMinute: 60, perDay: 1000 }): MockState {
   const testKey = `mfa_ag_${sha1(seed)}`;
   return {
     seed,
@@ -36,6 +43,7 @@ export function createState(seed: string, now: () => number): MockState {
     registeredEmails: new Set(),
     gatewayUsage: new Map(),
     gatewaySeq: 0,
+    gatewayLimits,
   };
 }
 

@@ -6,7 +6,7 @@ import { call, command, fixedNow, GATEWAY, NOW_S } from './helpers.js';
 
 let server: MockServer;
 beforeAll(async () => {
-  server = await startMock({ now: fixedNow, seed: 'gateway-tests' });
+  server = await startMock({ now: fixedNow, seed: 'gateway-tests', gatewayLimits: { perMinute: 100_000, perDay: 100_000 } });
 });
 afterAll(() => server.close());
 
@@ -200,5 +200,32 @@ describe('gateway failures', () => {
     const last = server.requests.at(-1)!;
     expect(last).toMatchObject({ method: 'POST', path: GATEWAY, body: { command: 'opportunities', args: [3] } });
     expect(last.headers.authorization).toBe(`Bearer ${server.testKey}`);
+  });
+});
+
+describe('rate limit and daily quota', () => {
+  it('answers 429 with retry_after once a key has used its minute or its day, and counts only what it served', async () => {
+    const limited = await startMock({ now: fixedNow, seed: 'limits', gatewayLimits: { perMinute: 2, perDay: 3 } });
+    try {
+      const send = () => command(limited, { command: 'snapshot', args: [] }, limited.testKey);
+      const first = await send();
+      expect(first.body.meta.rate_limit).toMatchObject({ limit: 2, remaining: 1 });
+      await send();
+      const third = await send();
+      expect(third.status).toBe(429);
+      expect(third.body.error).toMatchObject({ code: 'rate_limited', retry_after: 60 - (NOW_S % 60) });
+
+      const daily = await startMock({ now: fixedNow, seed: 'quota', gatewayLimits: { perMinute: 10, perDay: 1 } });
+      try {
+        await command(daily, { command: 'snapshot', args: [] }, daily.testKey);
+        const over = await command(daily, { command: 'snapshot', args: [] }, daily.testKey);
+        expect(over.status).toBe(429);
+        expect(over.body.error).toMatchObject({ code: 'quota_exceeded', retry_after: 86_400 - (NOW_S % 86_400) });
+      } finally {
+        await daily.close();
+      }
+    } finally {
+      await limited.close();
+    }
   });
 });
