@@ -57,10 +57,15 @@ afterAll(async () => {
 });
 
 describe('the fcast executable', () => {
-  it('prints its version', async () => {
-    const r = await fcast(['--version']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  it('prints its version with --version and -V, and help with -h, on stdout', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await fcast([flag]);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
+    const help = await fcast(['demo', '-h']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: fcast demo/);
   });
 
   it('shows a demo table from the emulator, attribution last', async () => {
@@ -84,7 +89,9 @@ describe('the fcast executable', () => {
   });
 
   it('exits 2 for an unknown command, with help on stdout for --help', async () => {
-    expect((await fcast(['frobnicate'])).code).toBe(2);
+    const unknown = await fcast(['frobnicate']);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^fcast: unknown command 'frobnicate'/);
     const help = await fcast(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Exit codes:/);
