@@ -49,7 +49,10 @@ async function runOnce(c) {
   const started = process.hrtime.bigint();
   // Async spawn: the emulator lives in this process and must keep answering meanwhile.
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--require', preload, ...c.args], { env: { ...env, FCAST_BENCH_RSS: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', preload, ...c.args], {
+    env: { ...env, FCAST_BENCH_RSS: rssFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stdout.resume();
   child.stderr.on('data', (d) => (err += d));
@@ -85,7 +88,9 @@ console.log(`fcast benchmark: ${runs} alternating runs each, node ${process.vers
 console.log('case                  median ms   median maxRSS MiB');
 for (const c of cases) {
   const s = samples[c.name];
-  console.log(`${c.name.padEnd(20)}  ${median(s.ms).toFixed(1).padStart(9)}   ${median(s.rss).toFixed(1).padStart(17)}`);
+  console.log(
+    `${c.name.padEnd(20)}  ${median(s.ms).toFixed(1).padStart(9)}   ${median(s.rss).toFixed(1).padStart(17)}`,
+  );
 }
 console.log('\nratio (fcast / baseline)                time   memory');
 for (const [a, b] of pairs) {

@@ -50,7 +50,11 @@ function createRun(app: App, flags: GlobalFlags): Run {
       connection ??= (async () => {
         const current = run.settings();
         const { openConnection } = await import('./api/connect.js');
-        return openConnection(ctx, current, out, { dryRun: flags.dryRun, strict: flags.strict, transport: app.transport });
+        return openConnection(ctx, current, out, {
+          dryRun: flags.dryRun,
+          strict: flags.strict,
+          transport: app.transport,
+        });
       })();
       return (await connection).conn;
     },
@@ -70,7 +74,11 @@ function createRun(app: App, flags: GlobalFlags): Run {
  * Wraps a command's handler as a commander action. Commander passes the declared arguments,
  * then the command's own options, then the command; handlers get `(run, opts, ...args)`.
  */
-export function action<O, A extends unknown[]>(app: App, handler: (run: Run, opts: O, ...args: A) => Promise<number | void>) {
+export function action<O, A extends unknown[]>(
+  app: App,
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing mean success
+  handler: (run: Run, opts: O, ...args: A) => Promise<number | void>,
+) {
   return async (...given: unknown[]): Promise<void> => {
     const command = given[given.length - 1] as Command;
     const opts = given[given.length - 2] as O;
@@ -84,5 +92,5 @@ export function action<O, A extends unknown[]>(app: App, handler: (run: Run, opt
 /** Examples for a command's --help, one per line, each with a short comment. */
 export function examples(...lines: Array<[command: string, comment: string]>): string {
   const width = Math.max(...lines.map(([c]) => c.length));
-  return '\nExamples:\n' + lines.map(([c, why]) => `  $ ${c.padEnd(width)}  # ${why}`).join('\n') + '\n';
+  return `\nExamples:\n${lines.map(([c, why]) => `  $ ${c.padEnd(width)}  # ${why}`).join('\n')}\n`;
 }

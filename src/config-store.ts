@@ -61,5 +61,7 @@ function ensurePrivateDir(dir: string): void {
 function writeFailure(path: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
   const e = err as NodeJS.ErrnoException;
-  return new ConfigError(`cannot write config file ${path}: ${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`);
+  return new ConfigError(
+    `cannot write config file ${path}: ${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`,
+  );
 }

@@ -6,10 +6,28 @@ export const DEFAULT_DEMO_SYMBOL = 'BTC/USD';
 
 /** Timeframes of the demo response and their horizons in minutes, in horizon order. */
 export const FORECAST_TIMEFRAMES: ReadonlyArray<readonly [tf: string, horizonMin: number]> = [
-  ['1min', 5], ['5min', 30], ['10min', 60], ['15min', 90], ['20min', 120], ['25min', 150],
-  ['30min', 180], ['35min', 210], ['40min', 240], ['45min', 270], ['50min', 300], ['55min', 330],
-  ['1h', 360], ['65min', 390], ['70min', 420], ['75min', 450], ['80min', 480], ['85min', 510],
-  ['90min', 540], ['2h', 720], ['3h', 1080], ['6h', 2160],
+  ['1min', 5],
+  ['5min', 30],
+  ['10min', 60],
+  ['15min', 90],
+  ['20min', 120],
+  ['25min', 150],
+  ['30min', 180],
+  ['35min', 210],
+  ['40min', 240],
+  ['45min', 270],
+  ['50min', 300],
+  ['55min', 330],
+  ['1h', 360],
+  ['65min', 390],
+  ['70min', 420],
+  ['75min', 450],
+  ['80min', 480],
+  ['85min', 510],
+  ['90min', 540],
+  ['2h', 720],
+  ['3h', 1080],
+  ['6h', 2160],
 ];
 
 /** Values of the `tf` filter of accuracy.php. */
@@ -41,32 +59,61 @@ const arg = (name: string, kind: GatewayArgKind, required = true): GatewayArg =>
 
 /** The gateway's allowlist, with positional arguments in the order the seed gives. */
 export const GATEWAY_COMMANDS: readonly GatewayCommand[] = [
-  { name: 'snapshot', scope: 'market.read', args: [], summary: 'cached market snapshot', example: 'fcast cmd snapshot' },
   {
-    name: 'search', scope: 'market.read', args: [arg('query', 'string'), arg('asset_class', 'string', false)],
-    summary: 'discover supported symbols and their status', example: 'fcast cmd search bitcoin crypto',
+    name: 'snapshot',
+    scope: 'market.read',
+    args: [],
+    summary: 'cached market snapshot',
+    example: 'fcast cmd snapshot',
   },
   {
-    name: 'indicators', scope: 'market.read', args: [arg('symbol', 'symbol'), arg('timeframe', 'timeframe')],
-    summary: 'cached indicators for a symbol and timeframe', example: 'fcast cmd indicators BTC/USD 1h',
+    name: 'search',
+    scope: 'market.read',
+    args: [arg('query', 'string'), arg('asset_class', 'string', false)],
+    summary: 'discover supported symbols and their status',
+    example: 'fcast cmd search bitcoin crypto',
   },
   {
-    name: 'analyze', scope: 'predictions.read', args: [arg('symbol', 'symbol'), arg('timeframe', 'timeframe')],
-    summary: 'bias, confidence, drivers and derived indicators', example: 'fcast cmd analyze ETH/USD 4h',
+    name: 'indicators',
+    scope: 'market.read',
+    args: [arg('symbol', 'symbol'), arg('timeframe', 'timeframe')],
+    summary: 'cached indicators for a symbol and timeframe',
+    example: 'fcast cmd indicators BTC/USD 1h',
   },
   {
-    name: 'opportunities', scope: 'predictions.read', args: [arg('limit', 'integer')],
-    summary: 'prioritised feed of cached opportunities', example: 'fcast cmd opportunities 10',
-  },
-  { name: 'macro', scope: 'macro.read', args: [], summary: 'macro snapshot for cross-asset context', example: 'fcast cmd macro' },
-  {
-    name: 'calendar', scope: 'market.read', args: [arg('symbol', 'symbol'), arg('user_tz', 'timezone', false)],
-    summary: 'asset calendar and market state', example: 'fcast cmd calendar EUR/USD Europe/Madrid',
+    name: 'analyze',
+    scope: 'predictions.read',
+    args: [arg('symbol', 'symbol'), arg('timeframe', 'timeframe')],
+    summary: 'bias, confidence, drivers and derived indicators',
+    example: 'fcast cmd analyze ETH/USD 4h',
   },
   {
-    name: 'events', scope: 'macro.read',
+    name: 'opportunities',
+    scope: 'predictions.read',
+    args: [arg('limit', 'integer')],
+    summary: 'prioritised feed of cached opportunities',
+    example: 'fcast cmd opportunities 10',
+  },
+  {
+    name: 'macro',
+    scope: 'macro.read',
+    args: [],
+    summary: 'macro snapshot for cross-asset context',
+    example: 'fcast cmd macro',
+  },
+  {
+    name: 'calendar',
+    scope: 'market.read',
+    args: [arg('symbol', 'symbol'), arg('user_tz', 'timezone', false)],
+    summary: 'asset calendar and market state',
+    example: 'fcast cmd calendar EUR/USD Europe/Madrid',
+  },
+  {
+    name: 'events',
+    scope: 'macro.read',
     args: [arg('kind', 'string'), arg('symbol', 'symbol', false), arg('days', 'integer', false)],
-    summary: 'economic events, earnings, dividends and crypto events', example: 'fcast cmd events earnings AAPL/USD 7',
+    summary: 'economic events, earnings, dividends and crypto events',
+    example: 'fcast cmd events earnings AAPL/USD 7',
   },
 ];
 

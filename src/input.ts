@@ -1,6 +1,13 @@
 // Checks of what the user typed, made before any request: a bad value is a usage error
 // (exit 2) that names the allowed values.
-import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, EMAIL_PATTERN, MATURITY_LEVELS } from './domain.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  DEFAULT_DEMO_SYMBOL,
+  DEMO_SYMBOLS,
+  EMAIL_MAX_LENGTH,
+  EMAIL_PATTERN,
+  MATURITY_LEVELS,
+} from './domain.js';
 import { UsageError } from './errors.js';
 import { clean } from './output/sanitize.js';
 
@@ -25,13 +32,17 @@ export function parseDemoSymbol(raw: string | undefined): string {
   if (raw === undefined) return DEFAULT_DEMO_SYMBOL;
   const wanted = raw.trim().toUpperCase().replace('-', '/');
   const found = DEMO_SYMBOLS.find((s) => s === wanted);
-  if (!found) throw new UsageError(`the demo has no symbol ${shown(raw)}; choose one of ${DEMO_SYMBOLS.join(', ')}`, { hint: "other symbols need a free key: 'fcast predict SYMBOL'" });
+  if (!found)
+    throw new UsageError(`the demo has no symbol ${shown(raw)}; choose one of ${DEMO_SYMBOLS.join(', ')}`, {
+      hint: "other symbols need a free key: 'fcast predict SYMBOL'",
+    });
   return found;
 }
 
 export const parseAccuracyTimeframe = (raw: string): string => parseChoice(raw, ACCURACY_TIMEFRAMES, '--tf');
 
-export const parseMaturity = (raw: string, what = 'maturity'): (typeof MATURITY_LEVELS)[number] => parseChoice(raw, MATURITY_LEVELS, what);
+export const parseMaturity = (raw: string, what = 'maturity'): (typeof MATURITY_LEVELS)[number] =>
+  parseChoice(raw, MATURITY_LEVELS, what);
 
 /** A whole number >= min, written as plain digits (no 1e3, no 0x10, no 5.0). */
 export function parseWholeNumber(raw: string, what: string, min = 0): number {
@@ -47,14 +58,17 @@ export function parseWholeNumber(raw: string, what: string, min = 0): number {
 export function parseRate(raw: string, what: string): number {
   const text = raw.trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
+  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
   return n;
 }
 
-
 export function parseEmail(raw: string): string {
   const email = raw.trim();
-  if (email.length > EMAIL_MAX_LENGTH) throw new UsageError(`the e-mail address is ${email.length} characters long; at most ${EMAIL_MAX_LENGTH} are allowed`);
+  if (email.length > EMAIL_MAX_LENGTH)
+    throw new UsageError(
+      `the e-mail address is ${email.length} characters long; at most ${EMAIL_MAX_LENGTH} are allowed`,
+    );
   if (!EMAIL_PATTERN.test(email)) throw new UsageError(`invalid e-mail address ${shown(raw)}`);
   return email;
 }

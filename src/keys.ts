@@ -59,7 +59,9 @@ export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolea
   }
   if (!kind.isWellFormed(key)) {
     const shape = /\s/.test(key) ? 'it has spaces or several lines' : `it has ${[...key].length} characters`;
-    throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, { hint: kind.otherwise });
+    throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, {
+      hint: kind.otherwise,
+    });
   }
   return key;
 }

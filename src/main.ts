@@ -41,7 +41,6 @@ function untilInterrupted<T>(work: Promise<T>, app: App): Promise<T> {
   });
 }
 
-
 function report(err: unknown, app: App): number {
   const { stderr, stdout } = app.ctx.io;
   if (err instanceof CommanderError) {
@@ -52,7 +51,7 @@ function report(err: unknown, app: App): number {
     return ExitCode.Usage;
   }
   if (err instanceof DryRunDone) {
-    stdout.write(renderDryRun([err.request], app.run?.flags.json === true) + '\n');
+    stdout.write(`${renderDryRun([err.request], app.run?.flags.json === true)}\n`);
     return ExitCode.Ok;
   }
   if (err instanceof FcastError) {
@@ -62,10 +61,10 @@ function report(err: unknown, app: App): number {
     }
     // Under --json the server's error body is the document, unless the command already wrote one.
     if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json && !app.run.out.wroteData) {
-      stdout.write(safeReindent(err.details.raw) + '\n');
+      stdout.write(`${safeReindent(err.details.raw)}\n`);
     }
     stderr.write(errorLines(err));
-    if (app.run?.flags.verbose && err.stack) stderr.write(err.stack + '\n');
+    if (app.run?.flags.verbose && err.stack) stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));

@@ -20,7 +20,22 @@ import { EXIT_CODE_HELP } from './errors.js';
 import { maskKey } from './keys.js';
 import { DEFAULTS, flagParser } from './settings.js';
 
-const COMMAND_MODULES = [discover, demo, register, auth, config, predict, symbols, trackRecord, accuracy, verify, cmd, completion, doctor, mock];
+const COMMAND_MODULES = [
+  discover,
+  demo,
+  register,
+  auth,
+  config,
+  predict,
+  symbols,
+  trackRecord,
+  accuracy,
+  verify,
+  cmd,
+  completion,
+  doctor,
+  mock,
+];
 
 export function buildProgram(app: App): Command {
   const { io } = app.ctx;
@@ -30,12 +45,21 @@ export function buildProgram(app: App): Command {
     .helpOption('-h, --help', 'show help')
     .option('--json', 'print the response body as JSON on stdout (data only)')
     .option('--base-url <url>', 'base URL of the service (env FCAST_BASE_URL)')
-    .addOption(new Option('--timeout <seconds>', `request deadline (env FCAST_TIMEOUT, default ${DEFAULTS.timeout})`).argParser(flagParser('timeout')))
-    .addOption(new Option('--retries <n>', `automatic retries (env FCAST_RETRIES, default ${DEFAULTS.retries})`).argParser(flagParser('retries')))
     .addOption(
-      new Option('--max-wait <seconds>', `longest wait accepted for one retry (env FCAST_MAX_WAIT, default ${DEFAULTS['max-wait']})`).argParser(
-        flagParser('max-wait'),
+      new Option('--timeout <seconds>', `request deadline (env FCAST_TIMEOUT, default ${DEFAULTS.timeout})`).argParser(
+        flagParser('timeout'),
       ),
+    )
+    .addOption(
+      new Option('--retries <n>', `automatic retries (env FCAST_RETRIES, default ${DEFAULTS.retries})`).argParser(
+        flagParser('retries'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--max-wait <seconds>',
+        `longest wait accepted for one retry (env FCAST_MAX_WAIT, default ${DEFAULTS['max-wait']})`,
+      ).argParser(flagParser('max-wait')),
     )
     .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
     .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
@@ -49,7 +73,8 @@ export function buildProgram(app: App): Command {
       // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
       getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
       getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
-      outputError: (s, write) => write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
+      outputError: (s, write) =>
+        write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
     })
     .addHelpText('after', rootHelpFooter());
   for (const module of COMMAND_MODULES) module.register(program, app);
@@ -62,7 +87,9 @@ export function buildProgram(app: App): Command {
  * shaped like a key are masked.
  */
 function redactTyped(message: string): string {
-  return message.replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>').replace(/[A-Za-z0-9]+_ag_[0-9a-f]{8,}/g, (key) => maskKey(key));
+  return message
+    .replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>')
+    .replace(/[A-Za-z0-9]+_ag_[0-9a-f]{8,}/g, (key) => maskKey(key));
 }
 
 function rootHelpFooter(): string {

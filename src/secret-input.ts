@@ -13,7 +13,8 @@ export async function readPiped(stdin: Reader): Promise<string> {
   for await (const chunk of stdin) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
-    if (size > MAX_PIPED_BYTES) throw new UsageError(`more than ${MAX_PIPED_BYTES / 1024} KiB on stdin; expected one key`);
+    if (size > MAX_PIPED_BYTES)
+      throw new UsageError(`more than ${MAX_PIPED_BYTES / 1024} KiB on stdin; expected one key`);
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -58,7 +59,12 @@ function consume(stdin: Reader, feed: (text: string) => Step, signal?: AbortSign
  * A line typed on the terminal with echo off (raw mode), like `sudo` or `ssh` ask for a
  * password. Raw mode also swallows Ctrl-C, so it is handled here as an interruption.
  */
-export async function readHiddenLine(stdin: Reader, stderr: Writer, prompt: string, signal?: AbortSignal): Promise<string> {
+export async function readHiddenLine(
+  stdin: Reader,
+  stderr: Writer,
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<string> {
   stderr.write(prompt);
   const wasRaw = (stdin as { isRaw?: boolean }).isRaw === true;
   stdin.setRawMode?.(true);

@@ -129,7 +129,8 @@ function parseNonNegativeNumber(raw: unknown, where: string): number {
 
 function parseCount(raw: unknown, where: string): number {
   const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isInteger(n) || n < 0 || n > 10) throw new SettingError(`${where} must be a whole number from 0 to 10, got '${String(raw)}'`);
+  if (String(raw).trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
+    throw new SettingError(`${where} must be a whole number from 0 to 10, got '${String(raw)}'`);
   return n;
 }
 
@@ -182,7 +183,8 @@ export function lookUpSetting<K extends ConfigKey>(
   if (flagValue !== undefined) return attempt(flagValue, `--${key}`, `--${key}`, true);
   const envName = ENV_NAMES[key];
   if (present(env[envName])) return attempt(env[envName], envName, envName, false);
-  if (file[key] !== undefined && file[key] !== null) return attempt(file[key], `'${key}' in ${configPath}`, configPath, false);
+  if (file[key] !== undefined && file[key] !== null)
+    return attempt(file[key], `'${key}' in ${configPath}`, configPath, false);
   return {};
 }
 
@@ -193,16 +195,26 @@ export function secretFromEnv(env: Env, envName: string): string | undefined {
 }
 
 /** A key stored in the config file (not the environment): what register and auth login would replace. */
-export function storedSecret(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, key: SecretKey): { path: string; value: string | undefined } {
+export function storedSecret(
+  ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>,
+  key: SecretKey,
+): { path: string; value: string | undefined } {
   const path = configFilePath(configDir(ctx));
   return { path, value: lookUpSecret('', key, {}, readConfigFile(path), path).found?.value };
 }
 
-export function lookUpSecret(envName: string, fileKey: SecretKey, env: Env, file: ConfigData, configPath: string): Lookup<string> {
+export function lookUpSecret(
+  envName: string,
+  fileKey: SecretKey,
+  env: Env,
+  file: ConfigData,
+  configPath: string,
+): Lookup<string> {
   const fromEnv = secretFromEnv(env, envName);
   if (fromEnv) return { found: { value: fromEnv, source: envName } };
   const fromFile = file[fileKey];
-  if (typeof fromFile === 'string' && fromFile.trim() !== '') return { found: { value: fromFile.trim(), source: configPath } };
+  if (typeof fromFile === 'string' && fromFile.trim() !== '')
+    return { found: { value: fromFile.trim(), source: configPath } };
   if (fromFile !== undefined && fromFile !== null && typeof fromFile !== 'string') {
     return { problem: { message: `'${fileKey}' in ${configPath} is not a string`, fromFlag: false } };
   }
@@ -211,7 +223,8 @@ export function lookUpSecret(envName: string, fileKey: SecretKey, env: Env, file
 
 /** A flag typed wrong is a usage error (2); the environment or the file, a config error (3). */
 function settle<T>(lookup: Lookup<T>): Sourced<T> | undefined {
-  if (lookup.problem) throw lookup.problem.fromFlag ? new UsageError(lookup.problem.message) : new ConfigError(lookup.problem.message);
+  if (lookup.problem)
+    throw lookup.problem.fromFlag ? new UsageError(lookup.problem.message) : new ConfigError(lookup.problem.message);
   return lookup.found;
 }
 
@@ -228,7 +241,10 @@ export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
     gatewayKey: settle(lookUpSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, file, path)),
     timeout: settle(lookUpSetting('timeout', flags, env, file, path)) ?? { value: DEFAULTS.timeout, source: 'default' },
     retries: settle(lookUpSetting('retries', flags, env, file, path)) ?? { value: DEFAULTS.retries, source: 'default' },
-    maxWait: settle(lookUpSetting('max-wait', flags, env, file, path)) ?? { value: DEFAULTS['max-wait'], source: 'default' },
+    maxWait: settle(lookUpSetting('max-wait', flags, env, file, path)) ?? {
+      value: DEFAULTS['max-wait'],
+      source: 'default',
+    },
   };
 }
 

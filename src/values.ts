@@ -13,7 +13,8 @@ export const asRecord = (v: unknown): JsonObject => (isRecord(v) ? v : {});
 export const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 
 /** A finite number, or undefined (never NaN or Infinity). */
-export const finiteNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+export const finiteNumber = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
 /** A non-empty string, or undefined. */
 export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

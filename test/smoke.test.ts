@@ -15,7 +15,11 @@ interface Exec {
   stderr: string;
 }
 
-function fcast(args: string[], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<Exec> {
+function fcast(
+  args: string[],
+  env: Record<string, string> = {},
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<Exec> {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +36,9 @@ let mock: ChildProcess;
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  mock = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--seed', 'smoke'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  mock = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--seed', 'smoke'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   mock.stdout!.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -72,7 +78,9 @@ describe('the fcast executable', () => {
     const r = await fcast(['demo'], env);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout.trimEnd().split('\n').slice(-3).join('\n')).toMatch(/Source: .+\nTier: demo · data delayed 60 min$/);
+    expect(r.stdout.trimEnd().split('\n').slice(-3).join('\n')).toMatch(
+      /Source: .+\nTier: demo · data delayed 60 min$/,
+    );
   });
 
   it('prints the body with --json', async () => {
@@ -104,7 +112,9 @@ describe('the fcast executable', () => {
   });
 
   it('exits 130 on Ctrl-C during a slow request', async () => {
-    const slow = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--fault', 'slow,delay=10000'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const slow = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--fault', 'slow,delay=10000'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const [chunk] = (await once(slow.stdout!, 'data')) as [Buffer];
     const url = /FCAST_BASE_URL=(\S+)/.exec(chunk.toString())![1]!;
     // Interrupt once the emulator holds the request, not after a guessed delay.

@@ -3,7 +3,15 @@
 // The retry loop is our own: undici's RetryHandler ignores the gateway's retry_after, has
 // no jitter, and drops the body of a failed POST that we need to report.
 import type { Clock } from '../context.js';
-import { ApiError, BadResponseError, ConfigError, ExitCode, FcastError, InterruptedError, NetworkError } from '../errors.js';
+import {
+  ApiError,
+  BadResponseError,
+  ConfigError,
+  ExitCode,
+  FcastError,
+  InterruptedError,
+  NetworkError,
+} from '../errors.js';
 import { GATEWAY_KEY_KIND, isGatewayKey, isRestKey, maskKey, REST_KEY_KIND } from '../keys.js';
 import type { Output } from '../output/io.js';
 import type { Settings, Sourced } from '../settings.js';
@@ -121,11 +129,14 @@ export class ApiClient {
     // directly (a proxy would see the key inside its tunnel).
     const proxy = this.opts.transport.proxyFor?.(url);
     if (key !== undefined && url.protocol !== 'https:' && (!isLoopbackHost(url.hostname) || proxy !== undefined)) {
-      throw new ConfigError(`refusing to send a key over plain http to ${url.host}${proxy ? ` through the proxy ${proxy}` : ''}`, {
-        hint: proxy
-          ? 'list the host in NO_PROXY to reach it directly, or use an https:// base URL'
-          : 'use an https:// base URL (plain http is allowed only to a loopback host)',
-      });
+      throw new ConfigError(
+        `refusing to send a key over plain http to ${url.host}${proxy ? ` through the proxy ${proxy}` : ''}`,
+        {
+          hint: proxy
+            ? 'list the host in NO_PROXY to reach it directly, or use an https:// base URL'
+            : 'use an https:// base URL (plain http is allowed only to a loopback host)',
+        },
+      );
     }
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent };
     if (key !== undefined) headers.authorization = `Bearer ${key}`;
@@ -146,7 +157,12 @@ export class ApiClient {
         res = await this.send(spec.method, url, headers, body);
       } catch (err) {
         if (err instanceof RetryableNetworkError && spec.retry === 'idempotent' && canRetry) {
-          await this.wait(Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value), err.message, attempt, retries.value);
+          await this.wait(
+            Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value),
+            err.message,
+            attempt,
+            retries.value,
+          );
           continue;
         }
         throw err instanceof RetryableNetworkError ? err.final(spec.retry) : err;
@@ -166,7 +182,12 @@ export class ApiClient {
       }
       if (!canRetry) throw error;
       const seconds = asked ?? Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value);
-      await this.wait(seconds, `HTTP ${res.status}${error.details.title ? ` ${error.details.title}` : ''}`, attempt, retries.value);
+      await this.wait(
+        seconds,
+        `HTTP ${res.status}${error.details.title ? ` ${error.details.title}` : ''}`,
+        attempt,
+        retries.value,
+      );
     }
   }
 
@@ -191,7 +212,12 @@ export class ApiClient {
   }
 
   /** One exchange, following redirects; a request that carries a key follows them only within its origin. */
-  private async send(method: 'GET' | 'POST', url: URL, headers: Record<string, string>, body: string | undefined): Promise<ApiResponse> {
+  private async send(
+    method: 'GET' | 'POST',
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<ApiResponse> {
     let current = url;
     let currentMethod = method;
     let currentBody = body;
@@ -200,9 +226,12 @@ export class ApiClient {
       if (!('location' in res)) return res;
       const next = new URL(res.location, current);
       if (next.origin !== url.origin && headers.authorization !== undefined) {
-        throw new BadResponseError(`the server redirected to another origin (${next.origin}); not followed, so the key stays with ${url.origin}`, {
-          hint: `if the service has moved, set the base URL to ${next.origin}`,
-        });
+        throw new BadResponseError(
+          `the server redirected to another origin (${next.origin}); not followed, so the key stays with ${url.origin}`,
+          {
+            hint: `if the service has moved, set the base URL to ${next.origin}`,
+          },
+        );
       }
       if (hop >= MAX_REDIRECTS) throw new BadResponseError(`too many redirects (more than ${MAX_REDIRECTS})`);
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && currentMethod === 'POST')) {
@@ -244,7 +273,9 @@ export class ApiClient {
         return { status: wire.status, location };
       }
       const raw = await this.readBody(wire, controller.signal, url);
-      out.debug(`< ${wire.status} ${statusText(wire.status)} (${this.opts.clock.now() - started} ms, ${raw.length} bytes)`);
+      out.debug(
+        `< ${wire.status} ${statusText(wire.status)} (${this.opts.clock.now() - started} ms, ${raw.length} bytes)`,
+      );
       return { status: wire.status, url: url.href, headers: wire.headers, raw, body: parseJson(raw) };
     } finally {
       clearTimeout(timer);
@@ -293,14 +324,22 @@ function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string
   const reason = signal.reason;
   if (signal.aborted && reason instanceof InterruptedError) return reason;
   if (signal.aborted && reason instanceof Timeout) {
-    return new NetworkError(`request to ${url.host} timed out: ${reason.message}`, { hint: 'raise --timeout, or check the network' });
+    return new NetworkError(`request to ${url.host} timed out: ${reason.message}`, {
+      hint: 'raise --timeout, or check the network',
+    });
   }
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? '';
-  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(e.message ?? ''))) {
+  if (
+    proxy &&
+    (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(e.message ?? ''))
+  ) {
     // The connection that failed may be the proxy's, not the service's: say which way it went.
     const message = `request to ${url.host} through the proxy ${proxy} failed: ${e.message || code}`;
-    const opts = { hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct', mayHaveArrived: false };
+    const opts = {
+      hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct',
+      mayHaveArrived: false,
+    };
     // A refused proxy is a refused connection like any other: retried, as the contract asks.
     return code === 'ECONNREFUSED' ? new RetryableNetworkError(message, opts) : new NetworkError(message, opts);
   }
@@ -311,9 +350,13 @@ function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string
     });
   }
   if (code === 'ECONNREFUSED') {
-    return new RetryableNetworkError(`connection to ${url.host} refused`, { hint: 'is the service running at the base URL?', mayHaveArrived: false });
+    return new RetryableNetworkError(`connection to ${url.host} refused`, {
+      hint: 'is the service running at the base URL?',
+      mayHaveArrived: false,
+    });
   }
-  if (RETRYABLE_NETWORK_CODES.has(code)) return new RetryableNetworkError(`connection to ${url.host} was reset (${code})`);
+  if (RETRYABLE_NETWORK_CODES.has(code))
+    return new RetryableNetworkError(`connection to ${url.host} was reset (${code})`);
   return new NetworkError(`request to ${url.host} failed: ${e.message || String(err)}${code ? ` (${code})` : ''}`);
 }
 
@@ -349,4 +392,3 @@ export function backoffSeconds(attempt: number, clock: Clock): number {
   const ceiling = Math.min(30, 2 ** attempt);
   return ceiling / 2 + (clock.random() * ceiling) / 2;
 }
-

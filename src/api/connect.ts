@@ -21,7 +21,12 @@ export interface OpenConnection {
   close(): Promise<void>;
 }
 
-export function openConnection(ctx: Ctx, settings: Settings, out: Output, opts: ConnectionOptions = {}): OpenConnection {
+export function openConnection(
+  ctx: Ctx,
+  settings: Settings,
+  out: Output,
+  opts: ConnectionOptions = {},
+): OpenConnection {
   const wire = opts.transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
   const client = new ApiClient({
     settings,

@@ -26,7 +26,12 @@ export interface Fetched<T> {
   response: ApiResponse;
 }
 
-async function call<S extends ZodType>(conn: Connection, spec: RequestSpec, schema: S, what: string): Promise<Fetched<z.infer<S>>> {
+async function call<S extends ZodType>(
+  conn: Connection,
+  spec: RequestSpec,
+  schema: S,
+  what: string,
+): Promise<Fetched<z.infer<S>>> {
   const response = await conn.client.request(spec);
   const body = requireJson(response, what);
   const wellFormed = checkShape(schema, body, what, conn);
@@ -47,9 +52,15 @@ export const fetchDemo = (conn: Connection, symbol: string) =>
   call(conn, rest('demo.php', { symbol }), ForecastEnvelopeSchema, 'demo.php');
 
 export const fetchPredictions = (conn: Connection, symbol: string, opts: { candles?: boolean } = {}) =>
-  call(conn, rest('predictions.php', { symbol, candles: opts.candles ? '1' : undefined }, 'rest'), ForecastEnvelopeSchema, 'predictions.php');
+  call(
+    conn,
+    rest('predictions.php', { symbol, candles: opts.candles ? '1' : undefined }, 'rest'),
+    ForecastEnvelopeSchema,
+    'predictions.php',
+  );
 
-export const fetchSymbols = (conn: Connection) => call(conn, rest('symbols.php', undefined, 'rest'), SymbolsListSchema, 'symbols.php');
+export const fetchSymbols = (conn: Connection) =>
+  call(conn, rest('symbols.php', undefined, 'rest'), SymbolsListSchema, 'symbols.php');
 
 export const fetchTrackRecord = (conn: Connection, opts: { symbol?: string } = {}) =>
   call(conn, rest('track-record.php', { symbol: opts.symbol }), TrackRecordSchema, 'track-record.php');
@@ -64,7 +75,7 @@ export const fetchVerify = (conn: Connection, id: number) =>
 export const registerKey = (conn: Connection, email: string) =>
   call(
     conn,
-    { method: 'POST', path: REST_PREFIX + 'register.php', body: { email }, auth: 'none', retry: 'rate-limit-only' },
+    { method: 'POST', path: `${REST_PREFIX}register.php`, body: { email }, auth: 'none', retry: 'rate-limit-only' },
     RegistrationSchema,
     'register.php',
   );

@@ -5,9 +5,20 @@ import { clean } from '../output/sanitize.js';
 import { isRecord } from '../values.js';
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
 
@@ -24,7 +35,8 @@ export function describeErrorBody(status: number, body: unknown): ApiErrorDetail
       // The gateway's envelope: error.code / message / retry_after, meta.request_id.
       details.title = str(body.error.code);
       details.detail = str(body.error.message);
-      if (typeof body.error.retry_after === 'number' && body.error.retry_after > 0) details.retryAfter = body.error.retry_after;
+      if (typeof body.error.retry_after === 'number' && body.error.retry_after > 0)
+        details.retryAfter = body.error.retry_after;
     } else {
       details.title = str(body.title);
       details.detail = str(body.detail);
@@ -55,5 +67,8 @@ export function failureUnderSuccess(status: number, raw: string, body: unknown):
   if (!isRecord(body) || body.ok !== false) return undefined;
   const details = { ...describeErrorBody(status, body), raw };
   const said = `${details.title ?? 'error'}${details.detail ? `: ${details.detail}` : ''}${details.requestId ? ` (request id ${details.requestId})` : ''}`;
-  return new ApiError(details, { exitCode: ExitCode.BadResponse, message: `the gateway answered HTTP ${status} with ok: false: ${said}` });
+  return new ApiError(details, {
+    exitCode: ExitCode.BadResponse,
+    message: `the gateway answered HTTP ${status} with ok: false: ${said}`,
+  });
 }

@@ -60,10 +60,14 @@ function proxyUrl(name: string, raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`${name} is not a URL`, { hint: 'set it to a URL such as http://proxy.example:3128, or unset it' });
+    throw new ConfigError(`${name} is not a URL`, {
+      hint: 'set it to a URL such as http://proxy.example:3128, or unset it',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http:// or https:// proxy, not ${url.protocol}`, { hint: 'set it to a URL such as http://proxy.example:3128, or unset it' });
+    throw new ConfigError(`${name} must be an http:// or https:// proxy, not ${url.protocol}`, {
+      hint: 'set it to a URL such as http://proxy.example:3128, or unset it',
+    });
   }
   return text;
 }
@@ -100,7 +104,9 @@ function bypassesProxy(noProxy: string | undefined, url: URL): boolean {
 }
 
 export function undiciTransport(proxy: ProxySettings): Transport {
-  const api = require('undici/lib/api/index.js') as { request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData> };
+  const api = require('undici/lib/api/index.js') as {
+    request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData>;
+  };
   // What undici's index does on load, and its ProxyAgent relies on (it calls client.connect()).
   const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
   Object.assign(DispatcherClass.prototype, api);
@@ -112,7 +118,12 @@ export function undiciTransport(proxy: ProxySettings): Transport {
   if (proxy.httpProxy || proxy.httpsProxy) {
     const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvAgentType;
     // Given explicitly so that the context's environment, not process.env, decides.
-    dispatcher = new EnvHttpProxyAgent({ ...timeouts, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
+    dispatcher = new EnvHttpProxyAgent({
+      ...timeouts,
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy ?? '',
+      noProxy: proxy.noProxy ?? '',
+    });
   } else {
     const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
     dispatcher = new Agent(timeouts);

@@ -15,7 +15,9 @@ export interface ShapeCheck {
 export function requireJson(res: ApiResponse, what: string): unknown {
   if (res.body === undefined) {
     const start = clean(res.raw.slice(0, 60)).trim();
-    throw new BadResponseError(`${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`);
+    throw new BadResponseError(
+      `${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`,
+    );
   }
   return res.body;
 }

@@ -11,7 +11,11 @@ export function register(program: Command, app: App): void {
     .description(
       `The public track record, optionally for one symbol and one timeframe; the same table, gates and --audit as 'fcast track-record'. Timeframes: ${ACCURACY_TIMEFRAMES.join(', ')}.`,
     )
-    .addOption(new Option('--tf <timeframe>', `only this timeframe: ${ACCURACY_TIMEFRAMES.join(', ')}`).argParser(parseAccuracyTimeframe));
+    .addOption(
+      new Option('--tf <timeframe>', `only this timeframe: ${ACCURACY_TIMEFRAMES.join(', ')}`).argParser(
+        parseAccuracyTimeframe,
+      ),
+    );
   addEvidenceFlags(command)
     .addHelpText(
       'after',
@@ -19,7 +23,10 @@ export function register(program: Command, app: App): void {
         examples(
           ['fcast accuracy --tf 1h', 'the 1h timeframe, all symbols'],
           ['fcast accuracy --symbol BTC/USD --tf 15min', 'one symbol, one timeframe'],
-          ['fcast accuracy --tf 1h --min-maturity growing_sample --min-win-rate 0.55', 'CI gate: exit 8 unless both hold'],
+          [
+            'fcast accuracy --tf 1h --min-maturity growing_sample --min-win-rate 0.55',
+            'CI gate: exit 8 unless both hold',
+          ],
           ['fcast accuracy --tf 1h --audit', 'check the published interval against the counts'],
           ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
           ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],

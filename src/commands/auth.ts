@@ -111,7 +111,8 @@ async function login(run: Run, kind: KeyKind): Promise<void> {
   store.set(kind.configKey, key);
   if (run.flags.json) run.out.json({ saved: kind.configKey, key: masked, path: store.path });
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
-  if (stored !== undefined && stored !== key) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
+  if (stored !== undefined && stored !== key)
+    run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
   if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
     run.out.warn(`${kind.envName} is set in the environment and takes precedence over the saved key`);
   }
@@ -133,13 +134,20 @@ async function status(run: Run, check: boolean): Promise<void> {
     well_formed: kind.isWellFormed(got.value),
   });
   const apiKey = s.apiKey ? report(s.apiKey, REST_KEY_KIND) : null;
-  const gatewayKey = s.gatewayKey ? report(s.gatewayKey, GATEWAY_KEY_KIND) : apiKey ? { ...apiKey, from_api_key: true } : null;
+  const gatewayKey = s.gatewayKey
+    ? report(s.gatewayKey, GATEWAY_KEY_KIND)
+    : apiKey
+      ? { ...apiKey, from_api_key: true }
+      : null;
 
   let checked: Record<string, unknown> | undefined;
   let failure: FcastError | undefined;
   if (check) {
     const conn = await run.connect();
-    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([import('../api/endpoints.js'), import('../api/dry-run.js')]);
+    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([
+      import('../api/endpoints.js'),
+      import('../api/dry-run.js'),
+    ]);
     try {
       const res = await fetchSymbols(conn);
       const meta = res.body.meta as Record<string, unknown> | undefined;
@@ -177,7 +185,10 @@ async function status(run: Run, check: boolean): Promise<void> {
   ];
   if (checked?.ok) {
     const tier = typeof checked.tier === 'string' ? `, tier ${checked.tier}` : '';
-    pairs.push(['Check', `the API key works: symbols.php answered ${String(checked.status)} with ${String(checked.symbols)} symbols${tier}`]);
+    pairs.push([
+      'Check',
+      `the API key works: symbols.php answered ${String(checked.status)} with ${String(checked.symbols)} symbols${tier}`,
+    ]);
   } else if (failure) {
     pairs.push(['Check', 'failed (see below)']);
   }
@@ -189,13 +200,18 @@ async function status(run: Run, check: boolean): Promise<void> {
 async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
   const { stdin, stderr } = run.ctx.io;
   if (!yes && stdin.isTTY !== true) {
-    throw new UsageError(`auth logout asks before removing the ${kind.label}, and stdin is not a terminal: pass --yes`, {
-      hint: 'a removed key cannot be recovered: the service keeps only its hash',
-    });
+    throw new UsageError(
+      `auth logout asks before removing the ${kind.label}, and stdin is not a terminal: pass --yes`,
+      {
+        hint: 'a removed key cannot be recovered: the service keeps only its hash',
+      },
+    );
   }
   const { path, value: stored } = storedSecret(run.ctx, kind.configKey);
   if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
-    run.out.warn(`${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`);
+    run.out.warn(
+      `${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`,
+    );
   }
   if (stored === undefined) {
     if (run.flags.json) run.out.json({ removed: null, path });

@@ -27,7 +27,9 @@ export function register(program: Command, app: App): void {
     .configureHelp({
       subcommandTerm(this: Help, sub: Command) {
         const spec = byName.get(sub.name());
-        return spec ? [spec.name, argumentsUsage(spec)].filter(Boolean).join(' ') : Help.prototype.subcommandTerm.call(this, sub);
+        return spec
+          ? [spec.name, argumentsUsage(spec)].filter(Boolean).join(' ')
+          : Help.prototype.subcommandTerm.call(this, sub);
       },
       subcommandDescription(this: Help, sub: Command) {
         const spec = byName.get(sub.name());
@@ -59,7 +61,10 @@ export function register(program: Command, app: App): void {
       .argument('[args...]')
       // The arguments are checked by shapeGatewayArgs (one message for every path); help shows them as declared.
       .configureHelp({ visibleArguments: () => spec.args.map((a) => new Argument(a.name, describeArgument(a))) })
-      .addHelpText('after', examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']))
+      .addHelpText(
+        'after',
+        examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']),
+      )
       .action(action(app, (run, _opts, args: string[]) => runGateway(run, spec, args)));
   }
 }

@@ -41,7 +41,9 @@ Install:
   program
     .command(COMPLETE_SYMBOLS_COMMAND, { hidden: true })
     .description('print the cached symbols, one per line (used by the completion scripts)')
-    .addOption(new Option('--refresh', 'fetch symbols.php and rewrite the cache (run in the background by the listing)'))
+    .addOption(
+      new Option('--refresh', 'fetch symbols.php and rewrite the cache (run in the background by the listing)'),
+    )
     .action(
       action(app, async (run, opts: { refresh?: boolean }) => {
         if (opts.refresh) return refreshSymbols(run);
@@ -55,7 +57,8 @@ function listSymbols(run: Run, cache: typeof import('../completion/symbols-cache
   const current = cache.readSymbolsCache(dir);
   if (current && current.symbols.length > 0) run.out.data(current.symbols.join('\n'));
   const now = run.ctx.clock.now();
-  if (canFetchSymbols(run) && cache.needsRefresh(current, now) && cache.markRefreshStarted(dir, current, now)) cache.spawnRefresh(run.ctx.env);
+  if (canFetchSymbols(run) && cache.needsRefresh(current, now) && cache.markRefreshStarted(dir, current, now))
+    cache.spawnRefresh(run.ctx.env);
 }
 
 /** A refresh needs a service and a key; without them the cache stays as it is. */
@@ -70,8 +73,15 @@ function canFetchSymbols(run: Run): boolean {
 
 async function refreshSymbols(run: Run): Promise<void> {
   const conn = await run.connect();
-  const [{ fetchSymbols }, { writeSymbolsCache }] = await Promise.all([import('../api/endpoints.js'), import('../completion/symbols-cache.js')]);
+  const [{ fetchSymbols }, { writeSymbolsCache }] = await Promise.all([
+    import('../api/endpoints.js'),
+    import('../completion/symbols-cache.js'),
+  ]);
   const res = await fetchSymbols(conn);
   // An off-shape list is not worth caching: the old one stays until a good answer comes.
-  if (res.wellFormed) writeSymbolsCache(configDir(run.ctx), res.body.symbols.map((s) => s.symbol));
+  if (res.wellFormed)
+    writeSymbolsCache(
+      configDir(run.ctx),
+      res.body.symbols.map((s) => s.symbol),
+    );
 }

@@ -3,7 +3,17 @@ import { action, examples, type App, type Run } from '../command.js';
 import { UsageError } from '../errors.js';
 import { maskKey } from '../keys.js';
 import { DASH } from '../output/format.js';
-import { CONFIG_KEYS, configDir, configFilePath, SECRET_KEYS, SettingError, settingParsers, type ConfigKey, type Settings, type Sourced } from '../settings.js';
+import {
+  CONFIG_KEYS,
+  configDir,
+  configFilePath,
+  SECRET_KEYS,
+  SettingError,
+  settingParsers,
+  type ConfigKey,
+  type Settings,
+  type Sourced,
+} from '../settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
 
@@ -31,7 +41,11 @@ function effective(run: Run): Array<{ key: string; value: string | number | null
     const got = SETTING_OF[key](s);
     return { key, value: got?.value ?? null, source: got?.source ?? 'not set' };
   });
-  const secret = (key: string, got: Sourced<string> | undefined) => ({ key, value: got ? maskKey(got.value) : null, source: got?.source ?? 'not set' });
+  const secret = (key: string, got: Sourced<string> | undefined) => ({
+    key,
+    value: got ? maskKey(got.value) : null,
+    source: got?.source ?? 'not set',
+  });
   return [...rows, secret('api-key', s.apiKey), secret('gateway-key', s.gatewayKey)];
 }
 
@@ -39,7 +53,9 @@ export function register(program: Command, app: App): void {
   const config = program
     .command('config')
     .summary('show and change settings')
-    .description(`Settings in the config file: ${KEY_LIST}.\nPrecedence: flag > environment variable > config file > default.`)
+    .description(
+      `Settings in the config file: ${KEY_LIST}.\nPrecedence: flag > environment variable > config file > default.`,
+    )
     .addHelpText(
       'after',
       examples(
@@ -52,11 +68,18 @@ export function register(program: Command, app: App): void {
   config
     .command('list')
     .description('every setting with its effective value and source (keys masked)')
-    .addHelpText('after', examples(['fcast config list', 'values and where each comes from'], ['fcast config list --json | jq -r \'.["base-url"].value\'', 'for scripts']))
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast config list', 'values and where each comes from'],
+        ['fcast config list --json | jq -r \'.["base-url"].value\'', 'for scripts'],
+      ),
+    )
     .action(
       action(app, async (run) => {
         const rows = effective(run);
-        if (run.flags.json) return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
+        if (run.flags.json)
+          return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
         const { renderTable } = await import('../output/table.js');
         run.out.data(
           renderTable(
@@ -90,8 +113,17 @@ export function register(program: Command, app: App): void {
     .command('set')
     .description('store a setting in the config file')
     .argument('<key>', KEY_LIST)
-    .argument('<value>', 'the value: an http(s) URL for base-url, seconds for timeout and max-wait, a count for retries')
-    .addHelpText('after', examples(['fcast config set base-url https://forecasts.example', 'the service'], ['fcast config set max-wait 120', 'accept waits of up to two minutes']))
+    .argument(
+      '<value>',
+      'the value: an http(s) URL for base-url, seconds for timeout and max-wait, a count for retries',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast config set base-url https://forecasts.example', 'the service'],
+        ['fcast config set max-wait 120', 'accept waits of up to two minutes'],
+      ),
+    )
     .action(
       action(app, async (run, _opts, raw: string, value: string) => {
         const key = configKey(raw);
@@ -126,7 +158,13 @@ export function register(program: Command, app: App): void {
   config
     .command('path')
     .description('print the path of the config file')
-    .addHelpText('after', examples(['fcast config path', 'e.g. ~/.config/fcast/config.json'], ['FCAST_CONFIG_DIR=/tmp/ci fcast config path', 'another directory']))
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast config path', 'e.g. ~/.config/fcast/config.json'],
+        ['FCAST_CONFIG_DIR=/tmp/ci fcast config path', 'another directory'],
+      ),
+    )
     .action(
       action(app, async (run) => {
         const path = configFilePath(configDir(run.ctx));

@@ -7,9 +7,17 @@ export function register(program: Command, app: App): void {
   program
     .command('demo')
     .summary('keyless forecast for a demo symbol, 60 minutes delayed')
-    .description(`Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`)
+    .description(
+      `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
+    )
     .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
-    .addHelpText('after', examples(['fcast demo', 'BTC/USD as a table'], ['fcast demo eth/usd --json | jq .price', 'the body, for scripts']))
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast demo', 'BTC/USD as a table'],
+        ['fcast demo eth/usd --json | jq .price', 'the body, for scripts'],
+      ),
+    )
     .action(
       action(app, async (run, _opts, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);

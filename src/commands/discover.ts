@@ -5,8 +5,13 @@ export function register(program: Command, app: App): void {
   program
     .command('discover')
     .summary("the service's live routes, tiers and MCP endpoint")
-    .description("What the service says about itself (GET /api/agent/v1/): routes, tiers, the MCP endpoint. No key needed.")
-    .addHelpText('after', examples(['fcast discover', 'readable summary'], ['fcast discover --json | jq .', 'the whole document']))
+    .description(
+      'What the service says about itself (GET /api/agent/v1/): routes, tiers, the MCP endpoint. No key needed.',
+    )
+    .addHelpText(
+      'after',
+      examples(['fcast discover', 'readable summary'], ['fcast discover --json | jq .', 'the whole document']),
+    )
     .action(
       action(app, async (run) => {
         const conn = await run.connect();

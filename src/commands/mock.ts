@@ -54,7 +54,9 @@ export function register(program: Command, app: App): void {
         const server = await startMock({ port, host: opts.host, seed: opts.seed, faults, quiet: false });
         // stdout: the lines a shell can `eval` or a test can read; stderr: the prose.
         run.out.data(`FCAST_BASE_URL=${server.url}\nFCAST_API_KEY=${server.testKey}`);
-        run.out.note(`fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`);
+        run.out.note(
+          `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
+        );
         await new Promise<void>((resolve) => {
           const stop = () => resolve();
           if (run.ctx.signal.aborted) return resolve();

@@ -46,13 +46,19 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   // any request goes out, not be reported once per symbol.
   conn.client.baseUrl();
   conn.client.keyFor('rest');
-  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([import('../api/endpoints.js'), import('../api/dry-run.js')]);
+  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([
+    import('../api/endpoints.js'),
+    import('../api/dry-run.js'),
+  ]);
 
   if (run.flags.dryRun) {
     // Every request, in the order given, as one document: nothing is sent.
     const requests = [];
     for (const symbol of symbols) {
-      const err = await fetchPredictions(conn, symbol, { candles }).then(() => undefined, (e: unknown) => e);
+      const err = await fetchPredictions(conn, symbol, { candles }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       if (!(err instanceof DryRunDone)) throw err;
       requests.push(err.request);
     }
@@ -74,13 +80,20 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   }
   for (const r of results) {
     // A bug, or a refusal that concerns every symbol alike (plain http to a remote host): once.
-    if (r.status === 'rejected' && (!(r.reason instanceof FcastError) || r.reason instanceof ConfigError)) throw r.reason;
+    if (r.status === 'rejected' && (!(r.reason instanceof FcastError) || r.reason instanceof ConfigError))
+      throw r.reason;
   }
 
   if (run.flags.json) {
     // One element per symbol given, in order: the body, the server's error body, or null when
     // no answer came, so that `.[i]` is always the i-th symbol's.
-    const raws = results.map((r) => (r.status === 'fulfilled' ? r.value.raw : r.reason instanceof ApiError && r.reason.details.raw !== undefined ? r.reason.details.raw : 'null'));
+    const raws = results.map((r) =>
+      r.status === 'fulfilled'
+        ? r.value.raw
+        : r.reason instanceof ApiError && r.reason.details.raw !== undefined
+          ? r.reason.details.raw
+          : 'null',
+    );
     if (symbols.length === 1) run.out.rawJson(raws[0]!);
     else {
       const { jsonArrayOf } = await import('../output/json.js');
@@ -119,6 +132,7 @@ function forSymbol(err: unknown, symbol: string): unknown {
       hint: notFound ? `'fcast symbols' lists the symbols your key can use` : err.hint,
     });
   }
-  if (err instanceof FcastError && !(err instanceof ConfigError) && err.exitCode !== 0) return new FcastError(`${symbol}: ${err.message}`, err.exitCode, { hint: err.hint, cause: err });
+  if (err instanceof FcastError && !(err instanceof ConfigError) && err.exitCode !== 0)
+    return new FcastError(`${symbol}: ${err.message}`, err.exitCode, { hint: err.hint, cause: err });
   return err;
 }

@@ -29,7 +29,10 @@ export function register(program: Command, app: App): void {
       'after',
       examples(
         ['fcast register --email you@example.com', 'get a key and save it'],
-        ['fcast register --email you@example.com --json | jq -r .api_key', 'the body, for scripts (the key is saved too)'],
+        [
+          'fcast register --email you@example.com --json | jq -r .api_key',
+          'the body, for scripts (the key is saved too)',
+        ],
         ['fcast register --email ci@example.com --no-save', 'print the key only, e.g. to put it in a secret store'],
         ['fcast register --email new@example.com --force', 'replace the stored key (the old one is lost for good)'],
       ),
@@ -89,7 +92,9 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
     run.out.warn('FCAST_API_KEY is set in the environment and takes precedence over the saved key');
   }
   if (!res.wellFormed && conn.strict) {
-    throw new BadResponseError('register.php: the response does not match the documented shape (the key was still printed and saved)');
+    throw new BadResponseError(
+      'register.php: the response does not match the documented shape (the key was still printed and saved)',
+    );
   }
 }
 
@@ -114,8 +119,11 @@ const lostKeyHint = (email: string) =>
 /** Register is never sent twice: say plainly whether a key may exist that we never saw. */
 function explainFailure(err: unknown, email: string): unknown {
   if (err instanceof NetworkError) {
-    if (!err.mayHaveArrived) return new NetworkError(err.message, { hint: 'nothing was sent, so no key was issued; check the base URL' });
-    return new NetworkError(`${err.message}; the request may have reached the server and was not retried`, { hint: lostKeyHint(email) });
+    if (!err.mayHaveArrived)
+      return new NetworkError(err.message, { hint: 'nothing was sent, so no key was issued; check the base URL' });
+    return new NetworkError(`${err.message}; the request may have reached the server and was not retried`, {
+      hint: lostKeyHint(email),
+    });
   }
   if (err instanceof BadResponseError) return new BadResponseError(err.message, { hint: lostKeyHint(email) });
   if (err instanceof ApiError && err.status === 409) {

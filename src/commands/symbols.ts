@@ -24,7 +24,10 @@ export function register(program: Command, app: App): void {
         if (res.wellFormed) {
           // Feeds TAB after `fcast predict`, which must never wait for the network.
           const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
-          writeSymbolsCache(run.settings().configDir, res.body.symbols.map((s) => s.symbol));
+          writeSymbolsCache(
+            run.settings().configDir,
+            res.body.symbols.map((s) => s.symbol),
+          );
         }
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderSymbols } = await import('../output/symbols-table.js');

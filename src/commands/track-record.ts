@@ -16,7 +16,10 @@ export function register(program: Command, app: App): void {
         examples(
           ['fcast track-record', 'every timeframe, all symbols'],
           ['fcast track-record --symbol eth/usd', 'one symbol'],
-          ['fcast track-record --min-maturity early_sample --min-settled 100', 'CI gate: exit 8 unless every timeframe passes'],
+          [
+            'fcast track-record --min-maturity early_sample --min-settled 100',
+            'CI gate: exit 8 unless every timeframe passes',
+          ],
           ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
           ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
           ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],

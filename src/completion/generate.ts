@@ -39,7 +39,9 @@ const OPTION_VALUES: Record<string, Values> = {
 const ARGUMENT_VALUES: Record<string, ReadonlyArray<Values | undefined>> = {
   demo: [words(DEMO_SYMBOLS)],
   predict: ['symbols'],
-  ...Object.fromEntries(GATEWAY_COMMANDS.map((c) => [`cmd ${c.name}`, c.args.map((a) => (a.kind === 'symbol' ? 'symbols' : undefined))])),
+  ...Object.fromEntries(
+    GATEWAY_COMMANDS.map((c) => [`cmd ${c.name}`, c.args.map((a) => (a.kind === 'symbol' ? 'symbols' : undefined))]),
+  ),
   'config get': [words(CONFIG_KEYS)],
   'config set': [words(CONFIG_KEYS)],
   'config unset': [words(CONFIG_KEYS)],
@@ -69,12 +71,14 @@ export function describeTree(root: Command): CompletionNode[] {
     const help = cmd.createHelp();
     const children = help.visibleCommands(cmd);
     const options = help.visibleOptions(cmd).flatMap((opt) => optionEntries(opt));
-    if (isRoot) options.forEach((o) => rootOptionNames.add(o.value));
+    if (isRoot) for (const o of options) rootOptionNames.add(o.value);
     const implicitHelp = (sub: Command) => sub.name() === 'help' && !cmd.commands.includes(sub);
     const siblings = words(children.filter((c) => !implicitHelp(c)).map((c) => c.name()));
     nodes.push({
       labels,
-      commands: children.flatMap((sub) => [sub.name(), ...sub.aliases()].map((value) => ({ value, description: summaryOf(sub) }))),
+      commands: children.flatMap((sub) =>
+        [sub.name(), ...sub.aliases()].map((value) => ({ value, description: summaryOf(sub) })),
+      ),
       options: isRoot ? options : options.filter((o) => !rootOptionNames.has(o.value)),
       ...argumentsOf(cmd, ARGUMENT_VALUES[path] ?? []),
     });
@@ -96,11 +100,21 @@ export function describeTree(root: Command): CompletionNode[] {
 function optionEntries(opt: Option): CompletionOption[] {
   const takesValue = opt.required || opt.optional;
   const names = [opt.short, opt.long].filter((n): n is string => n !== undefined);
-  const values = opt.argChoices ? words(opt.argChoices) : names.map((n) => OPTION_VALUES[n]).find((v) => v !== undefined);
-  return names.map((value) => ({ value, description: oneLine(opt.description), takesValue, values: takesValue ? values : undefined }));
+  const values = opt.argChoices
+    ? words(opt.argChoices)
+    : names.map((n) => OPTION_VALUES[n]).find((v) => v !== undefined);
+  return names.map((value) => ({
+    value,
+    description: oneLine(opt.description),
+    takesValue,
+    values: takesValue ? values : undefined,
+  }));
 }
 
-function argumentsOf(cmd: Command, known: ReadonlyArray<Values | undefined>): Pick<CompletionNode, 'args' | 'variadic'> {
+function argumentsOf(
+  cmd: Command,
+  known: ReadonlyArray<Values | undefined>,
+): Pick<CompletionNode, 'args' | 'variadic'> {
   const declared = cmd.registeredArguments;
   const variadic = declared.at(-1)?.variadic === true;
   const describedFurther = variadic && known.length > declared.length;
@@ -155,8 +169,8 @@ function tableOf(root: Command): Table {
   };
   // Assign ids in a fixed order so the output is the same on every run.
   for (const node of nodes) {
-    node.options.forEach((o) => idOf(o.values));
-    node.args.forEach((a) => idOf(a));
+    for (const o of node.options) idOf(o.values);
+    for (const a of node.args) idOf(a);
   }
   return { program: root.name(), nodes, lists, idOf };
 }
@@ -174,7 +188,8 @@ const sq = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 // fish: single quotes escape only backslash and the quote.
 const fq = (text: string) => `'${text.replace(/[\\']/g, '\\$&')}'`;
 // zsh's _describe splits `value:description` at the first unescaped colon.
-const described = (w: Word) => (w.description ? `${w.value.replace(/:/g, '\\:')}:${w.description}` : w.value.replace(/:/g, '\\:'));
+const described = (w: Word) =>
+  w.description ? `${w.value.replace(/:/g, '\\:')}:${w.description}` : w.value.replace(/:/g, '\\:');
 
 const HEADER = (shell: Shell, program: string) =>
   `${shell} completion for ${program}, generated from its command tree by \`${program} completion ${shell}\`.`;
@@ -192,9 +207,11 @@ function renderBash(t: Table): string {
     ]
       .filter(([, list]) => list!.length > 0)
       .map(([name, list]) => `      __${p}_${name as string}=${sq((list as string[]).join(' '))}`);
-    return `    ${node.labels.map(sq).join('|')})${sets.length ? '\n' + sets.join('\n') : ''}\n      ;;`;
+    return `    ${node.labels.map(sq).join('|')})${sets.length ? `\n${sets.join('\n')}` : ''}\n      ;;`;
   });
-  const lists = [...t.lists].map(([id, list]) => `    ${id}) __${p}_words+=${sq(' ' + list.map((w) => w.value).join(' '))} ;;`);
+  const lists = [...t.lists].map(
+    ([id, list]) => `    ${id}) __${p}_words+=${sq(` ${list.map((w) => w.value).join(' ')}`)} ;;`,
+  );
   return `# ${HEADER('bash', p).replace(/\n/g, '\n# ')}
 # Load it from ~/.bashrc:  source <(${p} completion bash)
 # or save it where bash-completion looks:
@@ -317,7 +334,7 @@ function renderZsh(t: Table): string {
     ]
       .filter(([, list]) => list!.length > 0)
       .map(([name, list]) => `      __${p}_${name as string}=${array(list as string[])}`);
-    return `    (${node.labels.map(sq).join('|')})${sets.length ? '\n' + sets.join('\n') : ''}\n      ;;`;
+    return `    (${node.labels.map(sq).join('|')})${sets.length ? `\n${sets.join('\n')}` : ''}\n      ;;`;
   });
   const lists = [...t.lists].map(([id, list]) => `    (${id}) __${p}_reply+=${array(list.map(described))} ;;`);
   return `#compdef ${p}
@@ -447,9 +464,11 @@ function renderFish(t: Table): string {
     ]
       .filter(([, list]) => list!.length > 0)
       .map(([name, list]) => `            set -g __${p}_${name as string} ${(list as string[]).join(' ')}`);
-    return `        case ${node.labels.map(fq).join(' ')}${sets.length ? '\n' + sets.join('\n') : ''}`;
+    return `        case ${node.labels.map(fq).join(' ')}${sets.length ? `\n${sets.join('\n')}` : ''}`;
   });
-  const lists = [...t.lists].map(([id, list]) => `        case ${id}\n            printf '%s\\n' ${list.map(entry).join(' ')}`);
+  const lists = [...t.lists].map(
+    ([id, list]) => `        case ${id}\n            printf '%s\\n' ${list.map(entry).join(' ')}`,
+  );
   return `# ${HEADER('fish', p).replace(/\n/g, '\n# ')}
 # Save it where fish looks:  ${p} completion fish > ~/.config/fish/completions/${p}.fish
 

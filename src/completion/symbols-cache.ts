@@ -29,7 +29,7 @@ export function writeSymbolsCache(configDir: string, symbols: readonly string[])
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(configDir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, JSON.stringify({ symbols: symbols.filter(isPlainSymbol) }) + '\n', { mode: 0o600 });
+    writeFileSync(temp, `${JSON.stringify({ symbols: symbols.filter(isPlainSymbol) })}\n`, { mode: 0o600 });
     renameSync(temp, path);
     return true;
   } catch {
@@ -78,7 +78,11 @@ export function markRefreshStarted(configDir: string, cache: SymbolsCache | unde
 export function spawnRefresh(env: Env): void {
   const bin = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
   try {
-    const child = spawn(process.execPath, [bin, COMPLETE_SYMBOLS_COMMAND, '--refresh'], { detached: true, stdio: 'ignore', env });
+    const child = spawn(process.execPath, [bin, COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
+      detached: true,
+      stdio: 'ignore',
+      env,
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {

@@ -91,7 +91,13 @@ export function exitCodeOf(checks: readonly Check[]): ExitCode {
 export function checksAsJson(checks: readonly Check[]) {
   return {
     ok: checks.every((c) => c.status !== 'fail'),
-    checks: checks.map((c) => ({ name: c.name, status: c.status, ok: c.status !== 'fail', detail: c.detail, hint: c.hint ?? null })),
+    checks: checks.map((c) => ({
+      name: c.name,
+      status: c.status,
+      ok: c.status !== 'fail',
+      detail: c.detail,
+      hint: c.hint ?? null,
+    })),
   };
 }
 
@@ -101,7 +107,10 @@ export function renderChecks(out: Output, checks: readonly Check[]): string {
   const mark = { pass: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗') };
   const width = Math.max(...checks.map((check) => check.name.length));
   return checks
-    .map((check) => `${mark[check.status]} ${check.name.padEnd(width)}  ${clean(check.detail)}${check.hint ? `; fix: ${clean(check.hint)}` : ''}`)
+    .map(
+      (check) =>
+        `${mark[check.status]} ${check.name.padEnd(width)}  ${clean(check.detail)}${check.hint ? `; fix: ${clean(check.hint)}` : ''}`,
+    )
     .join('\n');
 }
 
@@ -109,12 +118,21 @@ export function renderChecks(out: Output, checks: readonly Check[]): string {
 
 export function checkNode(version: string): Check {
   const shown = version.replace(/^v/, '');
-  if (compareVersions(shown, MIN_NODE_VERSION) >= 0) return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);
-  return fail('node', `${shown} is older than ${MIN_NODE_VERSION}`, `install Node.js ${MIN_NODE_VERSION} or newer, e.g. the current LTS`);
+  if (compareVersions(shown, MIN_NODE_VERSION) >= 0)
+    return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);
+  return fail(
+    'node',
+    `${shown} is older than ${MIN_NODE_VERSION}`,
+    `install Node.js ${MIN_NODE_VERSION} or newer, e.g. the current LTS`,
+  );
 }
 
 function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[.-]/).slice(0, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const parts = (v: string) =>
+    v
+      .split(/[.-]/)
+      .slice(0, 3)
+      .map((p) => Number.parseInt(p, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) {
     const d = (x[i] ?? 0) - (y[i] ?? 0);
@@ -164,18 +182,28 @@ const modesApply = (platform: NodeJS.Platform) => platform !== 'win32';
 
 export function checkConfigDirectory(config: ConfigState, platform: NodeJS.Platform): Check {
   const name = 'config directory';
-  if (config.dirMode === undefined) return pass(name, `${config.dir} does not exist yet (created with mode 0700 on the first save)`);
+  if (config.dirMode === undefined)
+    return pass(name, `${config.dir} does not exist yet (created with mode 0700 on the first save)`);
   if (!modesApply(platform)) return pass(name, `${config.dir} (modes are not checked on Windows)`);
   if ((config.dirMode & 0o077) === 0) return pass(name, `${config.dir}, mode ${octal(config.dirMode)}`);
-  return fail(name, `${config.dir} has mode ${octal(config.dirMode)}: others can list it; it should be 0700`, `chmod 700 ${shellQuote(config.dir)}`);
+  return fail(
+    name,
+    `${config.dir} has mode ${octal(config.dirMode)}: others can list it; it should be 0700`,
+    `chmod 700 ${shellQuote(config.dir)}`,
+  );
 }
 
 function checkConfigFile(config: ConfigState): Check {
   const name = 'config file';
   if (config.problem) {
-    return fail(name, config.problem.message, config.problem.hint ?? 'fix it by hand, or move it aside to start afresh');
+    return fail(
+      name,
+      config.problem.message,
+      config.problem.hint ?? 'fix it by hand, or move it aside to start afresh',
+    );
   }
-  if (config.fileMode === undefined) return pass(name, `none at ${config.path}: flags, the environment and defaults apply`);
+  if (config.fileMode === undefined)
+    return pass(name, `none at ${config.path}: flags, the environment and defaults apply`);
   const known: readonly string[] = [...CONFIG_KEYS, ...SECRET_KEYS];
   const unknown = Object.keys(config.data).filter((k) => !known.includes(k));
   if (unknown.length > 0) {
@@ -235,7 +263,11 @@ function checkSettings(found: FoundSettings): Check {
   ];
   const problems = rows.flatMap(([, lookup]) => (lookup.problem ? [lookup.problem.message] : []));
   if (problems.length > 0) {
-    return fail('settings', problems.join('; '), "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'");
+    return fail(
+      'settings',
+      problems.join('; '),
+      "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'",
+    );
   }
   const shown = rows.map(([key, lookup, unit]) => {
     const value = lookup.found?.value ?? DEFAULTS[key as keyof typeof DEFAULTS];
@@ -244,7 +276,8 @@ function checkSettings(found: FoundSettings): Check {
   return pass('settings', shown.join(', '));
 }
 
-const BASE_URL_HINT = "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
+const BASE_URL_HINT =
+  "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
 
 function checkBaseUrl(lookup: Lookup<string>): Check {
   if (lookup.problem) return fail('base URL', lookup.problem.message, 'use an http(s) URL such as https://HOST');
@@ -264,7 +297,11 @@ export function checkApiKey(lookup: Lookup<string>): Check {
   }
   const { value, source } = lookup.found;
   if (!isRestKey(value)) {
-    return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${REST_KEY_KIND.expected})`, `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`);
+    return fail(
+      name,
+      `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${REST_KEY_KIND.expected})`,
+      `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`,
+    );
   }
   return pass(name, `${maskKey(value)} (from ${source})`);
 }
@@ -274,10 +311,19 @@ function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check 
   if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login --gateway' to store it again");
   if (!lookup.found) {
     if (apiKey.found) return pass(name, 'not set: the API key serves the gateway');
-    return warn(name, 'not set, and no API key to fall back on: cmd needs one', "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)");
+    return warn(
+      name,
+      'not set, and no API key to fall back on: cmd needs one',
+      "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)",
+    );
   }
   const { value, source } = lookup.found;
-  if (!isGatewayKey(value)) return fail(name, `the key from ${source} is malformed: ${whatIsWrong(value)}`, 'set it again: one token of 8 to 512 printable characters, no spaces, quotes or line breaks');
+  if (!isGatewayKey(value))
+    return fail(
+      name,
+      `the key from ${source} is malformed: ${whatIsWrong(value)}`,
+      'set it again: one token of 8 to 512 printable characters, no spaces, quotes or line breaks',
+    );
   return pass(name, `${maskKey(value)} (from ${source})`);
 }
 
@@ -304,9 +350,12 @@ export function checkProxy(env: Env, baseUrl?: string): Check {
   } catch (err) {
     return failure(name, err, 'set it to a URL such as http://proxy.example:3128, or unset it');
   }
-  const used = [proxyVariable(env, 'https_proxy'), proxyVariable(env, 'http_proxy')].filter((v): v is string => v !== undefined);
+  const used = [proxyVariable(env, 'https_proxy'), proxyVariable(env, 'http_proxy')].filter(
+    (v): v is string => v !== undefined,
+  );
   const noProxy = proxyVariable(env, 'no_proxy');
-  if (used.length === 0) return pass(name, noProxy ? `none (${noProxy} is set but no proxy is)` : 'none: direct connections');
+  if (used.length === 0)
+    return pass(name, noProxy ? `none (${noProxy} is set but no proxy is)` : 'none: direct connections');
   const shown = used.map((v) => `${v}=${maskedProxy(env[v]!)}`);
   if (noProxy) shown.push(`${noProxy}=${clean(env[noProxy])}`);
   if (baseUrl) {
@@ -325,7 +374,8 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
   const authSkipped = (why: string) => warn('authenticated call', `skipped: ${why}`);
   const keyless = found.apiKey.found ? 'the API key is malformed' : 'no API key';
 
-  if (flags.dryRun) return [warn('service', 'skipped: --dry-run sends nothing'), authSkipped('--dry-run sends nothing')];
+  if (flags.dryRun)
+    return [warn('service', 'skipped: --dry-run sends nothing'), authSkipped('--dry-run sends nothing')];
   if (!found.baseUrl.found) return [warn('service', 'skipped: no usable base URL'), authSkipped('no usable base URL')];
 
   const settings: Settings = {
@@ -334,7 +384,10 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     baseUrl: found.baseUrl.found,
     apiKey,
     gatewayKey: undefined,
-    timeout: { value: Math.min(found.timeout.found?.value ?? DEFAULTS.timeout, DOCTOR_TIMEOUT_SECONDS), source: 'doctor' },
+    timeout: {
+      value: Math.min(found.timeout.found?.value ?? DEFAULTS.timeout, DOCTOR_TIMEOUT_SECONDS),
+      source: 'doctor',
+    },
     // One attempt: doctor reports how things are, it does not wait for them to get better.
     retries: { value: 0, source: 'doctor' },
     maxWait: found.maxWait.found ?? { value: DEFAULTS['max-wait'], source: 'default' },
@@ -353,7 +406,10 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     let service: Check;
     try {
       const res = await fetchDiscovery(connection.conn);
-      service = pass('service', `${res.response.url} answered HTTP ${res.response.status} in ${ctx.clock.now() - started} ms`);
+      service = pass(
+        'service',
+        `${res.response.url} answered HTTP ${res.response.status} in ${ctx.clock.now() - started} ms`,
+      );
     } catch (err) {
       service = failure('service', err, 'check the base URL: it is the root of the service, without /api/agent/v1/');
     }
@@ -362,9 +418,19 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     try {
       const res = await fetchSymbols(connection.conn);
       const count = Array.isArray(res.body.symbols) ? res.body.symbols.length : 0;
-      return [service, pass('authenticated call', `symbols.php accepted the key from ${apiKey.source} (${count} symbols)`)];
+      return [
+        service,
+        pass('authenticated call', `symbols.php accepted the key from ${apiKey.source} (${count} symbols)`),
+      ];
     } catch (err) {
-      return [service, failure('authenticated call', err, `the service refused the key from ${apiKey.source}: store a valid one with 'fcast auth login', or get one with 'fcast register'`)];
+      return [
+        service,
+        failure(
+          'authenticated call',
+          err,
+          `the service refused the key from ${apiKey.source}: store a valid one with 'fcast auth login', or get one with 'fcast register'`,
+        ),
+      ];
     }
   } finally {
     await connection.close().catch(() => undefined);
@@ -373,5 +439,10 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
 
 function failure(name: string, err: unknown, fallbackHint: string): Check {
   if (err instanceof FcastError) return fail(name, err.message, err.hint ?? fallbackHint, err.exitCode);
-  return fail(name, `unexpected error: ${err instanceof Error ? err.message : String(err)}`, 'run again with --verbose, and report it', ExitCode.Internal);
+  return fail(
+    name,
+    `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+    'run again with --verbose, and report it',
+    ExitCode.Internal,
+  );
 }

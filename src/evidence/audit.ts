@@ -21,7 +21,11 @@ export function wilsonInterval(wins: number, n: number, z = AUDIT_Z): [number, n
   return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
 }
 
-export type AuditedField = 'resolved_win_rate' | 'resolved_win_rate_ci95[0]' | 'resolved_win_rate_ci95[1]' | 'resolved_win_rate_ci95';
+export type AuditedField =
+  | 'resolved_win_rate'
+  | 'resolved_win_rate_ci95[0]'
+  | 'resolved_win_rate_ci95[1]'
+  | 'resolved_win_rate_ci95';
 
 export interface AuditDisagreement {
   timeframe: string;
@@ -44,13 +48,16 @@ export interface AuditReport {
   notAuditable: NotAuditable[];
 }
 
-const differs = (published: number, recomputed: number) => Math.abs(published - recomputed) > AUDIT_TOLERANCE + FLOAT_SLACK;
+const differs = (published: number, recomputed: number) =>
+  Math.abs(published - recomputed) > AUDIT_TOLERANCE + FLOAT_SLACK;
 
 function auditRow(row: ResultRow, timeframe: string): AuditDisagreement[] | NotAuditable {
   const { wins, losses } = recognizeOutcomes(row.outcomes);
   if (wins === undefined || losses === undefined) {
     const keys = outcomeKeysSeen(row.outcomes);
-    const missing = [wins === undefined ? 'wins' : '', losses === undefined ? 'losses' : ''].filter(Boolean).join(' and ');
+    const missing = [wins === undefined ? 'wins' : '', losses === undefined ? 'losses' : '']
+      .filter(Boolean)
+      .join(' and ');
     return {
       timeframe,
       reason: `its outcome counts do not say how many ${missing} (${keys.length ? `keys: ${keys.join(', ')}` : 'no outcome counts'})`,
@@ -58,7 +65,8 @@ function auditRow(row: ResultRow, timeframe: string): AuditDisagreement[] | NotA
   }
   const resolved = wins + losses;
   const found: AuditDisagreement[] = [];
-  const disagree = (field: AuditedField, published: unknown, recomputed: AuditDisagreement['recomputed']) => found.push({ timeframe, field, published, recomputed });
+  const disagree = (field: AuditedField, published: unknown, recomputed: AuditDisagreement['recomputed']) =>
+    found.push({ timeframe, field, published, recomputed });
 
   const publishedRate = row.resolved_win_rate;
   const publishedInterval = row.resolved_win_rate_ci95;
@@ -81,8 +89,10 @@ function auditRow(row: ResultRow, timeframe: string): AuditDisagreement[] | NotA
   }
   const lowGiven = finiteNumber(publishedInterval[0]);
   const highGiven = finiteNumber(publishedInterval[1]);
-  if (lowGiven === undefined || differs(lowGiven, low)) disagree('resolved_win_rate_ci95[0]', publishedInterval[0], low);
-  if (highGiven === undefined || differs(highGiven, high)) disagree('resolved_win_rate_ci95[1]', publishedInterval[1], high);
+  if (lowGiven === undefined || differs(lowGiven, low))
+    disagree('resolved_win_rate_ci95[0]', publishedInterval[0], low);
+  if (highGiven === undefined || differs(highGiven, high))
+    disagree('resolved_win_rate_ci95[1]', publishedInterval[1], high);
   return found;
 }
 

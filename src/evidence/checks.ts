@@ -18,7 +18,11 @@ function shownFigure(v: unknown): string {
 }
 
 const shownRecomputed = (v: AuditDisagreement['recomputed']): string =>
-  v === null ? 'null (no resolved forecasts)' : typeof v === 'number' ? v.toFixed(4) : `[${v.map((x) => x.toFixed(4)).join(', ')}]`;
+  v === null
+    ? 'null (no resolved forecasts)'
+    : typeof v === 'number'
+      ? v.toFixed(4)
+      : `[${v.map((x) => x.toFixed(4)).join(', ')}]`;
 
 export function describeGateFailure(f: GateFailure): string {
   if (f.timeframe === undefined) {
@@ -56,8 +60,10 @@ export function enforceChecks(out: Output, body: unknown, request: CheckRequest,
       if (opts.strict) out.note(`${line} (a failure under --strict)`);
       else out.warn(`${line}; not checked`);
     }
-    if (report.disagreements.length) problems.push(`--audit found ${plural(report.disagreements.length, 'disagreement')}`);
-    if (opts.strict && report.notAuditable.length) problems.push(`${plural(report.notAuditable.length, 'timeframe')} not auditable under --strict`);
+    if (report.disagreements.length)
+      problems.push(`--audit found ${plural(report.disagreements.length, 'disagreement')}`);
+    if (opts.strict && report.notAuditable.length)
+      problems.push(`${plural(report.notAuditable.length, 'timeframe')} not auditable under --strict`);
     if (!report.disagreements.length) {
       const total = report.audited + report.notAuditable.length;
       if (total === 0) {

@@ -21,21 +21,37 @@ const parseMinMaturity = (raw: string) => parseMaturity(raw, '--min-maturity');
 
 export function addEvidenceFlags(command: Command): Command {
   return command
-    .addOption(new Option('--symbol <symbol>', 'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)').argParser(canonicalSymbol))
     .addOption(
-      new Option('--min-maturity <level>', `gate: every timeframe at least this mature (${MATURITY_LEVELS.join(' < ')})`).argParser(parseMinMaturity),
-    )
-    .addOption(
-      new Option('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts').argParser((raw) => parseWholeNumber(raw, '--min-settled')),
-    )
-    .addOption(
-      new Option('--min-win-rate <rate>', 'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)').argParser((raw) =>
-        parseRate(raw, '--min-win-rate'),
+      new Option('--symbol <symbol>', 'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)').argParser(
+        canonicalSymbol,
       ),
     )
-    .option('--audit', 'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement')
     .addOption(
-      new Option('--format <format>', `${EVIDENCE_FORMATS.join(' or ')}: markdown suits CI step summaries and PR comments (--json wins over it)`)
+      new Option(
+        '--min-maturity <level>',
+        `gate: every timeframe at least this mature (${MATURITY_LEVELS.join(' < ')})`,
+      ).argParser(parseMinMaturity),
+    )
+    .addOption(
+      new Option('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts').argParser((raw) =>
+        parseWholeNumber(raw, '--min-settled'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--min-win-rate <rate>',
+        'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)',
+      ).argParser((raw) => parseRate(raw, '--min-win-rate')),
+    )
+    .option(
+      '--audit',
+      'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement',
+    )
+    .addOption(
+      new Option(
+        '--format <format>',
+        `${EVIDENCE_FORMATS.join(' or ')}: markdown suits CI step summaries and PR comments (--json wins over it)`,
+      )
         .default('table')
         .argParser(parseEvidenceFormat),
     );

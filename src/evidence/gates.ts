@@ -29,7 +29,7 @@ export const hasGates = (g: GateThresholds): boolean =>
   g.minMaturity !== undefined || g.minSettled !== undefined || g.minWinRate !== undefined;
 
 /** Rank of a maturity level, weakest 0; -1 for a value the seed does not list. */
-export const maturityRank = (value: unknown): number => MATURITY_LEVELS.findIndex((m) => m === value);
+export const maturityRank = (value: unknown): number => (MATURITY_LEVELS as readonly unknown[]).indexOf(value);
 
 function activeGates(g: GateThresholds): Array<[GateFlag, string | number]> {
   const gates: Array<[GateFlag, string | number]> = [];
@@ -42,24 +42,48 @@ function activeGates(g: GateThresholds): Array<[GateFlag, string | number]> {
 export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
   const rows = resultRows(body);
   if (rows.length === 0) {
-    return activeGates(g).map(([gate, threshold]) => ({ timeframe: undefined, gate, field: undefined, figure: undefined, threshold }));
+    return activeGates(g).map(([gate, threshold]) => ({
+      timeframe: undefined,
+      gate,
+      field: undefined,
+      figure: undefined,
+      threshold,
+    }));
   }
   const failures: GateFailure[] = [];
   rows.forEach((row, i) => {
     const timeframe = timeframeOf(row, i);
     if (g.minMaturity !== undefined && maturityRank(row.maturity) < maturityRank(g.minMaturity)) {
-      failures.push({ timeframe, gate: '--min-maturity', field: 'maturity', figure: row.maturity, threshold: g.minMaturity });
+      failures.push({
+        timeframe,
+        gate: '--min-maturity',
+        field: 'maturity',
+        figure: row.maturity,
+        threshold: g.minMaturity,
+      });
     }
     if (g.minSettled !== undefined) {
       const settled = finiteNumber(row.n_settled);
       if (settled === undefined || settled < g.minSettled) {
-        failures.push({ timeframe, gate: '--min-settled', field: 'n_settled', figure: row.n_settled, threshold: g.minSettled });
+        failures.push({
+          timeframe,
+          gate: '--min-settled',
+          field: 'n_settled',
+          figure: row.n_settled,
+          threshold: g.minSettled,
+        });
       }
     }
     if (g.minWinRate !== undefined) {
       const rate = finiteNumber(row.resolved_win_rate);
       if (rate === undefined || rate < g.minWinRate) {
-        failures.push({ timeframe, gate: '--min-win-rate', field: 'resolved_win_rate', figure: row.resolved_win_rate, threshold: g.minWinRate });
+        failures.push({
+          timeframe,
+          gate: '--min-win-rate',
+          field: 'resolved_win_rate',
+          figure: row.resolved_win_rate,
+          threshold: g.minWinRate,
+        });
       }
     }
   });

@@ -14,11 +14,26 @@ export interface OutcomeCounts {
 const SPELLINGS: Record<OutcomeKind, readonly string[]> = {
   wins: ['win', 'wins', 'won', 'hit', 'hits', 'correct', 'success', 'successes'],
   losses: ['loss', 'losses', 'lost', 'lose', 'miss', 'misses', 'incorrect', 'wrong', 'failure', 'failures'],
-  neutrals: ['neutral', 'neutrals', 'flat', 'flats', 'push', 'pushes', 'draw', 'draws', 'tie', 'ties', 'scratch', 'scratches'],
+  neutrals: [
+    'neutral',
+    'neutrals',
+    'flat',
+    'flats',
+    'push',
+    'pushes',
+    'draw',
+    'draws',
+    'tie',
+    'ties',
+    'scratch',
+    'scratches',
+  ],
 };
 
 const KIND_OF = new Map<string, OutcomeKind>(
-  (Object.entries(SPELLINGS) as Array<[OutcomeKind, readonly string[]]>).flatMap(([kind, names]) => names.map((n): [string, OutcomeKind] => [n, kind])),
+  (Object.entries(SPELLINGS) as Array<[OutcomeKind, readonly string[]]>).flatMap(([kind, names]) =>
+    names.map((n): [string, OutcomeKind] => [n, kind]),
+  ),
 );
 
 /** `n_wins`, `win_count`, `Wins`, `num-losses` -> the bare word. */
@@ -37,13 +52,15 @@ export function recognizeOutcomes(outcomes: unknown): OutcomeCounts {
   const found: Partial<Record<OutcomeKind, number[]>> = {};
   for (const [key, value] of Object.entries(outcomes)) {
     const kind = KIND_OF.get(bareName(key));
-    if (kind && isCount(value)) (found[kind] ??= []).push(value);
+    if (!kind || !isCount(value)) continue;
+    found[kind] ??= [];
+    found[kind].push(value);
   }
   const counts: OutcomeCounts = {};
   for (const kind of Object.keys(SPELLINGS) as OutcomeKind[]) {
     const values = found[kind];
     // Two spellings of one outcome that disagree: which one is right cannot be known.
-    if (values && values.every((v) => v === values[0])) counts[kind] = values[0];
+    if (values?.every((v) => v === values[0])) counts[kind] = values[0];
   }
   return counts;
 }

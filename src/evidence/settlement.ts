@@ -10,18 +10,65 @@ export type Outcome = 'win' | 'loss' | 'neutral';
 type Block = Record<string, unknown>;
 const block = (v: unknown): Block | undefined => (isRecord(v) ? v : undefined);
 
-const DIRECTIONS: Record<string, Direction> = { long: 'long', up: 'long', buy: 'long', bull: 'long', bullish: 'long', sube: 'long', short: 'short', down: 'short', sell: 'short', bear: 'short', bearish: 'short', baja: 'short' };
+const DIRECTIONS: Record<string, Direction> = {
+  long: 'long',
+  up: 'long',
+  buy: 'long',
+  bull: 'long',
+  bullish: 'long',
+  sube: 'long',
+  short: 'short',
+  down: 'short',
+  sell: 'short',
+  bear: 'short',
+  bearish: 'short',
+  baja: 'short',
+};
 const OUTCOMES: Record<string, Outcome> = {
-  win: 'win', won: 'win', hit: 'win', correct: 'win', success: 'win',
-  loss: 'loss', lost: 'loss', lose: 'loss', miss: 'loss', incorrect: 'loss', wrong: 'loss', failure: 'loss',
-  neutral: 'neutral', flat: 'neutral', push: 'neutral', draw: 'neutral', tie: 'neutral', scratch: 'neutral',
+  win: 'win',
+  won: 'win',
+  hit: 'win',
+  correct: 'win',
+  success: 'win',
+  loss: 'loss',
+  lost: 'loss',
+  lose: 'loss',
+  miss: 'loss',
+  incorrect: 'loss',
+  wrong: 'loss',
+  failure: 'loss',
+  neutral: 'neutral',
+  flat: 'neutral',
+  push: 'neutral',
+  draw: 'neutral',
+  tie: 'neutral',
+  scratch: 'neutral',
 };
 
 const FORECAST_BLOCKS = ['forecast', 'prediction', 'stored_forecast'];
 const SETTLEMENT_BLOCKS = ['settlement', 'settled', 'result', 'resolution'];
 const DIRECTION_KEYS = ['direction', 'side', 'predicted_direction', 'signal'];
-const ANCHOR_KEYS = ['anchor_price', 'anchor', 'entry_price', 'price_at_ts', 'start_price', 'open_price', 'reference_price'];
-const CLOSE_KEYS = ['close_at_target', 'target_close', 'close_at_target_t', 'close_at_target_price', 'settlement_price', 'settle_price', 'exit_price', 'price_at_target', 'final_price', 'close'];
+const ANCHOR_KEYS = [
+  'anchor_price',
+  'anchor',
+  'entry_price',
+  'price_at_ts',
+  'start_price',
+  'open_price',
+  'reference_price',
+];
+const CLOSE_KEYS = [
+  'close_at_target',
+  'target_close',
+  'close_at_target_t',
+  'close_at_target_price',
+  'settlement_price',
+  'settle_price',
+  'exit_price',
+  'price_at_target',
+  'final_price',
+  'close',
+];
 const TARGET_TIME_KEYS = ['target_t', 'target_ts', 'target_time'];
 const BAND_KEYS = ['neutral_band_pct', 'neutral_band', 'neutral_threshold_pct'];
 const OUTCOME_KEYS = ['outcome', 'result', 'status', 'verdict'];
@@ -34,7 +81,11 @@ function firstBlock(body: Block, names: string[]): Block | undefined {
   return undefined;
 }
 
-function firstOf<T>(blocks: Array<Block | undefined>, keys: string[], read: (v: unknown) => T | undefined): T | undefined {
+function firstOf<T>(
+  blocks: Array<Block | undefined>,
+  keys: string[],
+  read: (v: unknown) => T | undefined,
+): T | undefined {
   for (const b of blocks) {
     if (!b) continue;
     for (const key of keys) {
@@ -45,7 +96,10 @@ function firstOf<T>(blocks: Array<Block | undefined>, keys: string[], read: (v: 
   return undefined;
 }
 
-const word = <T>(table: Record<string, T>) => (v: unknown): T | undefined => (typeof v === 'string' ? table[v.trim().toLowerCase()] : undefined);
+const word =
+  <T>(table: Record<string, T>) =>
+  (v: unknown): T | undefined =>
+    typeof v === 'string' ? table[v.trim().toLowerCase()] : undefined;
 const positive = (v: unknown): number | undefined => {
   const n = finiteNumber(v);
   return n !== undefined && n > 0 ? n : undefined;
@@ -61,7 +115,7 @@ function closeAt(market: Block | undefined, targetT: number | undefined): number
 
 export function outcomeFor(direction: Direction, returnPct: number, neutralBandPct = 0): Outcome {
   if (Math.abs(returnPct) < neutralBandPct || returnPct === 0) return 'neutral';
-  return (returnPct > 0) === (direction === 'long') ? 'win' : 'loss';
+  return returnPct > 0 === (direction === 'long') ? 'win' : 'loss';
 }
 
 export type SettlementCheck =
@@ -92,7 +146,11 @@ export function checkSettlement(body: unknown): SettlementCheck {
   const targetT = firstOf([settlement, forecast, root], TARGET_TIME_KEYS, finiteNumber);
   const close = firstOf([settlement, root], CLOSE_KEYS, positive) ?? closeAt(market, targetT);
 
-  const missing = [direction ? '' : 'a direction', anchor ? '' : 'an anchor price', close ? '' : 'the close at the target time'].filter(Boolean);
+  const missing = [
+    direction ? '' : 'a direction',
+    anchor ? '' : 'an anchor price',
+    close ? '' : 'the close at the target time',
+  ].filter(Boolean);
   if (!direction || !anchor || !close) return { checked: false, missing };
 
   const neutralBandPct = firstOf([settlement, forecast, root], BAND_KEYS, finiteNumber);

@@ -1,6 +1,12 @@
 // What the user typed after `fcast cmd COMMAND`, checked against the gateway's allowlist and
 // shaped into the JSON the gateway expects, before anything is sent: a bad value is exit 2.
-import { GATEWAY_COMMANDS, isValidTimeZone, type GatewayArg, type GatewayArgKind, type GatewayCommand } from '../domain.js';
+import {
+  GATEWAY_COMMANDS,
+  isValidTimeZone,
+  type GatewayArg,
+  type GatewayArgKind,
+  type GatewayCommand,
+} from '../domain.js';
 import { UsageError } from '../errors.js';
 import { canonicalSymbol, parseWholeNumber, shown } from '../input.js';
 
@@ -9,7 +15,6 @@ export type GatewayArgValue = string | number | null;
 
 /** Typed in an optional position, it leaves that argument out so a later one can be given. */
 const SKIPPED_ARG = '-';
-
 
 /** Lowercase is the seed's spelling; `ANALYZE` still finds `analyze`. */
 function findGatewayCommand(name: string): GatewayCommand | undefined {
@@ -34,7 +39,9 @@ export function requireGatewayCommand(name: string | undefined): GatewayCommand 
   }
   const found = findGatewayCommand(name);
   if (!found) {
-    throw new UsageError(`unknown gateway command ${shown(name)}; the commands are: ${commandListing()}`, { hint: "see 'fcast cmd --help'" });
+    throw new UsageError(`unknown gateway command ${shown(name)}; the commands are: ${commandListing()}`, {
+      hint: "see 'fcast cmd --help'",
+    });
   }
   return found;
 }
@@ -70,9 +77,10 @@ export function shapeGatewayArgs(command: GatewayCommand, raw: readonly string[]
   const usage = `usage: fcast cmd ${[command.name, argumentsUsage(command)].filter(Boolean).join(' ')}`;
   const hint = `${usage}; see 'fcast cmd ${command.name} --help'`;
   if (raw.length > command.args.length) {
-    const takes = command.args.length === 0
-      ? 'takes no arguments'
-      : `takes at most ${command.args.length} argument${command.args.length === 1 ? '' : 's'} (${command.args.map((a) => a.name).join(', ')})`;
+    const takes =
+      command.args.length === 0
+        ? 'takes no arguments'
+        : `takes at most ${command.args.length} argument${command.args.length === 1 ? '' : 's'} (${command.args.map((a) => a.name).join(', ')})`;
     throw new UsageError(`${command.name} ${takes}, got ${raw.length}`, { hint });
   }
   const shaped = command.args.map((spec, i): GatewayArgValue => {
@@ -119,7 +127,9 @@ export function gatewaySymbol(raw: string, what = 'symbol'): string {
   } else if (PLAIN_SYMBOL.test(text)) {
     return text.toUpperCase();
   }
-  throw new UsageError(`${what}: invalid symbol ${shown(raw)}; expected BASE/QUOTE or BASEQUOTE, like BTC/USD or BTCUSD`);
+  throw new UsageError(
+    `${what}: invalid symbol ${shown(raw)}; expected BASE/QUOTE or BASEQUOTE, like BTC/USD or BTCUSD`,
+  );
 }
 
 const TIMEFRAME = /^([1-9]\d{0,3})\s*(m|min|h|d|w)$/i;
@@ -130,7 +140,10 @@ const TIMEFRAME = /^([1-9]\d{0,3})\s*(m|min|h|d|w)$/i;
  */
 export function gatewayTimeframe(raw: string, what = 'timeframe'): string {
   const m = TIMEFRAME.exec(raw.trim());
-  if (!m) throw new UsageError(`${what}: invalid timeframe ${shown(raw)}; expected a number and m, h, d or w, like 15m, 1h, 4h or 1d`);
+  if (!m)
+    throw new UsageError(
+      `${what}: invalid timeframe ${shown(raw)}; expected a number and m, h, d or w, like 15m, 1h, 4h or 1d`,
+    );
   const unit = m[2]!.toLowerCase();
   return `${m[1]}${unit === 'm' ? 'min' : unit}`;
 }
@@ -138,7 +151,9 @@ export function gatewayTimeframe(raw: string, what = 'timeframe'): string {
 /** An IANA time zone name the runtime knows, sent exactly as typed. */
 export function checkTimeZone(raw: string, what = 'user_tz'): string {
   if (!isValidTimeZone(raw)) {
-    throw new UsageError(`${what}: unknown time zone ${shown(raw)}; expected an IANA name like Europe/Madrid, America/New_York or UTC`);
+    throw new UsageError(
+      `${what}: unknown time zone ${shown(raw)}; expected an IANA name like Europe/Madrid, America/New_York or UTC`,
+    );
   }
   return raw;
 }

@@ -19,7 +19,12 @@ export function explainGatewayError(err: unknown, command: GatewayCommand, key: 
 }
 
 function hintFor(status: number, command: GatewayCommand, key: SentKey | undefined): string | undefined {
-  const sent = key === undefined ? 'the key' : key.kind === 'gateway' ? `the gateway key from ${key.source}` : `the REST key from ${key.source} (no gateway key is set)`;
+  const sent =
+    key === undefined
+      ? 'the key'
+      : key.kind === 'gateway'
+        ? `the gateway key from ${key.source}`
+        : `the REST key from ${key.source} (no gateway key is set)`;
   switch (status) {
     case 400:
       return `see 'fcast cmd ${command.name} --help' for its arguments`;

@@ -30,8 +30,15 @@ const ALL_TFS = FORECAST_TIMEFRAMES.map(([tf]) => tf);
 const only = (...tfs: string[]): string[] => ALL_TFS.filter((tf) => tfs.includes(tf));
 
 const sym = (
-  symbol: string, name: string, assetClass: AssetClass, base: number, vol: number, decimals: number,
-  share: number, aliases: string[], timeframes: readonly string[] = ALL_TFS,
+  symbol: string,
+  name: string,
+  assetClass: AssetClass,
+  base: number,
+  vol: number,
+  decimals: number,
+  share: number,
+  aliases: string[],
+  timeframes: readonly string[] = ALL_TFS,
 ): SymbolInfo => ({ id: symbol, symbol, name, assetClass, base, vol, decimals, share, aliases, timeframes });
 
 export const SYMBOLS: readonly SymbolInfo[] = [
@@ -39,13 +46,40 @@ export const SYMBOLS: readonly SymbolInfo[] = [
   sym('ETH/USD', 'Ethereum', 'crypto', 3_400, 1.2, 2, 0.2, ['ether', 'ethereum']),
   sym('EUR/USD', 'Euro / US Dollar', 'fx', 1.08, 0.12, 5, 0.12, ['euro', 'eurusd', 'fiber']),
   sym('SOL/USD', 'Solana', 'crypto', 190, 1.6, 2, 0.12, ['solana']),
-  sym('XAU/USD', 'Gold spot', 'metal', 2_650, 0.25, 2, 0.09, ['gold'],
-    only('1min', '5min', '15min', '30min', '1h', '2h', '3h', '6h')),
+  sym(
+    'XAU/USD',
+    'Gold spot',
+    'metal',
+    2_650,
+    0.25,
+    2,
+    0.09,
+    ['gold'],
+    only('1min', '5min', '15min', '30min', '1h', '2h', '3h', '6h'),
+  ),
   sym('GBP/USD', 'British Pound / US Dollar', 'fx', 1.27, 0.13, 5, 0.09, ['pound', 'sterling', 'cable']),
-  sym('AAPL/USD', 'Apple Inc.', 'stock', 230, 0.4, 2, 0.07, ['apple'],
-    only('5min', '15min', '30min', '1h', '2h', '3h', '6h')),
-  sym('SPX/USD', 'S&P 500 index', 'index', 5_900, 0.3, 2, 0.07, ['s&p', 'sp500', 'spx'],
-    only('15min', '30min', '1h', '2h', '3h', '6h')),
+  sym(
+    'AAPL/USD',
+    'Apple Inc.',
+    'stock',
+    230,
+    0.4,
+    2,
+    0.07,
+    ['apple'],
+    only('5min', '15min', '30min', '1h', '2h', '3h', '6h'),
+  ),
+  sym(
+    'SPX/USD',
+    'S&P 500 index',
+    'index',
+    5_900,
+    0.3,
+    2,
+    0.07,
+    ['s&p', 'sp500', 'spx'],
+    only('15min', '30min', '1h', '2h', '3h', '6h'),
+  ),
 ];
 
 export function findSymbol(symbol: string): SymbolInfo | undefined {
@@ -69,4 +103,3 @@ export function tfSeconds(tf: string): number {
   const n = Number(m[1]);
   return n * (m[2] === 'min' ? 60 : m[2] === 'h' ? 3600 : 86_400);
 }
-

@@ -1,7 +1,7 @@
 // Public evidence: the track record of the current protocol cohort and the inspection of one
 // settled forecast. The figures are chosen to exercise a client's gates: some timeframes are
 // mature, some early, `4h` nearly empty and `1d` empty (null rates), so every branch shows up.
-import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, MATURITY_LEVELS } from '../domain.js';
+import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, type MATURITY_LEVELS } from '../domain.js';
 import { SYMBOLS, tfSeconds, type SymbolInfo } from './catalog.js';
 import { engineForecast, POLICY_VERSION, type Direction } from './forecasts.js';
 import { isoSeconds, meta, type MetaBody, type Tier } from './meta.js';
@@ -23,8 +23,16 @@ const NEUTRAL_BAND_PCT = 0.01;
 
 /** Settled forecasts of the whole cohort per timeframe, before the seed's jitter. */
 const COHORT_SIZE: Record<string, number> = {
-  '1min': 41_800, '5min': 8_650, '15min': 2_960, '30min': 1_475, '1h': 742,
-  '2h': 361, '3h': 236, '4h': 6, '6h': 118, '1d': 0,
+  '1min': 41_800,
+  '5min': 8_650,
+  '15min': 2_960,
+  '30min': 1_475,
+  '1h': 742,
+  '2h': 361,
+  '3h': 236,
+  '4h': 6,
+  '6h': 118,
+  '1d': 0,
 };
 
 export type Maturity = (typeof MATURITY_LEVELS)[number];
@@ -70,8 +78,9 @@ function result(seed: string, tf: string, info: SymbolInfo | undefined): TrackRe
   const resolved = n - neutral;
   const win = Math.round(resolved * (0.47 + 0.11 * unit(seed, 'winrate', key, tf)));
   const loss = resolved - win;
-  const avg = (win / Math.max(resolved, 1) - 0.5) * 0.8 * typicalMovePct(info ?? SYMBOLS[0]!, tfSeconds(tf) / 60)
-    + 0.01 * (unit(seed, 'avg', key, tf) - 0.5);
+  const avg =
+    (win / Math.max(resolved, 1) - 0.5) * 0.8 * typicalMovePct(info ?? SYMBOLS[0]!, tfSeconds(tf) / 60) +
+    0.01 * (unit(seed, 'avg', key, tf) - 0.5);
   return {
     timeframe: tf,
     n_settled: n,
@@ -94,7 +103,13 @@ export interface TrackRecordBody {
   meta: MetaBody;
 }
 
-export function trackRecord(seed: string, serverT: number, tier: Tier, info?: SymbolInfo, tf?: string): TrackRecordBody {
+export function trackRecord(
+  seed: string,
+  serverT: number,
+  tier: Tier,
+  info?: SymbolInfo,
+  tf?: string,
+): TrackRecordBody {
   const tfs = tf ? [tf] : [...ACCURACY_TIMEFRAMES];
   const results = tfs.map((name) => result(seed, name, info));
   const totals = { n_settled: 0, wins: 0, losses: 0, neutrals: 0 };
@@ -126,7 +141,7 @@ export type Outcome = 'win' | 'loss' | 'neutral';
 
 function outcomeOf(direction: Direction, returnPct: number): Outcome {
   if (Math.abs(returnPct) < NEUTRAL_BAND_PCT) return 'neutral';
-  return (returnPct > 0) === (direction === 'long') ? 'win' : 'loss';
+  return returnPct > 0 === (direction === 'long') ? 'win' : 'loss';
 }
 
 /** The stored forecast behind an id: symbol and timeframe by hash, time by position in the cohort. */
@@ -134,7 +149,10 @@ function storedForecast(seed: string, id: number): { info: SymbolInfo; tf: strin
   let pick = unit(seed, 'verify-symbol', id);
   let info = SYMBOLS[SYMBOLS.length - 1]!;
   for (const s of SYMBOLS) {
-    if (pick < s.share) { info = s; break; }
+    if (pick < s.share) {
+      info = s;
+      break;
+    }
     pick -= s.share;
   }
   const tfs = FORECAST_TIMEFRAMES.filter(([tf]) => info.timeframes.includes(tf));
@@ -149,7 +167,10 @@ export function verifyBody(seed: string, id: number, serverT: number, tier: Tier
   const stored = id <= LAST_EXPIRED_ID ? storedForecast(seed, id) : undefined;
   // Settlement is published a minute after the target time (see settled_at).
   if (!stored || stored.ts + stored.horizon * 60 + 60 > serverT) {
-    throw new HttpProblem('forecast-not-expired', `forecast ${id} has not expired yet; its settlement is not public until its target time`);
+    throw new HttpProblem(
+      'forecast-not-expired',
+      `forecast ${id} has not expired yet; its settlement is not public until its target time`,
+    );
   }
   const { info, tf, horizon, ts } = stored;
   const f = engineForecast(seed, info, tf, horizon, ts, serverT);
@@ -166,9 +187,19 @@ export function verifyBody(seed: string, id: number, serverT: number, tier: Tier
     ok: true,
     id,
     forecast: {
-      id, symbol: info.symbol, tf, ts, horizon_min: horizon, target_t: f.target_t,
-      anchor_price: f.anchor_price, target_price: f.target_price, direction: f.ia3.direction,
-      p_long: f.ia3.p_long, p_short: f.ia3.p_short, p_flat: f.ia3.p_flat, policy_version: POLICY_VERSION,
+      id,
+      symbol: info.symbol,
+      tf,
+      ts,
+      horizon_min: horizon,
+      target_t: f.target_t,
+      anchor_price: f.anchor_price,
+      target_price: f.target_price,
+      direction: f.ia3.direction,
+      p_long: f.ia3.p_long,
+      p_short: f.ia3.p_short,
+      p_flat: f.ia3.p_flat,
+      policy_version: POLICY_VERSION,
     },
     market: { symbol: info.symbol, closes },
     settlement: {

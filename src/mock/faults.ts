@@ -23,14 +23,14 @@ export const DEFAULT_DELAY_MS = 2000;
 const HUGE_BODY_BYTES = 17 * 1024 * 1024;
 
 const KEY_ALIASES: Record<string, 'times' | 'path' | 'retryAfter' | 'delayMs'> = {
-  'times': 'times',
-  'path': 'path',
+  times: 'times',
+  path: 'path',
   'retry-after': 'retryAfter',
-  'retry_after': 'retryAfter',
-  'retryafter': 'retryAfter',
-  'delay': 'delayMs',
+  retry_after: 'retryAfter',
+  retryafter: 'retryAfter',
+  delay: 'delayMs',
   'delay-ms': 'delayMs',
-  'delayms': 'delayMs',
+  delayms: 'delayMs',
 };
 
 const SYNTAX = 'KIND[,times=N][,path=SUBSTRING][,retry-after=SECONDS][,delay=MS]';
@@ -38,14 +38,17 @@ const SYNTAX = 'KIND[,times=N][,path=SUBSTRING][,retry-after=SECONDS][,delay=MS]
 function nonNegativeInt(spec: string, name: string, value: unknown): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-    throw new Error(`bad fault ${JSON.stringify(spec)}: ${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `bad fault ${JSON.stringify(spec)}: ${name} must be a non-negative integer, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
 
 /** Checks a fault given as an object (admin API, options) and returns a clean copy. */
 function normalizeFault(input: unknown, spec = JSON.stringify(input)): Fault {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error(`bad fault ${spec}: expected an object or a spec string`);
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new Error(`bad fault ${spec}: expected an object or a spec string`);
   const o = input as Record<string, unknown>;
   if (!(FAULT_KINDS as readonly unknown[]).includes(o.kind)) {
     throw new Error(`bad fault ${spec}: kind must be one of ${FAULT_KINDS.join(', ')}`);
@@ -69,7 +72,9 @@ function normalizeFault(input: unknown, spec = JSON.stringify(input)): Fault {
 export function parseFault(spec: string): Fault {
   const [kind = '', ...options] = spec.trim().split(',');
   if (!(FAULT_KINDS as readonly string[]).includes(kind.trim())) {
-    throw new Error(`bad fault ${JSON.stringify(spec)}: kind must be one of ${FAULT_KINDS.join(', ')} (syntax: ${SYNTAX})`);
+    throw new Error(
+      `bad fault ${JSON.stringify(spec)}: kind must be one of ${FAULT_KINDS.join(', ')} (syntax: ${SYNTAX})`,
+    );
   }
   const fault: Record<string, unknown> = { kind: kind.trim() };
   for (const option of options) {
@@ -77,7 +82,8 @@ export function parseFault(spec: string): Fault {
     const name = (eq < 0 ? option : option.slice(0, eq)).trim();
     const value = eq < 0 ? '' : option.slice(eq + 1).trim();
     const key = KEY_ALIASES[name.toLowerCase()];
-    if (!key) throw new Error(`bad fault ${JSON.stringify(spec)}: unknown option ${JSON.stringify(name)} (syntax: ${SYNTAX})`);
+    if (!key)
+      throw new Error(`bad fault ${JSON.stringify(spec)}: unknown option ${JSON.stringify(name)} (syntax: ${SYNTAX})`);
     if (eq < 0 || value === '') throw new Error(`bad fault ${JSON.stringify(spec)}: option ${name} needs a value`);
     if (key in fault) throw new Error(`bad fault ${JSON.stringify(spec)}: option ${name} given twice`);
     fault[key] = key === 'path' ? value : nonNegativeInt(spec, name, value);
@@ -99,14 +105,17 @@ export class FaultList {
 
   /** The first fault that matches `url` and has uses left; using it counts down its `times`. */
   take(url: string): Fault | undefined {
-    const fault = this.faults.find((f) => (f.times === undefined || f.times > 0) && (f.path === undefined || url.includes(f.path)));
+    const fault = this.faults.find(
+      (f) => (f.times === undefined || f.times > 0) && (f.path === undefined || url.includes(f.path)),
+    );
     if (fault && fault.times !== undefined) fault.times -= 1;
     return fault ? { ...fault } : undefined;
   }
 }
 
-const HTML_BODY = '<!DOCTYPE html>\n<html><head><title>Just a moment...</title></head>'
-  + '<body><h1>Checking your browser before accessing the site.</h1></body></html>\n';
+const HTML_BODY =
+  '<!DOCTYPE html>\n<html><head><title>Just a moment...</title></head>' +
+  '<body><h1>Checking your browser before accessing the site.</h1></body></html>\n';
 
 /** Answers with a body that is not JSON, as a captive portal or a CDN challenge page would. */
 export function sendHtml(res: ServerResponse): void {

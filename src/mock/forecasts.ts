@@ -24,10 +24,21 @@ export interface EngineForecastBody {
   target_price: number;
   ia1: { score: number; rsi_score: number; ema_score: number };
   ia2: {
-    predicted_change_pct: number; confidence: number; label_raw: 'sube' | 'baja' | 'estable';
-    p_long: number; p_short: number; p_flat: number;
+    predicted_change_pct: number;
+    confidence: number;
+    label_raw: 'sube' | 'baja' | 'estable';
+    p_long: number;
+    p_short: number;
+    p_flat: number;
   };
-  ia3: { label: Direction; direction: Direction; p_long: number; p_short: number; p_flat: number; policy_version: number };
+  ia3: {
+    label: Direction;
+    direction: Direction;
+    p_long: number;
+    p_short: number;
+    p_flat: number;
+    policy_version: number;
+  };
 }
 
 /** Creation time of the latest forecast a tier may see: the cadence is the timeframe's own length. */
@@ -37,7 +48,14 @@ export function latestTs(tf: string, serverT: number, delayMin: number): number 
 }
 
 /** The forecast of `tf` created at `ts`; the same (seed, symbol, tf, ts) always gives the same numbers. */
-export function engineForecast(seed: string, info: SymbolInfo, tf: string, horizonMin: number, ts: number, serverT: number): EngineForecastBody {
+export function engineForecast(
+  seed: string,
+  info: SymbolInfo,
+  tf: string,
+  horizonMin: number,
+  ts: number,
+  serverT: number,
+): EngineForecastBody {
   const next = rngFor(seed, 'forecast', info.symbol, tf, ts);
   const horizonS = horizonMin * 60;
   const sigma = typicalMovePct(info, horizonMin);
@@ -73,15 +91,24 @@ export function engineForecast(seed: string, info: SymbolInfo, tf: string, horiz
     target_price: round(anchor * (1 + change / 100), info.decimals),
     ia1: { score: round(score, 4), rsi_score: round(rsiScore, 4), ema_score: round(emaScore, 4) },
     ia2: {
-      predicted_change_pct: change, confidence: Math.max(l2, s2, f2), label_raw: labelRaw,
-      p_long: l2, p_short: s2, p_flat: f2,
+      predicted_change_pct: change,
+      confidence: Math.max(l2, s2, f2),
+      label_raw: labelRaw,
+      p_long: l2,
+      p_short: s2,
+      p_flat: f2,
     },
     ia3: { label: direction, direction, p_long: l3, p_short: s3, p_flat: f3, policy_version: POLICY_VERSION },
   };
 }
 
 /** Latest forecast per timeframe the symbol carries, keyed by tf in horizon order. */
-export function latestForecasts(seed: string, info: SymbolInfo, serverT: number, delayMin: number): Record<string, EngineForecastBody> {
+export function latestForecasts(
+  seed: string,
+  info: SymbolInfo,
+  serverT: number,
+  delayMin: number,
+): Record<string, EngineForecastBody> {
   const out: Record<string, EngineForecastBody> = {};
   for (const [tf, horizon] of FORECAST_TIMEFRAMES) {
     if (!info.timeframes.includes(tf)) continue;
@@ -102,7 +129,11 @@ export interface ForecastEnvelopeBody {
 }
 
 export function forecastEnvelope(
-  seed: string, info: SymbolInfo, tier: Tier, serverT: number, opts: { candles?: boolean } = {},
+  seed: string,
+  info: SymbolInfo,
+  tier: Tier,
+  serverT: number,
+  opts: { candles?: boolean } = {},
 ): ForecastEnvelopeBody {
   const delay = DELAY_MIN[tier];
   // The price is as delayed as the forecasts, on a whole minute, like a delayed feed's last tick.
@@ -116,13 +147,19 @@ export function forecastEnvelope(
     ok: true,
     ...(tier === 'demo' ? { demo: true as const } : {}),
     symbol: info.symbol,
-    price: { last: priceAt(seed, info, priceT), t: priceT, change24h_pct: change24hPct(seed, info, priceT), source: PRICE_SOURCE },
+    price: {
+      last: priceAt(seed, info, priceT),
+      t: priceT,
+      change24h_pct: change24hPct(seed, info, priceT),
+      source: PRICE_SOURCE,
+    },
     predictions: latestForecasts(seed, info, serverT, delay),
     ...(candles ? { candles } : {}),
     ...(tier === 'demo'
       ? {
           next: {
-            free_key: 'POST /api/agent/v1/register.php with {"email": "you@example.com"} for a free key: 15-minute delay instead of 60.',
+            free_key:
+              'POST /api/agent/v1/register.php with {"email": "you@example.com"} for a free key: 15-minute delay instead of 60.',
             quickstart: LINKS.quickstart,
           },
         }

@@ -61,7 +61,9 @@ export function indicators(seed: string, info: SymbolInfo, tf: string, t: number
 function biasOf(ind: IndicatorSet): { score: number; drivers: string[] } {
   const drivers: string[] = [];
   const rsiPart = (ind.rsi_14 - 50) / 50;
-  drivers.push(`RSI(14) at ${ind.rsi_14}: ${ind.rsi_14 > 70 ? 'overbought' : ind.rsi_14 < 30 ? 'oversold' : rsiPart >= 0 ? 'momentum positive' : 'momentum negative'}`);
+  drivers.push(
+    `RSI(14) at ${ind.rsi_14}: ${ind.rsi_14 > 70 ? 'overbought' : ind.rsi_14 < 30 ? 'oversold' : rsiPart >= 0 ? 'momentum positive' : 'momentum negative'}`,
+  );
   const trend = ind.close >= ind.ema_50 ? 1 : -1;
   drivers.push(`price ${trend > 0 ? 'above' : 'below'} EMA(50) at ${ind.ema_50}`);
   const macd = Math.sign(ind.macd.histogram);
@@ -96,48 +98,82 @@ export function analyze(seed: string, info: SymbolInfo, tf: string, t: number) {
 export function opportunities(seed: string, limit: number, t: number) {
   // Rankings are refreshed hourly, as a cached feed would be.
   const hour = Math.floor(t / 3600);
-  const candidates = SYMBOLS.flatMap((info) => ACCURACY_TIMEFRAMES.map((tf) => {
-    const next = rngFor(seed, 'opportunity', info.symbol, tf, hour);
-    const tilt = next() * 2 - 1;
-    return {
-      symbol: gatewayCode(info),
-      timeframe: tf,
-      direction: tilt >= 0 ? 'long' : 'short',
-      score: round(40 + 60 * Math.abs(tilt) * (0.6 + 0.4 * next()), 1),
-      confidence: round(0.5 + 0.45 * next(), 2),
-    };
-  }));
-  candidates.sort((a, b) => b.score - a.score || a.symbol.localeCompare(b.symbol) || a.timeframe.localeCompare(b.timeframe));
+  const candidates = SYMBOLS.flatMap((info) =>
+    ACCURACY_TIMEFRAMES.map((tf) => {
+      const next = rngFor(seed, 'opportunity', info.symbol, tf, hour);
+      const tilt = next() * 2 - 1;
+      return {
+        symbol: gatewayCode(info),
+        timeframe: tf,
+        direction: tilt >= 0 ? 'long' : 'short',
+        score: round(40 + 60 * Math.abs(tilt) * (0.6 + 0.4 * next()), 1),
+        confidence: round(0.5 + 0.45 * next(), 2),
+      };
+    }),
+  );
+  candidates.sort(
+    (a, b) => b.score - a.score || a.symbol.localeCompare(b.symbol) || a.timeframe.localeCompare(b.timeframe),
+  );
   const items = candidates.slice(0, Math.min(limit, OPPORTUNITIES_CAP)).map((c, i) => ({ rank: i + 1, ...c }));
   return { generated_at: isoSeconds(hour * 3600), count: items.length, items };
 }
 
-const series = (id: string, base: number, vol: number, decimals: number): PathSpec => ({ id: `macro:${id}`, base, vol, decimals });
+const series = (id: string, base: number, vol: number, decimals: number): PathSpec => ({
+  id: `macro:${id}`,
+  base,
+  vol,
+  decimals,
+});
 const MACRO_INDICES = [series('NDX', 21_000, 0.35, 2), series('DAX', 19_500, 0.3, 2), series('N225', 38_500, 0.3, 2)];
 const MACRO_FX = [series('USDJPY', 151.5, 0.14, 3), series('USDCHF', 0.88, 0.12, 5)];
 const MACRO_COMMODITIES = [series('WTI', 71, 0.5, 2), series('HG', 4.2, 0.4, 4)];
-const RATES: ReadonlyArray<readonly [string, number]> = [['US 2Y', 4.12], ['US 10Y', 4.31], ['DE 10Y', 2.36], ['JP 10Y', 1.08]];
+const RATES: ReadonlyArray<readonly [string, number]> = [
+  ['US 2Y', 4.12],
+  ['US 10Y', 4.31],
+  ['DE 10Y', 2.36],
+  ['JP 10Y', 1.08],
+];
 
 export function macro(seed: string, t: number) {
   const day = Math.floor(t / 86_400);
-  const quote = (s: PathSpec) => ({ symbol: s.id.replace('macro:', ''), last: priceAt(seed, s, t), change_pct: change24hPct(seed, s, t) });
+  const quote = (s: PathSpec) => ({
+    symbol: s.id.replace('macro:', ''),
+    last: priceAt(seed, s, t),
+    change_pct: change24hPct(seed, s, t),
+  });
   const spx = SYMBOLS.find((s) => s.symbol === 'SPX/USD')!;
-  const indices = [{ symbol: 'SPX', last: priceAt(seed, spx, t), change_pct: change24hPct(seed, spx, t) }, ...MACRO_INDICES.map(quote)];
+  const indices = [
+    { symbol: 'SPX', last: priceAt(seed, spx, t), change_pct: change24hPct(seed, spx, t) },
+    ...MACRO_INDICES.map(quote),
+  ];
   const risk = indices.reduce((a, i) => a + i.change_pct, 0);
   return {
     as_of: isoSeconds(t),
     rates: RATES.map(([name, base]) => ({
       name,
-      value: round(base + 0.25 * (unit(seed, 'rate', name, Math.floor(day / 7)) - 0.5) + 0.05 * (unit(seed, 'rate', name, day) - 0.5), 3),
+      value: round(
+        base +
+          0.25 * (unit(seed, 'rate', name, Math.floor(day / 7)) - 0.5) +
+          0.05 * (unit(seed, 'rate', name, day) - 0.5),
+        3,
+      ),
       change_bp: round(10 * (unit(seed, 'rate-chg', name, day) - 0.5), 1),
     })),
     indices,
     fx: [
-      ...SYMBOLS.filter((s) => s.assetClass === 'fx').map((s) => ({ symbol: gatewayCode(s), last: priceAt(seed, s, t), change_pct: change24hPct(seed, s, t) })),
+      ...SYMBOLS.filter((s) => s.assetClass === 'fx').map((s) => ({
+        symbol: gatewayCode(s),
+        last: priceAt(seed, s, t),
+        change_pct: change24hPct(seed, s, t),
+      })),
       ...MACRO_FX.map(quote),
     ],
     commodities: [
-      ...SYMBOLS.filter((s) => s.assetClass === 'metal').map((s) => ({ symbol: gatewayCode(s), last: priceAt(seed, s, t), change_pct: change24hPct(seed, s, t) })),
+      ...SYMBOLS.filter((s) => s.assetClass === 'metal').map((s) => ({
+        symbol: gatewayCode(s),
+        last: priceAt(seed, s, t),
+        change_pct: change24hPct(seed, s, t),
+      })),
       ...MACRO_COMMODITIES.map(quote),
     ],
     regime: risk > 0.5 ? 'risk_on' : risk < -0.5 ? 'risk_off' : 'mixed',
@@ -155,25 +191,91 @@ export function calendar(info: SymbolInfo, tz: string, t: number) {
 }
 
 type EventKind = Exclude<(typeof EVENT_KINDS)[number], 'all'>;
-interface EventTemplate { kind: EventKind; title: string; impact: 'low' | 'medium' | 'high'; minute: number; symbol?: string; chance: number; weekday?: number }
+interface EventTemplate {
+  kind: EventKind;
+  title: string;
+  impact: 'low' | 'medium' | 'high';
+  minute: number;
+  symbol?: string;
+  chance: number;
+  weekday?: number;
+}
 
 const EVENT_POOL: readonly EventTemplate[] = [
   { kind: 'economic', title: 'US CPI (YoY)', impact: 'high', minute: 12 * 60 + 30, chance: 0.08 },
   { kind: 'economic', title: 'US nonfarm payrolls', impact: 'high', minute: 12 * 60 + 30, chance: 0.25, weekday: 5 },
   { kind: 'economic', title: 'FOMC rate decision', impact: 'high', minute: 18 * 60, chance: 0.05 },
-  { kind: 'economic', title: 'ECB rate decision', impact: 'high', minute: 12 * 60 + 15, symbol: 'EURUSD', chance: 0.05 },
+  {
+    kind: 'economic',
+    title: 'ECB rate decision',
+    impact: 'high',
+    minute: 12 * 60 + 15,
+    symbol: 'EURUSD',
+    chance: 0.05,
+  },
   { kind: 'economic', title: 'BoE rate decision', impact: 'high', minute: 11 * 60, symbol: 'GBPUSD', chance: 0.05 },
-  { kind: 'economic', title: 'US initial jobless claims', impact: 'medium', minute: 12 * 60 + 30, chance: 1, weekday: 4 },
+  {
+    kind: 'economic',
+    title: 'US initial jobless claims',
+    impact: 'medium',
+    minute: 12 * 60 + 30,
+    chance: 1,
+    weekday: 4,
+  },
   { kind: 'economic', title: 'Eurozone PMI (flash)', impact: 'medium', minute: 8 * 60, symbol: 'EURUSD', chance: 0.12 },
   { kind: 'economic', title: 'UK GDP (QoQ)', impact: 'medium', minute: 6 * 60, symbol: 'GBPUSD', chance: 0.08 },
   { kind: 'economic', title: 'US consumer confidence', impact: 'low', minute: 14 * 60, chance: 0.15 },
-  { kind: 'earnings', title: 'Apple Inc. quarterly earnings', impact: 'high', minute: 20 * 60 + 30, symbol: 'AAPLUSD', chance: 0.1 },
-  { kind: 'earnings', title: 'S&P 500 heavyweight earnings week', impact: 'medium', minute: 13 * 60, symbol: 'SPXUSD', chance: 0.15 },
-  { kind: 'dividends', title: 'Apple Inc. ex-dividend date', impact: 'low', minute: 13 * 60 + 30, symbol: 'AAPLUSD', chance: 0.06 },
-  { kind: 'crypto', title: 'BTC options expiry', impact: 'medium', minute: 8 * 60, symbol: 'BTCUSD', chance: 1, weekday: 5 },
-  { kind: 'crypto', title: 'ETH options expiry', impact: 'medium', minute: 8 * 60, symbol: 'ETHUSD', chance: 1, weekday: 5 },
+  {
+    kind: 'earnings',
+    title: 'Apple Inc. quarterly earnings',
+    impact: 'high',
+    minute: 20 * 60 + 30,
+    symbol: 'AAPLUSD',
+    chance: 0.1,
+  },
+  {
+    kind: 'earnings',
+    title: 'S&P 500 heavyweight earnings week',
+    impact: 'medium',
+    minute: 13 * 60,
+    symbol: 'SPXUSD',
+    chance: 0.15,
+  },
+  {
+    kind: 'dividends',
+    title: 'Apple Inc. ex-dividend date',
+    impact: 'low',
+    minute: 13 * 60 + 30,
+    symbol: 'AAPLUSD',
+    chance: 0.06,
+  },
+  {
+    kind: 'crypto',
+    title: 'BTC options expiry',
+    impact: 'medium',
+    minute: 8 * 60,
+    symbol: 'BTCUSD',
+    chance: 1,
+    weekday: 5,
+  },
+  {
+    kind: 'crypto',
+    title: 'ETH options expiry',
+    impact: 'medium',
+    minute: 8 * 60,
+    symbol: 'ETHUSD',
+    chance: 1,
+    weekday: 5,
+  },
   { kind: 'crypto', title: 'Solana token unlock', impact: 'low', minute: 0, symbol: 'SOLUSD', chance: 0.05 },
-  { kind: 'crypto', title: 'Ethereum network upgrade (testnet)', impact: 'low', minute: 15 * 60, symbol: 'ETHUSD', chance: 0.03 },
+  {
+    kind: 'crypto',
+    title: 'Ethereum network upgrade (testnet)',
+    impact: 'low',
+    minute: 15 * 60,
+    symbol: 'ETHUSD',
+    chance: 0.03,
+  },
 ];
 
 export function events(seed: string, kind: string, symbol: string | undefined, days: number, t: number) {
@@ -188,9 +290,22 @@ export function events(seed: string, kind: string, symbol: string | undefined, d
       if (kind !== 'all' && e.kind !== kind) continue;
       if (symbol !== undefined && e.symbol !== symbol) continue;
       if (unit(seed, 'event', e.title, day) >= e.chance) continue;
-      items.push({ date: isoSeconds(day * 86_400 + e.minute * 60), kind: e.kind, title: e.title, ...(e.symbol ? { symbol: e.symbol } : {}), impact: e.impact });
+      items.push({
+        date: isoSeconds(day * 86_400 + e.minute * 60),
+        kind: e.kind,
+        title: e.title,
+        ...(e.symbol ? { symbol: e.symbol } : {}),
+        impact: e.impact,
+      });
     }
   }
   items.sort((a, b) => a.date.localeCompare(b.date) || a.title.localeCompare(b.title));
-  return { kind, ...(symbol ? { symbol } : {}), days, from: isoSeconds(today * 86_400), count: items.length, events: items };
+  return {
+    kind,
+    ...(symbol ? { symbol } : {}),
+    days,
+    from: isoSeconds(today * 86_400),
+    count: items.length,
+    events: items,
+  };
 }

@@ -1,14 +1,19 @@
 // The command gateway: one POST endpoint, an allowlist of read-only commands, scopes per key and
 // a usage meter per key. Failures keep the envelope (`ok: false`, `data: null`) with an integer
 // `retry_after` that is 0 whenever waiting would not help.
-import { ACCURACY_TIMEFRAMES, GATEWAY_COMMANDS, GATEWAY_COMMAND_NAMES, type GatewayArg, type GatewayCommand } from '../domain.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  GATEWAY_COMMANDS,
+  GATEWAY_COMMAND_NAMES,
+  type GatewayArg,
+  type GatewayCommand,
+} from '../domain.js';
 import { ASSET_CLASSES, findGatewaySymbol, type AssetClass } from './catalog.js';
 import * as commands from './gateway-commands.js';
 import { isValidTimeZone } from './market-hours.js';
 import { isoSeconds } from './meta.js';
 import { hexFor } from './random.js';
 import { bearerKey, gatewayScopes, serverT, sha256, type MockState } from './state.js';
-
 
 export interface GatewayReply {
   status: number;
@@ -30,11 +35,21 @@ function requestId(state: MockState): string {
 }
 
 export function gatewayFailure(
-  state: MockState, status: number, code: string, message: string, retryAfter = 0, extra: Record<string, unknown> = {},
+  state: MockState,
+  status: number,
+  code: string,
+  message: string,
+  retryAfter = 0,
+  extra: Record<string, unknown> = {},
 ): GatewayReply {
   return {
     status,
-    body: { ok: false, data: null, error: { code, message, retry_after: retryAfter, ...extra }, meta: { request_id: requestId(state) } },
+    body: {
+      ok: false,
+      data: null,
+      error: { code, message, retry_after: retryAfter, ...extra },
+      meta: { request_id: requestId(state) },
+    },
   };
 }
 
@@ -46,8 +61,14 @@ function meter(state: MockState, key: string) {
   const day = Math.floor(t / 86_400);
   const id = sha256(key);
   const u = state.gatewayUsage.get(id) ?? { minute, inMinute: 0, day, inDay: 0 };
-  if (u.minute !== minute) { u.minute = minute; u.inMinute = 0; }
-  if (u.day !== day) { u.day = day; u.inDay = 0; }
+  if (u.minute !== minute) {
+    u.minute = minute;
+    u.inMinute = 0;
+  }
+  if (u.day !== day) {
+    u.day = day;
+    u.inDay = 0;
+  }
   const { perMinute, perDay } = state.gatewayLimits;
   // Like the service, a request over the limit is refused and not counted.
   const exceeded = u.inDay >= perDay ? 'day' : u.inMinute >= perMinute ? 'minute' : undefined;
@@ -76,11 +97,14 @@ function checkArg(command: GatewayCommand, spec: GatewayArg, value: unknown): Ar
   }
   switch (spec.kind) {
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidArgs(`${where} must be a JSON integer, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw new InvalidArgs(`${where} must be a JSON integer, got ${JSON.stringify(value)}`);
       return value;
     case 'symbol': {
-      if (typeof value !== 'string' || value === '') throw new InvalidArgs(`${where} must be a symbol string such as BTCUSD`);
-      if (value.includes('/')) throw new InvalidArgs(`${where} must be written without a slash, e.g. ${value.replace('/', '')}`);
+      if (typeof value !== 'string' || value === '')
+        throw new InvalidArgs(`${where} must be a symbol string such as BTCUSD`);
+      if (value.includes('/'))
+        throw new InvalidArgs(`${where} must be written without a slash, e.g. ${value.replace('/', '')}`);
       const info = findGatewaySymbol(value);
       if (!info) throw new InvalidArgs(`${where}: unknown symbol ${value}; use the search command to list symbols`);
       return value.toUpperCase();
@@ -91,10 +115,12 @@ function checkArg(command: GatewayCommand, spec: GatewayArg, value: unknown): Ar
       }
       return value;
     case 'timezone':
-      if (typeof value !== 'string' || !isValidTimeZone(value)) throw new InvalidArgs(`${where} must be an IANA time zone name such as Europe/Madrid`);
+      if (typeof value !== 'string' || !isValidTimeZone(value))
+        throw new InvalidArgs(`${where} must be an IANA time zone name such as Europe/Madrid`);
       return value;
     case 'string':
-      if (typeof value !== 'string' || value.trim() === '') throw new InvalidArgs(`${where} must be a non-empty string`);
+      if (typeof value !== 'string' || value.trim() === '')
+        throw new InvalidArgs(`${where} must be a non-empty string`);
       return value;
   }
 }
@@ -132,7 +158,8 @@ function run(state: MockState, command: GatewayCommand, args: ArgValue[]): unkno
         throw new InvalidArgs(`events: argument kind must be one of ${commands.EVENT_KINDS.join(', ')}`);
       }
       const days = (args[2] as number | undefined) ?? commands.EVENT_DAYS_DEFAULT;
-      if (days < 1 || days > commands.EVENT_DAYS_MAX) throw new InvalidArgs(`events: argument days must be between 1 and ${commands.EVENT_DAYS_MAX}`);
+      if (days < 1 || days > commands.EVENT_DAYS_MAX)
+        throw new InvalidArgs(`events: argument days must be between 1 and ${commands.EVENT_DAYS_MAX}`);
       return commands.events(seed, kind, args[1] as string | undefined, days, t);
     }
     default:
@@ -141,7 +168,10 @@ function run(state: MockState, command: GatewayCommand, args: ArgValue[]): unkno
 }
 
 export function handleGateway(
-  state: MockState, method: string, headers: Record<string, string | string[] | undefined>, rawBody: string | undefined,
+  state: MockState,
+  method: string,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string | undefined,
 ): GatewayReply {
   if (method !== 'POST') {
     const reply = gatewayFailure(state, 405, 'method_not_allowed', `use POST for the command gateway, not ${method}`);
@@ -150,17 +180,30 @@ export function handleGateway(
   const key = bearerKey(headers.authorization);
   const scopes = gatewayScopes(state, key);
   if (!scopes) {
-    const reply = key === undefined
-      ? gatewayFailure(state, 401, 'unauthorized', 'bearer token missing: send Authorization: Bearer <API_KEY>')
-      : gatewayFailure(state, 401, 'unauthorized', 'API key invalid or revoked');
+    const reply =
+      key === undefined
+        ? gatewayFailure(state, 401, 'unauthorized', 'bearer token missing: send Authorization: Bearer <API_KEY>')
+        : gatewayFailure(state, 401, 'unauthorized', 'API key invalid or revoked');
     return { ...reply, headers: { 'www-authenticate': 'Bearer' } };
   }
   const metered = meter(state, key!);
   if (metered.exceeded === 'day') {
-    return gatewayFailure(state, 429, 'quota_exceeded', `daily quota of ${state.gatewayLimits.perDay} requests used up; retry in ${metered.retryAfter}s`, metered.retryAfter);
+    return gatewayFailure(
+      state,
+      429,
+      'quota_exceeded',
+      `daily quota of ${state.gatewayLimits.perDay} requests used up; retry in ${metered.retryAfter}s`,
+      metered.retryAfter,
+    );
   }
   if (metered.exceeded === 'minute') {
-    return gatewayFailure(state, 429, 'rate_limited', `rate limit of ${state.gatewayLimits.perMinute} requests a minute exceeded; retry in ${metered.retryAfter}s`, metered.retryAfter);
+    return gatewayFailure(
+      state,
+      429,
+      'rate_limited',
+      `rate limit of ${state.gatewayLimits.perMinute} requests a minute exceeded; retry in ${metered.retryAfter}s`,
+      metered.retryAfter,
+    );
   }
   const usage = metered.meta;
 
@@ -175,7 +218,12 @@ export function handleGateway(
     return gatewayFailure(state, 400, 'invalid_body', 'the body is not valid JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return gatewayFailure(state, 400, 'invalid_body', 'the body must be a JSON object {"command": string, "args": array}');
+    return gatewayFailure(
+      state,
+      400,
+      'invalid_body',
+      'the body must be a JSON object {"command": string, "args": array}',
+    );
   }
   const { command: name, args = [], ...rest } = body as Record<string, unknown>;
   const extra = Object.keys(rest);
@@ -185,10 +233,17 @@ export function handleGateway(
 
   const command = GATEWAY_COMMANDS.find((c) => c.name === name);
   if (!command) {
-    return gatewayFailure(state, 400, 'unknown_command', `unknown command ${JSON.stringify(name)}; allowed: ${GATEWAY_COMMAND_NAMES.join(', ')}`);
+    return gatewayFailure(
+      state,
+      400,
+      'unknown_command',
+      `unknown command ${JSON.stringify(name)}; allowed: ${GATEWAY_COMMAND_NAMES.join(', ')}`,
+    );
   }
   if (!scopes.includes(command.scope)) {
-    return gatewayFailure(state, 403, 'scope_required', `command ${command.name} requires scope ${command.scope}`, 0, { scope: command.scope });
+    return gatewayFailure(state, 403, 'scope_required', `command ${command.name} requires scope ${command.scope}`, 0, {
+      scope: command.scope,
+    });
   }
   let data: unknown;
   try {
@@ -203,6 +258,11 @@ export function handleGateway(
   }
   return {
     status: 200,
-    body: { ok: true, data, error: null, meta: { request_id: requestId(state), generated_at: isoSeconds(serverT(state)), ...usage } },
+    body: {
+      ok: true,
+      data,
+      error: null,
+      meta: { request_id: requestId(state), generated_at: isoSeconds(serverT(state)), ...usage },
+    },
   };
 }

@@ -25,7 +25,10 @@ function rsi(closes: number[], period: number): number {
     const g = Math.max(d, 0);
     const l = Math.max(-d, 0);
     // Wilder's smoothing: a simple mean for the first period, then exponential.
-    if (i <= period) { gain += g / period; loss += l / period; } else {
+    if (i <= period) {
+      gain += g / period;
+      loss += l / period;
+    } else {
       gain = (gain * (period - 1) + g) / period;
       loss = (loss * (period - 1) + l) / period;
     }
@@ -75,8 +78,16 @@ export function indicatorsFor(seed: string, info: SymbolInfo, tfSeconds: number,
     ema_20: round(last(ema(closes, 20)), d),
     ema_50: round(last(ema(closes, 50)), d),
     sma_50: round(sma50, d),
-    macd: { macd: round(last(macdLine), md), signal: round(last(signal), md), histogram: round(last(macdLine) - last(signal), md) },
+    macd: {
+      macd: round(last(macdLine), md),
+      signal: round(last(signal), md),
+      histogram: round(last(macdLine) - last(signal), md),
+    },
     atr_14: round(atr(candles, 14), d),
-    bollinger_20_2: { upper: round(mean20 + 2 * sd20, d), middle: round(mean20, d), lower: round(mean20 - 2 * sd20, d) },
+    bollinger_20_2: {
+      upper: round(mean20 + 2 * sd20, d),
+      middle: round(mean20, d),
+      lower: round(mean20 - 2 * sd20, d),
+    },
   };
 }

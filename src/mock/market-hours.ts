@@ -14,8 +14,16 @@ function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short',
-      hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset',
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
     });
     formatters.set(tz, f);
   }
@@ -68,15 +76,16 @@ export interface CalendarInfo {
 
 export function calendarFor(assetClass: AssetClass, t: number, tz: string): CalendarInfo {
   const open = isOpen(assetClass, t);
-  const sessions = assetClass === 'crypto'
-    ? [{ name: 'continuous', days: 'Mon-Sun', open: '00:00', close: '24:00', timezone: 'UTC' }]
-    : assetClass === 'fx' || assetClass === 'metal'
-      ? [{ name: 'global', days: 'Sun 22:00 - Fri 22:00', open: '22:00', close: '22:00', timezone: 'UTC' }]
-      : [
-          { name: 'pre_market', days: 'Mon-Fri', open: '04:00', close: '09:30', timezone: NEW_YORK },
-          { name: 'regular', days: 'Mon-Fri', open: '09:30', close: '16:00', timezone: NEW_YORK },
-          { name: 'after_hours', days: 'Mon-Fri', open: '16:00', close: '20:00', timezone: NEW_YORK },
-        ];
+  const sessions =
+    assetClass === 'crypto'
+      ? [{ name: 'continuous', days: 'Mon-Sun', open: '00:00', close: '24:00', timezone: 'UTC' }]
+      : assetClass === 'fx' || assetClass === 'metal'
+        ? [{ name: 'global', days: 'Sun 22:00 - Fri 22:00', open: '22:00', close: '22:00', timezone: 'UTC' }]
+        : [
+            { name: 'pre_market', days: 'Mon-Fri', open: '04:00', close: '09:30', timezone: NEW_YORK },
+            { name: 'regular', days: 'Mon-Fri', open: '09:30', close: '16:00', timezone: NEW_YORK },
+            { name: 'after_hours', days: 'Mon-Fri', open: '16:00', close: '20:00', timezone: NEW_YORK },
+          ];
   // A market that never closes has no next open or close.
   const nextOpen = assetClass === 'crypto' || open ? null : nextChange(assetClass, t, true);
   const nextClose = assetClass === 'crypto' ? null : nextChange(assetClass, nextOpen ?? t, false);

@@ -45,7 +45,14 @@ export function typicalMovePct(spec: PathSpec, horizonMin: number): number {
   return spec.vol * 0.6 * Math.sqrt(Math.max(horizonMin, 5) / 60);
 }
 
-export interface Candle { t: number; o: number; h: number; l: number; c: number; v: number }
+export interface Candle {
+  t: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+}
 
 /** One OHLCV candle opening at `t`; its close is the next candle's open, as on a real chart. */
 function candleAt(seed: string, spec: PathSpec, t: number, seconds: number): Candle {

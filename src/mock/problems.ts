@@ -14,7 +14,7 @@ export interface ProblemBody {
 
 const TITLES: Record<string, [number, string]> = {
   'invalid-request': [400, 'Invalid request'],
-  'unauthorized': [401, 'Unauthorized'],
+  unauthorized: [401, 'Unauthorized'],
   'forecast-not-expired': [403, 'Forecast not yet expired'],
   'not-found': [404, 'Not found'],
   'unknown-symbol': [404, 'Unknown symbol'],
@@ -23,7 +23,7 @@ const TITLES: Record<string, [number, string]> = {
   'payload-too-large': [413, 'Payload too large'],
   'rate-limited': [429, 'Too many requests'],
   'internal-error': [500, 'Internal error'],
-  'unavailable': [503, 'Service unavailable'],
+  unavailable: [503, 'Service unavailable'],
 };
 
 export type ProblemSlug = keyof typeof TITLES;

@@ -40,14 +40,17 @@ export function unit(...parts: KeyPart[]): number {
 export function hexFor(length: number, ...parts: KeyPart[]): string {
   const next = rngFor(...parts);
   let out = '';
-  while (out.length < length) out += Math.floor(next() * 0x100000000).toString(16).padStart(8, '0');
+  while (out.length < length)
+    out += Math.floor(next() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, length);
 }
 
 /** Rounds half away from zero and never returns -0, which would print as `0` anyway but compares oddly. */
 export function round(x: number, decimals: number): number {
   const f = 10 ** decimals;
-  const r = Math.sign(x) * Math.round(Math.abs(x) * f) / f;
+  const r = (Math.sign(x) * Math.round(Math.abs(x) * f)) / f;
   return r === 0 ? 0 : r;
 }
 

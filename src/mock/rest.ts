@@ -1,7 +1,16 @@
 // The REST surface under /api/agent/v1/. Each handler returns a body or throws an HttpProblem;
 // the server turns both into responses with the right content type.
 import { randomBytes } from 'node:crypto';
-import { ACCURACY_TIMEFRAMES, DEFAULT_DEMO_SYMBOL, DEMO_SYMBOLS, EMAIL_MAX_LENGTH, EMAIL_PATTERN, GATEWAY_COMMAND_NAMES, GATEWAY_PATH, REST_PREFIX } from '../domain.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  DEFAULT_DEMO_SYMBOL,
+  DEMO_SYMBOLS,
+  EMAIL_MAX_LENGTH,
+  EMAIL_PATTERN,
+  GATEWAY_COMMAND_NAMES,
+  GATEWAY_PATH,
+  REST_PREFIX,
+} from '../domain.js';
 import { findSymbol, SYMBOLS, type SymbolInfo } from './catalog.js';
 import { trackRecord, verifyBody } from './evidence.js';
 import { forecastEnvelope, latestForecasts } from './forecasts.js';
@@ -22,7 +31,10 @@ export interface RestRequest {
   origin: string;
 }
 
-export interface RestReply { status: number; body: unknown }
+export interface RestReply {
+  status: number;
+  body: unknown;
+}
 
 interface Route {
   method: 'GET' | 'POST';
@@ -39,13 +51,25 @@ export function tierOf(state: MockState, req: Pick<RestRequest, 'headers'>): Tie
 
 function requireKey(state: MockState, req: RestRequest): void {
   const key = bearerKey(req.headers.authorization);
-  if (key === undefined) throw new HttpProblem('unauthorized', 'this endpoint needs Authorization: Bearer <API_KEY>; get a free key from register.php', { 'www-authenticate': 'Bearer' });
-  if (!isRestKey(state, key)) throw new HttpProblem('unauthorized', 'API key invalid or unknown', { 'www-authenticate': 'Bearer error="invalid_token"' });
+  if (key === undefined)
+    throw new HttpProblem(
+      'unauthorized',
+      'this endpoint needs Authorization: Bearer <API_KEY>; get a free key from register.php',
+      { 'www-authenticate': 'Bearer' },
+    );
+  if (!isRestKey(state, key))
+    throw new HttpProblem('unauthorized', 'API key invalid or unknown', {
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
 }
 
 function knownSymbol(value: string): SymbolInfo {
   const info = findSymbol(value);
-  if (!info) throw new HttpProblem('unknown-symbol', `unknown symbol ${JSON.stringify(value)}; symbols are canonical BASE/QUOTE such as BTC/USD (see symbols.php)`);
+  if (!info)
+    throw new HttpProblem(
+      'unknown-symbol',
+      `unknown symbol ${JSON.stringify(value)}; symbols are canonical BASE/QUOTE such as BTC/USD (see symbols.php)`,
+    );
   return info;
 }
 
@@ -55,10 +79,10 @@ function symbolFilter(req: RestRequest): SymbolInfo | undefined {
   return value === undefined || value === '' ? undefined : knownSymbol(value);
 }
 
-
 function parseJsonBody(req: RestRequest): unknown {
   const type = String(req.headers['content-type'] ?? '');
-  if (!/^application\/json\b/i.test(type)) throw badRequest('the body must be JSON sent with Content-Type: application/json');
+  if (!/^application\/json\b/i.test(type))
+    throw badRequest('the body must be JSON sent with Content-Type: application/json');
   try {
     return JSON.parse(req.rawBody ?? '');
   } catch {
@@ -70,16 +94,22 @@ const ROUTES: Record<string, Route> = {
   '': {
     method: 'GET',
     auth: 'none',
-    handle(state, req, tier) {
+    handle(state, _req, tier) {
       return ok({
         ok: true,
         name: `${SERVICE_NAME} API`,
         version: API_VERSION,
-        description: 'Timestamped probabilistic market forecasts with a public track record. Not financial advice; no orders are executed.',
+        description:
+          'Timestamped probabilistic market forecasts with a public track record. Not financial advice; no orders are executed.',
         routes: Object.entries(ROUTES).map(([path, r]) => ({ method: r.method, path: REST_BASE + path, auth: r.auth })),
         tiers: [
           { name: 'demo', auth: 'none', data_delay_min: DELAY_MIN.demo, symbols: DEMO_SYMBOLS },
-          { name: 'free', auth: 'bearer key from register.php', data_delay_min: DELAY_MIN.free, symbols: SYMBOLS.map((s) => s.symbol) },
+          {
+            name: 'free',
+            auth: 'bearer key from register.php',
+            data_delay_min: DELAY_MIN.free,
+            symbols: SYMBOLS.map((s) => s.symbol),
+          },
         ],
         mcp: { endpoint: LINKS.mcp, transport: 'streamable-http' },
         gateway: { method: 'POST', path: `/${GATEWAY_PATH}`, auth: 'bearer', commands: GATEWAY_COMMAND_NAMES },
@@ -93,7 +123,9 @@ const ROUTES: Record<string, Route> = {
     handle(state, req) {
       const symbol = req.query.symbol ?? DEFAULT_DEMO_SYMBOL;
       if (!(DEMO_SYMBOLS as readonly string[]).includes(symbol)) {
-        throw badRequest(`symbol must be one of ${DEMO_SYMBOLS.join(', ')}; other symbols need a free key (predictions.php)`);
+        throw badRequest(
+          `symbol must be one of ${DEMO_SYMBOLS.join(', ')}; other symbols need a free key (predictions.php)`,
+        );
       }
       return ok(forecastEnvelope(state.seed, findSymbol(symbol)!, 'demo', serverT(state)));
     },
@@ -103,7 +135,8 @@ const ROUTES: Record<string, Route> = {
     auth: 'none',
     handle(state, req) {
       const body = parseJsonBody(req);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body must be a JSON object {"email": "..."}');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw badRequest('the body must be a JSON object {"email": "..."}');
       const extra = Object.keys(body).filter((k) => k !== 'email');
       if (extra.length > 0) throw badRequest(`unexpected properties: ${extra.join(', ')}; only email is allowed`);
       const email = (body as { email?: unknown }).email;
@@ -111,27 +144,35 @@ const ROUTES: Record<string, Route> = {
       if (email.length > EMAIL_MAX_LENGTH) throw badRequest(`email must be at most ${EMAIL_MAX_LENGTH} characters`);
       if (!EMAIL_PATTERN.test(email)) throw badRequest('email is not a valid e-mail address');
       const normalized = email.toLowerCase();
-      if (state.registeredEmails.has(normalized)) throw new HttpProblem('email-already-registered', 'a key was already issued for this e-mail address; keys are shown only once and cannot be retrieved');
+      if (state.registeredEmails.has(normalized))
+        throw new HttpProblem(
+          'email-already-registered',
+          'a key was already issued for this e-mail address; keys are shown only once and cannot be retrieved',
+        );
       state.registeredEmails.add(normalized);
       const apiKey = `mfa_ag_${randomBytes(20).toString('hex')}`;
       state.restKeyHashes.add(sha256(apiKey));
       const base = req.origin + REST_BASE;
-      return ok({
-        ok: true,
-        api_key: apiKey,
-        important: 'Store this key now: it is shown only once. Only its SHA-256 hash is kept, so it cannot be retrieved later.',
-        tier: 'free',
-        limits: { requests_per_minute: 60, requests_per_day: 5000, data_delay_min: DELAY_MIN.free },
-        endpoints: {
-          predictions: `${base}predictions.php?symbol=BTC/USD`,
-          symbols: `${base}symbols.php`,
-          track_record: `${base}track-record.php`,
-          accuracy: `${base}accuracy.php`,
-          verify: `${base}verify.php?id=1`,
-          docs: LINKS.docs,
+      return ok(
+        {
+          ok: true,
+          api_key: apiKey,
+          important:
+            'Store this key now: it is shown only once. Only its SHA-256 hash is kept, so it cannot be retrieved later.',
+          tier: 'free',
+          limits: { requests_per_minute: 60, requests_per_day: 5000, data_delay_min: DELAY_MIN.free },
+          endpoints: {
+            predictions: `${base}predictions.php?symbol=BTC/USD`,
+            symbols: `${base}symbols.php`,
+            track_record: `${base}track-record.php`,
+            accuracy: `${base}accuracy.php`,
+            verify: `${base}verify.php?id=1`,
+            docs: LINKS.docs,
+          },
+          meta: meta('free', serverT(state)),
         },
-        meta: meta('free', serverT(state)),
-      }, 201);
+        201,
+      );
     },
   },
   'predictions.php': {
@@ -143,7 +184,9 @@ const ROUTES: Record<string, Route> = {
       if (symbol === undefined || symbol === '') throw badRequest('symbol is required, e.g. symbol=BTC/USD');
       const candles = req.query.candles;
       if (candles !== undefined && candles !== '1') throw badRequest('candles accepts only the value 1');
-      return ok(forecastEnvelope(state.seed, knownSymbol(symbol), 'free', serverT(state), { candles: candles === '1' }));
+      return ok(
+        forecastEnvelope(state.seed, knownSymbol(symbol), 'free', serverT(state), { candles: candles === '1' }),
+      );
     },
   },
   'symbols.php': {
@@ -155,7 +198,9 @@ const ROUTES: Record<string, Route> = {
       const symbols = SYMBOLS.map((info) => ({
         symbol: info.symbol,
         asset_class: info.assetClass,
-        timeframes: Object.fromEntries(Object.entries(latestForecasts(state.seed, info, t, DELAY_MIN.free)).map(([tf, f]) => [tf, f.ts])),
+        timeframes: Object.fromEntries(
+          Object.entries(latestForecasts(state.seed, info, t, DELAY_MIN.free)).map(([tf, f]) => [tf, f.ts]),
+        ),
       }));
       return ok({ ok: true, count: symbols.length, symbols, meta: meta('free', t) });
     },
@@ -184,7 +229,8 @@ const ROUTES: Record<string, Route> = {
     handle(state, req, tier) {
       const raw = req.query.id;
       if (raw === undefined || raw === '') throw badRequest('id is required: an integer of at least 1');
-      if (!/^\d+$/.test(raw) || /^0+$/.test(raw)) throw badRequest(`id must be an integer of at least 1, got ${JSON.stringify(raw)}`);
+      if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
+        throw badRequest(`id must be an integer of at least 1, got ${JSON.stringify(raw)}`);
       // Beyond 15 digits the id cannot be a stored forecast; avoid float rounding of huge numbers.
       const id = raw.replace(/^0+/, '').length > 15 ? Number.MAX_SAFE_INTEGER : Number(raw);
       return ok(verifyBody(state.seed, id, serverT(state), tier));
@@ -194,9 +240,12 @@ const ROUTES: Record<string, Route> = {
 
 export function handleRest(state: MockState, req: RestRequest): RestReply {
   const route = ROUTES[req.route];
-  if (!route) throw new HttpProblem('not-found', `no such endpoint: ${REST_BASE}${req.route}; see ${REST_BASE} for the routes`);
+  if (!route)
+    throw new HttpProblem('not-found', `no such endpoint: ${REST_BASE}${req.route}; see ${REST_BASE} for the routes`);
   if (req.method !== route.method) {
-    throw new HttpProblem('method-not-allowed', `${REST_BASE}${req.route} accepts ${route.method} only`, { allow: route.method });
+    throw new HttpProblem('method-not-allowed', `${REST_BASE}${req.route} accepts ${route.method} only`, {
+      allow: route.method,
+    });
   }
   return route.handle(state, req, tierOf(state, req));
 }

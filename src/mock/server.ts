@@ -4,7 +4,17 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GATEWAY_PATH } from '../domain.js';
-import { FaultList, parseFault, DEFAULT_DELAY_MS, DEFAULT_RETRY_AFTER_S, sendHtml, sendHuge, sendReset, sendTruncated, type Fault } from './faults.js';
+import {
+  FaultList,
+  parseFault,
+  DEFAULT_DELAY_MS,
+  DEFAULT_RETRY_AFTER_S,
+  sendHtml,
+  sendHuge,
+  sendReset,
+  sendTruncated,
+  type Fault,
+} from './faults.js';
 import { gatewayFailure, handleGateway } from './gateway.js';
 import { meta } from './meta.js';
 import { HttpProblem } from './problems.js';
@@ -54,7 +64,11 @@ const MAX_REQUEST_BODY = 1024 * 1024;
 const GATEWAY = `/${GATEWAY_PATH}`;
 const REST_ROOT = REST_BASE.replace(/\/$/, '');
 
-interface ReadBody { text: string | undefined; tooLarge: boolean; size: number }
+interface ReadBody {
+  text: string | undefined;
+  tooLarge: boolean;
+  size: number;
+}
 
 async function readBody(req: IncomingMessage): Promise<ReadBody> {
   const chunks: Buffer[] = [];
@@ -78,9 +92,20 @@ function parsedForRecord(body: ReadBody): unknown {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  type = 'application/json',
+): void {
   const text = `${JSON.stringify(body)}\n`;
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -110,15 +135,16 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   const waits = new Set<() => void>();
   let closing = false;
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      waits.delete(done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    waits.add(done);
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waits.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waits.add(done);
+    });
 
   function log(req: IncomingMessage, res: ServerResponse, started: number): void {
     if (quiet) return;
@@ -146,7 +172,8 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       if (method === 'POST' || method === 'PUT') {
         try {
           const list: unknown = JSON.parse(body.text ?? '');
-          if (!Array.isArray(list)) throw new Error('expected a JSON array of faults, e.g. [{"kind":"429","times":2}] or ["503,times=1"]');
+          if (!Array.isArray(list))
+            throw new Error('expected a JSON array of faults, e.g. [{"kind":"429","times":2}] or ["503,times=1"]');
           faults.set(list);
         } catch (err) {
           return sendJson(res, 400, { ok: false, error: (err as Error).message });
@@ -155,11 +182,19 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       }
       return sendJson(res, 405, { ok: false, error: 'use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });
     }
-    return sendJson(res, 404, { ok: false, error: 'admin routes: GET|POST|DELETE /__mock/faults, GET|DELETE /__mock/requests' });
+    return sendJson(res, 404, {
+      ok: false,
+      error: 'admin routes: GET|POST|DELETE /__mock/faults, GET|DELETE /__mock/requests',
+    });
   }
 
   /** Returns true when the fault answered (or dropped) the request itself. */
-  async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, isGateway: boolean): Promise<boolean> {
+  async function applyFault(
+    fault: Fault,
+    req: IncomingMessage,
+    res: ServerResponse,
+    isGateway: boolean,
+  ): Promise<boolean> {
     const retryAfter = fault.retryAfter ?? DEFAULT_RETRY_AFTER_S;
     switch (fault.kind) {
       case '429':
@@ -167,14 +202,26 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
         const status = Number(fault.kind);
         if (isGateway) {
           // Only the envelope's retry_after, no header: clients must read the body to know the wait.
-          const reply = status === 429
-            ? gatewayFailure(state, 429, 'rate_limited', `rate limit exceeded; retry in ${retryAfter}s`, retryAfter)
-            : gatewayFailure(state, 503, 'unavailable', `gateway temporarily unavailable; retry in ${retryAfter}s`, retryAfter);
+          const reply =
+            status === 429
+              ? gatewayFailure(state, 429, 'rate_limited', `rate limit exceeded; retry in ${retryAfter}s`, retryAfter)
+              : gatewayFailure(
+                  state,
+                  503,
+                  'unavailable',
+                  `gateway temporarily unavailable; retry in ${retryAfter}s`,
+                  retryAfter,
+                );
           sendJson(res, reply.status, reply.body);
         } else {
-          const problem = status === 429
-            ? new HttpProblem('rate-limited', `rate limit exceeded; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) })
-            : new HttpProblem('unavailable', `temporarily unavailable; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) });
+          const problem =
+            status === 429
+              ? new HttpProblem('rate-limited', `rate limit exceeded; retry in ${retryAfter} seconds`, {
+                  'retry-after': String(retryAfter),
+                })
+              : new HttpProblem('unavailable', `temporarily unavailable; retry in ${retryAfter} seconds`, {
+                  'retry-after': String(retryAfter),
+                });
           sendProblem(state, res, req, problem);
         }
         return true;
@@ -206,7 +253,13 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     const body = await readBody(req);
     if (pathname.startsWith('/__mock/')) return admin(req, res, pathname, body);
 
-    requests.push({ method: req.method ?? 'GET', path: pathname, query: firstValues(url.searchParams), headers: { ...req.headers }, body: parsedForRecord(body) });
+    requests.push({
+      method: req.method ?? 'GET',
+      path: pathname,
+      query: firstValues(url.searchParams),
+      headers: { ...req.headers },
+      body: parsedForRecord(body),
+    });
     const isGateway = pathname === GATEWAY;
     const fault = faults.take(rawUrl);
     if (fault && (await applyFault(fault, req, res, isGateway))) return;
@@ -223,7 +276,8 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       if (pathname !== REST_ROOT && !pathname.startsWith(REST_BASE)) {
         throw new HttpProblem('not-found', `no such endpoint: ${pathname}; the API lives under ${REST_BASE}`);
       }
-      if (body.tooLarge) throw new HttpProblem('payload-too-large', `the body is larger than ${MAX_REQUEST_BODY} bytes`);
+      if (body.tooLarge)
+        throw new HttpProblem('payload-too-large', `the body is larger than ${MAX_REQUEST_BODY} bytes`);
       const reply = handleRest(state, {
         method: req.method ?? 'GET',
         route: pathname === REST_ROOT ? '' : pathname.slice(REST_BASE.length),
@@ -246,7 +300,12 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
         res.destroy();
         return;
       }
-      sendProblem(state, res, req, new HttpProblem('internal-error', 'the emulator failed to answer; this is a bug in the emulator'));
+      sendProblem(
+        state,
+        res,
+        req,
+        new HttpProblem('internal-error', 'the emulator failed to answer; this is a bug in the emulator'),
+      );
     });
   });
 

@@ -3,7 +3,12 @@
 import { createHash } from 'node:crypto';
 import type { GatewayScope } from '../domain.js';
 
-export interface GatewayUsage { minute: number; inMinute: number; day: number; inDay: number }
+export interface GatewayUsage {
+  minute: number;
+  inMinute: number;
+  day: number;
+  inDay: number;
+}
 
 export interface MockState {
   seed: string;
@@ -31,7 +36,11 @@ const LIMITED_SCOPES: readonly GatewayScope[] = ['market.read'];
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 export const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
-export function createState(seed: string, now: () => number, gatewayLimits: GatewayLimits = { perMinute: 60, perDay: 1000 }): MockState {
+export function createState(
+  seed: string,
+  now: () => number,
+  gatewayLimits: GatewayLimits = { perMinute: 60, perDay: 1000 },
+): MockState {
   const testKey = `mfa_ag_${sha1(seed)}`;
   return {
     seed,

@@ -7,7 +7,6 @@ import { formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { isRecord } from '../values.js';
 
-
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && v.trim() !== '') {
@@ -42,7 +41,8 @@ export function candleCloses(candles: unknown): CloseSeries | string {
       if (close !== undefined) points.push({ close, t: toEpochSeconds(candle[0]) });
     } else if (isRecord(candle)) {
       const close = toNumber(candle.c ?? candle.close);
-      if (close !== undefined) points.push({ close, t: toEpochSeconds(candle.t ?? candle.time ?? candle.ts ?? candle.open_time) });
+      if (close !== undefined)
+        points.push({ close, t: toEpochSeconds(candle.t ?? candle.time ?? candle.ts ?? candle.open_time) });
     }
   }
   if (points.length < 2) return `fewer than 2 closing prices found (expected ${CANDLE_SHAPES})`;
@@ -116,7 +116,9 @@ export function renderLineChart(closes: readonly number[], opts: LineChartOption
   const format = opts.formatValue ?? ((v: number) => formatPrice(v));
   const marks = opts.marks ?? [];
   const projection = opts.projection;
-  const values = [...closes, ...marks.map((m) => m.value), ...(projection ? [projection.value] : [])].filter(Number.isFinite);
+  const values = [...closes, ...marks.map((m) => m.value), ...(projection ? [projection.value] : [])].filter(
+    Number.isFinite,
+  );
   let lo = Math.min(...values);
   let hi = Math.max(...values);
   if (hi === lo) {
@@ -224,13 +226,17 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
     const marks: ChartMark[] = [{ label: 'last', value: last, paint: out.c.yellow }];
     if (target !== undefined) marks.push({ label: `${tf} target`, value: target, paint: paintTarget });
     const projection =
-      target !== undefined && horizon !== undefined && tfMinutes ? { value: target, stepsAhead: horizon / tfMinutes, paint: paintTarget } : undefined;
+      target !== undefined && horizon !== undefined && tfMinutes
+        ? { value: target, stepsAhead: horizon / tfMinutes, paint: paintTarget }
+        : undefined;
 
     const title = [`${out.c.bold(`${tf} closes`)} (${series.closes.length} candles)`, `last ${formatPrice(last)}`];
     if (target !== undefined) {
       const move = last ? ((target - last) / last) * 100 : undefined;
       const when = toNumber(forecast.target_t);
-      title.push(`${tf} target ${(paintTarget ?? String)(`${formatPrice(target)} (${formatPercent(move)})`)}${when !== undefined ? ` by ${formatUtc(when)}` : ''}`);
+      title.push(
+        `${tf} target ${(paintTarget ?? String)(`${formatPrice(target)} (${formatPercent(move)})`)}${when !== undefined ? ` by ${formatUtc(when)}` : ''}`,
+      );
     } else {
       title.push(`no ${tf} target`);
     }
@@ -261,8 +267,12 @@ export function summarizeCandles(body: ForecastChartBody): { lines: string[]; pr
       problems.push(`the ${tf} candles could not be read: ${series}`);
       continue;
     }
-    const span = series.times ? `, ${formatUtc(series.times[0])} to ${formatUtc(series.times[series.times.length - 1])}` : '';
-    lines.push(`Candles ${tf}: ${series.closes.length}${span}, last close ${formatPrice(series.closes[series.closes.length - 1])}`);
+    const span = series.times
+      ? `, ${formatUtc(series.times[0])} to ${formatUtc(series.times[series.times.length - 1])}`
+      : '';
+    lines.push(
+      `Candles ${tf}: ${series.closes.length}${span}, last close ${formatPrice(series.closes[series.closes.length - 1])}`,
+    );
   }
   return { lines, problems };
 }

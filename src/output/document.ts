@@ -9,7 +9,6 @@ import { paintByKey } from './paint.js';
 import { renderTable, type Cell } from './table.js';
 import { isRecord, isScalar } from '../values.js';
 
-
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
 const EPOCH_MIN = 1_000_000_000;
 const EPOCH_MAX = 4_000_000_000;
@@ -17,7 +16,13 @@ const TIME_KEY = /(^|_)(t|ts|time|at|date)$|_t$|^server_t$|timestamp/i;
 
 export function formatScalar(key: string, value: unknown, nowSeconds: number): string {
   if (value === null || value === undefined) return DASH;
-  if (typeof value === 'number' && TIME_KEY.test(key) && Number.isInteger(value) && value > EPOCH_MIN && value < EPOCH_MAX) {
+  if (
+    typeof value === 'number' &&
+    TIME_KEY.test(key) &&
+    Number.isInteger(value) &&
+    value > EPOCH_MIN &&
+    value < EPOCH_MAX
+  ) {
     return formatTimeWithAge(value, nowSeconds);
   }
   if (typeof value === 'string') return clean(value);
@@ -36,7 +41,10 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
   if (Array.isArray(value)) {
     if (value.length === 0) return [`${pad}(none)`];
     if (value.every(isScalar)) return [pad + value.map((v) => formatScalar('', v, opts.nowSeconds)).join(', ')];
-    if (value.every(isRecord)) return renderRecords(out, value, opts.nowSeconds).split('\n').map((l) => pad + l);
+    if (value.every(isRecord))
+      return renderRecords(out, value, opts.nowSeconds)
+        .split('\n')
+        .map((l) => pad + l);
     value.forEach((item, i) => {
       lines.push(`${pad}${out.c.dim(`[${i + 1}]`)}`, ...renderBlock(out, item, opts, indent + 1));
     });
@@ -51,7 +59,9 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
     if (isScalar(v)) {
       lines.push(`${pad}${out.c.dim(name.padEnd(width))}  ${formatScalar(key, v, opts.nowSeconds)}`);
     } else if (Array.isArray(v) && v.every(isScalar)) {
-      lines.push(`${pad}${out.c.dim(name.padEnd(width))}  ${v.length ? v.map((x) => formatScalar(key, x, opts.nowSeconds)).join(', ') : '(none)'}`);
+      lines.push(
+        `${pad}${out.c.dim(name.padEnd(width))}  ${v.length ? v.map((x) => formatScalar(key, x, opts.nowSeconds)).join(', ') : '(none)'}`,
+      );
     } else {
       lines.push(`${pad}${out.c.bold(name)}`, ...renderBlock(out, v, opts, indent + 1));
     }
@@ -63,7 +73,9 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
 export function renderRecords(out: Output, records: Array<Record<string, unknown>>, nowSeconds: number): string {
   const keys: string[] = [];
   for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  const numeric = keys.map((k) => records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'));
+  const numeric = keys.map((k) =>
+    records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
+  );
   const rows = records.map((r) =>
     keys.map((k): Cell => {
       const v = r[k];
@@ -80,7 +92,12 @@ export function renderRecords(out: Output, records: Array<Record<string, unknown
   );
 }
 
-export function renderDocument(out: Output, body: unknown, nowSeconds: number, skip: string[] = ['ok', 'meta']): string {
+export function renderDocument(
+  out: Output,
+  body: unknown,
+  nowSeconds: number,
+  skip: string[] = ['ok', 'meta'],
+): string {
   const meta = isRecord(body) ? body.meta : undefined;
   const lines = renderBlock(out, body, { skip, nowSeconds: serverNow(meta, nowSeconds) });
   return withAttribution(out, lines.join('\n'), meta);

@@ -96,8 +96,15 @@ function renderForecastRows(out: Output, body: ForecastEnvelope): string {
 }
 
 /** Header, rows, any further sections (predict's candles or charts), then the attribution. */
-export function renderForecast(out: Output, body: ForecastEnvelope, nowSeconds: number, sections: string[] = []): string {
+export function renderForecast(
+  out: Output,
+  body: ForecastEnvelope,
+  nowSeconds: number,
+  sections: string[] = [],
+): string {
   const now = serverNow(body.meta, nowSeconds);
-  const parts = [renderForecastHeader(out, body, now), renderForecastRows(out, body), ...sections].filter((p) => p !== '');
+  const parts = [renderForecastHeader(out, body, now), renderForecastRows(out, body), ...sections].filter(
+    (p) => p !== '',
+  );
   return withAttribution(out, parts.join('\n\n'), body.meta);
 }

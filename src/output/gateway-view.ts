@@ -33,7 +33,8 @@ function leadLines(out: Output, data: Obj, nowSeconds: number): string[] {
   if (Array.isArray(drivers)) {
     lines.push(out.c.bold(DRIVERS_KEY));
     if (drivers.length === 0) lines.push('  (none)');
-    for (const d of drivers) lines.push(`  • ${isScalar(d) ? formatScalar('', d, nowSeconds) : clean(JSON.stringify(d))}`);
+    for (const d of drivers)
+      lines.push(`  • ${isScalar(d) ? formatScalar('', d, nowSeconds) : clean(JSON.stringify(d))}`);
   }
   return lines;
 }
@@ -82,7 +83,15 @@ export function renderGatewayResult(out: Output, envelope: unknown, fallbackNowS
 const LIMIT_KEYS = ['limit', 'max', 'total', 'quota'];
 const REMAINING_KEYS = ['remaining', 'left', 'available'];
 const USED_KEYS = ['used', 'consumed', 'count', 'requests'];
-const RESET_SECONDS_KEYS = ['reset_s', 'reset_in', 'reset_in_s', 'reset_after', 'resets_in', 'reset_seconds', 'window_reset_s'];
+const RESET_SECONDS_KEYS = [
+  'reset_s',
+  'reset_in',
+  'reset_in_s',
+  'reset_after',
+  'resets_in',
+  'reset_seconds',
+  'window_reset_s',
+];
 const RESET_AT_KEYS = ['reset_at', 'resets_at', 'reset', 'reset_t'];
 
 function pick(obj: Obj, keys: readonly string[], taken: Set<string>): unknown {
@@ -113,7 +122,8 @@ function describeCounter(value: unknown, prefer: 'left' | 'used', nowSeconds: nu
   const used = num(pick(value, USED_KEYS, taken));
   const parts: string[] = [];
   const of = (n: number) => (limit === undefined ? String(n) : `${n}/${limit}`);
-  if (prefer === 'left' ? remaining !== undefined : used === undefined && remaining !== undefined) parts.push(`${of(remaining!)} left`);
+  if (prefer === 'left' ? remaining !== undefined : used === undefined && remaining !== undefined)
+    parts.push(`${of(remaining!)} left`);
   else if (used !== undefined) parts.push(`${of(used)} used`);
   else if (limit !== undefined) parts.push(`limit ${limit}`);
   const reset = resetIn(value, taken, nowSeconds);

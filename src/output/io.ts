@@ -37,7 +37,7 @@ export class Output {
   /** Data: a table or text block, newline-terminated. */
   data(text: string): void {
     this.wroteData = true;
-    this.io.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** A body as the server sent it. */
@@ -57,7 +57,7 @@ export class Output {
 
   /** A notice for people: stderr, never stdout. */
   note(message: string): void {
-    this.io.stderr.write(cleanBlock(message) + '\n');
+    this.io.stderr.write(`${cleanBlock(message)}\n`);
   }
 
   warn(message: string): void {
@@ -66,7 +66,7 @@ export class Output {
 
   /** Only with --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.io.stderr.write(this.c.dim(cleanBlock(message)) + '\n');
+    if (this.verbose) this.io.stderr.write(`${this.c.dim(cleanBlock(message))}\n`);
   }
 }
 

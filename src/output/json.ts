@@ -8,7 +8,7 @@ export function reindentJson(raw: string, depth = 0): string {
   let out = '';
   let level = depth;
   let i = 0;
-  const newline = () => '\n' + '  '.repeat(level);
+  const newline = () => `\n${'  '.repeat(level)}`;
   while (i < raw.length) {
     const ch = raw[i]!;
     if (ch === '"') {
@@ -37,7 +37,7 @@ export function reindentJson(raw: string, depth = 0): string {
       level--;
       out += newline() + ch;
     } else if (ch === ',') {
-      out += ',' + newline();
+      out += `,${newline()}`;
     } else if (ch === ':') {
       out += ': ';
     } else {
@@ -51,7 +51,7 @@ export function reindentJson(raw: string, depth = 0): string {
 /** Several bodies as one JSON array, each as sent. */
 export function jsonArrayOf(raws: string[]): string {
   if (raws.length === 0) return '[]';
-  return '[\n' + raws.map((r) => '  ' + reindentJson(r, 1)).join(',\n') + '\n]';
+  return `[\n${raws.map((r) => `  ${reindentJson(r, 1)}`).join(',\n')}\n]`;
 }
 
 /** A value we made ourselves (dry runs, local commands). */

@@ -11,7 +11,12 @@ export interface PredictionView {
   problems: string[];
 }
 
-export function renderPrediction(out: Output, body: ForecastEnvelope, nowSeconds: number, opts: { candles?: boolean; chart?: boolean }): PredictionView {
+export function renderPrediction(
+  out: Output,
+  body: ForecastEnvelope,
+  nowSeconds: number,
+  opts: { candles?: boolean; chart?: boolean },
+): PredictionView {
   if (opts.chart) {
     const charts = renderForecastCharts(out, body);
     return { text: renderForecast(out, body, nowSeconds, [charts.text]), problems: charts.problems };

@@ -21,7 +21,12 @@ export interface RegistrationView {
 
 /** `saved` says where the key was stored, or why it was not. */
 export function renderRegistration(out: Output, body: RegistrationView, saved: string): string {
-  const lines = [out.c.bold('Your new API key (shown only this once; keep it secret):'), '', `  ${out.c.green(clean(body.api_key))}`, ''];
+  const lines = [
+    out.c.bold('Your new API key (shown only this once; keep it secret):'),
+    '',
+    `  ${out.c.green(clean(body.api_key))}`,
+    '',
+  ];
   if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
 
   const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : DASH]];
@@ -32,7 +37,9 @@ export function renderRegistration(out: Output, body: RegistrationView, saved: s
   if (isRecord(body.endpoints)) {
     const entries = Object.entries(body.endpoints);
     const width = Math.max(0, ...entries.map(([k]) => k.length));
-    entries.forEach(([k, v], i) => pairs.push([i === 0 ? 'Endpoints' : '', `${k.padEnd(width)}  ${scalar(v)}`]));
+    for (const [i, [k, v]] of entries.entries()) {
+      pairs.push([i === 0 ? 'Endpoints' : '', `${k.padEnd(width)}  ${scalar(v)}`]);
+    }
   }
   pairs.push(['Saved', saved]);
   lines.push(renderPairs(out, pairs));

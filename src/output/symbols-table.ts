@@ -7,7 +7,6 @@ import type { Output } from './io.js';
 import { renderTable } from './table.js';
 import { isRecord } from '../values.js';
 
-
 /** The newest forecast time among a symbol's timeframes, or undefined when it has none. */
 function newestForecast(timeframes: unknown): number | undefined {
   if (!isRecord(timeframes)) return undefined;
@@ -21,11 +20,21 @@ export function renderSymbols(out: Output, body: SymbolsList, nowSeconds: number
   const rows = entries.map((s) => {
     const newest = newestForecast(s.timeframes);
     const count = isRecord(s.timeframes) ? Object.keys(s.timeframes).length : undefined;
-    return [String(s.symbol ?? DASH), count === undefined ? DASH : String(count), formatUtc(newest), formatAge(newest, now)];
+    return [
+      String(s.symbol ?? DASH),
+      count === undefined ? DASH : String(count),
+      formatUtc(newest),
+      formatAge(newest, now),
+    ];
   });
   const table = renderTable(
     out,
-    [{ header: 'Symbol' }, { header: 'Timeframes', align: 'right' }, { header: 'Newest forecast' }, { header: 'Age', align: 'right' }],
+    [
+      { header: 'Symbol' },
+      { header: 'Timeframes', align: 'right' },
+      { header: 'Newest forecast' },
+      { header: 'Age', align: 'right' },
+    ],
     rows,
   );
   const count = `${entries.length} symbol${entries.length === 1 ? '' : 's'}`;

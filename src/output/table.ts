@@ -21,12 +21,29 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][]): str
     colAligns: columns.map((c) => c.align ?? 'left'),
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
-      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
     },
   });
   for (const row of rows) {
-    table.push(row.map((cell) => (typeof cell === 'string' ? clean(cell) : (cell.paint ?? ((s: string) => s))(clean(cell.text)))));
+    table.push(
+      row.map((cell) =>
+        typeof cell === 'string' ? clean(cell) : (cell.paint ?? ((s: string) => s))(clean(cell.text)),
+      ),
+    );
   }
   return table
     .toString()

@@ -19,7 +19,8 @@ export function describeCheck(out: Output, check: SettlementCheck): string {
   const figures = `Check: ${check.direction} from ${formatPrice(check.anchor)} to ${formatPrice(check.close)} (${returnText(check.returnPct)}) -> ${check.expected}${band}`;
   if (check.published === undefined) return `${figures}; no published outcome to compare`;
   if (check.agrees === true) return `${figures}; ${out.c.green('the published outcome agrees')}`;
-  if (check.agrees === false) return `${figures}; ${out.c.red(`the published outcome is ${check.published}: it does NOT agree`)}`;
+  if (check.agrees === false)
+    return `${figures}; ${out.c.red(`the published outcome is ${check.published}: it does NOT agree`)}`;
   return `${figures}; the published outcome is ${check.published}, which cannot be checked without a neutral band`;
 }
 

@@ -44,13 +44,16 @@ describe('fcast accuracy', () => {
     expect(emu.server.requests.map((q) => q.query)).toEqual([{}]);
   });
 
-  it.each(['7h', '1week', '60min', ''])('refuses --tf %j with exit 2, naming the allowed values, and sends nothing', async (tf) => {
-    const r = await emu.run(['accuracy', '--tf', tf]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/1min, 5min, 15min, 30min, 1h, 2h, 3h, 4h, 6h, 1d/);
-    expect(emu.server.requests).toHaveLength(0);
-  });
+  it.each(['7h', '1week', '60min', ''])(
+    'refuses --tf %j with exit 2, naming the allowed values, and sends nothing',
+    async (tf) => {
+      const r = await emu.run(['accuracy', '--tf', tf]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/1min, 5min, 15min, 30min, 1h, 2h, 3h, 4h, 6h, 1d/);
+      expect(emu.server.requests).toHaveLength(0);
+    },
+  );
 
   it('exits 4 for a symbol the service does not know', async () => {
     const r = await emu.run(['accuracy', '--symbol', 'ZZZ/USD', '--tf', '1h']);
@@ -64,13 +67,31 @@ describe('fcast accuracy', () => {
       const row = body.results[0]!;
       expect(row.maturity).toBe('growing_sample');
       const rate = row.resolved_win_rate!;
-      const equal = await emu.run(['accuracy', '--tf', '1h', '--min-maturity', 'growing_sample', '--min-win-rate', String(rate)]);
+      const equal = await emu.run([
+        'accuracy',
+        '--tf',
+        '1h',
+        '--min-maturity',
+        'growing_sample',
+        '--min-win-rate',
+        String(rate),
+      ]);
       expect(equal.code).toBe(0);
       expect(equal.stderr).toBe('');
       const above = Math.round((rate + 0.0001) * 10_000) / 10_000;
-      const failing = await emu.run(['accuracy', '--tf', '1h', '--min-maturity', 'growing_sample', '--min-win-rate', String(above)]);
+      const failing = await emu.run([
+        'accuracy',
+        '--tf',
+        '1h',
+        '--min-maturity',
+        'growing_sample',
+        '--min-win-rate',
+        String(above),
+      ]);
       expect(failing.code).toBe(8);
-      expect(gateLines(failing.stderr)).toEqual([`gate failed: 1h: resolved_win_rate ${rate} is below --min-win-rate ${above}`]);
+      expect(gateLines(failing.stderr)).toEqual([
+        `gate failed: 1h: resolved_win_rate ${rate} is below --min-win-rate ${above}`,
+      ]);
       expect(lastThree(failing.stdout)).toContain(body.meta.source);
     });
 
@@ -78,10 +99,21 @@ describe('fcast accuracy', () => {
       const body = await fetchBody<Body>(emu.server.url, `${PATH}?tf=1h&symbol=EUR/USD`);
       const maturity = body.results[0]!.maturity;
       expect(maturity).not.toBe('growing_sample');
-      const r = await emu.run(['accuracy', '--symbol', 'EUR/USD', '--tf', '1h', '--min-maturity', 'growing_sample', '--json']);
+      const r = await emu.run([
+        'accuracy',
+        '--symbol',
+        'EUR/USD',
+        '--tf',
+        '1h',
+        '--min-maturity',
+        'growing_sample',
+        '--json',
+      ]);
       expect(r.code).toBe(8);
       expect(JSON.parse(r.stdout)).toEqual(body);
-      expect(gateLines(r.stderr)).toEqual([`gate failed: 1h: maturity '${maturity}' is below --min-maturity growing_sample`]);
+      expect(gateLines(r.stderr)).toEqual([
+        `gate failed: 1h: maturity '${maturity}' is below --min-maturity growing_sample`,
+      ]);
     });
 
     it('--min-settled passes the exact count', async () => {
@@ -94,7 +126,9 @@ describe('fcast accuracy', () => {
     it('a timeframe with no resolved forecasts fails a rate gate', async () => {
       const r = await emu.run(['accuracy', '--tf', '1d', '--min-win-rate', '0.1']);
       expect(r.code).toBe(8);
-      expect(gateLines(r.stderr)).toEqual(['gate failed: 1d: resolved_win_rate null is below --min-win-rate 0.1 (no resolved forecasts: a null rate fails)']);
+      expect(gateLines(r.stderr)).toEqual([
+        'gate failed: 1d: resolved_win_rate null is below --min-win-rate 0.1 (no resolved forecasts: a null rate fails)',
+      ]);
     });
 
     it('checks the gate values before any request', async () => {
@@ -123,7 +157,9 @@ describe('fcast accuracy', () => {
       const r = await emu.run(['accuracy', '--tf', '1h', '--audit'], { env: { FCAST_BASE_URL: url } });
       expect(r.code).toBe(8);
       expect(tampered.server.requests).toEqual([`/${PATH}?tf=1h`]);
-      expect(r.stderr).toContain(`audit: 1h: resolved_win_rate_ci95[1] published ${row.resolved_win_rate_ci95![1]}, recomputed ${correct.toFixed(4)}`);
+      expect(r.stderr).toContain(
+        `audit: 1h: resolved_win_rate_ci95[1] published ${row.resolved_win_rate_ci95![1]}, recomputed ${correct.toFixed(4)}`,
+      );
     });
   });
 

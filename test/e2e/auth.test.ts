@@ -40,7 +40,12 @@ describe('fcast auth login', () => {
   });
 
   it('refuses a malformed REST key with exit 2, without echoing it, and saves nothing', async () => {
-    for (const typed of [REST_KEY.toUpperCase(), `${REST_KEY}0`, 'hunter2-my-secret-password', `${REST_KEY} ${REST_KEY}`]) {
+    for (const typed of [
+      REST_KEY.toUpperCase(),
+      `${REST_KEY}0`,
+      'hunter2-my-secret-password',
+      `${REST_KEY} ${REST_KEY}`,
+    ]) {
       const r = await emu.run(['auth', 'login'], { stdin: typed });
       expect(r.code, typed).toBe(2);
       expect(r.stdout).toBe('');
@@ -81,8 +86,15 @@ describe('fcast auth status', () => {
     const dir = withConfig({ 'gateway-key': emu.server.limitedGatewayKey });
     const r = await emu.run(['auth', 'status'], { configDir: dir, env: { FCAST_API_KEY: REST_KEY } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^API key\\s+${maskKey(REST_KEY).replace(/\./g, '\\.')}\\s+from FCAST_API_KEY$`, 'm'));
-    expect(r.stdout).toMatch(new RegExp(`^Gateway key\\s+${maskKey(emu.server.limitedGatewayKey).replace(/\./g, '\\.')}\\s+from ${configPath(dir)}$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^API key\\s+${maskKey(REST_KEY).replace(/\./g, '\\.')}\\s+from FCAST_API_KEY$`, 'm'),
+    );
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^Gateway key\\s+${maskKey(emu.server.limitedGatewayKey).replace(/\./g, '\\.')}\\s+from ${configPath(dir)}$`,
+        'm',
+      ),
+    );
     expect(r.stdout).toMatch(new RegExp(`^Base URL\\s+${emu.server.url}\\s+from FCAST_BASE_URL$`, 'm'));
     expect(r.stdout + r.stderr).not.toContain(REST_KEY);
     expect(r.stdout + r.stderr).not.toContain(emu.server.limitedGatewayKey);

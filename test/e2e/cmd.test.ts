@@ -28,14 +28,32 @@ describe('fcast cmd: requests', () => {
   it('sends each command with its arguments shaped: numbers as numbers, symbols without the slash', async () => {
     const cases: Array<[string[], unknown[]]> = [
       [['snapshot'], []],
-      [['search', 'usd', 'fx'], ['usd', 'fx']],
-      [['indicators', 'eth-usd', '15m'], ['ETHUSD', '15min']],
-      [['analyze', 'BTC/USD', '1h'], ['BTCUSD', '1h']],
+      [
+        ['search', 'usd', 'fx'],
+        ['usd', 'fx'],
+      ],
+      [
+        ['indicators', 'eth-usd', '15m'],
+        ['ETHUSD', '15min'],
+      ],
+      [
+        ['analyze', 'BTC/USD', '1h'],
+        ['BTCUSD', '1h'],
+      ],
       [['opportunities', '5'], [5]],
       [['macro'], []],
-      [['calendar', 'eur/usd', 'Europe/Madrid'], ['EURUSD', 'Europe/Madrid']],
-      [['events', 'earnings', 'AAPL/USD', '30'], ['earnings', 'AAPLUSD', 30]],
-      [['events', 'crypto', '-', '14'], ['crypto', null, 14]],
+      [
+        ['calendar', 'eur/usd', 'Europe/Madrid'],
+        ['EURUSD', 'Europe/Madrid'],
+      ],
+      [
+        ['events', 'earnings', 'AAPL/USD', '30'],
+        ['earnings', 'AAPLUSD', 30],
+      ],
+      [
+        ['events', 'crypto', '-', '14'],
+        ['crypto', null, 14],
+      ],
     ];
     for (const [argv, args] of cases) {
       emu.server.requests.splice(0);
@@ -127,7 +145,10 @@ describe('fcast cmd: keys', () => {
     expect(both.code).toBe(0);
     const fallback = await emu.runWithKey(['cmd', 'snapshot']);
     expect(fallback.code).toBe(0);
-    expect(emu.server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${gatewayKey}`, `Bearer ${emu.server.testKey}`]);
+    expect(emu.server.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${gatewayKey}`,
+      `Bearer ${emu.server.testKey}`,
+    ]);
   });
 
   it('never sends a gateway key to the REST endpoints: predict and symbols with only FCAST_GATEWAY_KEY exit 3', async () => {
@@ -158,7 +179,9 @@ describe('fcast cmd: output', () => {
     expect(lines[2]).toBe(`bias        ${envelope.data.bias}`);
     expect(lines[3]).toBe(`confidence  ${Math.round(envelope.data.confidence * 100)}%`);
     expect(lines[4]).toBe('drivers');
-    expect(lines.slice(5, 5 + envelope.data.drivers.length)).toEqual(envelope.data.drivers.map((d: string) => `  • ${d}`));
+    expect(lines.slice(5, 5 + envelope.data.drivers.length)).toEqual(
+      envelope.data.drivers.map((d: string) => `  • ${d}`),
+    );
     expect(r.stdout).toMatch(/^indicators$/m);
     // The gateway's envelope carries no meta.source: no attribution footer.
     expect(r.stdout).not.toMatch(/Source:|Tier:/);
@@ -191,7 +214,12 @@ describe('fcast cmd: output', () => {
 
   it('renders every command readably', async () => {
     const cases: string[][] = [
-      ['snapshot'], ['search', 'bitcoin'], ['indicators', 'BTC/USD', '4h'], ['macro'], ['calendar', 'AAPL/USD', 'America/New_York'], ['events', 'all', '-', '30'],
+      ['snapshot'],
+      ['search', 'bitcoin'],
+      ['indicators', 'BTC/USD', '4h'],
+      ['macro'],
+      ['calendar', 'AAPL/USD', 'America/New_York'],
+      ['events', 'all', '-', '30'],
     ];
     for (const argv of cases) {
       const r = await emu.runWithKey(['cmd', ...argv]);
@@ -209,7 +237,7 @@ describe('fcast cmd: output', () => {
     const r = await emu.runWithKey(['cmd', 'opportunities', '3', '--json']);
     expect(r.code).toBe(0);
     const printed = JSON.parse(r.stdout);
-    expect(r.stdout).toBe(JSON.stringify(printed, null, 2) + '\n');
+    expect(r.stdout).toBe(`${JSON.stringify(printed, null, 2)}\n`);
     const direct = await served({ command: 'opportunities', args: [3] });
     expect(Object.keys(printed)).toEqual(['ok', 'data', 'error', 'meta']);
     expect(printed.data).toEqual(direct.data);
@@ -220,7 +248,9 @@ describe('fcast cmd: output', () => {
 
 describe('fcast cmd: failures', () => {
   it('403 scope_required: exit 3, naming the scope the command needs and the request id', async () => {
-    const r = await emu.run(['cmd', 'analyze', 'BTC/USD', '1h'], { env: { FCAST_GATEWAY_KEY: emu.server.limitedGatewayKey } });
+    const r = await emu.run(['cmd', 'analyze', 'BTC/USD', '1h'], {
+      env: { FCAST_GATEWAY_KEY: emu.server.limitedGatewayKey },
+    });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fcast: HTTP 403 scope_required: /);
@@ -235,7 +265,9 @@ describe('fcast cmd: failures', () => {
   });
 
   it('403 with --json: the failure envelope on stdout, the error on stderr', async () => {
-    const r = await emu.run(['cmd', 'analyze', 'BTC/USD', '1h', '--json'], { env: { FCAST_GATEWAY_KEY: emu.server.limitedGatewayKey } });
+    const r = await emu.run(['cmd', 'analyze', 'BTC/USD', '1h', '--json'], {
+      env: { FCAST_GATEWAY_KEY: emu.server.limitedGatewayKey },
+    });
     expect(r.code).toBe(3);
     const envelope = JSON.parse(r.stdout);
     expect(envelope).toMatchObject({ ok: false, data: null, error: { code: 'scope_required' } });
@@ -256,7 +288,7 @@ describe('fcast cmd: failures', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^fcast: HTTP 400 invalid_args: .*XYZUSD/);
     expect(r.stderr).toMatch(REQUEST_ID);
-    expect(r.stderr).toContain("fcast cmd analyze --help");
+    expect(r.stderr).toContain('fcast cmd analyze --help');
     expect(sentBodies()).toEqual([{ command: 'analyze', args: ['XYZUSD', '1h'] }]);
   });
 
@@ -318,8 +350,8 @@ describe('fcast cmd: help', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: fcast cmd calendar \[options\] <symbol> \[user_tz\]$/m);
     expect(r.stdout).toMatch(/^Scope: market\.read\.$/m);
-    expect(r.stdout).toMatch(/^  symbol\s+a symbol: BTC\/USD/m);
-    expect(r.stdout).toMatch(/^  user_tz\s+optional; an IANA time zone name/m);
+    expect(r.stdout).toMatch(/^ {2}symbol\s+a symbol: BTC\/USD/m);
+    expect(r.stdout).toMatch(/^ {2}user_tz\s+optional; an IANA time zone name/m);
     expect(r.stdout).toContain('$ fcast cmd calendar EUR/USD Europe/Madrid');
     expect(emu.server.requests).toHaveLength(0);
   });
@@ -344,11 +376,18 @@ describe('fcast cmd against an independent server', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   beforeEach(() => {
     bodies.length = 0;
   });
-  const run = (argv: string[]) => runCli(['cmd', ...argv], { env: { FCAST_BASE_URL: url, FCAST_GATEWAY_KEY: 'gw_live_0123456789abcdef' } });
+  const run = (argv: string[]) =>
+    runCli(['cmd', ...argv], { env: { FCAST_BASE_URL: url, FCAST_GATEWAY_KEY: 'gw_live_0123456789abcdef' } });
 
   const RAW_SUCCESS =
     '{"meta":{"request_id":"abc-123","rate_limit":{"max":100,"left":7,"reset_in":90},"daily_quota":{"quota":500,"consumed":5}},' +
@@ -376,7 +415,10 @@ describe('fcast cmd against an independent server', () => {
   });
 
   it('a failure envelope with an unknown code still maps by status and shows the request id', async () => {
-    reply = { status: 403, raw: '{"ok":false,"data":null,"error":{"code":"plan_insufficient","message":"upgrade","retry_after":0},"meta":{"request_id":"abc-403"}}' };
+    reply = {
+      status: 403,
+      raw: '{"ok":false,"data":null,"error":{"code":"plan_insufficient","message":"upgrade","retry_after":0},"meta":{"request_id":"abc-403"}}',
+    };
     const r = await run(['opportunities', '2']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('(request id abc-403)');
@@ -385,7 +427,8 @@ describe('fcast cmd against an independent server', () => {
   });
 
   it('ok: false under HTTP 200 is a failure, not data: exit 7, the envelope still printed with --json', async () => {
-    const raw = '{"ok":false,"data":null,"error":{"code":"internal","message":"oops","retry_after":0},"meta":{"request_id":"abc-200"}}';
+    const raw =
+      '{"ok":false,"data":null,"error":{"code":"internal","message":"oops","retry_after":0},"meta":{"request_id":"abc-200"}}';
     reply = { status: 200, raw };
     const r = await run(['macro', '--json']);
     expect(r.code).toBe(7);

@@ -31,7 +31,10 @@ function rootCommandNames(): string[] {
     version: packageVersion(),
   };
   const program = buildProgram({ ctx, exitCode: 0 });
-  return program.createHelp().visibleCommands(program).map((c) => c.name());
+  return program
+    .createHelp()
+    .visibleCommands(program)
+    .map((c) => c.name());
 }
 
 async function scriptFile(shell: 'bash' | 'zsh' | 'fish'): Promise<string> {
@@ -73,7 +76,10 @@ function zshComplete(script: string, words: string[]): string[] {
   const r = spawnSync('zsh', ['-f', '-c', program, 'zsh', script, ...words], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   // `value:description`, colons in values escaped: the value is what precedes the first bare colon.
-  return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/(?<!\\):.*$/, '').replace(/\\:/g, ':'));
+  return r.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.replace(/(?<!\\):.*$/, '').replace(/\\:/g, ':'));
 }
 
 /** fish's own `complete -C`: what TAB would list for the line, descriptions cut off. */
@@ -86,14 +92,21 @@ function fishComplete(script: string, line: string): string[] {
   const r = spawnSync('fish', ['--no-config', '-c', program, script, line], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
-  return r.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t')[0]!);
 }
 
 const sorted = (list: readonly string[]) => [...list].sort();
 
 describe('fcast completion', () => {
   it('prints a script for each shell on stdout, nothing on stderr', async () => {
-    for (const [shell, marker] of [['bash', 'complete -F _fcast fcast'], ['zsh', '#compdef fcast'], ['fish', 'complete -c fcast']] as const) {
+    for (const [shell, marker] of [
+      ['bash', 'complete -F _fcast fcast'],
+      ['zsh', '#compdef fcast'],
+      ['fish', 'complete -c fcast'],
+    ] as const) {
       const r = await runCli(['completion', shell]);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
@@ -136,7 +149,9 @@ describe('the bash script', () => {
   it('offers the accuracy timeframes after `--tf`, also written --tf=', async () => {
     const script = await scriptFile('bash');
     expect(bashComplete(script, ['fcast', 'accuracy', '--tf', ''])).toEqual([...ACCURACY_TIMEFRAMES]);
-    expect(bashComplete(script, ['fcast', 'accuracy', '--tf', '1'])).toEqual(ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')));
+    expect(bashComplete(script, ['fcast', 'accuracy', '--tf', '1'])).toEqual(
+      ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')),
+    );
     // bash breaks `--tf=1` into `--tf`, `=`, `1` (COMP_WORDBREAKS).
     expect(bashComplete(script, ['fcast', 'accuracy', '--tf', '=', ''])).toEqual([...ACCURACY_TIMEFRAMES]);
     expect(bashComplete(script, ['fcast', 'accuracy', '--tf', '=', '1h'])).toEqual(['1h']);
@@ -151,14 +166,18 @@ describe('the bash script', () => {
     expect(bashComplete(script, ['fcast', 'config', 'set', ''])).toEqual([...CONFIG_KEYS]);
     expect(bashComplete(script, ['fcast', 'config', 'set', 'timeout', ''])).toEqual([]);
     expect(bashComplete(script, ['fcast', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
-    expect(bashComplete(script, ['fcast', 'config', ''])).toEqual(expect.arrayContaining(['list', 'get', 'set', 'unset', 'path']));
+    expect(bashComplete(script, ['fcast', 'config', ''])).toEqual(
+      expect.arrayContaining(['list', 'get', 'set', 'unset', 'path']),
+    );
     expect(bashComplete(script, ['fcast', 'auth', ''])).toEqual(expect.arrayContaining(['login', 'status', 'logout']));
   });
 
   it('offers global and per-command flags', async () => {
     const script = await scriptFile('bash');
     const onPredict = bashComplete(script, ['fcast', 'predict', '--']);
-    expect(onPredict).toEqual(expect.arrayContaining(['--candles', '--chart', '--json', '--base-url', '--no-color', '--help']));
+    expect(onPredict).toEqual(
+      expect.arrayContaining(['--candles', '--chart', '--json', '--base-url', '--no-color', '--help']),
+    );
     expect(onPredict).not.toContain('--tf');
     expect(new Set(onPredict).size).toBe(onPredict.length);
     expect(bashComplete(script, ['fcast', '--ti'])).toEqual(['--timeout']);
@@ -185,7 +204,9 @@ describe('the zsh script', () => {
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf', ''])).toEqual([...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf=1'])).toEqual(['compset -P *=', ...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'predict', ''])).toEqual(CACHED);
-    expect(zshComplete(script, ['fcast', 'predict', '--c'])).toEqual(expect.arrayContaining(['--candles', '--chart', '--json']));
+    expect(zshComplete(script, ['fcast', 'predict', '--c'])).toEqual(
+      expect.arrayContaining(['--candles', '--chart', '--json']),
+    );
   });
 });
 
@@ -196,7 +217,9 @@ describe('the fish script', () => {
     expect(sorted(fishComplete(script, 'fcast '))).toEqual(sorted(rootCommandNames()));
     expect(sorted(fishComplete(script, 'fcast cmd '))).toEqual(sorted(GATEWAY_COMMAND_NAMES));
     expect(sorted(fishComplete(script, 'fcast accuracy --tf '))).toEqual(sorted(ACCURACY_TIMEFRAMES));
-    expect(sorted(fishComplete(script, 'fcast accuracy --tf=1'))).toEqual(sorted(ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')).map((tf) => `--tf=${tf}`)));
+    expect(sorted(fishComplete(script, 'fcast accuracy --tf=1'))).toEqual(
+      sorted(ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')).map((tf) => `--tf=${tf}`)),
+    );
     expect(sorted(fishComplete(script, 'fcast predict '))).toEqual(sorted(CACHED));
     expect(fishComplete(script, 'fcast predict --c')).toEqual(expect.arrayContaining(['--candles', '--chart']));
     expect(fishComplete(script, 'fcast discover ')).toEqual([]);
@@ -241,7 +264,9 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
     expect(r.stdout).toBe('');
     expect(emu.server.requests.map((q) => q.path)).toEqual(['/api/agent/v1/symbols.php']);
     const served = (await (
-      await fetch(`${emu.server.url}/api/agent/v1/symbols.php`, { headers: { authorization: `Bearer ${emu.server.testKey}` } })
+      await fetch(`${emu.server.url}/api/agent/v1/symbols.php`, {
+        headers: { authorization: `Bearer ${emu.server.testKey}` },
+      })
     ).json()) as { symbols: Array<{ symbol: string }> };
     const cached = JSON.parse(readFileSync(symbolsCachePath(dir), 'utf8')) as { symbols: string[] };
     expect(cached.symbols).toEqual(served.symbols.map((s) => s.symbol));

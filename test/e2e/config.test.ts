@@ -27,7 +27,9 @@ describe('fcast config', () => {
 
     const unset = await runCli(['config', 'unset', 'timeout'], { configDir: dir });
     expect(unset.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ 'base-url': 'https://forecasts.example' });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
+      'base-url': 'https://forecasts.example',
+    });
   });
 
   it('tightens the modes of an existing file and directory on write', async () => {
@@ -51,11 +53,11 @@ describe('fcast config', () => {
   });
 
   it('never sets or shows a key through config', async () => {
-    const r = await runCli(['config', 'set', 'api-key', 'x_ag_' + 'a'.repeat(40)]);
+    const r = await runCli(['config', 'set', 'api-key', `x_ag_${'a'.repeat(40)}`]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/fcast auth login/);
     const dir = tempDir();
-    const key = 'mfa_ag_' + 'ab'.repeat(20);
+    const key = `mfa_ag_${'ab'.repeat(20)}`;
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': key }));
     const list = await runCli(['config', 'list'], { configDir: dir });
     expect(list.stdout).toContain('mfa_ag_abab...abab');

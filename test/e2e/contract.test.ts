@@ -29,17 +29,25 @@ describe('stdout holds data only', () => {
     ['a missing base URL', ['demo', '--json'], { FCAST_BASE_URL: '' }, 3],
     ['a refused connection', ['demo', '--json', '--retries', '0'], { FCAST_BASE_URL: 'http://127.0.0.1:9' }, 6],
     ['a missing key', ['symbols', '--json'], {}, 3],
-  ] as const)('under --json, %s prints nothing to stdout and one error line to stderr', async (_what, argv, env, code) => {
-    const r = await emu.run([...argv], { env });
-    expect(r.code).toBe(code);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^fcast: .+\n/);
-  });
+  ] as const)(
+    'under --json, %s prints nothing to stdout and one error line to stderr',
+    async (_what, argv, env, code) => {
+      const r = await emu.run([...argv], { env });
+      expect(r.code).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^fcast: .+\n/);
+    },
+  );
 });
 
 describe('keys', () => {
   it('are refused over plain http to a remote host before any connection, for every keyed command', async () => {
-    for (const argv of [['symbols'], ['predict', 'BTC/USD', 'ETH/USD'], ['cmd', 'snapshot'], ['auth', 'status', '--check']]) {
+    for (const argv of [
+      ['symbols'],
+      ['predict', 'BTC/USD', 'ETH/USD'],
+      ['cmd', 'snapshot'],
+      ['auth', 'status', '--check'],
+    ]) {
       const { sends, transport } = countingTransport();
       const r = await emu.runWithKey([...argv, '--base-url', 'http://192.0.2.1'], { transport });
       expect(r.code, argv.join(' ')).toBe(3);
@@ -81,7 +89,13 @@ describe('settings', () => {
   });
 
   it('arguments are checked before settings: a bad argument exits 2 even with a broken environment', async () => {
-    for (const argv of [['demo', 'XRP/USD'], ['verify', '0'], ['predict', 'BTC'], ['track-record', '--min-win-rate', '5'], ['register', '--email', 'nope']]) {
+    for (const argv of [
+      ['demo', 'XRP/USD'],
+      ['verify', '0'],
+      ['predict', 'BTC'],
+      ['track-record', '--min-win-rate', '5'],
+      ['register', '--email', 'nope'],
+    ]) {
       const r = await emu.run(argv, { env: { FCAST_TIMEOUT: 'soon', FCAST_BASE_URL: '' } });
       expect(r.code, argv.join(' ')).toBe(2);
     }
@@ -103,7 +117,9 @@ describe('settings', () => {
 
   it('--base-url, --retries and --max-wait before the subcommand', async () => {
     emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 2 }]);
-    const r = await emu.run(['--base-url', emu.server.url, '--retries', '1', '--max-wait', '5', 'demo', '--json'], { env: { FCAST_BASE_URL: '' } });
+    const r = await emu.run(['--base-url', emu.server.url, '--retries', '1', '--max-wait', '5', 'demo', '--json'], {
+      env: { FCAST_BASE_URL: '' },
+    });
     expect(r.code).toBe(0);
     expect(r.sleeps).toEqual([2000]);
   });

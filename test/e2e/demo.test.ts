@@ -9,8 +9,13 @@ describe('fcast demo', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^BTC\/USD\s+[\d,]+\.\d\d\s+[+-][\d.]+% 24h\s+at 2026-11-22 \d\d:\d\d UTC \(\d+h? ?\d*m? ago\)/);
-    const body = (await (await fetch(`${emu.server.url}/api/agent/v1/demo.php`)).json()) as { meta: { source: string }; predictions: object };
+    expect(lines[0]).toMatch(
+      /^BTC\/USD\s+[\d,]+\.\d\d\s+[+-][\d.]+% 24h\s+at 2026-11-22 \d\d:\d\d UTC \(\d+h? ?\d*m? ago\)/,
+    );
+    const body = (await (await fetch(`${emu.server.url}/api/agent/v1/demo.php`)).json()) as {
+      meta: { source: string };
+      predictions: object;
+    };
     const tail = lines.slice(-3).join('\n');
     expect(tail).toContain(body.meta.source);
     expect(tail).toContain('demo');
@@ -25,7 +30,7 @@ describe('fcast demo', () => {
     const after = await emu.run(['demo', 'ETH/USD', '--json']);
     const before = await emu.run(['--json', 'demo', 'eth/usd']);
     expect(after.code).toBe(0);
-    expect(after.stdout).toBe(JSON.stringify(JSON.parse(raw), null, 2) + '\n');
+    expect(after.stdout).toBe(`${JSON.stringify(JSON.parse(raw), null, 2)}\n`);
     expect(before.stdout).toBe(after.stdout);
     expect(after.stderr).toBe('');
   });

@@ -11,7 +11,9 @@ describe('fcast discover', () => {
     expect(r.stdout).toMatch(/^version\s+1\.1\.0$/m);
     expect(r.stdout).toMatch(/^\s+GET\s+\/api\/agent\/v1\/demo\.php\s+none$/m); // routes as a table
     expect(r.stdout).not.toMatch(/"ok"|\[object Object\]/);
-    expect(r.stdout.trimEnd().split('\n').slice(-2).join('\n')).toMatch(/^Source: Market Forecast Agent \(forecast-agent\.example\)\nTier: demo/);
+    expect(r.stdout.trimEnd().split('\n').slice(-2).join('\n')).toMatch(
+      /^Source: Market Forecast Agent \(forecast-agent\.example\)\nTier: demo/,
+    );
     expect(emu.server.requests.map((q) => q.path)).toEqual(['/api/agent/v1/']);
   });
 
@@ -46,7 +48,10 @@ describe('fcast discover', () => {
   });
 
   it('retries a 503 and a reset, announcing the waits on stderr', async () => {
-    emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 2 }, { kind: 'reset', times: 1 }]);
+    emu.server.setFaults([
+      { kind: '503', times: 1, retryAfter: 2 },
+      { kind: 'reset', times: 1 },
+    ]);
     const r = await emu.run(['discover', '--json']);
     expect(r.code).toBe(0);
     expect(r.sleeps[0]).toBe(2000);
@@ -85,14 +90,22 @@ describe('fcast discover', () => {
     const { createServer } = await import('node:http');
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, symbol: 'BTC/USD', meta: { source: 's', license: 'l', disclaimer: 'd', tier: 'demo', data_delay_min: 60 } }));
+      res.end(
+        JSON.stringify({
+          ok: true,
+          symbol: 'BTC/USD',
+          meta: { source: 's', license: 'l', disclaimer: 'd', tier: 'demo', data_delay_min: 60 },
+        }),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
       const loose = await emu.run(['demo', '--json'], { env: { FCAST_BASE_URL: url } });
       expect(loose.code).toBe(0);
-      expect(loose.stderr).toMatch(/warning: demo\.php: the response does not match the documented shape \(predictions/);
+      expect(loose.stderr).toMatch(
+        /warning: demo\.php: the response does not match the documented shape \(predictions/,
+      );
       expect(JSON.parse(loose.stdout)).toMatchObject({ symbol: 'BTC/USD' });
       const strict = await emu.run(['demo', '--json', '--strict'], { env: { FCAST_BASE_URL: url } });
       expect(strict.code).toBe(7);

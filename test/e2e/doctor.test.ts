@@ -43,7 +43,18 @@ describe('fcast doctor', () => {
     const checks = lines(r.stdout);
     expect([...checks.values()].map((c) => c.mark)).toEqual([...checks.values()].map(() => '✓'));
     expect([...checks.keys()]).toEqual(
-      expect.arrayContaining(['node', 'config directory', 'config file', 'config file mode', 'base URL', 'API key', 'gateway key', 'proxy', 'service', 'authenticated call']),
+      expect.arrayContaining([
+        'node',
+        'config directory',
+        'config file',
+        'config file mode',
+        'base URL',
+        'API key',
+        'gateway key',
+        'proxy',
+        'service',
+        'authenticated call',
+      ]),
     );
     expect(checks.get('base URL')!.text).toBe(`${emu.server.url} (from FCAST_BASE_URL)`);
     expect(checks.get('API key')!.text).toMatch(/^mfa_ag_[0-9a-f]{4}\.\.\.[0-9a-f]{4} \(from FCAST_API_KEY\)$/);
@@ -58,7 +69,9 @@ describe('fcast doctor', () => {
     expect(r.code).toBe(3);
     const checks = lines(r.stdout);
     expect(checks.get('base URL')!.mark).toBe('✗');
-    expect(checks.get('base URL')!.text).toMatch(/not set.*fix: set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL'/);
+    expect(checks.get('base URL')!.text).toMatch(
+      /not set.*fix: set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL'/,
+    );
     expect(checks.get('node')!.mark).toBe('✓');
     expect(checks.get('API key')!.mark).toBe('✓');
     expect(checks.get('service')!.mark).toBe('!');
@@ -166,7 +179,9 @@ describe('fcast doctor', () => {
       env: { HTTPS_PROXY: 'http://alice:s3cr3t@proxy.example:3128', NO_PROXY: 'localhost,127.0.0.1' },
     });
     const proxy = lines(r.stdout).get('proxy')!;
-    expect(proxy.text).toBe(`HTTPS_PROXY=http://***:***@proxy.example:3128, NO_PROXY=localhost,127.0.0.1, ${new URL(emu.server.url).host} goes direct`);
+    expect(proxy.text).toBe(
+      `HTTPS_PROXY=http://***:***@proxy.example:3128, NO_PROXY=localhost,127.0.0.1, ${new URL(emu.server.url).host} goes direct`,
+    );
     expect(r.stdout).not.toMatch(/alice|s3cr3t/);
     expect(r.code).toBe(0);
   });
@@ -174,17 +189,28 @@ describe('fcast doctor', () => {
   it('flags a bad setting in the environment as a failed check', async () => {
     const r = await emu.runWithKey(['doctor'], { env: { FCAST_TIMEOUT: 'soon' } });
     expect(r.code).toBe(3);
-    expect(lines(r.stdout).get('settings')!.text).toMatch(/FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got 'soon'/);
+    expect(lines(r.stdout).get('settings')!.text).toMatch(
+      /FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got 'soon'/,
+    );
     expect(lines(r.stdout).get('service')!.mark).toBe('✓');
   });
 
   it('--json prints one document of checks for scripts, with the same exit code', async () => {
     const r = await emu.run(['doctor', '--json'], { env: { FCAST_BASE_URL: '' } });
     expect(r.code).toBe(3);
-    const body = JSON.parse(r.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; ok: boolean; detail: string; hint: string | null }> };
+    const body = JSON.parse(r.stdout) as {
+      ok: boolean;
+      checks: Array<{ name: string; status: string; ok: boolean; detail: string; hint: string | null }>;
+    };
     expect(body.ok).toBe(false);
     const base = body.checks.find((c) => c.name === 'base URL')!;
-    expect(base).toEqual({ name: 'base URL', status: 'fail', ok: false, detail: expect.stringMatching(/^not set/), hint: expect.stringContaining('FCAST_BASE_URL') });
+    expect(base).toEqual({
+      name: 'base URL',
+      status: 'fail',
+      ok: false,
+      detail: expect.stringMatching(/^not set/),
+      hint: expect.stringContaining('FCAST_BASE_URL'),
+    });
     expect(body.checks.find((c) => c.name === 'node')).toMatchObject({ status: 'pass', ok: true, hint: null });
     const passing = await emu.runWithKey(['--json', 'doctor']);
     expect(passing.code).toBe(0);

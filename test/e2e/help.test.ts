@@ -9,7 +9,10 @@ import { runCli } from '../helpers/cli.js';
 
 function commandPaths(): string[][] {
   const sink = { write: () => true };
-  const program = buildProgram({ ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'], exitCode: 0 });
+  const program = buildProgram({
+    ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
+    exitCode: 0,
+  });
   const paths: string[][] = [];
   const walk = (cmd: Command, prefix: string[]) => {
     for (const sub of cmd.commands) {
@@ -30,30 +33,61 @@ describe('help', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const name of ['FCAST_BASE_URL', 'FCAST_API_KEY', 'FCAST_GATEWAY_KEY', 'FCAST_TIMEOUT', 'FCAST_RETRIES', 'FCAST_MAX_WAIT', 'FCAST_CONFIG_DIR', 'NO_COLOR', 'HTTPS_PROXY']) {
+    for (const name of [
+      'FCAST_BASE_URL',
+      'FCAST_API_KEY',
+      'FCAST_GATEWAY_KEY',
+      'FCAST_TIMEOUT',
+      'FCAST_RETRIES',
+      'FCAST_MAX_WAIT',
+      'FCAST_CONFIG_DIR',
+      'NO_COLOR',
+      'HTTPS_PROXY',
+    ]) {
       expect(r.stdout).toContain(name);
     }
     expect(r.stdout).toMatch(/Exit codes:/);
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
-    for (const path of paths.filter((p) => p.length === 1)) expect(r.stdout).toMatch(new RegExp(`^  ${path[0]}\\b`, 'm'));
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
+      expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
+    for (const path of paths.filter((p) => p.length === 1))
+      expect(r.stdout).toMatch(new RegExp(`^  ${path[0]}\\b`, 'm'));
   });
 
   it('covers every command of the tree', () => {
     expect(paths.map((p) => p.join(' '))).toEqual(
-      expect.arrayContaining(['demo', 'predict', 'register', 'auth login', 'auth status', 'auth logout', 'config set', 'track-record', 'accuracy', 'verify', 'cmd', 'cmd analyze', 'completion', 'doctor', 'mock']),
+      expect.arrayContaining([
+        'demo',
+        'predict',
+        'register',
+        'auth login',
+        'auth status',
+        'auth logout',
+        'config set',
+        'track-record',
+        'accuracy',
+        'verify',
+        'cmd',
+        'cmd analyze',
+        'completion',
+        'doctor',
+        'mock',
+      ]),
     );
   });
 
-  it.each(paths.map((p) => [p.join(' '), p]))('fcast %s --help has a summary, usage and examples', async (_name, path) => {
-    const r = await runCli([...(path as string[]), '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^Usage: fcast ${(path as string[]).join(' ')}\\b`));
-    expect(lines[2]?.trim().length).toBeGreaterThan(10); // the description
-    expect(r.stdout).toMatch(/^Examples:\n {2}\$ .*\bfcast /m);
-    expect(r.stdout).not.toMatch(/not yet available/);
-  });
+  it.each(paths.map((p) => [p.join(' '), p]))(
+    'fcast %s --help has a summary, usage and examples',
+    async (_name, path) => {
+      const r = await runCli([...(path as string[]), '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^Usage: fcast ${(path as string[]).join(' ')}\\b`));
+      expect(lines[2]?.trim().length).toBeGreaterThan(10); // the description
+      expect(r.stdout).toMatch(/^Examples:\n {2}\$ .*\bfcast /m);
+      expect(r.stdout).not.toMatch(/not yet available/);
+    },
+  );
 
   it('matches the reviewed help text of every command', async () => {
     const texts: string[] = [];

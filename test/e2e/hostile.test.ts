@@ -23,7 +23,9 @@ beforeAll(async () => {
       return res.end(demoBody);
     }
     res.writeHead(404, { 'content-type': 'application/problem+json' });
-    res.end(JSON.stringify({ type: 'about:blank', title: `Not Found${EVIL}`, status: 404, detail: `nothing here ${EVIL}` }));
+    res.end(
+      JSON.stringify({ type: 'about:blank', title: `Not Found${EVIL}`, status: 404, detail: `nothing here ${EVIL}` }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -8,7 +8,9 @@ const emu = useEmulator();
 
 async function served(symbol: string, candles = false): Promise<string> {
   const query = new URLSearchParams({ symbol, ...(candles ? { candles: '1' } : {}) });
-  const res = await fetch(`${emu.server.url}/api/agent/v1/predictions.php?${query}`, { headers: { authorization: `Bearer ${emu.server.testKey}` } });
+  const res = await fetch(`${emu.server.url}/api/agent/v1/predictions.php?${query}`, {
+    headers: { authorization: `Bearer ${emu.server.testKey}` },
+  });
   return res.text();
 }
 const pretty = (raw: string) => JSON.stringify(JSON.parse(raw), null, 2);
@@ -43,7 +45,7 @@ describe('fcast predict', () => {
     const r = await emu.runWithKey(['predict', 'ETH/USD', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(pretty(await served('ETH/USD')) + '\n');
+    expect(r.stdout).toBe(`${pretty(await served('ETH/USD'))}\n`);
   });
 
   it('--json with several symbols prints an array of the bodies in the order given', async () => {
@@ -83,7 +85,10 @@ describe('fcast predict', () => {
     const headers = r.stdout.split('\n').filter((l) => /^[A-Z]+\/USD\s/.test(l));
     expect(headers.map((l) => l.split(/\s+/)[0])).toEqual(['BTC/USD', 'EUR/USD']);
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('fcast: '));
-    expect(errors).toEqual([expect.stringMatching(/^fcast: ETH\/USD: HTTP 503/), expect.stringMatching(/^fcast: NOPE\/USD: HTTP 404/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^fcast: ETH\/USD: HTTP 503/),
+      expect.stringMatching(/^fcast: NOPE\/USD: HTTP 404/),
+    ]);
 
     const reversed = await emu.runWithKey(['predict', 'NOPE/USD', 'ETH/USD', '--retries', '0']);
     expect(reversed.code).toBe(4);
@@ -91,7 +96,16 @@ describe('fcast predict', () => {
 
   it('--json with a failing symbol keeps one element per symbol: its body, its error body, or null', async () => {
     emu.server.setFaults([{ kind: 'reset', path: 'ETH%2FUSD' }]);
-    const r = await emu.runWithKey(['predict', 'BTC/USD', 'NOPE/USD', 'ETH/USD', 'EUR/USD', '--json', '--retries', '0']);
+    const r = await emu.runWithKey([
+      'predict',
+      'BTC/USD',
+      'NOPE/USD',
+      'ETH/USD',
+      'EUR/USD',
+      '--json',
+      '--retries',
+      '0',
+    ]);
     expect(r.code).toBe(4);
     const [btc, nope, eth, eur] = JSON.parse(r.stdout) as unknown[];
     expect(btc).toEqual(JSON.parse(await served('BTC/USD')));
@@ -147,14 +161,18 @@ describe('fcast predict', () => {
     expect(r.code).toBe(0);
     expect(emu.server.requests[0]!.query.candles).toBe('1');
     const body = JSON.parse(await served('BTC/USD', true));
-    expect(r.stdout).toMatch(/^15min closes \(96 candles\) · last [\d,.]+ · 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 /m);
+    expect(r.stdout).toMatch(
+      /^15min closes \(96 candles\) · last [\d,.]+ · 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 /m,
+    );
     expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
     const chartLines = r.stdout.split('\n').filter((l) => BRAILLE.test(l));
     expect(chartLines.length).toBeGreaterThanOrEqual(16);
     for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(120);
     expect(r.stdout).toMatch(/◀ (last, )?15min target/);
     expect(r.stdout).toMatch(/◀ (last, )?1h target/);
-    expect(r.stdout).toContain(body.predictions['15min'].target_price.toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    expect(r.stdout).toContain(
+      body.predictions['15min'].target_price.toLocaleString('en-US', { minimumFractionDigits: 2 }),
+    );
     expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
   });
 

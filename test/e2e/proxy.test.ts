@@ -73,7 +73,9 @@ describe('a key and a proxy', () => {
     expect(r.stderr).toMatch(/refusing to send a key over plain http to .* through the proxy/);
     expect(r.stderr).toMatch(/NO_PROXY/);
     expect(tunnels).toEqual([]);
-    const direct = await emu.runWithKey(['symbols', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const direct = await emu.runWithKey(['symbols', '--json'], {
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+    });
     expect(direct.code).toBe(0);
   });
 });
@@ -92,7 +94,9 @@ describe('a proxy variable that is not an http(s) URL', () => {
 
 describe('a proxy that cannot be reached', () => {
   it('is named in the error, not the service', async () => {
-    const r = await emu.run(['demo', '--retries', '0'], { env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://user:secret@127.0.0.1:9' } });
+    const r = await emu.run(['demo', '--retries', '0'], {
+      env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://user:secret@127.0.0.1:9' },
+    });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/through the proxy http:\/\/127\.0\.0\.1:9 failed/);
     expect(r.stderr).toMatch(/NO_PROXY/);

@@ -63,8 +63,15 @@ function recipeEnv(binDir: string): NodeJS.ProcessEnv {
 }
 
 // Asynchronous on purpose: the emulator answers from this very process.
-function runRecipe(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { env, cwd: tempDir('fcast-readme-cwd-'), stdio: ['ignore', 'pipe', 'pipe'] });
+function runRecipe(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+    env,
+    cwd: tempDir('fcast-readme-cwd-'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -88,25 +95,30 @@ describe('README', () => {
 
   it('finds recipes only in blocks that start with the marker', () => {
     const md = '```sh\necho not a recipe\n# recipe: late\n```\n\n```sh\n# recipe: one\n# expect-exit: 3\nexit 3\n```\n';
-    expect(extractRecipes(md)).toEqual([{ name: 'one', script: '# recipe: one\n# expect-exit: 3\nexit 3\n', expectedExit: 3 }]);
+    expect(extractRecipes(md)).toEqual([
+      { name: 'one', script: '# recipe: one\n# expect-exit: 3\nexit 3\n', expectedExit: 3 },
+    ]);
   });
 });
 
-describe.skipIf(!hasJq)(`README jq recipes, run as written against the emulator${hasJq ? '' : ' (skipped: jq is not installed)'}`, () => {
-  it.each(recipes.map((r) => [r.name, r] as const))('%s', async (_name, recipe) => {
-    const r = await runRecipe(recipe.script, recipeEnv(shimDir()));
-    const context = `recipe ${recipe.name}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
-    expect(r.code, context).toBe(recipe.expectedExit);
-    expect(r.stdout.trim(), context).not.toBe('');
-    expect(r.stdout, context).not.toMatch(/\bnull\b/);
-    expect(emu.server.requests.length, context).toBeGreaterThan(0);
-  });
+describe.skipIf(!hasJq)(
+  `README jq recipes, run as written against the emulator${hasJq ? '' : ' (skipped: jq is not installed)'}`,
+  () => {
+    it.each(recipes.map((r) => [r.name, r] as const))('%s', async (_name, recipe) => {
+      const r = await runRecipe(recipe.script, recipeEnv(shimDir()));
+      const context = `recipe ${recipe.name}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+      expect(r.code, context).toBe(recipe.expectedExit);
+      expect(r.stdout.trim(), context).not.toBe('');
+      expect(r.stdout, context).not.toMatch(/\bnull\b/);
+      expect(emu.server.requests.length, context).toBeGreaterThan(0);
+    });
 
-  it('watch honours WATCH_ROUNDS: one line per round', async () => {
-    const watch = recipes.find((r) => r.name === 'watch')!;
-    const r = await runRecipe(watch.script, { ...recipeEnv(shimDir()), WATCH_ROUNDS: '3' });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
-    expect(emu.server.requests.filter((q) => q.path.endsWith('/predictions.php'))).toHaveLength(3);
-  });
-});
+    it('watch honours WATCH_ROUNDS: one line per round', async () => {
+      const watch = recipes.find((r) => r.name === 'watch')!;
+      const r = await runRecipe(watch.script, { ...recipeEnv(shimDir()), WATCH_ROUNDS: '3' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
+      expect(emu.server.requests.filter((q) => q.path.endsWith('/predictions.php'))).toHaveLength(3);
+    });
+  },
+);

@@ -34,7 +34,11 @@ describe('fcast register', () => {
     expect(tail).toContain('Market Forecast Agent (forecast-agent.example)');
     expect(tail).toMatch(/free · data delayed 15 min/);
     expect(emu.server.requests).toHaveLength(1);
-    expect(emu.server.requests[0]).toMatchObject({ method: 'POST', path: '/api/agent/v1/register.php', body: { email } });
+    expect(emu.server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/agent/v1/register.php',
+      body: { email },
+    });
     expect(emu.server.requests[0]!.headers.authorization).toBeUndefined();
   });
 
@@ -52,7 +56,7 @@ describe('fcast register', () => {
     expect(r.stderr).toBe('');
     const body = JSON.parse(r.stdout);
     expect(Object.keys(body)).toEqual(['ok', 'api_key', 'important', 'tier', 'limits', 'endpoints', 'meta']);
-    expect(r.stdout).toBe(JSON.stringify(body, null, 2) + '\n');
+    expect(r.stdout).toBe(`${JSON.stringify(body, null, 2)}\n`);
     expect(storedKey(r.configDir)).toBe(body.api_key);
   });
 
@@ -63,7 +67,9 @@ describe('fcast register', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^fcast: /);
     }
-    expect((await emu.run(['register', '--email', `${'x'.repeat(179)}@example.com`])).stderr).toMatch(/191 characters long; at most 190/);
+    expect((await emu.run(['register', '--email', `${'x'.repeat(179)}@example.com`])).stderr).toMatch(
+      /191 characters long; at most 190/,
+    );
     expect((await emu.run(['register'])).code).toBe(2);
     expect(emu.server.requests).toHaveLength(0);
   });
@@ -135,7 +141,9 @@ describe('fcast register', () => {
     const r = await emu.run(['register', '--email', email]);
     expect(r.code).toBe(9);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^fcast: HTTP 409 E-mail already registered: a key was already issued for this e-mail address/);
+    expect(r.stderr).toMatch(
+      /^fcast: HTTP 409 E-mail already registered: a key was already issued for this e-mail address/,
+    );
     expect(existsSync(configPath(r.configDir))).toBe(false);
 
     const json = await emu.run(['register', '--email', email, '--json']);
@@ -182,7 +190,9 @@ describe('fcast register', () => {
   });
 
   it('says no key was issued when the connection was refused', async () => {
-    const r = await emu.run(['register', '--email', freshEmail('refused')], { env: { FCAST_BASE_URL: 'http://127.0.0.1:1' } });
+    const r = await emu.run(['register', '--email', freshEmail('refused')], {
+      env: { FCAST_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/refused/);
     expect(r.stderr).toMatch(/nothing was sent, so no key was issued/);

@@ -5,7 +5,9 @@ import { useEmulator } from '../helpers/emulator.js';
 const emu = useEmulator();
 
 async function served(): Promise<string> {
-  const res = await fetch(`${emu.server.url}/api/agent/v1/symbols.php`, { headers: { authorization: `Bearer ${emu.server.testKey}` } });
+  const res = await fetch(`${emu.server.url}/api/agent/v1/symbols.php`, {
+    headers: { authorization: `Bearer ${emu.server.testKey}` },
+  });
   return res.text();
 }
 
@@ -13,7 +15,16 @@ describe('fcast symbols', () => {
   it('leaves the list for shell completion in the config directory, with --json too', async () => {
     const r = await emu.runWithKey(['symbols', '--json']);
     expect(r.code).toBe(0);
-    expect(readSymbolsCache(r.configDir)?.symbols).toEqual(['BTC/USD', 'ETH/USD', 'EUR/USD', 'SOL/USD', 'XAU/USD', 'GBP/USD', 'AAPL/USD', 'SPX/USD']);
+    expect(readSymbolsCache(r.configDir)?.symbols).toEqual([
+      'BTC/USD',
+      'ETH/USD',
+      'EUR/USD',
+      'SOL/USD',
+      'XAU/USD',
+      'GBP/USD',
+      'AAPL/USD',
+      'SPX/USD',
+    ]);
   });
 
   it('lists each symbol with its number of timeframes and its newest forecast in UTC with its age', async () => {
@@ -21,7 +32,10 @@ describe('fcast symbols', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const sent = [...emu.server.requests];
-    const body = JSON.parse(await served()) as { symbols: Array<{ symbol: string; timeframes: Record<string, number> }>; meta: { source: string } };
+    const body = JSON.parse(await served()) as {
+      symbols: Array<{ symbol: string; timeframes: Record<string, number> }>;
+      meta: { source: string };
+    };
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^Symbol\s+Timeframes\s+Newest forecast\s+Age$/);
     const rows = lines.filter((l) => /^[A-Z]+\/[A-Z]+\s/.test(l));
@@ -29,7 +43,9 @@ describe('fcast symbols', () => {
     body.symbols.forEach((s, i) => {
       const newest = new Date(Math.max(...Object.values(s.timeframes)) * 1000).toISOString();
       const when = `${newest.slice(0, 10)} ${newest.slice(11, 16)} UTC`;
-      expect(rows[i]).toMatch(new RegExp(`^${s.symbol.replace('/', '\\/')}\\s+${Object.keys(s.timeframes).length}\\s+${when}\\s+\\d+m ago$`));
+      expect(rows[i]).toMatch(
+        new RegExp(`^${s.symbol.replace('/', '\\/')}\\s+${Object.keys(s.timeframes).length}\\s+${when}\\s+\\d+m ago$`),
+      );
     });
     // The emulator's clock is 12:00 and free data is 15 minutes late: BTC's 1min forecast is from 11:45.
     expect(rows[0]).toMatch(/^BTC\/USD\s+22\s+2026-11-22 11:45 UTC\s+15m ago$/);
@@ -45,7 +61,7 @@ describe('fcast symbols', () => {
     const r = await emu.runWithKey(['symbols', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(JSON.stringify(JSON.parse(await served()), null, 2) + '\n');
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(await served()), null, 2)}\n`);
   });
 
   it('without a key exits 3 and sends nothing', async () => {

@@ -47,7 +47,9 @@ describe('fcast track-record', () => {
     const oneHourRow = rows.find((l) => l.startsWith('1h '))!;
     expect(oneHourRow).toContain(oneHour.n_settled.toLocaleString('en-US'));
     expect(oneHourRow).toContain(`${(oneHour.resolved_win_rate! * 100).toFixed(2)}%`);
-    expect(oneHourRow).toContain(`${(oneHour.resolved_win_rate_ci95![0] * 100).toFixed(2)}–${(oneHour.resolved_win_rate_ci95![1] * 100).toFixed(2)}%`);
+    expect(oneHourRow).toContain(
+      `${(oneHour.resolved_win_rate_ci95![0] * 100).toFixed(2)}–${(oneHour.resolved_win_rate_ci95![1] * 100).toFixed(2)}%`,
+    );
     expect(oneHourRow).toMatch(/growing_sample$/);
     expect(r.stdout).toMatch(new RegExp(`^Total\\s+${body.totals.n_settled!.toLocaleString('en-US')}\\s`, 'm'));
     expect(lastThree(r.stdout)).toContain(body.meta.source);
@@ -88,7 +90,7 @@ describe('fcast track-record', () => {
     const raw = await (await fetch(`${emu.server.url}/${PATH}`)).text();
     const ok = await emu.run(['track-record', '--json']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe(JSON.stringify(JSON.parse(raw), null, 2) + '\n');
+    expect(ok.stdout).toBe(`${JSON.stringify(JSON.parse(raw), null, 2)}\n`);
     expect(ok.stderr).toBe('');
     const gated = await emu.run(['track-record', '--json', '--min-settled', '1']);
     expect(gated.code).toBe(8);
@@ -105,7 +107,9 @@ describe('fcast track-record', () => {
       expect(equal.stderr).toBe('');
       const above = await emu.run(['track-record', '--symbol', 'BTC/USD', '--min-settled', String(smallest + 1)]);
       expect(above.code).toBe(8);
-      const failing = body.results.filter((x) => x.n_settled === smallest).map((x) => `gate failed: ${x.timeframe}: n_settled ${smallest} is below --min-settled ${smallest + 1}`);
+      const failing = body.results
+        .filter((x) => x.n_settled === smallest)
+        .map((x) => `gate failed: ${x.timeframe}: n_settled ${smallest} is below --min-settled ${smallest + 1}`);
       expect(gateLines(above.stderr)).toEqual(failing);
       expect(above.stderr.trimEnd().split('\n').at(-1)).toMatch(/^fcast: check failed: \d+ gate failures?$/);
       expect(lastThree(above.stdout)).toContain(body.meta.source); // the table still printed
@@ -127,7 +131,9 @@ describe('fcast track-record', () => {
     it('a null rate fails --min-win-rate, even at 0', async () => {
       const r = await emu.run(['track-record', '--min-win-rate', '0']);
       expect(r.code).toBe(8);
-      expect(gateLines(r.stderr)).toEqual(['gate failed: 1d: resolved_win_rate null is below --min-win-rate 0 (no resolved forecasts: a null rate fails)']);
+      expect(gateLines(r.stderr)).toEqual([
+        'gate failed: 1d: resolved_win_rate null is below --min-win-rate 0 (no resolved forecasts: a null rate fails)',
+      ]);
     });
 
     it('a result with no timeframes fails any gate, and says why', async () => {
@@ -136,14 +142,19 @@ describe('fcast track-record', () => {
       });
       const gated = await emu.run(['track-record', '--min-settled', '0'], { env: { FCAST_BASE_URL: url } });
       expect(gated.code).toBe(8);
-      expect(gated.stderr).toMatch(/gate failed: --min-settled 0: the result has no timeframes, so nothing proves the threshold/);
+      expect(gated.stderr).toMatch(
+        /gate failed: --min-settled 0: the result has no timeframes, so nothing proves the threshold/,
+      );
       expect(gated.stdout).toMatch(/no timeframes/);
       const plain = await emu.run(['track-record'], { env: { FCAST_BASE_URL: url } });
       expect(plain.code).toBe(0);
     });
 
     it.each([
-      [['--min-maturity', 'mature'], /invalid --min-maturity 'mature'; choose one of insufficient_sample, early_sample, growing_sample/],
+      [
+        ['--min-maturity', 'mature'],
+        /invalid --min-maturity 'mature'; choose one of insufficient_sample, early_sample, growing_sample/,
+      ],
       [['--min-settled', '-1'], /unknown option|--min-settled/],
       [['--min-settled', '2.5'], /--min-settled must be a whole number/],
       [['--min-win-rate', '1.5'], /--min-win-rate must be a number from 0 to 1/],
@@ -206,7 +217,9 @@ describe('fcast track-record', () => {
       });
       const lenient = await emu.run(['track-record', '--audit'], { env: { FCAST_BASE_URL: url } });
       expect(lenient.code).toBe(0);
-      expect(lenient.stderr).toMatch(/^warning: audit: 2h: not auditable: its outcome counts do not say how many wins and losses \(keys: up, down\); not checked$/m);
+      expect(lenient.stderr).toMatch(
+        /^warning: audit: 2h: not auditable: its outcome counts do not say how many wins and losses \(keys: up, down\); not checked$/m,
+      );
       expect(lenient.stderr).toMatch(/9\/10 timeframes checked, 1 not auditable; no disagreement/);
       const strict = await emu.run(['track-record', '--audit', '--strict'], { env: { FCAST_BASE_URL: url } });
       expect(strict.code).toBe(8);
@@ -236,7 +249,9 @@ describe('fcast track-record', () => {
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines[0]).toBe('### Track record · all symbols');
       const table = lines.filter((l) => l.startsWith('|'));
-      expect(table[0]).toBe('| TF | Settled | Wins | Losses | Neutral | Win rate | 95% CI | Positive | Avg return | Maturity |');
+      expect(table[0]).toBe(
+        '| TF | Settled | Wins | Losses | Neutral | Win rate | 95% CI | Positive | Avg return | Maturity |',
+      );
       expect(table[1]).toMatch(/^\|(:?-+:?\|)+$/);
       expect(table.slice(2, -1).map((l) => l.split(' | ')[0]!.slice(2))).toEqual(body.results.map((x) => x.timeframe));
       expect(table.at(-1)).toMatch(/^\| \*\*Total\*\* \| /);
@@ -261,7 +276,8 @@ describe('fcast track-record', () => {
   it('--help lists the gates and examples', async () => {
     const r = await emu.run(['track-record', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--symbol', '--min-maturity', '--min-settled', '--min-win-rate', '--audit', '--format']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--symbol', '--min-maturity', '--min-settled', '--min-win-rate', '--audit', '--format'])
+      expect(r.stdout).toContain(flag);
     expect(r.stdout).toMatch(/Examples:/);
   });
 });

@@ -6,14 +6,21 @@ const emu = useEmulator();
 const PATH = 'api/agent/v1/verify.php';
 
 interface VerifyBody {
-  forecast: { symbol: string; direction: string; anchor_price: number; ts: number; target_t: number; [k: string]: unknown };
+  forecast: {
+    symbol: string;
+    direction: string;
+    anchor_price: number;
+    ts: number;
+    target_t: number;
+    [k: string]: unknown;
+  };
   market: { closes: Array<{ t: number; close: number }> };
   settlement: { close_at_target: number; outcome: string; [k: string]: unknown };
   meta: { source: string };
 }
 
 const lastThree = (stdout: string) => stdout.trimEnd().split('\n').slice(-3).join('\n');
-const utc = (t: number) => new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+const utc = (t: number) => `${new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 const tampered = useTamperedServer();
 
@@ -39,7 +46,11 @@ describe('fcast verify', () => {
     expect(r.stdout).toContain(utc(body.market.closes.at(-1)!.t));
     expect(r.stdout).not.toMatch(/\b1736\d{6}\b/); // no raw epoch seconds left
     const check = r.stdout.split('\n').find((l) => l.startsWith('Check: '))!;
-    expect(check).toMatch(new RegExp(`^Check: ${body.forecast.direction} from [\\d,.]+ to [\\d,.]+ \\([+-][\\d.]+%\\) -> ${body.settlement.outcome}`));
+    expect(check).toMatch(
+      new RegExp(
+        `^Check: ${body.forecast.direction} from [\\d,.]+ to [\\d,.]+ \\([+-][\\d.]+%\\) -> ${body.settlement.outcome}`,
+      ),
+    );
     expect(check).toMatch(/; the published outcome agrees$/);
     expect(lastThree(r.stdout)).toContain(body.meta.source);
   });
@@ -48,7 +59,7 @@ describe('fcast verify', () => {
     const raw = await (await fetch(`${emu.server.url}/${PATH}?id=2`)).text();
     const r = await emu.run(['verify', '2', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(JSON.stringify(JSON.parse(raw), null, 2) + '\n');
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(raw), null, 2)}\n`);
     expect(r.stderr).toBe('');
   });
 
@@ -68,13 +79,16 @@ describe('fcast verify', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 404 });
   });
 
-  it.each(['0', 'abc', '1.5', '1e3', '0x10', '-1', '', '99999999999999999999'])('refuses id %j with exit 2 and sends nothing', async (id) => {
-    const r = await emu.run(['verify', id]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^fcast: /);
-    expect(emu.server.requests).toHaveLength(0);
-  });
+  it.each(['0', 'abc', '1.5', '1e3', '0x10', '-1', '', '99999999999999999999'])(
+    'refuses id %j with exit 2 and sends nothing',
+    async (id) => {
+      const r = await emu.run(['verify', id]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^fcast: /);
+      expect(emu.server.requests).toHaveLength(0);
+    },
+  );
 
   it('says when the published outcome does not follow from the figures', async () => {
     const url = await serveAltered((b) => {
@@ -82,7 +96,9 @@ describe('fcast verify', () => {
     });
     const r = await emu.run(['verify', '1'], { env: { FCAST_BASE_URL: url } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Check: .* -> \w+ \(neutral within ±0\.01%\); the published outcome is \w+: it does NOT agree$/m);
+    expect(r.stdout).toMatch(
+      /^Check: .* -> \w+ \(neutral within ±0\.01%\); the published outcome is \w+: it does NOT agree$/m,
+    );
     expect(lastThree(r.stdout)).toMatch(/Source: /);
   });
 

@@ -20,7 +20,12 @@ export function useEmulator(options: MockOptions = {}): Emulator {
   beforeAll(async () => {
     // The clock stands still, so every request of a file falls in one minute: a limit of 60
     // would bite the suite, not the code under test (test/mock/gateway.test.ts tests it).
-    server = await startMock({ seed: 'test', now: () => FIXED_NOW, gatewayLimits: { perMinute: 100_000, perDay: 100_000 }, ...options });
+    server = await startMock({
+      seed: 'test',
+      now: () => FIXED_NOW,
+      gatewayLimits: { perMinute: 100_000, perDay: 100_000 },
+      ...options,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -36,7 +41,8 @@ export function useEmulator(options: MockOptions = {}): Emulator {
     },
     run: (argv, opts = {}) =>
       runCli(argv, { now: FIXED_NOW, ...opts, env: { FCAST_BASE_URL: emulator.server.url, ...opts.env } }),
-    runWithKey: (argv, opts = {}) => emulator.run(argv, { ...opts, env: { FCAST_API_KEY: emulator.server.testKey, ...opts.env } }),
+    runWithKey: (argv, opts = {}) =>
+      emulator.run(argv, { ...opts, env: { FCAST_API_KEY: emulator.server.testKey, ...opts.env } }),
   };
   return emulator;
 }

@@ -7,12 +7,23 @@ async function bodies(s: MockServer): Promise<string[]> {
   const api = s.url + REST;
   const key = bearer(s.testKey);
   const out: string[] = [];
-  for (const path of ['demo.php?symbol=ETH/USD', 'track-record.php?symbol=SOL/USD', 'accuracy.php?tf=1h', 'verify.php?id=4242', '']) {
+  for (const path of [
+    'demo.php?symbol=ETH/USD',
+    'track-record.php?symbol=SOL/USD',
+    'accuracy.php?tf=1h',
+    'verify.php?id=4242',
+    '',
+  ]) {
     out.push((await call(api + path)).text);
   }
   out.push((await call(`${api}predictions.php?symbol=XAU/USD&candles=1`, { headers: key })).text);
   out.push((await call(`${api}symbols.php`, { headers: key })).text);
-  for (const body of [{ command: 'snapshot' }, { command: 'analyze', args: ['SOLUSD', '1h'] }, { command: 'opportunities', args: [10] }, { command: 'events', args: ['all'] }]) {
+  for (const body of [
+    { command: 'snapshot' },
+    { command: 'analyze', args: ['SOLUSD', '1h'] },
+    { command: 'opportunities', args: [10] },
+    { command: 'events', args: ['all'] },
+  ]) {
     out.push((await command(s, body)).text);
   }
   return out;

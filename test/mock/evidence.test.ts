@@ -66,7 +66,9 @@ describe('track-record.php', () => {
     expect(r.body.results.map((x: any) => x.timeframe)).toEqual([...ACCURACY_TIMEFRAMES]);
     r.body.results.forEach(checkResult);
     checkTotals(r.body);
-    expect(new Set(r.body.results.map((x: any) => x.maturity))).toEqual(new Set(['insufficient_sample', 'early_sample', 'growing_sample']));
+    expect(new Set(r.body.results.map((x: any) => x.maturity))).toEqual(
+      new Set(['insufficient_sample', 'early_sample', 'growing_sample']),
+    );
     const byTf = Object.fromEntries(r.body.results.map((x: any) => [x.timeframe, x]));
     expect(byTf['1d'].n_settled).toBe(0);
     expect(byTf['4h'].maturity).toBe('insufficient_sample');
@@ -91,7 +93,8 @@ describe('track-record.php', () => {
   });
 
   it('answers an unknown or non-canonical symbol with 404', async () => {
-    for (const s of ['DOGE/USD', 'btc/usd']) expectProblem(await call(`${api}track-record.php?symbol=${encodeURIComponent(s)}`), 404);
+    for (const s of ['DOGE/USD', 'btc/usd'])
+      expectProblem(await call(`${api}track-record.php?symbol=${encodeURIComponent(s)}`), 404);
   });
 });
 
@@ -111,7 +114,12 @@ describe('accuracy.php', () => {
 
   it('gives null rates for an empty timeframe', async () => {
     const r = await call(`${api}accuracy.php?tf=1d`);
-    expect(r.body.results[0]).toMatchObject({ n_settled: 0, resolved_win_rate: null, resolved_win_rate_ci95: null, maturity: 'insufficient_sample' });
+    expect(r.body.results[0]).toMatchObject({
+      n_settled: 0,
+      resolved_win_rate: null,
+      resolved_win_rate_ci95: null,
+      maturity: 'insufficient_sample',
+    });
   });
 
   it('answers a bad tf with 400 and an unknown symbol with 404', async () => {
@@ -146,7 +154,8 @@ describe('verify.php', () => {
       expect(s.target_t).toBe(f.target_t);
       expect(s.return_pct).toBeCloseTo((s.close_at_target / f.anchor_price - 1) * 100, 4);
       const band = s.neutral_band_pct;
-      const expected = Math.abs(s.return_pct) < band ? 'neutral' : (s.return_pct > 0) === (f.direction === 'long') ? 'win' : 'loss';
+      const expected =
+        Math.abs(s.return_pct) < band ? 'neutral' : s.return_pct > 0 === (f.direction === 'long') ? 'win' : 'loss';
       expect(s.outcome).toBe(expected);
       expect(Date.parse(s.settled_at) / 1000).toBeGreaterThanOrEqual(f.target_t);
       outcomes.add(s.outcome);

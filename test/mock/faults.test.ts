@@ -113,7 +113,11 @@ describe('faults', () => {
     server.setFaults([parseFault('429,path=verify.php')]);
     expect((await call(`${api}verify.php?id=1`)).status).toBe(429);
     expect((await call(`${api}demo.php`)).status).toBe(200);
-    expect(server.requests.at(-2)).toMatchObject({ method: 'GET', path: '/api/agent/v1/verify.php', query: { id: '1' } });
+    expect(server.requests.at(-2)).toMatchObject({
+      method: 'GET',
+      path: '/api/agent/v1/verify.php',
+      query: { id: '1' },
+    });
   });
 
   it('can be given at start', async () => {
@@ -129,7 +133,11 @@ describe('faults', () => {
 
 describe('admin surface', () => {
   it('replaces faults, lists and clears requests, and is neither recorded nor faulted', async () => {
-    const set = await call(`${server.url}/__mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(['reset', { kind: '429', times: 1 }]) });
+    const set = await call(`${server.url}/__mock/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(['reset', { kind: '429', times: 1 }]),
+    });
     expect(set.status).toBe(200);
     expect(set.body.faults).toEqual([{ kind: 'reset' }, { kind: '429', times: 1 }]);
     // The reset fault applies to everything but the admin routes, so it can always be lifted.
@@ -142,10 +150,17 @@ describe('admin surface', () => {
     await call(`${server.url}/__mock/requests`, { method: 'DELETE' });
     expect(server.requests).toHaveLength(0);
     await call(`${api}demo.php?symbol=ETH/USD`);
-    await call(`${api}register.php`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"x@y.zz"}' });
+    await call(`${api}register.php`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":"x@y.zz"}',
+    });
     const listed = await call(`${server.url}/__mock/requests`);
     expect(listed.body.requests).toEqual(server.requests);
-    expect(listed.body.requests.map((r: any) => r.path)).toEqual(['/api/agent/v1/demo.php', '/api/agent/v1/register.php']);
+    expect(listed.body.requests.map((r: any) => r.path)).toEqual([
+      '/api/agent/v1/demo.php',
+      '/api/agent/v1/register.php',
+    ]);
     expect(listed.body.requests[0].query).toEqual({ symbol: 'ETH/USD' });
     expect(listed.body.requests[1].body).toEqual({ email: 'x@y.zz' });
     const cleared = await call(`${server.url}/__mock/requests`, { method: 'DELETE' });
@@ -159,10 +174,12 @@ describe('close', () => {
     const s = await startMock({ now: fixedNow, faults: [{ kind: 'slow', delayMs: 10_000, path: 'track-record' }] });
     const agent = new http.Agent({ keepAlive: true });
     await new Promise<void>((resolve, reject) => {
-      http.get(`${s.url}${REST}demo.php`, { agent }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      }).on('error', reject);
+      http
+        .get(`${s.url}${REST}demo.php`, { agent }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        })
+        .on('error', reject);
     });
     const pending = fetch(`${s.url}${REST}track-record.php`).catch(() => 'failed');
     await new Promise((r) => setTimeout(r, 50));

@@ -6,7 +6,11 @@ import { call, command, fixedNow, GATEWAY, NOW_S } from './helpers.js';
 
 let server: MockServer;
 beforeAll(async () => {
-  server = await startMock({ now: fixedNow, seed: 'gateway-tests', gatewayLimits: { perMinute: 100_000, perDay: 100_000 } });
+  server = await startMock({
+    now: fixedNow,
+    seed: 'gateway-tests',
+    gatewayLimits: { perMinute: 100_000, perDay: 100_000 },
+  });
 });
 afterAll(() => server.close());
 
@@ -21,7 +25,13 @@ async function ok(body: unknown, key?: string): Promise<any> {
   return r.body.data;
 }
 
-async function fails(status: number, code: string, body: unknown, key?: string | null, init?: RequestInit): Promise<any> {
+async function fails(
+  status: number,
+  code: string,
+  body: unknown,
+  key?: string | null,
+  init?: RequestInit,
+): Promise<any> {
   const r = init ? await call(server.url + GATEWAY, init) : await command(server, body, key);
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get('content-type')).toBe('application/json');
@@ -145,7 +155,16 @@ describe('gateway failures', () => {
 
   it('400 invalid_body for bodies that are not a command object', async () => {
     const h = { authorization: `Bearer ${server.testKey}`, 'content-type': 'application/json' };
-    for (const body of ['not json', '[]', '"snapshot"', '{}', '{"command":1}', '{"command":"snapshot","args":"BTCUSD"}', '{"command":"snapshot","extra":1}', '']) {
+    for (const body of [
+      'not json',
+      '[]',
+      '"snapshot"',
+      '{}',
+      '{"command":1}',
+      '{"command":"snapshot","args":"BTCUSD"}',
+      '{"command":"snapshot","extra":1}',
+      '',
+    ]) {
       await fails(400, 'invalid_body', undefined, undefined, { method: 'POST', headers: h, body });
     }
   });
@@ -192,7 +211,10 @@ describe('gateway failures', () => {
   });
 
   it('405 for a method other than POST', async () => {
-    await fails(405, 'method_not_allowed', undefined, undefined, { method: 'GET', headers: { authorization: `Bearer ${server.testKey}` } });
+    await fails(405, 'method_not_allowed', undefined, undefined, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${server.testKey}` },
+    });
   });
 
   it('records the body it received, for tests of the client', async () => {

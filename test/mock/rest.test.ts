@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForecastEnvelopeSchema, LooseDocumentSchema, ProblemSchema, RegistrationSchema, SymbolsListSchema } from '../../src/api/schemas.js';
+import {
+  ForecastEnvelopeSchema,
+  LooseDocumentSchema,
+  ProblemSchema,
+  RegistrationSchema,
+  SymbolsListSchema,
+} from '../../src/api/schemas.js';
 import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, REST_KEY_PATTERN } from '../../src/domain.js';
 import { startMock, type MockServer } from '../../src/mock/index.js';
 import { bearer, call, fixedNow, NOW_S, REST, tfSeconds } from './helpers.js';
@@ -101,13 +107,21 @@ describe('demo.php', () => {
     expect(r.body.meta.tier).toBe('demo');
     expect(typeof r.body.next.free_key).toBe('string');
     expect(r.body.next.quickstart).toMatch(/^https:/);
-    checkEnvelope(r.body, 60, FORECAST_TIMEFRAMES.map(([tf]) => tf));
+    checkEnvelope(
+      r.body,
+      60,
+      FORECAST_TIMEFRAMES.map(([tf]) => tf),
+    );
     const statuses = new Set(Object.values<any>(r.body.predictions).map((f) => f.status));
     expect(statuses).toEqual(new Set(['open', 'settled']));
   });
 
   it('accepts each demo symbol and prices it plausibly', async () => {
-    const expected: Record<string, [number, number]> = { 'BTC/USD': [60_000, 150_000], 'ETH/USD': [2_000, 5_000], 'EUR/USD': [1, 1.2] };
+    const expected: Record<string, [number, number]> = {
+      'BTC/USD': [60_000, 150_000],
+      'ETH/USD': [2_000, 5_000],
+      'EUR/USD': [1, 1.2],
+    };
     for (const [symbol, [lo, hi]] of Object.entries(expected)) {
       const r = await call(`${api}demo.php?symbol=${encodeURIComponent(symbol)}`);
       expect(r.status).toBe(200);
@@ -118,12 +132,14 @@ describe('demo.php', () => {
   });
 
   it('rejects symbols off the enum, lower case included, with 400', async () => {
-    for (const s of ['btc/usd', 'SOL/USD', 'BTCUSD', '']) expectProblem(await call(`${api}demo.php?symbol=${encodeURIComponent(s)}`), 400);
+    for (const s of ['btc/usd', 'SOL/USD', 'BTCUSD', ''])
+      expectProblem(await call(`${api}demo.php?symbol=${encodeURIComponent(s)}`), 400);
   });
 });
 
 describe('register.php', () => {
-  const post = (body: string, type = 'application/json') => call(`${api}register.php`, { method: 'POST', headers: { 'content-type': type }, body });
+  const post = (body: string, type = 'application/json') =>
+    call(`${api}register.php`, { method: 'POST', headers: { 'content-type': type }, body });
 
   it('issues a working free key once per e-mail', async () => {
     const r = await post(JSON.stringify({ email: 'ada@example.com' }));
@@ -173,7 +189,11 @@ describe('predictions.php', () => {
     expect(r.body.demo).toBeUndefined();
     expect(r.body.next).toBeUndefined();
     expect(r.body.candles).toBeUndefined();
-    checkEnvelope(r.body, 15, FORECAST_TIMEFRAMES.map(([tf]) => tf));
+    checkEnvelope(
+      r.body,
+      15,
+      FORECAST_TIMEFRAMES.map(([tf]) => tf),
+    );
 
     const spx = await call(`${api}predictions.php?symbol=SPX/USD`, { headers: bearer(server.testKey) });
     checkEnvelope(spx.body, 15, ['15min', '30min', '1h', '2h', '3h', '6h']);
@@ -217,7 +237,8 @@ describe('predictions.php', () => {
     const h = { headers: bearer(server.testKey) };
     expectProblem(await call(`${api}predictions.php`, h), 400);
     expectProblem(await call(`${api}predictions.php?symbol=`, h), 400);
-    for (const c of ['0', 'true', '2', '']) expectProblem(await call(`${api}predictions.php?symbol=BTC/USD&candles=${c}`, h), 400);
+    for (const c of ['0', 'true', '2', ''])
+      expectProblem(await call(`${api}predictions.php?symbol=BTC/USD&candles=${c}`, h), 400);
     for (const s of ['DOGE/USD', 'btc/usd', 'BTCUSD']) {
       const r = await call(`${api}predictions.php?symbol=${encodeURIComponent(s)}`, h);
       expectProblem(r, 404);

@@ -3,7 +3,9 @@ import { auditTrackRecord, wilsonInterval } from '../../src/evidence/audit.js';
 import { describeDisagreement } from '../../src/evidence/checks.js';
 import { recognizeOutcomes } from '../../src/evidence/results.js';
 
-const close = (got: readonly number[], want: readonly number[]) => got.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 4));
+const close = (got: readonly number[], want: readonly number[]) => {
+  for (const [i, v] of got.entries()) expect(v).toBeCloseTo(want[i]!, 4);
+};
 
 describe('wilsonInterval', () => {
   it('matches published reference values at z = 1.96', () => {
@@ -52,7 +54,9 @@ const row = (timeframe: string, win: number, loss: number, rate: number | null, 
 
 describe('auditTrackRecord', () => {
   it('finds no disagreement in correct figures rounded to four decimals', () => {
-    const report = auditTrackRecord({ results: [row('1h', 308, 309, 0.4992, [0.4599, 0.5385]), row('4h', 3, 3, 0.5, [0.1876, 0.8124])] });
+    const report = auditTrackRecord({
+      results: [row('1h', 308, 309, 0.4992, [0.4599, 0.5385]), row('4h', 3, 3, 0.5, [0.1876, 0.8124])],
+    });
     expect(report).toEqual({ audited: 2, disagreements: [], notAuditable: [] });
   });
 
@@ -62,7 +66,9 @@ describe('auditTrackRecord', () => {
     const d = report.disagreements[0]!;
     expect(d).toMatchObject({ timeframe: '1h', field: 'resolved_win_rate_ci95[0]', published: 0.4699 });
     expect(d.recomputed as number).toBeCloseTo(0.45988, 4);
-    expect(describeDisagreement(d)).toBe('audit: 1h: resolved_win_rate_ci95[0] published 0.4699, recomputed 0.4599 (off by 0.0100, tolerance 0.001)');
+    expect(describeDisagreement(d)).toBe(
+      'audit: 1h: resolved_win_rate_ci95[0] published 0.4699, recomputed 0.4599 (off by 0.0100, tolerance 0.001)',
+    );
   });
 
   it('accepts a difference of exactly 0.001 and flags anything above it', () => {
@@ -92,16 +98,27 @@ describe('auditTrackRecord', () => {
 
   it('reports a timeframe whose counts it cannot read as not auditable instead of guessing', () => {
     const report = auditTrackRecord({
-      results: [{ timeframe: '1h', outcomes: { up: 3, down: 2 }, resolved_win_rate: 0.6, resolved_win_rate_ci95: [0.2, 0.9] }],
+      results: [
+        { timeframe: '1h', outcomes: { up: 3, down: 2 }, resolved_win_rate: 0.6, resolved_win_rate_ci95: [0.2, 0.9] },
+      ],
     });
     expect(report.audited).toBe(0);
     expect(report.disagreements).toEqual([]);
-    expect(report.notAuditable).toEqual([{ timeframe: '1h', reason: expect.stringMatching(/wins and losses \(keys: up, down\)/) }]);
+    expect(report.notAuditable).toEqual([
+      { timeframe: '1h', reason: expect.stringMatching(/wins and losses \(keys: up, down\)/) },
+    ]);
   });
 
   it('audits other spellings of the counts', () => {
     const report = auditTrackRecord({
-      results: [{ timeframe: '1h', outcomes: { wins: 308, losses: 309, neutrals: 74 }, resolved_win_rate: 0.4992, resolved_win_rate_ci95: [0.4599, 0.5485] }],
+      results: [
+        {
+          timeframe: '1h',
+          outcomes: { wins: 308, losses: 309, neutrals: 74 },
+          resolved_win_rate: 0.4992,
+          resolved_win_rate_ci95: [0.4599, 0.5485],
+        },
+      ],
     });
     expect(report.disagreements.map((d) => d.field)).toEqual(['resolved_win_rate_ci95[1]']);
   });

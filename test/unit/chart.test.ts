@@ -15,16 +15,32 @@ function output(columns = 80): Output {
 describe('candleCloses', () => {
   const t0 = 1_700_000_000;
   it('reads objects {t,o,h,l,c,v}, objects with close, and arrays [t,o,h,l,c,v]', () => {
-    expect(candleCloses([{ t: t0, o: 1, h: 2, l: 0, c: 1.5, v: 9 }, { t: t0 + 60, o: 1.5, h: 3, l: 1, c: 2.5, v: 9 }])).toEqual({
+    expect(
+      candleCloses([
+        { t: t0, o: 1, h: 2, l: 0, c: 1.5, v: 9 },
+        { t: t0 + 60, o: 1.5, h: 3, l: 1, c: 2.5, v: 9 },
+      ]),
+    ).toEqual({
       closes: [1.5, 2.5],
       times: [t0, t0 + 60],
     });
     expect(candleCloses([{ close: 3 }, { close: '4.5' }])).toEqual({ closes: [3, 4.5] });
-    expect(candleCloses([[t0 * 1000, 1, 2, 0, 7, 1], [(t0 + 60) * 1000, 1, 2, 0, 8, 1]])).toEqual({ closes: [7, 8], times: [t0, t0 + 60] });
+    expect(
+      candleCloses([
+        [t0 * 1000, 1, 2, 0, 7, 1],
+        [(t0 + 60) * 1000, 1, 2, 0, 8, 1],
+      ]),
+    ).toEqual({ closes: [7, 8], times: [t0, t0 + 60] });
   });
 
   it('puts timed candles oldest first whatever order they came in', () => {
-    expect(candleCloses([{ t: t0 + 120, c: 3 }, { t: t0, c: 1 }, { t: t0 + 60, c: 2 }])).toEqual({ closes: [1, 2, 3], times: [t0, t0 + 60, t0 + 120] });
+    expect(
+      candleCloses([
+        { t: t0 + 120, c: 3 },
+        { t: t0, c: 1 },
+        { t: t0 + 60, c: 2 },
+      ]),
+    ).toEqual({ closes: [1, 2, 3], times: [t0, t0 + 60, t0 + 120] });
   });
 
   it('explains an unknown shape instead of throwing', () => {
@@ -58,13 +74,26 @@ describe('renderLineChart', () => {
   });
 
   it('puts each mark on the row of its value, and stretches the range to include it', () => {
-    const lines = renderLineChart([10, 10, 10, 10], { width: 50, height: 5, marks: [{ label: 'target', value: 20 }, { label: 'last', value: 10 }], formatValue: (v) => v.toFixed(0) });
+    const lines = renderLineChart([10, 10, 10, 10], {
+      width: 50,
+      height: 5,
+      marks: [
+        { label: 'target', value: 20 },
+        { label: 'last', value: 10 },
+      ],
+      formatValue: (v) => v.toFixed(0),
+    });
     expect(lines[0]).toMatch(/^20 ┤\s*◀ target$/);
     expect(lines[4]).toMatch(/◀ last$/);
   });
 
   it('draws the projection after the last close, reaching the target at the right edge', () => {
-    const lines = renderLineChart([10, 10, 10, 10], { width: 40, height: 4, projection: { value: 20, stepsAhead: 3 }, formatValue: (v) => v.toFixed(0) });
+    const lines = renderLineChart([10, 10, 10, 10], {
+      width: 40,
+      height: 4,
+      projection: { value: 20, stepsAhead: 3 },
+      formatValue: (v) => v.toFixed(0),
+    });
     const top = plot(lines[0]!);
     const bottom = plot(lines[3]!);
     // History fills the left half on the bottom row; the dotted projection climbs to the top right.
@@ -80,8 +109,20 @@ describe('renderLineChart', () => {
 });
 
 describe('renderForecastCharts', () => {
-  const candles = (n: number, step: number) => Array.from({ length: n }, (_, i) => ({ t: 1_700_000_000 + i * step, o: 1, h: 1, l: 1, c: 100 + Math.sin(i / 5), v: 1 }));
-  const forecast = (target: number, horizon: number) => ({ target_price: target, horizon_min: horizon, target_t: 1_700_400_000 });
+  const candles = (n: number, step: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      t: 1_700_000_000 + i * step,
+      o: 1,
+      h: 1,
+      l: 1,
+      c: 100 + Math.sin(i / 5),
+      v: 1,
+    }));
+  const forecast = (target: number, horizon: number) => ({
+    target_price: target,
+    horizon_min: horizon,
+    target_t: 1_700_400_000,
+  });
 
   it('draws one chart per candle timeframe with the last price and its own target', () => {
     const { text, problems } = renderForecastCharts(output(), {
@@ -90,14 +131,21 @@ describe('renderForecastCharts', () => {
       candles: { '15min': candles(96, 900), '1h': candles(96, 3600) },
     });
     expect(problems).toEqual([]);
-    expect(text).toMatch(/^15min closes \(96 candles\) · last 100\.500 · 15min target 101\.000 \(\+0\.50%\) by 2023-11-19 13:20 UTC$/m);
+    expect(text).toMatch(
+      /^15min closes \(96 candles\) · last 100\.500 · 15min target 101\.000 \(\+0\.50%\) by 2023-11-19 13:20 UTC$/m,
+    );
     expect(text).toMatch(/^1h closes \(96 candles\) · last 100\.500 · 1h target 99\.00000 \(-1\.49%\)/m);
     for (const line of text.split('\n').filter((l) => /[┤│]/.test(l))) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
   it('reports what it cannot draw', () => {
-    expect(renderForecastCharts(output(), { predictions: {} }).problems).toEqual(['the response has no candles to chart']);
-    const partial = renderForecastCharts(output(), { predictions: {}, candles: { '1h': candles(10, 3600), '15min': 'x' } });
+    expect(renderForecastCharts(output(), { predictions: {} }).problems).toEqual([
+      'the response has no candles to chart',
+    ]);
+    const partial = renderForecastCharts(output(), {
+      predictions: {},
+      candles: { '1h': candles(10, 3600), '15min': 'x' },
+    });
     expect(partial.problems).toEqual([expect.stringMatching(/^the 15min candles were not charted: not a list/)]);
     expect(partial.text).toMatch(/^1h closes \(10 candles\) · last [\d.]+ · no 1h target/m);
   });
@@ -105,6 +153,11 @@ describe('renderForecastCharts', () => {
 
 describe('timeframeMinutes', () => {
   it('reads minutes, hours and days', () => {
-    expect([timeframeMinutes('15min'), timeframeMinutes('1h'), timeframeMinutes('1d'), timeframeMinutes('weekly')]).toEqual([15, 60, 1440, undefined]);
+    expect([
+      timeframeMinutes('15min'),
+      timeframeMinutes('1h'),
+      timeframeMinutes('1d'),
+      timeframeMinutes('weekly'),
+    ]).toEqual([15, 60, 1440, undefined]);
   });
 });

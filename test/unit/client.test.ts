@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
 import { undiciTransport } from '../../src/api/transport.js';
-import { ApiError, BadResponseError, ConfigError, ExitCode, FcastError, NetworkError } from '../../src/errors.js';
+import { ApiError, BadResponseError, ConfigError, ExitCode, type FcastError, NetworkError } from '../../src/errors.js';
 import { Output } from '../../src/output/io.js';
 import type { Settings } from '../../src/settings.js';
 import { fakeClock } from '../helpers/cli.js';
@@ -29,20 +29,36 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 beforeEach(() => {
   script = [];
   seen = [];
 });
 
-const KEY = 'mfa_ag_' + '0123456789abcdef'.repeat(2) + '01234567';
+const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
 
 function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number } = {}) {
   let stderr = '';
-  const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: process.stdin };
+  const io = {
+    stdout: { write: () => true },
+    stderr: {
+      write: (s: string) => {
+        stderr += s;
+        return true;
+      },
+    },
+    stdin: process.stdin,
+  };
   const clock = fakeClock(0);
   const settings: Settings = {
-    configDir: '/tmp', configPath: '/tmp/config.json',
+    configDir: '/tmp',
+    configPath: '/tmp/config.json',
     baseUrl: { value: base, source: 'test' },
     apiKey: { value: KEY, source: 'FCAST_API_KEY' },
     gatewayKey: undefined,
@@ -52,8 +68,13 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     ...overrides,
   };
   const c = new ApiClient({
-    settings, out: new Output(io, false, false), clock, signal: new AbortController().signal,
-    transport: undiciTransport({}), userAgent: 'test', ...extra,
+    settings,
+    out: new Output(io, false, false),
+    clock,
+    signal: new AbortController().signal,
+    transport: undiciTransport({}),
+    userAgent: 'test',
+    ...extra,
   });
   return { c, clock, stderr: () => stderr };
 }
@@ -72,7 +93,13 @@ async function failure(p: Promise<unknown>): Promise<FcastError> {
 describe('ApiClient', () => {
   it('retries 429 and 503, waiting what the server asks, and announces each wait', async () => {
     script = [
-      (_q, s) => json(s, 429, { title: 'Too Many Requests', detail: 'slow down', status: 429, type: 'x' }, { 'retry-after': '3' }),
+      (_q, s) =>
+        json(
+          s,
+          429,
+          { title: 'Too Many Requests', detail: 'slow down', status: 429, type: 'x' },
+          { 'retry-after': '3' },
+        ),
       (_q, s) => json(s, 503, { title: 'Unavailable', detail: 'busy', status: 503, type: 'x' }, { 'retry-after': '1' }),
     ];
     const { c, clock, stderr } = client();
@@ -85,7 +112,10 @@ describe('ApiClient', () => {
   });
 
   it('gives up after --retries with the status exit code', async () => {
-    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => json(s, 503, { title: 'x', detail: 'y', status: 503, type: 'x' }));
+    script = [0, 1, 2].map(
+      () => (_q: IncomingMessage, s: ServerResponse) =>
+        json(s, 503, { title: 'x', detail: 'y', status: 503, type: 'x' }),
+    );
     const { c, clock } = client({ retries: { value: 2, source: 'flag' } });
     const err = await failure(c.request(GET));
     expect(err).toBeInstanceOf(ApiError);
@@ -95,20 +125,33 @@ describe('ApiClient', () => {
   });
 
   it('does not wait longer than --max-wait: 429 exits 5 and 503 exits 6, naming the wait', async () => {
-    script = [(_q, s) => json(s, 429, { title: 'Too Many Requests', detail: 'd', status: 429, type: 'x' }, { 'retry-after': '120' })];
+    script = [
+      (_q, s) =>
+        json(s, 429, { title: 'Too Many Requests', detail: 'd', status: 429, type: 'x' }, { 'retry-after': '120' }),
+    ];
     const { c, clock } = client({ maxWait: { value: 10, source: 'flag' } });
     const err = await failure(c.request(GET));
     expect(err.exitCode).toBe(ExitCode.RateLimited);
     expect(err.message).toMatch(/wait 120s, longer than --max-wait 10s/);
     expect(clock.sleeps).toEqual([]);
 
-    script = [(_q, s) => json(s, 503, { title: 'Unavailable', detail: 'd', status: 503, type: 'x' }, { 'retry-after': '120' })];
+    script = [
+      (_q, s) => json(s, 503, { title: 'Unavailable', detail: 'd', status: 503, type: 'x' }, { 'retry-after': '120' }),
+    ];
     const second = client({ maxWait: { value: 10, source: 'flag' } });
     expect((await failure(second.c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
   });
 
   it("reads the gateway's retry_after when there is no header", async () => {
-    script = [(_q, s) => json(s, 429, { ok: false, data: null, error: { code: 'rate_limited', message: 'm', retry_after: 4 }, meta: { request_id: 'r1' } })];
+    script = [
+      (_q, s) =>
+        json(s, 429, {
+          ok: false,
+          data: null,
+          error: { code: 'rate_limited', message: 'm', retry_after: 4 },
+          meta: { request_id: 'r1' },
+        }),
+    ];
     const { c, clock } = client();
     await c.request({ ...GET, method: 'POST', path: 'api/v1/agent/command', body: {}, auth: 'gateway' });
     expect(clock.sleeps).toEqual([4000]);
@@ -117,19 +160,25 @@ describe('ApiClient', () => {
   it('retries a register POST only on 429, never on 503', async () => {
     script = [(_q, s) => json(s, 503, { title: 'x', detail: 'y', status: 503, type: 'x' })];
     const { c } = client();
-    const err = await failure(c.request({ ...GET, method: 'POST', body: { email: 'a@b.c' }, retry: 'rate-limit-only' }));
+    const err = await failure(
+      c.request({ ...GET, method: 'POST', body: { email: 'a@b.c' }, retry: 'rate-limit-only' }),
+    );
     expect(err.exitCode).toBe(ExitCode.Unavailable);
     expect(seen).toHaveLength(1);
   });
 
   it('retries 502 and 504 too, but not 500 (exit 6) nor 400 (exit 2)', async () => {
-    const problem = (status: number) => (_q: IncomingMessage, s: ServerResponse) => json(s, status, { title: 't', detail: 'd', status, type: 'x' });
+    const problem = (status: number) => (_q: IncomingMessage, s: ServerResponse) =>
+      json(s, status, { title: 't', detail: 'd', status, type: 'x' });
     script = [problem(502), problem(504)];
     const { c, clock } = client();
     expect((await c.request(GET)).status).toBe(200);
     expect(clock.sleeps).toHaveLength(2);
 
-    for (const [status, code] of [[500, ExitCode.Unavailable], [400, ExitCode.Usage]] as const) {
+    for (const [status, code] of [
+      [500, ExitCode.Unavailable],
+      [400, ExitCode.Usage],
+    ] as const) {
       script = [problem(status)];
       seen = [];
       expect((await failure(client().c.request(GET))).exitCode).toBe(code);
@@ -146,7 +195,10 @@ describe('ApiClient', () => {
   });
 
   it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 exits 7 upstream', async () => {
-    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => { s.writeHead(503, { 'content-type': 'text/html' }); s.end('<html>down</html>'); });
+    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(503, { 'content-type': 'text/html' });
+      s.end('<html>down</html>');
+    });
     expect((await failure(client().c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
   });
 
@@ -157,19 +209,37 @@ describe('ApiClient', () => {
   });
 
   it('follows same-origin redirects with the key, and refuses other origins', async () => {
-    script = [(_q, s) => { s.writeHead(302, { location: '/moved/demo.php' }); s.end(); }];
+    script = [
+      (_q, s) => {
+        s.writeHead(302, { location: '/moved/demo.php' });
+        s.end();
+      },
+    ];
     const { c } = client();
     await c.request({ ...GET, auth: 'rest' });
     expect(seen.map((r) => r.url)).toEqual(['/api/agent/v1/demo.php', '/moved/demo.php']);
     expect(seen[1]!.auth).toBe(`Bearer ${KEY}`);
 
     // Without a key, another origin is followed like any redirect.
-    script = [(_q, s) => { s.writeHead(301, { location: base.replace('127.0.0.1', 'localhost') + '/elsewhere' }); s.end(); }];
+    script = [
+      (_q, s) => {
+        s.writeHead(301, { location: `${base.replace('127.0.0.1', 'localhost')}/elsewhere` });
+        s.end();
+      },
+    ];
     seen = [];
     expect((await client().c.request(GET)).status).toBe(200);
-    expect(seen.map((r) => [r.url, r.auth])).toEqual([['/api/agent/v1/demo.php', undefined], ['/elsewhere', undefined]]);
+    expect(seen.map((r) => [r.url, r.auth])).toEqual([
+      ['/api/agent/v1/demo.php', undefined],
+      ['/elsewhere', undefined],
+    ]);
 
-    script = [(_q, s) => { s.writeHead(301, { location: 'http://127.0.0.2:9/steal' }); s.end(); }];
+    script = [
+      (_q, s) => {
+        s.writeHead(301, { location: 'http://127.0.0.2:9/steal' });
+        s.end();
+      },
+    ];
     seen = [];
     const err = await failure(client().c.request({ ...GET, auth: 'rest' }));
     expect(err).toBeInstanceOf(BadResponseError);
@@ -200,7 +270,10 @@ describe('ApiClient', () => {
   });
 
   it('retries a refused connection for GETs', async () => {
-    const { c, clock } = client({ baseUrl: { value: 'http://127.0.0.1:9', source: 'test' }, retries: { value: 1, source: 'flag' } });
+    const { c, clock } = client({
+      baseUrl: { value: 'http://127.0.0.1:9', source: 'test' },
+      retries: { value: 1, source: 'flag' },
+    });
     const err = await failure(c.request(GET));
     expect(err.exitCode).toBe(ExitCode.Unavailable);
     expect(clock.sleeps).toHaveLength(1);

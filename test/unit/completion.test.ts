@@ -3,7 +3,12 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_FILES, completionScript, describeTree, type CompletionNode } from '../../src/completion/generate.js';
+import {
+  COMPLETION_FILES,
+  completionScript,
+  describeTree,
+  type CompletionNode,
+} from '../../src/completion/generate.js';
 import { SHELLS } from '../../src/completion/names.js';
 import {
   SYMBOLS_CACHE_MAX_AGE_MS,
@@ -27,7 +32,9 @@ describe('committed completion scripts', () => {
 
   it('does not depend on the environment of whoever generates it', async () => {
     const plain = await runCli(['completion', 'bash']);
-    const other = await runCli(['completion', 'bash'], { env: { FCAST_BASE_URL: 'http://127.0.0.1:9', FCAST_TIMEOUT: '3', NO_COLOR: '1' } });
+    const other = await runCli(['completion', 'bash'], {
+      env: { FCAST_BASE_URL: 'http://127.0.0.1:9', FCAST_TIMEOUT: '3', NO_COLOR: '1' },
+    });
     expect(other.stdout).toBe(plain.stdout);
   });
 });
@@ -36,7 +43,11 @@ describe('committed completion scripts', () => {
 function sampleTree(): Command {
   const root = new Command('fcast').option('--json', 'JSON out').option('--timeout <s>', 'deadline');
   root.command('demo').summary('a demo').argument('[symbol]');
-  root.command('predict').description('forecasts\nsecond line').argument('<symbol...>').option('--candles', 'with candles');
+  root
+    .command('predict')
+    .description('forecasts\nsecond line')
+    .argument('<symbol...>')
+    .option('--candles', 'with candles');
   root
     .command('accuracy')
     .option('--tf <tf>', 'timeframe')
@@ -77,8 +88,12 @@ describe('describeTree', () => {
     expect(values('--tf')).toEqual({ words: expect.arrayContaining([{ value: '1h' }, { value: '1d' }]) });
     expect(values('--format')).toEqual({ words: [{ value: 'table' }, { value: 'markdown' }] });
     expect(values('--quiet')).toBeUndefined();
-    expect(byLabel(nodes, 'demo').args).toEqual([{ words: [{ value: 'BTC/USD' }, { value: 'ETH/USD' }, { value: 'EUR/USD' }] }]);
-    expect(byLabel(nodes, 'config get').args).toEqual([{ words: ['base-url', 'timeout', 'retries', 'max-wait'].map((value) => ({ value })) }]);
+    expect(byLabel(nodes, 'demo').args).toEqual([
+      { words: [{ value: 'BTC/USD' }, { value: 'ETH/USD' }, { value: 'EUR/USD' }] },
+    ]);
+    expect(byLabel(nodes, 'config get').args).toEqual([
+      { words: ['base-url', 'timeout', 'retries', 'max-wait'].map((value) => ({ value })) },
+    ]);
     expect(byLabel(nodes, 'config pick').args).toEqual([{ words: [{ value: 'red' }, { value: 'blue' }] }]);
   });
 
@@ -89,7 +104,9 @@ describe('describeTree', () => {
   });
 
   it("completes `help` with its siblings' names", () => {
-    expect(byLabel(nodes, 'help').args).toEqual([{ words: ['demo', 'predict', 'accuracy', 'list', 'config'].map((value) => ({ value })) }]);
+    expect(byLabel(nodes, 'help').args).toEqual([
+      { words: ['demo', 'predict', 'accuracy', 'list', 'config'].map((value) => ({ value })) },
+    ]);
   });
 
   it('quotes descriptions so that each shell reads them back verbatim and runs nothing', (ctx) => {
@@ -102,14 +119,30 @@ describe('describeTree', () => {
       writeFileSync(path, completionScript(shell, root));
       return path;
     };
-    const bash = spawnSync('bash', ['--norc', '-c', 'source "$1"; __fcast_spec ""; printf "%s" "$__fcast_commands"', 'bash', script('bash')], { encoding: 'utf8' });
+    const bash = spawnSync(
+      'bash',
+      ['--norc', '-c', 'source "$1"; __fcast_spec ""; printf "%s" "$__fcast_commands"', 'bash', script('bash')],
+      { encoding: 'utf8' },
+    );
     expect(bash.stdout).toBe('odd help');
     if (has('zsh')) {
-      const zsh = spawnSync('zsh', ['-f', '-c', 'compdef() { :; }; source "$1"; __fcast_spec ""; print -r -- "$__fcast_commands[1]"', 'zsh', script('zsh')], { encoding: 'utf8' });
+      const zsh = spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          'compdef() { :; }; source "$1"; __fcast_spec ""; print -r -- "$__fcast_commands[1]"',
+          'zsh',
+          script('zsh'),
+        ],
+        { encoding: 'utf8' },
+      );
       expect(zsh.stdout).toBe(`odd:${text}\n`);
     }
     if (has('fish')) {
-      const fish = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "fcast o"', script('fish')], { encoding: 'utf8' });
+      const fish = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "fcast o"', script('fish')], {
+        encoding: 'utf8',
+      });
       expect(fish.stdout).toBe(`odd\t${text}\n`);
     }
     expect(existsSync(marker)).toBe(false);

@@ -21,7 +21,17 @@ describe('mapSettledWithLimit', () => {
     }
     const results = await work;
     expect(peak).toBe(4);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([0, 10, 20, 30, 40, 'five', 60, 70, 80]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      0,
+      10,
+      20,
+      30,
+      40,
+      'five',
+      60,
+      70,
+      80,
+    ]);
   });
 
   it('handles an empty list', async () => {

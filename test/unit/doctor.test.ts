@@ -13,11 +13,20 @@ import {
 } from '../../src/doctor/checks.js';
 import { maskedProxy } from '../../src/api/transport.js';
 
-const config = (over: Partial<ConfigState>): ConfigState => ({ dir: '/home/u/.config/fcast', path: '/home/u/.config/fcast/config.json', dirMode: 0o700, fileMode: 0o600, data: {}, ...over });
+const config = (over: Partial<ConfigState>): ConfigState => ({
+  dir: '/home/u/.config/fcast',
+  path: '/home/u/.config/fcast/config.json',
+  dirMode: 0o700,
+  fileMode: 0o600,
+  data: {},
+  ...over,
+});
 
 describe('doctor checks', () => {
   it('requires the Node.js version that package.json promises', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+    };
     expect(pkg.engines.node).toBe(`>=${MIN_NODE_VERSION}`);
     expect(checkNode('20.18.1').status).toBe('pass');
     expect(checkNode('v24.1.0').status).toBe('pass');
@@ -31,7 +40,10 @@ describe('doctor checks', () => {
     expect(checkConfigFileMode(config({ fileMode: 0o400 }), 'darwin').status).toBe('pass');
     expect(checkConfigDirectory(config({ dirMode: 0o750 }), 'linux').status).toBe('fail');
     expect(checkConfigDirectory(config({ dirMode: 0o755 }), 'win32').status).toBe('pass');
-    expect(checkConfigDirectory(config({ dirMode: undefined }), 'linux')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/does not exist yet/) });
+    expect(checkConfigDirectory(config({ dirMode: undefined }), 'linux')).toMatchObject({
+      status: 'pass',
+      detail: expect.stringMatching(/does not exist yet/),
+    });
   });
 
   it('quotes paths in the chmod it suggests', () => {
@@ -56,7 +68,10 @@ describe('doctor checks', () => {
       expect(check.detail).not.toContain('aaaa');
       expect(check.detail).not.toContain('AAAA');
     }
-    expect(checkApiKey({ found: { value: `mfa_ag_${hex}`, source: 'FCAST_API_KEY' } })).toMatchObject({ status: 'pass', detail: 'mfa_ag_aaaa...aaaa (from FCAST_API_KEY)' });
+    expect(checkApiKey({ found: { value: `mfa_ag_${hex}`, source: 'FCAST_API_KEY' } })).toMatchObject({
+      status: 'pass',
+      detail: 'mfa_ag_aaaa...aaaa (from FCAST_API_KEY)',
+    });
   });
 
   it('masks proxy credentials, and fails a proxy that is not a URL without echoing it', () => {
@@ -67,16 +82,29 @@ describe('doctor checks', () => {
     expect(broken.status).toBe('fail');
     expect(broken.detail).toBe('HTTPS_PROXY is not a URL');
     // The lower-case spelling is the one in effect, as in the HTTP layer.
-    expect(checkProxy({ https_proxy: 'http://a:3128', HTTPS_PROXY: 'http://b:3128' }).detail).toBe('https_proxy=http://a:3128');
+    expect(checkProxy({ https_proxy: 'http://a:3128', HTTPS_PROXY: 'http://b:3128' }).detail).toBe(
+      'https_proxy=http://a:3128',
+    );
     expect(checkProxy({}).detail).toBe('none: direct connections');
-    expect(checkProxy({ HTTP_PROXY: 'socks5://p:1080' }).detail).toBe('HTTP_PROXY must be an http:// or https:// proxy, not socks5:');
+    expect(checkProxy({ HTTP_PROXY: 'socks5://p:1080' }).detail).toBe(
+      'HTTP_PROXY must be an http:// or https:// proxy, not socks5:',
+    );
     // Whether the service itself goes through it, by the same rule as the HTTP layer.
-    expect(checkProxy({ HTTPS_PROXY: 'p.example:3128', NO_PROXY: '.internal' }, 'https://svc.internal/').detail).toMatch(/svc\.internal goes direct$/);
-    expect(checkProxy({ HTTPS_PROXY: 'p.example:3128' }, 'https://api.example/').detail).toMatch(/api\.example goes through http:\/\/p\.example:3128$/);
+    expect(
+      checkProxy({ HTTPS_PROXY: 'p.example:3128', NO_PROXY: '.internal' }, 'https://svc.internal/').detail,
+    ).toMatch(/svc\.internal goes direct$/);
+    expect(checkProxy({ HTTPS_PROXY: 'p.example:3128' }, 'https://api.example/').detail).toMatch(
+      /api\.example goes through http:\/\/p\.example:3128$/,
+    );
   });
 
   it('exits with the code of the first failed check, 0 when only warnings', () => {
-    const check = (status: Check['status'], exitCode?: Check['exitCode']): Check => ({ name: 'x', status, detail: '', exitCode });
+    const check = (status: Check['status'], exitCode?: Check['exitCode']): Check => ({
+      name: 'x',
+      status,
+      detail: '',
+      exitCode,
+    });
     expect(exitCodeOf([check('pass'), check('warn')])).toBe(0);
     expect(exitCodeOf([check('pass'), check('fail', 6), check('fail', 3)])).toBe(6);
     expect(exitCodeOf([check('fail')])).toBe(3);

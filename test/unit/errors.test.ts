@@ -20,7 +20,12 @@ describe('error mapping', () => {
   });
 
   it("reads the gateway's failure envelope with its request id and retry_after", () => {
-    const d = describeErrorBody(429, { ok: false, data: null, error: { code: 'rate_limited', message: 'slow down', retry_after: 3 }, meta: { request_id: 'req-1' } });
+    const d = describeErrorBody(429, {
+      ok: false,
+      data: null,
+      error: { code: 'rate_limited', message: 'slow down', retry_after: 3 },
+      meta: { request_id: 'req-1' },
+    });
     expect(d.retryAfter).toBe(3);
     expect(new ApiError(d).message).toBe('HTTP 429 rate_limited: slow down (request id req-1)');
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DASH, formatAge, formatDuration, formatMinutes, formatPercent, formatPrice, formatRate, formatUtc } from '../../src/output/format.js';
+import {
+  DASH,
+  formatAge,
+  formatDuration,
+  formatMinutes,
+  formatPercent,
+  formatPrice,
+  formatRate,
+  formatUtc,
+} from '../../src/output/format.js';
 
 describe('formatting', () => {
   it('shows prices with the decimals the instrument needs', () => {

@@ -51,7 +51,10 @@ describe('evaluateGates', () => {
 
   it('fails a maturity the seed does not list, and a missing count', () => {
     const odd = { results: [{ timeframe: '1h', maturity: 'mature', resolved_win_rate: 0.6 }] };
-    expect(evaluateGates(odd, { minMaturity: 'insufficient_sample', minSettled: 0 }).map((f) => f.gate)).toEqual(['--min-maturity', '--min-settled']);
+    expect(evaluateGates(odd, { minMaturity: 'insufficient_sample', minSettled: 0 }).map((f) => f.gate)).toEqual([
+      '--min-maturity',
+      '--min-settled',
+    ]);
     expect(maturityRank('mature')).toBe(-1);
   });
 
@@ -73,19 +76,39 @@ describe('evaluateGates', () => {
 
 describe('describeGateFailure', () => {
   it('is one line with the timeframe, the figure and the threshold', () => {
-    expect(describeGateFailure({ timeframe: '4h', gate: '--min-settled', field: 'n_settled', figure: 6, threshold: 30 })).toBe(
-      'gate failed: 4h: n_settled 6 is below --min-settled 30',
-    );
-    expect(describeGateFailure({ timeframe: '1d', gate: '--min-win-rate', field: 'resolved_win_rate', figure: null, threshold: 0.55 })).toBe(
+    expect(
+      describeGateFailure({ timeframe: '4h', gate: '--min-settled', field: 'n_settled', figure: 6, threshold: 30 }),
+    ).toBe('gate failed: 4h: n_settled 6 is below --min-settled 30');
+    expect(
+      describeGateFailure({
+        timeframe: '1d',
+        gate: '--min-win-rate',
+        field: 'resolved_win_rate',
+        figure: null,
+        threshold: 0.55,
+      }),
+    ).toBe(
       'gate failed: 1d: resolved_win_rate null is below --min-win-rate 0.55 (no resolved forecasts: a null rate fails)',
     );
-    expect(describeGateFailure({ timeframe: undefined, gate: '--min-maturity', field: undefined, figure: undefined, threshold: 'growing_sample' })).toMatch(
-      /no timeframes, so nothing proves the threshold/,
-    );
+    expect(
+      describeGateFailure({
+        timeframe: undefined,
+        gate: '--min-maturity',
+        field: undefined,
+        figure: undefined,
+        threshold: 'growing_sample',
+      }),
+    ).toMatch(/no timeframes, so nothing proves the threshold/);
   });
 
   it('cannot be made to span lines or move the cursor by the server', () => {
-    const line = describeGateFailure({ timeframe: '1h\n\x1b[2J', gate: '--min-maturity', field: 'maturity', figure: 'x\ny', threshold: 'early_sample' });
+    const line = describeGateFailure({
+      timeframe: '1h\n\x1b[2J',
+      gate: '--min-maturity',
+      field: 'maturity',
+      figure: 'x\ny',
+      threshold: 'early_sample',
+    });
     expect(line).not.toMatch(/[\n\x1b]/);
   });
 });

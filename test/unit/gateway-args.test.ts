@@ -33,7 +33,16 @@ describe('the allowlist', () => {
       expect(requireGatewayCommand(c.name)).toBe(c);
       expect(requireGatewayCommand(c.name.toUpperCase())).toBe(c);
     }
-    expect(GATEWAY_COMMANDS.map((c) => c.name)).toEqual(['snapshot', 'search', 'indicators', 'analyze', 'opportunities', 'macro', 'calendar', 'events']);
+    expect(GATEWAY_COMMANDS.map((c) => c.name)).toEqual([
+      'snapshot',
+      'search',
+      'indicators',
+      'analyze',
+      'opportunities',
+      'macro',
+      'calendar',
+      'events',
+    ]);
   });
 
   it('refuses an unknown or missing command, listing every command with its arguments', () => {
@@ -76,7 +85,9 @@ describe('shapeGatewayArgs', () => {
       const err = usageError(() => shape('opportunities', bad));
       expect(err.message).toMatch(/limit must be a whole number >= 1/);
     }
-    expect(usageError(() => shape('events', 'all', 'BTCUSD', 'week')).message).toMatch(/days must be a whole number >= 1/);
+    expect(usageError(() => shape('events', 'all', 'BTCUSD', 'week')).message).toMatch(
+      /days must be a whole number >= 1/,
+    );
   });
 
   it('sends other arguments as typed: a time zone keeps its slash, text keeps its case', () => {
@@ -140,8 +151,12 @@ describe('argument kinds', () => {
   });
 
   it('names the command and argument in each message', () => {
-    expect(usageError(() => shape('calendar', 'EURUSD', 'Mars/Base')).message).toMatch(/^calendar: user_tz: unknown time zone 'Mars\/Base'/);
+    expect(usageError(() => shape('calendar', 'EURUSD', 'Mars/Base')).message).toMatch(
+      /^calendar: user_tz: unknown time zone 'Mars\/Base'/,
+    );
     expect(usageError(() => shape('analyze', 'BTC$USD', '1h')).message).toMatch(/^analyze: symbol: invalid symbol/);
-    expect(usageError(() => shape('indicators', 'BTCUSD', 'hourly')).message).toMatch(/^indicators: timeframe: invalid timeframe 'hourly'/);
+    expect(usageError(() => shape('indicators', 'BTCUSD', 'hourly')).message).toMatch(
+      /^indicators: timeframe: invalid timeframe 'hourly'/,
+    );
   });
 });

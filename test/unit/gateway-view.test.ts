@@ -26,7 +26,9 @@ describe('describeUsage', () => {
       rate_limit: { max: 100, left: 7, reset_at: NOW + 90 },
       daily_quota: { quota: 500, remaining: 400, resets_at: '2026-11-23T00:00:00Z' },
     };
-    expect(describeUsage(meta, 0)).toBe('rate limit 7/100 left, resets in 1m · daily quota 400/500 left, resets in 12h');
+    expect(describeUsage(meta, 0)).toBe(
+      'rate limit 7/100 left, resets in 1m · daily quota 400/500 left, resets in 12h',
+    );
   });
 
   it('shows fields it does not know rather than hiding them', () => {
@@ -86,7 +88,9 @@ describe('renderGatewayData', () => {
       ],
     };
     const text = renderGatewayData(plain, data, NOW);
-    expect(text).toMatch(/^count\s+2\n\nitems\nrank\s+symbol\s+direction\s+score\n\s+1\s+XAUUSD\s+short\s+96\.6\n\s+2\s+BTCUSD\s+long\s+90$/);
+    expect(text).toMatch(
+      /^count\s+2\n\nitems\nrank\s+symbol\s+direction\s+score\n\s+1\s+XAUUSD\s+short\s+96\.6\n\s+2\s+BTCUSD\s+long\s+90$/,
+    );
     const tty = renderGatewayData(coloured, data, NOW);
     expect(tty).toContain('\x1b[31mshort');
     expect(tty).toContain('\x1b[32mlong');
@@ -99,7 +103,15 @@ describe('renderGatewayData', () => {
   });
 
   it('adds the attribution footer only when data carries a meta.source', () => {
-    const withSource = renderGatewayResult(plain, { ok: true, data: { x: 1, meta: { source: 'Example [example.com]', tier: 'free', data_delay_min: 15 } }, meta: {} }, NOW);
+    const withSource = renderGatewayResult(
+      plain,
+      {
+        ok: true,
+        data: { x: 1, meta: { source: 'Example [example.com]', tier: 'free', data_delay_min: 15 } },
+        meta: {},
+      },
+      NOW,
+    );
     expect(withSource.split('\n').slice(-3).join('\n')).toContain('Source: Example [example.com]');
     expect(withSource).not.toMatch(/^meta/m);
     const without = renderGatewayResult(plain, { ok: true, data: { x: 1 }, meta: { request_id: 'r' } }, NOW);

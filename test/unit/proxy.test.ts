@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { proxyFor, proxyFromEnv } from '../../src/api/transport.js';
 
 describe('proxy choice', () => {
-  const proxies = { httpProxy: 'http://u:p@proxy.example:3128', httpsProxy: 'http://tls-proxy.example:8080', noProxy: 'localhost, .internal.example,api.example:8443' };
+  const proxies = {
+    httpProxy: 'http://u:p@proxy.example:3128',
+    httpsProxy: 'http://tls-proxy.example:8080',
+    noProxy: 'localhost, .internal.example,api.example:8443',
+  };
 
   it('picks HTTPS_PROXY for https, HTTP_PROXY for http, without credentials', () => {
     expect(proxyFor(proxies, new URL('https://forecasts.example/'))).toBe('http://tls-proxy.example:8080');
@@ -19,6 +23,10 @@ describe('proxy choice', () => {
   });
 
   it('reads the lower-case spelling first, and treats empty as unset', () => {
-    expect(proxyFromEnv({ http_proxy: 'http://a:1', HTTP_PROXY: 'http://b:2', HTTPS_PROXY: '' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: undefined, noProxy: undefined });
+    expect(proxyFromEnv({ http_proxy: 'http://a:1', HTTP_PROXY: 'http://b:2', HTTPS_PROXY: '' })).toEqual({
+      httpProxy: 'http://a:1',
+      httpsProxy: undefined,
+      noProxy: undefined,
+    });
   });
 });

@@ -15,7 +15,12 @@ function terminal() {
     return stdin;
   };
   let shown = '';
-  const stderr = { write: (s: string) => ((shown += s), true) };
+  const stderr = {
+    write: (s: string) => {
+      shown += s;
+      return true;
+    },
+  };
   return { stdin, stderr, shown: () => shown };
 }
 
@@ -68,7 +73,13 @@ describe('readPiped and confirm', () => {
   });
 
   it('takes only y or yes as a yes', async () => {
-    for (const [answer, expected] of [['y\n', true], ['YES\r\n', true], ['n\n', false], ['\n', false], ['yep\n', false]] as const) {
+    for (const [answer, expected] of [
+      ['y\n', true],
+      ['YES\r\n', true],
+      ['n\n', false],
+      ['\n', false],
+      ['yep\n', false],
+    ] as const) {
       const t = terminal();
       const asked = confirm(t.stdin, t.stderr, 'Remove?');
       t.stdin.write(answer);
@@ -91,7 +102,13 @@ describe('checkTypedKey', () => {
 
   it('trims a REST key and accepts only <prefix>_ag_ + 40 lowercase hex', () => {
     expect(checkTypedKey(REST_KEY_KIND, `  ${key}\n`, false)).toBe(key);
-    for (const bad of [key.toUpperCase(), key.slice(0, -1), `${key}0`, `mfa-ag-${'a1'.repeat(20)}`, `_ag_${'a1'.repeat(20)}`]) {
+    for (const bad of [
+      key.toUpperCase(),
+      key.slice(0, -1),
+      `${key}0`,
+      `mfa-ag-${'a1'.repeat(20)}`,
+      `_ag_${'a1'.repeat(20)}`,
+    ]) {
       expect(refusal(REST_KEY_KIND, bad).exitCode, bad).toBe(ExitCode.Usage);
     }
   });

@@ -45,7 +45,10 @@ describe('settings precedence', () => {
   });
 
   it('keys come from the environment before the file', () => {
-    const ctx = ctxWith({ FCAST_API_KEY: 'env_ag_' + 'a'.repeat(40) }, JSON.stringify({ 'api-key': 'file', 'gateway-key': 'gw' }));
+    const ctx = ctxWith(
+      { FCAST_API_KEY: `env_ag_${'a'.repeat(40)}` },
+      JSON.stringify({ 'api-key': 'file', 'gateway-key': 'gw' }),
+    );
     const s = resolveSettings(ctx, {});
     expect(s.apiKey?.source).toBe('FCAST_API_KEY');
     expect(s.gatewayKey?.value).toBe('gw');

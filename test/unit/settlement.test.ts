@@ -3,7 +3,11 @@ import { checkSettlement, outcomeFor } from '../../src/evidence/settlement.js';
 import { describeCheck } from '../../src/output/verify-view.js';
 import { Output } from '../../src/output/io.js';
 
-const plain = new Output({ stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin } as never, false, false);
+const plain = new Output(
+  { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin } as never,
+  false,
+  false,
+);
 
 describe('outcomeFor', () => {
   it('wins when the price moved the predicted way beyond the neutral band', () => {
@@ -22,14 +26,25 @@ describe('checkSettlement', () => {
       settlement: { close_at_target: 97350, neutral_band_pct: 0.01, outcome: 'win' },
     };
     const check = checkSettlement(body);
-    expect(check).toMatchObject({ checked: true, direction: 'long', anchor: 97000, close: 97350, expected: 'win', published: 'win', agrees: true });
+    expect(check).toMatchObject({
+      checked: true,
+      direction: 'long',
+      anchor: 97000,
+      close: 97350,
+      expected: 'win',
+      published: 'win',
+      agrees: true,
+    });
     expect(describeCheck(plain, check)).toBe(
       'Check: long from 97,000.00 to 97,350.00 (+0.36%) -> win (neutral within ±0.01%); the published outcome agrees',
     );
   });
 
   it('says so when the published outcome contradicts the figures', () => {
-    const check = checkSettlement({ forecast: { direction: 'short', anchor_price: 100 }, settlement: { close_at_target: 101, outcome: 'win' } });
+    const check = checkSettlement({
+      forecast: { direction: 'short', anchor_price: 100 },
+      settlement: { close_at_target: 101, outcome: 'win' },
+    });
     expect(check).toMatchObject({ checked: true, expected: 'loss', published: 'win', agrees: false });
     expect(describeCheck(plain, check)).toMatch(/-> loss; the published outcome is win: it does NOT agree$/);
   });
@@ -37,20 +52,38 @@ describe('checkSettlement', () => {
   it('finds figures under other common names, and the close in the market closes at the target time', () => {
     const check = checkSettlement({
       prediction: { ia3: { direction: 'SHORT' }, entry_price: 2000, target_t: 1_700_000_600 },
-      market: { closes: [{ t: 1_700_000_000, close: 2000 }, { t: 1_700_000_600, close: 1990 }] },
+      market: {
+        closes: [
+          { t: 1_700_000_000, close: 2000 },
+          { t: 1_700_000_600, close: 1990 },
+        ],
+      },
       result: { result: 'won' },
     });
-    expect(check).toMatchObject({ checked: true, direction: 'short', anchor: 2000, close: 1990, expected: 'win', published: 'win', agrees: true });
+    expect(check).toMatchObject({
+      checked: true,
+      direction: 'short',
+      anchor: 2000,
+      close: 1990,
+      expected: 'win',
+      published: 'win',
+      agrees: true,
+    });
   });
 
   it('does not guess: a missing figure means no check, and names what is missing', () => {
     const check = checkSettlement({ forecast: { direction: 'long' }, settlement: { outcome: 'win' } });
     expect(check).toEqual({ checked: false, missing: ['an anchor price', 'the close at the target time'] });
-    expect(describeCheck(plain, check)).toBe('Check: not possible: the body does not show an anchor price, the close at the target time');
+    expect(describeCheck(plain, check)).toBe(
+      'Check: not possible: the body does not show an anchor price, the close at the target time',
+    );
   });
 
   it('cannot judge a published neutral without a neutral band', () => {
-    const check = checkSettlement({ forecast: { direction: 'long', anchor_price: 100 }, settlement: { close_at_target: 100.001, outcome: 'neutral' } });
+    const check = checkSettlement({
+      forecast: { direction: 'long', anchor_price: 100 },
+      settlement: { close_at_target: 100.001, outcome: 'neutral' },
+    });
     expect(check).toMatchObject({ checked: true, expected: 'win', published: 'neutral', agrees: undefined });
   });
 });
