@@ -35,6 +35,19 @@ export const ACCURACY_TIMEFRAMES = ['1min', '5min', '15min', '30min', '1h', '2h'
 
 /** Maturity levels, weakest first: a gate passes a level equal to or above its threshold. */
 export const MATURITY_LEVELS = ['insufficient_sample', 'early_sample', 'growing_sample'] as const;
+export type Maturity = (typeof MATURITY_LEVELS)[number];
+
+/** ia3's direction, as the seed observes it. */
+export type Direction = 'long' | 'short';
+/** How a settled forecast ended: the seed's track record counts wins, losses and neutrals. */
+export type Outcome = 'win' | 'loss' | 'neutral';
+
+/** Minutes in a timeframe named like the seed's (`5min`, `1h`, `1d`); undefined for any other name. */
+export function timeframeMinutes(tf: string): number | undefined {
+  const m = /^(\d+)(min|h|d)$/.exec(tf);
+  if (!m) return undefined;
+  return Number(m[1]) * (m[2] === 'min' ? 1 : m[2] === 'h' ? 60 : 1440);
+}
 
 export const CANDLE_TIMEFRAMES = ['15min', '1h'] as const;
 

@@ -26,7 +26,7 @@ export function register(program: Command, app: App): void {
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--fault <spec>',
-      'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge, with options ' +
+      'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options ' +
         'like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php',
       collect,
       [],

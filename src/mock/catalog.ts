@@ -1,7 +1,7 @@
 // The emulated universe: which symbols exist, how their prices behave, and which forecast
 // timeframes each one carries. A few symbols deliberately carry fewer timeframes so that
 // clients meet partial `predictions` maps and `symbols.php` entries of different sizes.
-import { FORECAST_TIMEFRAMES } from '../domain.js';
+import { FORECAST_TIMEFRAMES, timeframeMinutes } from '../domain.js';
 
 export type AssetClass = 'crypto' | 'fx' | 'metal' | 'stock' | 'index';
 export const ASSET_CLASSES: readonly AssetClass[] = ['crypto', 'fx', 'metal', 'stock', 'index'];
@@ -98,8 +98,7 @@ export function findGatewaySymbol(code: string): SymbolInfo | undefined {
 
 /** Length of a timeframe in seconds, from its name (`5min`, `1h`, `1d`). */
 export function tfSeconds(tf: string): number {
-  const m = /^(\d+)(min|h|d)$/.exec(tf);
-  if (!m) throw new Error(`not a timeframe: ${tf}`);
-  const n = Number(m[1]);
-  return n * (m[2] === 'min' ? 60 : m[2] === 'h' ? 3600 : 86_400);
+  const minutes = timeframeMinutes(tf);
+  if (minutes === undefined) throw new Error(`not a timeframe: ${tf}`);
+  return minutes * 60;
 }

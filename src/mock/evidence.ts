@@ -1,9 +1,12 @@
 // Public evidence: the track record of the current protocol cohort and the inspection of one
 // settled forecast. The figures are chosen to exercise a client's gates: some timeframes are
 // mature, some early, `4h` nearly empty and `1d` empty (null rates), so every branch shows up.
-import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, type MATURITY_LEVELS } from '../domain.js';
+// The record grows with the clock, as a cumulative record does: every count of every timeframe
+// only ever goes up. The `shrink` fault rewrites it, dropping the losses of one timeframe.
+import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction, type Maturity, type Outcome } from '../domain.js';
+import { wilsonInterval } from '../evidence/wilson.js';
 import { SYMBOLS, tfSeconds, type SymbolInfo } from './catalog.js';
-import { engineForecast, POLICY_VERSION, type Direction } from './forecasts.js';
+import { engineForecast, POLICY_VERSION } from './forecasts.js';
 import { isoSeconds, meta, type MetaBody, type Tier } from './meta.js';
 import { priceAt, typicalMovePct } from './prices.js';
 import { HttpProblem } from './problems.js';
@@ -21,7 +24,7 @@ const PROTOCOL_START_S = Date.parse(PROTOCOL.starts_at_utc) / 1000;
 /** Returns closer to zero than this many percent settle neutral: too small to call either way. */
 const NEUTRAL_BAND_PCT = 0.01;
 
-/** Settled forecasts of the whole cohort per timeframe, before the seed's jitter. */
+/** Settled forecasts of the whole cohort per timeframe at COHORT_SIZE_AT, before the seed's jitter. */
 const COHORT_SIZE: Record<string, number> = {
   '1min': 41_800,
   '5min': 8_650,
@@ -34,21 +37,21 @@ const COHORT_SIZE: Record<string, number> = {
   '6h': 118,
   '1d': 0,
 };
+/** 2026-11-22 12:00 UTC: the record holds COHORT_SIZE then, fewer before, more after. */
+const COHORT_SIZE_AT = Date.UTC(2026, 10, 22, 12) / 1000;
 
-export type Maturity = (typeof MATURITY_LEVELS)[number];
+/** The timeframe the `shrink` fault rewrites, and how far back its losses are cut. */
+export const SHRUNK_TIMEFRAME = '1h';
+const SHRINK_BACK_S = 90 * 86_400;
 
 function maturityOf(nSettled: number): Maturity {
   return nSettled < 30 ? 'insufficient_sample' : nSettled < 300 ? 'early_sample' : 'growing_sample';
 }
 
-/** Wilson score interval at z = 1.96, the figure clients recompute with `--audit`. */
+/** Wilson score interval at z = 1.96, the figure clients recompute with `--audit`, as published: 4 decimals. */
 function wilson95(wins: number, n: number): [number, number] {
-  const z = 1.96;
-  const p = wins / n;
-  const denom = 1 + (z * z) / n;
-  const centre = (p + (z * z) / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
-  return [round(Math.max(0, centre - half), 4), round(Math.min(1, centre + half), 4)];
+  const [low, high] = wilsonInterval(wins, n);
+  return [round(low, 4), round(high, 4)];
 }
 
 export interface TrackRecordResultBody {
@@ -62,29 +65,62 @@ export interface TrackRecordResultBody {
   maturity: Maturity;
 }
 
-function settledCount(seed: string, tf: string, info: SymbolInfo | undefined): number {
+// The cohort carries forecasts settled before its start that its protocol accepts, so the
+// record grows as if it had begun two years earlier: steadily, and never from nothing.
+const GROWTH_ORIGIN_S = PROTOCOL_START_S - 2 * 365 * 86_400;
+
+/** The record's size at `t` against COHORT_SIZE: 1 at COHORT_SIZE_AT, in proportion to the time since the origin. */
+const grownShare = (t: number): number => Math.max(0, (t - GROWTH_ORIGIN_S) / (COHORT_SIZE_AT - GROWTH_ORIGIN_S));
+
+function settledCount(seed: string, tf: string, info: SymbolInfo | undefined, t: number): number {
   const base = COHORT_SIZE[tf] ?? 0;
-  const all = Math.round(base * (0.92 + 0.16 * unit(seed, 'cohort', tf)));
+  const all = Math.round(base * (0.92 + 0.16 * unit(seed, 'cohort', tf)) * grownShare(t));
   if (!info) return all;
   // A timeframe the symbol is not forecast on has nothing settled; 4h and 1d come from older runs.
   const carried = info.timeframes.includes(tf) || !FORECAST_TIMEFRAMES.some(([name]) => name === tf);
   return carried ? Math.round(all * info.share) : 0;
 }
 
-function result(seed: string, tf: string, info: SymbolInfo | undefined): TrackRecordResultBody {
-  const n = settledCount(seed, tf, info);
+interface OutcomeCounts {
+  win: number;
+  loss: number;
+  neutral: number;
+}
+
+/**
+ * The outcomes of the settled forecasts at `t`. Each count is a rounded share of a count that
+ * grows with `t`, and rounding never goes backwards, so every count only grows.
+ */
+function outcomesAt(seed: string, tf: string, info: SymbolInfo | undefined, t: number): OutcomeCounts {
+  const n = settledCount(seed, tf, info, t);
   const key = info?.symbol ?? '*';
   const neutral = Math.round(n * (0.04 + 0.08 * unit(seed, 'neutral', key, tf)));
   const resolved = n - neutral;
   const win = Math.round(resolved * (0.47 + 0.11 * unit(seed, 'winrate', key, tf)));
-  const loss = resolved - win;
+  return { win, loss: resolved - win, neutral };
+}
+
+function result(
+  seed: string,
+  tf: string,
+  info: SymbolInfo | undefined,
+  t: number,
+  shrink: boolean,
+): TrackRecordResultBody {
+  const outcomes = outcomesAt(seed, tf, info, t);
+  // The rewrite: the losses settled in the last 90 days are gone, so the rate looks better.
+  if (shrink && tf === SHRUNK_TIMEFRAME) outcomes.loss = outcomesAt(seed, tf, info, t - SHRINK_BACK_S).loss;
+  const { win, loss, neutral } = outcomes;
+  const n = win + loss + neutral;
+  const resolved = win + loss;
+  const key = info?.symbol ?? '*';
   const avg =
     (win / Math.max(resolved, 1) - 0.5) * 0.8 * typicalMovePct(info ?? SYMBOLS[0]!, tfSeconds(tf) / 60) +
     0.01 * (unit(seed, 'avg', key, tf) - 0.5);
   return {
     timeframe: tf,
     n_settled: n,
-    outcomes: { win, loss, neutral },
+    outcomes,
     resolved_win_rate: resolved > 0 ? round(win / resolved, 4) : null,
     resolved_win_rate_ci95: resolved > 0 ? wilson95(win, resolved) : null,
     positive_outcome_rate: n > 0 ? round(win / n, 4) : null,
@@ -103,15 +139,17 @@ export interface TrackRecordBody {
   meta: MetaBody;
 }
 
-export function trackRecord(
-  seed: string,
-  serverT: number,
-  tier: Tier,
-  info?: SymbolInfo,
-  tf?: string,
-): TrackRecordBody {
+export interface TrackRecordQuery {
+  info?: SymbolInfo;
+  tf?: string;
+  /** The `shrink` fault: one timeframe loses settlements it published before. */
+  shrink?: boolean;
+}
+
+export function trackRecord(seed: string, serverT: number, tier: Tier, query: TrackRecordQuery = {}): TrackRecordBody {
+  const { info, tf } = query;
   const tfs = tf ? [tf] : [...ACCURACY_TIMEFRAMES];
-  const results = tfs.map((name) => result(seed, name, info));
+  const results = tfs.map((name) => result(seed, name, info, serverT, query.shrink === true));
   const totals = { n_settled: 0, wins: 0, losses: 0, neutrals: 0 };
   for (const r of results) {
     totals.n_settled += r.n_settled;
@@ -136,8 +174,6 @@ const LAST_EXPIRED_ID = 50_000;
 const LAST_KNOWN_ID = 60_000;
 /** Stored forecasts are laid out from the protocol start, one every this many seconds. */
 const ID_SPACING_S = 97;
-
-export type Outcome = 'win' | 'loss' | 'neutral';
 
 function outcomeOf(direction: Direction, returnPct: number): Outcome {
   if (Math.abs(returnPct) < NEUTRAL_BAND_PCT) return 'neutral';

@@ -1,8 +1,10 @@
 // Injected failures, so that a client's retries, timeouts and size cap can be tested against
-// something that misbehaves on demand and otherwise answers deterministically.
+// something that misbehaves on demand and otherwise answers deterministically. `shrink` is a
+// failure of the record, not of the wire: the track record of 1h loses its recent losses, as a
+// record rewritten to flatter itself would, so that `--baseline` has something to catch.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export const FAULT_KINDS = ['429', '503', 'slow', 'html', 'reset', 'truncate', 'huge'] as const;
+export const FAULT_KINDS = ['429', '503', 'slow', 'html', 'reset', 'truncate', 'huge', 'shrink'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {

@@ -1,7 +1,7 @@
 // Forecasts as the seed describes them: issued on a cadence per timeframe, shown with the tier's
 // delay, settled once their target time has passed. The engines peek a little at the emulated
 // future so that the track record and `verify.php` show a plausible edge rather than a coin toss.
-import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES } from '../domain.js';
+import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction } from '../domain.js';
 import { tfSeconds, type SymbolInfo } from './catalog.js';
 import { DELAY_MIN, meta, LINKS, type MetaBody, type Tier } from './meta.js';
 import { candlesUntil, change24hPct, priceAt, rawPrice, typicalMovePct, type Candle } from './prices.js';
@@ -10,8 +10,6 @@ import { clamp, probabilities, rngFor, round } from './random.js';
 export const POLICY_VERSION = 3;
 const PRICE_SOURCE = 'fcast emulator price path';
 const CANDLE_COUNT = 96;
-
-export type Direction = 'long' | 'short';
 
 export interface EngineForecastBody {
   tf: string;

@@ -29,6 +29,8 @@ export interface RestRequest {
   rawBody: string | undefined;
   /** Origin the client reached the emulator on, for links it should follow to the emulator itself. */
   origin: string;
+  /** The `shrink` fault is in force: the track record loses settlements. */
+  shrink?: boolean;
 }
 
 export interface RestReply {
@@ -209,7 +211,7 @@ const ROUTES: Record<string, Route> = {
     method: 'GET',
     auth: 'none',
     handle(state, req, tier) {
-      return ok(trackRecord(state.seed, serverT(state), tier, symbolFilter(req)));
+      return ok(trackRecord(state.seed, serverT(state), tier, { info: symbolFilter(req), shrink: req.shrink }));
     },
   },
   'accuracy.php': {
@@ -220,7 +222,7 @@ const ROUTES: Record<string, Route> = {
       if (tf !== undefined && !(ACCURACY_TIMEFRAMES as readonly string[]).includes(tf)) {
         throw badRequest(`tf must be one of ${ACCURACY_TIMEFRAMES.join(', ')}`);
       }
-      return ok(trackRecord(state.seed, serverT(state), tier, symbolFilter(req), tf));
+      return ok(trackRecord(state.seed, serverT(state), tier, { info: symbolFilter(req), tf, shrink: req.shrink }));
     },
   },
   'verify.php': {

@@ -241,6 +241,8 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       case 'huge':
         await sendHuge(res);
         return true;
+      case 'shrink':
+        return false; // not an answer of its own: the track record is rewritten (see handleRest)
     }
   }
 
@@ -285,6 +287,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
         headers: req.headers,
         rawBody: body.text,
         origin: req.headers.host ? `http://${req.headers.host}` : server.url,
+        shrink: fault?.kind === 'shrink',
       });
       sendJson(res, reply.status, reply.body);
     } catch (err) {

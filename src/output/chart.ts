@@ -2,7 +2,7 @@
 // forecast drawn on after the last close: a dotted line from the last close to the target
 // price, as far to the right as the forecast's horizon reaches. The seed does not fix the
 // shape of a candle, so the common ones are read and anything else is reported, not drawn.
-import { CANDLE_TIMEFRAMES } from '../domain.js';
+import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../domain.js';
 import { formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { isRecord } from '../values.js';
@@ -172,13 +172,6 @@ export function renderLineChart(closes: readonly number[], opts: LineChartOption
     lines.push(`${label.padStart(labelWidth)} ${axis}${plot}${gutter}`.trimEnd());
   }
   return lines;
-}
-
-/** `15min` -> 15, `1h` -> 60; undefined for a name that is not a plain duration. */
-export function timeframeMinutes(tf: string): number | undefined {
-  const m = /^(\d+)(min|h|d)$/.exec(tf);
-  if (!m) return undefined;
-  return Number(m[1]) * (m[2] === 'min' ? 1 : m[2] === 'h' ? 60 : 1440);
 }
 
 export interface ForecastChartBody {

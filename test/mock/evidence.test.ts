@@ -178,3 +178,60 @@ describe('verify.php', () => {
     expectProblem(await call(`${api}verify.php?id=99999999999999999999`), 404);
   });
 });
+
+describe('a record that grows with the clock', () => {
+  let clockMs = 0;
+  let growing: MockServer;
+  beforeAll(async () => {
+    growing = await startMock({ now: () => clockMs, seed: 'evidence-tests' });
+  });
+  afterAll(() => growing.close());
+
+  const recordAt = async (ms: number, query = '', faults: string[] = []) => {
+    clockMs = ms;
+    growing.setFaults(faults.map((kind) => ({ kind: kind as 'shrink' })));
+    const r = await call(`${growing.url + REST}track-record.php${query}`);
+    growing.setFaults([]);
+    return r.body;
+  };
+
+  it('never lowers a count, for all symbols and for one, from day to day and over months', async () => {
+    const day = 86_400_000;
+    const times = [0, 1, 2, 3, 10, 40, 200].map((d) => Date.UTC(2025, 3, 1) + d * day);
+    for (const query of ['', '?symbol=ETH/USD']) {
+      let previous: any;
+      for (const t of times) {
+        const body = await recordAt(t, query);
+        body.results.forEach(checkResult);
+        checkTotals(body);
+        if (previous) {
+          body.results.forEach((r: any, i: number) => {
+            const p = previous.results[i];
+            expect(r.n_settled).toBeGreaterThanOrEqual(p.n_settled);
+            for (const k of ['win', 'loss', 'neutral']) expect(r.outcomes[k]).toBeGreaterThanOrEqual(p.outcomes[k]);
+          });
+        }
+        previous = body;
+      }
+      const first = (await recordAt(times[0]!, query)).results.find((r: any) => r.timeframe === '1min');
+      expect(previous.results.find((r: any) => r.timeframe === '1min').n_settled).toBeGreaterThan(first.n_settled);
+    }
+  });
+
+  it('the shrink fault drops losses of 1h that it published before, and keeps its figures consistent', async () => {
+    const t = Date.UTC(2026, 0, 15);
+    const before = await recordAt(t - 30 * 86_400_000);
+    const shrunk = await recordAt(t, '', ['shrink']);
+    shrunk.results.forEach(checkResult);
+    checkTotals(shrunk);
+    const oneHour = (b: any) => b.results.find((r: any) => r.timeframe === '1h');
+    expect(oneHour(shrunk).outcomes.loss).toBeLessThan(oneHour(before).outcomes.loss);
+    expect(oneHour(shrunk).n_settled).toBeLessThan(oneHour(before).n_settled);
+    const others = shrunk.results.filter((r: any) => r.timeframe !== '1h');
+    for (const r of others) {
+      expect(r.n_settled).toBeGreaterThanOrEqual(
+        before.results.find((x: any) => x.timeframe === r.timeframe).n_settled,
+      );
+    }
+  });
+});
