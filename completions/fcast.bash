@@ -61,13 +61,13 @@ __fcast_spec() {
     'symbols')
       ;;
     'track-record')
-      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --format'
-      __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --format'
+      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --format'
+      __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save --format'
       __fcast_option_values='--symbol=symbols --min-maturity=list5 --format=list6'
       ;;
     'accuracy')
-      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --format'
-      __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --format'
+      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --format'
+      __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save --format'
       __fcast_option_values='--tf=list7 --symbol=symbols --min-maturity=list5 --format=list6'
       ;;
     'verify')

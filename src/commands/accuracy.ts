@@ -28,17 +28,23 @@ export function register(program: Command, app: App): void {
             'CI gate: exit 8 unless both hold',
           ],
           ['fcast accuracy --tf 1h --audit', 'check the published interval against the counts'],
+          [
+            'fcast accuracy --tf 1h --baseline 1h.json --min-new-win-rate 0.5',
+            'how the 1h forecasts did since 1h.json was saved',
+          ],
           ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
           ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],
         ),
     )
     .action(
       action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
-        const conn = await run.connect();
-        const { fetchAccuracy } = await import('../api/endpoints.js');
-        const res = await fetchAccuracy(conn, { symbol: flags.symbol, tf: flags.tf });
-        const { presentTrackRecord } = await import('../evidence/present.js');
-        presentTrackRecord(run, res, flags);
+        const { runEvidenceCommand } = await import('./evidence-run.js');
+        const filter = { symbol: flags.symbol, tf: flags.tf };
+        await runEvidenceCommand(run, flags, filter, async () => {
+          const conn = await run.connect();
+          const { fetchAccuracy } = await import('../api/endpoints.js');
+          return fetchAccuracy(conn, filter);
+        });
       }),
     );
 }

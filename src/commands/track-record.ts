@@ -21,17 +21,22 @@ export function register(program: Command, app: App): void {
             'CI gate: exit 8 unless every timeframe passes',
           ],
           ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
+          [
+            'fcast track-record --baseline tr.json --save tr.json --min-new-settled 20',
+            'CI: nothing removed since the last run, 20 new settlements in every timeframe',
+          ],
           ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
           ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],
         ),
     )
     .action(
       action(app, async (run, flags: EvidenceFlags) => {
-        const conn = await run.connect();
-        const { fetchTrackRecord } = await import('../api/endpoints.js');
-        const res = await fetchTrackRecord(conn, { symbol: flags.symbol });
-        const { presentTrackRecord } = await import('../evidence/present.js');
-        presentTrackRecord(run, res, flags);
+        const { runEvidenceCommand } = await import('./evidence-run.js');
+        await runEvidenceCommand(run, flags, { symbol: flags.symbol }, async () => {
+          const conn = await run.connect();
+          const { fetchTrackRecord } = await import('../api/endpoints.js');
+          return fetchTrackRecord(conn, { symbol: flags.symbol });
+        });
       }),
     );
 }

@@ -24,8 +24,9 @@ export function register(program: Command, app: App): void {
         const { fetchVerify } = await import('../api/endpoints.js');
         const res = await fetchVerify(conn, id);
         if (run.flags.json) return run.out.rawJson(res.raw);
+        const { checkSettlement } = await import('../evidence/settlement.js');
         const { renderVerification } = await import('../output/verify-view.js');
-        run.out.data(renderVerification(run.out, res.body, id, run.nowSeconds()));
+        run.out.data(renderVerification(run.out, res.body, checkSettlement(res.body), id, run.nowSeconds()));
       }),
     );
 }

@@ -2,24 +2,14 @@
 // row's own outcome counts. The contract fixes z = 1.96 and a tolerance of 0.001, wide
 // enough for a server that rounds to four decimals, narrow enough to catch a wrong figure.
 import { finiteNumber } from '../values.js';
-import { outcomeKeysSeen, recognizeOutcomes, resultRows, timeframeOf, type ResultRow } from './results.js';
+import { outcomeCounts, outcomeKeysSeen, resultRows, timeframeOf, type ResultRow } from './results.js';
+import { WILSON_Z, wilsonInterval } from './wilson.js';
 
-export const AUDIT_Z = 1.96;
+export const AUDIT_Z = WILSON_Z;
 export const AUDIT_TOLERANCE = 0.001;
 // 0.5 vs 0.501 differ by 0.0010000000000000009 in binary: a difference of exactly the
 // tolerance, as written in decimal, is not "above" it.
 const FLOAT_SLACK = 1e-12;
-
-/** The Wilson score interval of `wins` successes in `n` trials, clamped to 0..1. */
-export function wilsonInterval(wins: number, n: number, z = AUDIT_Z): [number, number] {
-  if (n <= 0) throw new RangeError('the Wilson interval needs at least one trial');
-  const p = wins / n;
-  const z2 = z * z;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const halfWidth = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
-}
 
 export type AuditedField =
   | 'resolved_win_rate'
@@ -52,15 +42,13 @@ const differs = (published: number, recomputed: number) =>
   Math.abs(published - recomputed) > AUDIT_TOLERANCE + FLOAT_SLACK;
 
 function auditRow(row: ResultRow, timeframe: string): AuditDisagreement[] | NotAuditable {
-  const { wins, losses } = recognizeOutcomes(row.outcomes);
+  const { wins, losses } = outcomeCounts(row.outcomes);
   if (wins === undefined || losses === undefined) {
     const keys = outcomeKeysSeen(row.outcomes);
-    const missing = [wins === undefined ? 'wins' : '', losses === undefined ? 'losses' : '']
-      .filter(Boolean)
-      .join(' and ');
+    const missing = [wins === undefined ? 'win' : '', losses === undefined ? 'loss' : ''].filter(Boolean).join(' and ');
     return {
       timeframe,
-      reason: `its outcome counts do not say how many ${missing} (${keys.length ? `keys: ${keys.join(', ')}` : 'no outcome counts'})`,
+      reason: `its outcomes carry no ${missing} count (${keys.length ? `keys: ${keys.join(', ')}` : 'no outcome counts'})`,
     };
   }
   const resolved = wins + losses;

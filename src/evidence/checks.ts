@@ -1,13 +1,38 @@
-// Runs the gates and the audit a user asked for, after the output was printed: each failure
-// is one line on stderr (timeframe, figure, threshold or recomputed value), then exit 8.
-import { CheckFailedError } from '../errors.js';
-import type { Output } from '../output/io.js';
+// The gates, the audit and the baseline comparison a user asked for, as a report: the lines
+// to show on stderr (timeframe, figure, threshold or recomputed value) and the problems that
+// make the run fail with exit 8. Pure: the command prints the report and decides the exit.
 import { clean } from '../output/sanitize.js';
 import { AUDIT_TOLERANCE, AUDIT_Z, auditTrackRecord, type AuditDisagreement } from './audit.js';
-import { evaluateGates, hasGates, type GateFailure, type GateThresholds } from './gates.js';
+import type { BaselineComparison } from './baseline.js';
+import {
+  evaluateGates,
+  evaluatePeriodGates,
+  hasGates,
+  hasPeriodGates,
+  type GateFailure,
+  type GateThresholds,
+  type PeriodGateThresholds,
+} from './gates.js';
 
-export interface CheckRequest extends GateThresholds {
+export interface CheckRequest extends GateThresholds, PeriodGateThresholds {
   audit?: boolean;
+}
+
+export interface CheckLine {
+  level: 'note' | 'warn';
+  text: string;
+}
+
+export interface CheckReport {
+  lines: CheckLine[];
+  /** One phrase per kind of failure; empty when every check passed. */
+  problems: string[];
+}
+
+/** A baseline and what it says, for the comparison's lines. */
+export interface BaselineInput {
+  file: string;
+  comparison: BaselineComparison;
 }
 
 /** A published figure as the server wrote it; text is quoted so that `'null'` and null differ. */
@@ -24,12 +49,17 @@ const shownRecomputed = (v: AuditDisagreement['recomputed']): string =>
       ? v.toFixed(4)
       : `[${v.map((x) => x.toFixed(4)).join(', ')}]`;
 
+/** A figure fcast computed (the period's rate) is shown to four decimals, like a recomputed one. */
+const shownGateFigure = (f: GateFailure): string =>
+  f.field === 'new resolved win rate' && typeof f.figure === 'number' ? f.figure.toFixed(4) : shownFigure(f.figure);
+
 export function describeGateFailure(f: GateFailure): string {
   if (f.timeframe === undefined) {
     return `gate failed: ${f.gate} ${f.threshold}: the result has no timeframes, so nothing proves the threshold`;
   }
-  const why = f.figure === null && f.field === 'resolved_win_rate' ? ' (no resolved forecasts: a null rate fails)' : '';
-  return `gate failed: ${clean(f.timeframe)}: ${f.field} ${shownFigure(f.figure)} is below ${f.gate} ${f.threshold}${why}`;
+  const rateGate = f.field === 'resolved_win_rate' || f.field === 'new resolved win rate';
+  const why = f.figure === null && rateGate ? ' (no resolved forecasts: a null rate fails)' : '';
+  return `gate failed: ${clean(f.timeframe)}: ${f.field} ${shownGateFigure(f)} is below ${f.gate} ${f.threshold}${why}`;
 }
 
 export function describeDisagreement(d: AuditDisagreement): string {
@@ -42,41 +72,72 @@ export function describeDisagreement(d: AuditDisagreement): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Prints what failed to stderr and throws CheckFailedError (exit 8) if anything did. */
-export function enforceChecks(out: Output, body: unknown, request: CheckRequest, opts: { strict: boolean }): void {
-  const problems: string[] = [];
+function gateLines(failures: GateFailure[], report: CheckReport): void {
+  for (const f of failures) report.lines.push({ level: 'note', text: describeGateFailure(f) });
+  if (failures.length) report.problems.push(plural(failures.length, 'gate failure'));
+}
 
-  if (hasGates(request)) {
-    const failures = evaluateGates(body, request);
-    for (const f of failures) out.note(describeGateFailure(f));
-    if (failures.length) problems.push(plural(failures.length, 'gate failure'));
+function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
+  const audit = auditTrackRecord(body);
+  const note = (text: string) => report.lines.push({ level: 'note', text });
+  const warn = (text: string) => report.lines.push({ level: 'warn', text });
+  for (const d of audit.disagreements) note(describeDisagreement(d));
+  for (const n of audit.notAuditable) {
+    const line = `audit: ${clean(n.timeframe)}: not auditable: ${n.reason}`;
+    if (strict) note(`${line} (a failure under --strict)`);
+    else warn(`${line}; not checked`);
   }
-
-  if (request.audit) {
-    const report = auditTrackRecord(body);
-    for (const d of report.disagreements) out.note(describeDisagreement(d));
-    for (const n of report.notAuditable) {
-      const line = `audit: ${clean(n.timeframe)}: not auditable: ${n.reason}`;
-      if (opts.strict) out.note(`${line} (a failure under --strict)`);
-      else out.warn(`${line}; not checked`);
-    }
-    if (report.disagreements.length)
-      problems.push(`--audit found ${plural(report.disagreements.length, 'disagreement')}`);
-    if (opts.strict && report.notAuditable.length)
-      problems.push(`${plural(report.notAuditable.length, 'timeframe')} not auditable under --strict`);
-    if (!report.disagreements.length) {
-      const total = report.audited + report.notAuditable.length;
-      if (total === 0) {
-        out.warn('audit: the result has no timeframes to audit');
-        if (opts.strict) problems.push('nothing to audit under --strict');
-      } else {
-        const skipped = report.notAuditable.length ? `, ${report.notAuditable.length} not auditable` : '';
-        out.note(
-          `audit: ${report.audited}/${total} timeframes checked${skipped}; no disagreement with their outcome counts (Wilson, z = ${AUDIT_Z}, tolerance ${AUDIT_TOLERANCE})`,
-        );
-      }
-    }
+  if (audit.disagreements.length)
+    report.problems.push(`--audit found ${plural(audit.disagreements.length, 'disagreement')}`);
+  if (strict && audit.notAuditable.length)
+    report.problems.push(`${plural(audit.notAuditable.length, 'timeframe')} not auditable under --strict`);
+  if (audit.disagreements.length) return;
+  const total = audit.audited + audit.notAuditable.length;
+  if (total === 0) {
+    warn('audit: the result has no timeframes to audit');
+    if (strict) report.problems.push('nothing to audit under --strict');
+    return;
   }
+  const skipped = audit.notAuditable.length ? `, ${audit.notAuditable.length} not auditable` : '';
+  note(
+    `audit: ${audit.audited}/${total} timeframes checked${skipped}; no disagreement with their outcome counts (Wilson, z = ${AUDIT_Z}, tolerance ${AUDIT_TOLERANCE})`,
+  );
+}
 
-  if (problems.length) throw new CheckFailedError(`check failed: ${problems.join('; ')}`);
+function baselineLines(input: BaselineInput, request: PeriodGateThresholds, report: CheckReport): void {
+  const { file, comparison } = input;
+  const note = (text: string) => report.lines.push({ level: 'note', text });
+  const name = clean(file);
+  if (!comparison.comparable) {
+    const theirs = comparison.baselineProtocol ?? 'no protocol id';
+    const ours = comparison.currentProtocol ?? 'no protocol id';
+    note(
+      `baseline ${name}: protocol ${clean(theirs)} there, ${clean(ours)} now: not comparable (a new cohort counts afresh); nothing compared`,
+    );
+    if (hasPeriodGates(request))
+      note('baseline: --min-new-settled and --min-new-win-rate not applied: nothing to compare');
+    return;
+  }
+  for (const { timeframe, drops } of comparison.drops) {
+    const counts = drops.map((d) => `${d.count} ${d.before} -> ${d.now}`).join(', ');
+    note(`baseline: ${clean(timeframe)}: counts went down since ${name}: ${counts}`);
+  }
+  for (const tf of comparison.vanished) note(`baseline: ${clean(tf)}: in ${name} but missing now`);
+  if (comparison.drops.length)
+    report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${name}`);
+  if (comparison.vanished.length)
+    report.problems.push(`${plural(comparison.vanished.length, 'timeframe')} of ${name} missing now`);
+  gateLines(evaluatePeriodGates(comparison.changes, request), report);
+}
+
+export function runChecks(
+  body: unknown,
+  request: CheckRequest,
+  opts: { strict: boolean; baseline?: BaselineInput },
+): CheckReport {
+  const report: CheckReport = { lines: [], problems: [] };
+  if (hasGates(request)) gateLines(evaluateGates(body, request), report);
+  if (request.audit) auditLines(body, opts.strict, report);
+  if (opts.baseline) baselineLines(opts.baseline, request, report);
+  return report;
 }

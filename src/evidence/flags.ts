@@ -1,18 +1,20 @@
-// The flags `track-record` and `accuracy` share: the symbol filter, the CI gates, `--audit`
-// and `--format`. Declared once so the two commands cannot drift apart. Every value is
+// The flags `track-record` and `accuracy` share: the symbol filter, the CI gates, `--audit`,
+// the baseline and its gates, `--save` and `--format`. Declared once so the two commands cannot drift apart. Every value is
 // checked by its parser while the command line is read, before any request (exit 2).
 // Imported when the command tree is built: keep it free of heavy modules.
 import { Option, type Command } from 'commander';
 import { MATURITY_LEVELS } from '../domain.js';
 import { canonicalSymbol, parseChoice, parseMaturity, parseRate, parseWholeNumber } from '../input.js';
-import type { GateThresholds } from './gates.js';
+import type { GateThresholds, PeriodGateThresholds } from './gates.js';
 
 export const EVIDENCE_FORMATS = ['table', 'markdown'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
 
-export interface EvidenceFlags extends GateThresholds {
+export interface EvidenceFlags extends GateThresholds, PeriodGateThresholds {
   symbol?: string;
   audit?: boolean;
+  baseline?: string;
+  save?: string;
   format: EvidenceFormat;
 }
 
@@ -47,6 +49,26 @@ export function addEvidenceFlags(command: Command): Command {
       '--audit',
       'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement',
     )
+    .option(
+      '--baseline <file>',
+      'an earlier --json output of this command (same --symbol/--tf): exit 8 if a count went down or a timeframe vanished; show what is new since',
+    )
+    .addOption(
+      new Option(
+        '--min-new-settled <n>',
+        'gate: every timeframe has at least N settlements since the baseline',
+      ).argParser((raw) => parseWholeNumber(raw, '--min-new-settled')),
+    )
+    .addOption(
+      new Option(
+        '--min-new-win-rate <rate>',
+        'gate: the resolved win rate since the baseline at least R in every timeframe, 0..1 (a null rate fails)',
+      ).argParser((raw) => parseRate(raw, '--min-new-win-rate')),
+    )
+    .option(
+      '--save <file>',
+      'write the body as received (indented like --json) to FILE, atomically, after the comparison; skipped on exit 8',
+    )
     .addOption(
       new Option(
         '--format <format>',
@@ -63,7 +85,14 @@ Gates and audit (exit 8 when one fails; the failures are listed on stderr):
   Every timeframe in the result must pass every gate given; a figure equal to the threshold
   passes; a null rate fails --min-win-rate; a result with no timeframes fails any gate.
   --audit recomputes resolved_win_rate = wins / (wins + losses) and its Wilson 95% interval
-  (z = 1.96) and flags differences above 0.001. A timeframe whose outcome counts cannot be
-  recognised is reported as not auditable: a warning, or a failure under --strict.
+  (z = 1.96) and flags differences above 0.001. A timeframe whose outcomes carry no win or
+  loss count is reported as not auditable: a warning, or a failure under --strict.
+  --baseline FILE compares with an earlier --json output of the same command: within one
+  protocol.id every count (n_settled, win, loss, neutral) can only grow, so one that went down,
+  or a timeframe that vanished, fails. A different protocol.id is a new cohort: not comparable,
+  nothing compared. The period since the baseline (new settlements, their resolved win rate and
+  Wilson interval) shows as extra columns, a Markdown section, or on stderr with --json;
+  --min-new-settled and --min-new-win-rate gate it. --save FILE writes the body after the
+  comparison (the same FILE as --baseline is the usual CI use) unless a check failed.
   Output (table, markdown or --json) is printed first, then the checks run.
 `;

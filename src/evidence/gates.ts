@@ -1,26 +1,37 @@
-// CI gates on a track record. Every timeframe in the result must pass every gate given; a
-// figure equal to its threshold passes. A figure that is missing or null cannot prove a
-// threshold, so it fails, and so does a result with no timeframes at all.
-import { MATURITY_LEVELS } from '../domain.js';
+// CI gates on a track record, and on the period since a baseline. Every timeframe in the result
+// must pass every gate given; a figure equal to its threshold passes. A figure that is missing
+// or null cannot prove a threshold, so it fails, and so does a result with no timeframes at all.
+import { MATURITY_LEVELS, type Maturity } from '../domain.js';
 import { finiteNumber } from '../values.js';
+import type { PeriodChange } from './baseline.js';
 import { resultRows, timeframeOf } from './results.js';
 
-export type MaturityLevel = (typeof MATURITY_LEVELS)[number];
-
 export interface GateThresholds {
-  minMaturity?: MaturityLevel;
+  minMaturity?: Maturity;
   minSettled?: number;
   minWinRate?: number;
 }
 
-export type GateFlag = '--min-maturity' | '--min-settled' | '--min-win-rate';
+/** Gates on the settlements since the baseline. */
+export interface PeriodGateThresholds {
+  minNewSettled?: number;
+  minNewWinRate?: number;
+}
+
+export type GateFlag =
+  | '--min-maturity'
+  | '--min-settled'
+  | '--min-win-rate'
+  | '--min-new-settled'
+  | '--min-new-win-rate';
+export type GatedField = 'maturity' | 'n_settled' | 'resolved_win_rate' | 'new settlements' | 'new resolved win rate';
 
 export interface GateFailure {
   /** undefined when the result had no timeframes to judge. */
   timeframe: string | undefined;
   gate: GateFlag;
-  field: 'maturity' | 'n_settled' | 'resolved_win_rate' | undefined;
-  /** The figure as published (undefined when absent). */
+  field: GatedField | undefined;
+  /** The figure as published or computed (undefined when absent). */
   figure: unknown;
   threshold: string | number;
 }
@@ -28,21 +39,23 @@ export interface GateFailure {
 export const hasGates = (g: GateThresholds): boolean =>
   g.minMaturity !== undefined || g.minSettled !== undefined || g.minWinRate !== undefined;
 
+export const hasPeriodGates = (g: PeriodGateThresholds): boolean =>
+  g.minNewSettled !== undefined || g.minNewWinRate !== undefined;
+
 /** Rank of a maturity level, weakest 0; -1 for a value the seed does not list. */
 export const maturityRank = (value: unknown): number => (MATURITY_LEVELS as readonly unknown[]).indexOf(value);
 
-function activeGates(g: GateThresholds): Array<[GateFlag, string | number]> {
-  const gates: Array<[GateFlag, string | number]> = [];
-  if (g.minMaturity !== undefined) gates.push(['--min-maturity', g.minMaturity]);
-  if (g.minSettled !== undefined) gates.push(['--min-settled', g.minSettled]);
-  if (g.minWinRate !== undefined) gates.push(['--min-win-rate', g.minWinRate]);
-  return gates;
-}
+type Check = [gate: GateFlag, field: GatedField, threshold: string | number, passes: (figure: unknown) => boolean];
 
-export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
-  const rows = resultRows(body);
+const atLeast = (threshold: number) => (figure: unknown) => {
+  const n = finiteNumber(figure);
+  return n !== undefined && n >= threshold;
+};
+
+/** Each row is judged by every check; with no rows, every check fails once. */
+function judge<R>(rows: R[], checks: Check[], read: (row: R, field: GatedField) => [string, unknown]): GateFailure[] {
   if (rows.length === 0) {
-    return activeGates(g).map(([gate, threshold]) => ({
+    return checks.map(([gate, , threshold]) => ({
       timeframe: undefined,
       gate,
       field: undefined,
@@ -50,42 +63,34 @@ export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
       threshold,
     }));
   }
-  const failures: GateFailure[] = [];
-  rows.forEach((row, i) => {
-    const timeframe = timeframeOf(row, i);
-    if (g.minMaturity !== undefined && maturityRank(row.maturity) < maturityRank(g.minMaturity)) {
-      failures.push({
-        timeframe,
-        gate: '--min-maturity',
-        field: 'maturity',
-        figure: row.maturity,
-        threshold: g.minMaturity,
-      });
-    }
-    if (g.minSettled !== undefined) {
-      const settled = finiteNumber(row.n_settled);
-      if (settled === undefined || settled < g.minSettled) {
-        failures.push({
-          timeframe,
-          gate: '--min-settled',
-          field: 'n_settled',
-          figure: row.n_settled,
-          threshold: g.minSettled,
-        });
-      }
-    }
-    if (g.minWinRate !== undefined) {
-      const rate = finiteNumber(row.resolved_win_rate);
-      if (rate === undefined || rate < g.minWinRate) {
-        failures.push({
-          timeframe,
-          gate: '--min-win-rate',
-          field: 'resolved_win_rate',
-          figure: row.resolved_win_rate,
-          threshold: g.minWinRate,
-        });
-      }
-    }
-  });
-  return failures;
+  return rows.flatMap((row) =>
+    checks.flatMap(([gate, field, threshold, passes]): GateFailure[] => {
+      const [timeframe, figure] = read(row, field);
+      return passes(figure) ? [] : [{ timeframe, gate, field, figure, threshold }];
+    }),
+  );
+}
+
+export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
+  const checks: Check[] = [];
+  if (g.minMaturity !== undefined) {
+    const rank = maturityRank(g.minMaturity);
+    checks.push(['--min-maturity', 'maturity', g.minMaturity, (m) => maturityRank(m) >= rank]);
+  }
+  if (g.minSettled !== undefined) checks.push(['--min-settled', 'n_settled', g.minSettled, atLeast(g.minSettled)]);
+  if (g.minWinRate !== undefined)
+    checks.push(['--min-win-rate', 'resolved_win_rate', g.minWinRate, atLeast(g.minWinRate)]);
+  if (!checks.length) return [];
+  const rows = resultRows(body).map((row, i) => ({ row, timeframe: timeframeOf(row, i) }));
+  return judge(rows, checks, ({ row, timeframe }, field) => [timeframe, row[field]]);
+}
+
+export function evaluatePeriodGates(changes: PeriodChange[], g: PeriodGateThresholds): GateFailure[] {
+  const checks: Check[] = [];
+  if (g.minNewSettled !== undefined)
+    checks.push(['--min-new-settled', 'new settlements', g.minNewSettled, atLeast(g.minNewSettled)]);
+  if (g.minNewWinRate !== undefined)
+    checks.push(['--min-new-win-rate', 'new resolved win rate', g.minNewWinRate, atLeast(g.minNewWinRate)]);
+  if (!checks.length) return [];
+  return judge(changes, checks, (c, field) => [c.timeframe, field === 'new settlements' ? c.settled : c.rate]);
 }

@@ -1,9 +1,8 @@
-// Reading a track record's rows whatever their exact spelling. The seed says each row's `outcomes` "carries win, loss and neutral counts" but
-// fixes no key names, so the common spellings are recognised. A count that cannot be found
-// (or that two spellings contradict) stays undefined: shown as a dash, never guessed.
-import { asRecord, isRecord } from '../values.js';
-
-export type OutcomeKind = 'wins' | 'losses' | 'neutrals';
+// A track record's rows read by the seed's own names: `timeframe`, `n_settled`, and the
+// `outcomes` object that "carries win, loss and neutral counts" (`win`, `loss`, `neutral`).
+// Nothing else is guessed: a count under any other name is not a count, and shows as a dash.
+import type { Outcome } from '../domain.js';
+import { asRecord } from '../values.js';
 
 export interface OutcomeCounts {
   wins?: number;
@@ -11,61 +10,23 @@ export interface OutcomeCounts {
   neutrals?: number;
 }
 
-const SPELLINGS: Record<OutcomeKind, readonly string[]> = {
-  wins: ['win', 'wins', 'won', 'hit', 'hits', 'correct', 'success', 'successes'],
-  losses: ['loss', 'losses', 'lost', 'lose', 'miss', 'misses', 'incorrect', 'wrong', 'failure', 'failures'],
-  neutrals: [
-    'neutral',
-    'neutrals',
-    'flat',
-    'flats',
-    'push',
-    'pushes',
-    'draw',
-    'draws',
-    'tie',
-    'ties',
-    'scratch',
-    'scratches',
-  ],
-};
-
-const KIND_OF = new Map<string, OutcomeKind>(
-  (Object.entries(SPELLINGS) as Array<[OutcomeKind, readonly string[]]>).flatMap(([kind, names]) =>
-    names.map((n): [string, OutcomeKind] => [n, kind]),
-  ),
-);
-
-/** `n_wins`, `win_count`, `Wins`, `num-losses` -> the bare word. */
-function bareName(key: string): string {
-  return key
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_')
-    .replace(/^(n|num|number|count|total)_(of_)?/, '')
-    .replace(/_(count|n|total)$/, '');
-}
-
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const countOf = (outcomes: Record<string, unknown>, name: Outcome): number | undefined =>
+  isCount(outcomes[name]) ? outcomes[name] : undefined;
 
-export function recognizeOutcomes(outcomes: unknown): OutcomeCounts {
-  if (!isRecord(outcomes)) return {};
-  const found: Partial<Record<OutcomeKind, number[]>> = {};
-  for (const [key, value] of Object.entries(outcomes)) {
-    const kind = KIND_OF.get(bareName(key));
-    if (!kind || !isCount(value)) continue;
-    found[kind] ??= [];
-    found[kind].push(value);
-  }
+export function outcomeCounts(outcomes: unknown): OutcomeCounts {
+  const o = asRecord(outcomes);
   const counts: OutcomeCounts = {};
-  for (const kind of Object.keys(SPELLINGS) as OutcomeKind[]) {
-    const values = found[kind];
-    // Two spellings of one outcome that disagree: which one is right cannot be known.
-    if (values?.every((v) => v === values[0])) counts[kind] = values[0];
-  }
+  const wins = countOf(o, 'win');
+  const losses = countOf(o, 'loss');
+  const neutrals = countOf(o, 'neutral');
+  if (wins !== undefined) counts.wins = wins;
+  if (losses !== undefined) counts.losses = losses;
+  if (neutrals !== undefined) counts.neutrals = neutrals;
   return counts;
 }
 
-/** The keys an outcomes object has, to name them when none could be recognised. */
+/** The keys an outcomes object has, to name them when the seed's are not among them. */
 export function outcomeKeysSeen(outcomes: unknown): string[] {
   return Object.keys(asRecord(outcomes));
 }
@@ -82,3 +43,6 @@ export function resultRows(body: unknown): ResultRow[] {
 export function timeframeOf(row: ResultRow, index: number): string {
   return typeof row.timeframe === 'string' && row.timeframe !== '' ? row.timeframe : `row ${index + 1}`;
 }
+
+/** `n_settled` when it is a count. */
+export const settledOf = (row: ResultRow): number | undefined => (isCount(row.n_settled) ? row.n_settled : undefined);

@@ -1,116 +1,31 @@
 // Re-derives the outcome of one settled forecast from `verify.php`'s body: direction, anchor
 // price and the close at the target time give the return, the return gives the outcome.
-// The seed fixes none of the body's fields, so each figure is looked for under its common
-// names in the forecast and settlement blocks; a figure not found means no check, not a guess.
-import { finiteNumber, isRecord } from '../values.js';
+// The seed shows none of this body's fields, so only the names the seed uses elsewhere are
+// read: `forecast.direction` (or `forecast.ia3.direction`) with its values `long`/`short`,
+// `anchor_price`, `target_t`, the `settlement` block's `close_at_target`, `neutral_band_pct`
+// and `outcome` (`win`, `loss`, `neutral`, the track record's words), and the market closes as
+// `{t, close}` records. A figure found under no such name means no check, never a guess.
+import type { Direction, Outcome } from '../domain.js';
+import { asRecord, finiteNumber, isRecord } from '../values.js';
 
-export type Direction = 'long' | 'short';
-export type Outcome = 'win' | 'loss' | 'neutral';
+const DIRECTIONS: readonly Direction[] = ['long', 'short'];
+const OUTCOMES: readonly Outcome[] = ['win', 'loss', 'neutral'];
 
-type Block = Record<string, unknown>;
-const block = (v: unknown): Block | undefined => (isRecord(v) ? v : undefined);
-
-const DIRECTIONS: Record<string, Direction> = {
-  long: 'long',
-  up: 'long',
-  buy: 'long',
-  bull: 'long',
-  bullish: 'long',
-  sube: 'long',
-  short: 'short',
-  down: 'short',
-  sell: 'short',
-  bear: 'short',
-  bearish: 'short',
-  baja: 'short',
-};
-const OUTCOMES: Record<string, Outcome> = {
-  win: 'win',
-  won: 'win',
-  hit: 'win',
-  correct: 'win',
-  success: 'win',
-  loss: 'loss',
-  lost: 'loss',
-  lose: 'loss',
-  miss: 'loss',
-  incorrect: 'loss',
-  wrong: 'loss',
-  failure: 'loss',
-  neutral: 'neutral',
-  flat: 'neutral',
-  push: 'neutral',
-  draw: 'neutral',
-  tie: 'neutral',
-  scratch: 'neutral',
-};
-
-const FORECAST_BLOCKS = ['forecast', 'prediction', 'stored_forecast'];
-const SETTLEMENT_BLOCKS = ['settlement', 'settled', 'result', 'resolution'];
-const DIRECTION_KEYS = ['direction', 'side', 'predicted_direction', 'signal'];
-const ANCHOR_KEYS = [
-  'anchor_price',
-  'anchor',
-  'entry_price',
-  'price_at_ts',
-  'start_price',
-  'open_price',
-  'reference_price',
-];
-const CLOSE_KEYS = [
-  'close_at_target',
-  'target_close',
-  'close_at_target_t',
-  'close_at_target_price',
-  'settlement_price',
-  'settle_price',
-  'exit_price',
-  'price_at_target',
-  'final_price',
-  'close',
-];
-const TARGET_TIME_KEYS = ['target_t', 'target_ts', 'target_time'];
-const BAND_KEYS = ['neutral_band_pct', 'neutral_band', 'neutral_threshold_pct'];
-const OUTCOME_KEYS = ['outcome', 'result', 'status', 'verdict'];
-
-function firstBlock(body: Block, names: string[]): Block | undefined {
-  for (const name of names) {
-    const found = block(body[name]);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function firstOf<T>(
-  blocks: Array<Block | undefined>,
-  keys: string[],
-  read: (v: unknown) => T | undefined,
-): T | undefined {
-  for (const b of blocks) {
-    if (!b) continue;
-    for (const key of keys) {
-      const value = read(b[key]);
-      if (value !== undefined) return value;
-    }
-  }
-  return undefined;
-}
-
-const word =
-  <T>(table: Record<string, T>) =>
+const oneOf =
+  <T extends string>(allowed: readonly T[]) =>
   (v: unknown): T | undefined =>
-    typeof v === 'string' ? table[v.trim().toLowerCase()] : undefined;
+    (allowed as readonly unknown[]).includes(v) ? (v as T) : undefined;
+
 const positive = (v: unknown): number | undefined => {
   const n = finiteNumber(v);
   return n !== undefined && n > 0 ? n : undefined;
 };
 
-/** The market close at the target time, from a list of `{t, close}` records. */
-function closeAt(market: Block | undefined, targetT: number | undefined): number | undefined {
-  if (!market || targetT === undefined) return undefined;
-  const closes = Object.values(market).find(Array.isArray) as unknown[] | undefined;
-  const hit = closes?.map(block).find((c) => c && finiteNumber(c.t ?? c.ts ?? c.time) === targetT);
-  return hit ? positive(hit.close ?? hit.c ?? hit.price) : undefined;
+/** The market close at the target time, from the `closes` list of `{t, close}` records. */
+function closeAt(market: Record<string, unknown>, targetT: number | undefined): number | undefined {
+  if (targetT === undefined || !Array.isArray(market.closes)) return undefined;
+  const hit = market.closes.filter(isRecord).find((c) => c.t === targetT);
+  return hit ? positive(hit.close) : undefined;
 }
 
 export function outcomeFor(direction: Direction, returnPct: number, neutralBandPct = 0): Outcome {
@@ -135,16 +50,13 @@ export type SettlementCheck =
   | { checked: false; missing: string[] };
 
 export function checkSettlement(body: unknown): SettlementCheck {
-  const root = block(body) ?? {};
-  const forecast = firstBlock(root, FORECAST_BLOCKS);
-  const settlement = firstBlock(root, SETTLEMENT_BLOCKS);
-  const market = block(root.market) ?? block(root.market_closes);
-  const blocks = [forecast, settlement, root];
-
-  const direction = firstOf([forecast, block(forecast?.ia3), settlement, root], DIRECTION_KEYS, word(DIRECTIONS));
-  const anchor = firstOf(blocks, ANCHOR_KEYS, positive);
-  const targetT = firstOf([settlement, forecast, root], TARGET_TIME_KEYS, finiteNumber);
-  const close = firstOf([settlement, root], CLOSE_KEYS, positive) ?? closeAt(market, targetT);
+  const root = asRecord(body);
+  const forecast = asRecord(root.forecast);
+  const settlement = asRecord(root.settlement);
+  const direction = oneOf(DIRECTIONS)(forecast.direction) ?? oneOf(DIRECTIONS)(asRecord(forecast.ia3).direction);
+  const anchor = positive(forecast.anchor_price);
+  const targetT = finiteNumber(settlement.target_t) ?? finiteNumber(forecast.target_t);
+  const close = positive(settlement.close_at_target) ?? closeAt(asRecord(root.market), targetT);
 
   const missing = [
     direction ? '' : 'a direction',
@@ -153,10 +65,10 @@ export function checkSettlement(body: unknown): SettlementCheck {
   ].filter(Boolean);
   if (!direction || !anchor || !close) return { checked: false, missing };
 
-  const neutralBandPct = firstOf([settlement, forecast, root], BAND_KEYS, finiteNumber);
+  const neutralBandPct = finiteNumber(settlement.neutral_band_pct);
   const returnPct = (close / anchor - 1) * 100;
   const expected = outcomeFor(direction, returnPct, neutralBandPct);
-  const published = firstOf([settlement, root], OUTCOME_KEYS, word(OUTCOMES));
+  const published = oneOf(OUTCOMES)(settlement.outcome);
   let agrees: boolean | undefined = published === undefined ? undefined : published === expected;
   // Without a published band, a small return called neutral can be neither confirmed nor refuted.
   if (neutralBandPct === undefined && published === 'neutral' && expected !== 'neutral') agrees = undefined;

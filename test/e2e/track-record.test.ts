@@ -56,10 +56,49 @@ describe('fcast track-record', () => {
     expect(lastThree(r.stdout)).toMatch(/demo · data delayed 60 min/);
   });
 
+  it('computes the Total row from the counts and says where each interval lies against 50%', async () => {
+    const body = await fetchBody<Body>(emu.server.url, PATH);
+    const r = await emu.run(['track-record']);
+    const wins = body.results.reduce((a, x) => a + x.outcomes.win, 0);
+    const losses = body.results.reduce((a, x) => a + x.outcomes.loss, 0);
+    const z = 1.96;
+    const n = wins + losses;
+    const p = wins / n;
+    const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+    const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+    const pct = (x: number) => (x * 100).toFixed(2);
+    const total = r.stdout.split('\n').find((l) => l.startsWith('Total '))!;
+    expect(total).toContain(`${pct(p)}%  ${pct(centre - half)}–${pct(centre + half)}%`);
+    expect(total).toMatch(centre + half < 0.5 ? /%\s+below\s/ : centre - half > 0.5 ? /%\s+above\s/ : /straddles/);
+    for (const row of body.results) {
+      const line = r.stdout.split('\n').find((l) => l.startsWith(`${row.timeframe} `))!;
+      const ci = row.resolved_win_rate_ci95;
+      const expected = !ci ? '–' : ci[0] > 0.5 ? 'above' : ci[1] < 0.5 ? 'below' : 'straddles';
+      expect(line.split(/\s{2,}/)[7]).toBe(expected);
+    }
+    expect(r.stdout).toMatch(/\sabove\s/);
+    expect(r.stdout).toMatch(/\sbelow\s/);
+  });
+
+  it('shows a body that breaks the documented shape with the generic renderer, after a warning', async () => {
+    const url = await serveAltered((b) => {
+      (b as unknown as Record<string, unknown>).results = 'withheld';
+    });
+    const r = await emu.run(['track-record'], { env: { FCAST_BASE_URL: url } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^warning: track-record\.php: the response does not match the documented shape \(results: /m,
+    );
+    expect(r.stdout).toMatch(/^results\s+withheld$/m);
+    expect(lastThree(r.stdout)).toMatch(/Source: /);
+    const strict = await emu.run(['track-record', '--strict'], { env: { FCAST_BASE_URL: url } });
+    expect(strict.code).toBe(7);
+  });
+
   it('shows a dash for null rates, never null or NaN', async () => {
     const r = await emu.run(['track-record']);
     const empty = r.stdout.split('\n').find((l) => l.startsWith('1d '))!;
-    expect(empty).toMatch(/^1d\s+0\s+0\s+0\s+0\s+–\s+–\s+–\s+–\s+insufficient_sample$/);
+    expect(empty).toMatch(/^1d\s+0\s+0\s+0\s+0\s+–\s+–\s+–\s+–\s+–\s+insufficient_sample$/);
     expect(r.stdout).not.toMatch(/null|NaN|undefined/);
   });
 
@@ -218,7 +257,7 @@ describe('fcast track-record', () => {
       const lenient = await emu.run(['track-record', '--audit'], { env: { FCAST_BASE_URL: url } });
       expect(lenient.code).toBe(0);
       expect(lenient.stderr).toMatch(
-        /^warning: audit: 2h: not auditable: its outcome counts do not say how many wins and losses \(keys: up, down\); not checked$/m,
+        /^warning: audit: 2h: not auditable: its outcomes carry no win and loss count \(keys: up, down\); not checked$/m,
       );
       expect(lenient.stderr).toMatch(/9\/10 timeframes checked, 1 not auditable; no disagreement/);
       const strict = await emu.run(['track-record', '--audit', '--strict'], { env: { FCAST_BASE_URL: url } });
@@ -250,7 +289,7 @@ describe('fcast track-record', () => {
       expect(lines[0]).toBe('### Track record · all symbols');
       const table = lines.filter((l) => l.startsWith('|'));
       expect(table[0]).toBe(
-        '| TF | Settled | Wins | Losses | Neutral | Win rate | 95% CI | Positive | Avg return | Maturity |',
+        '| TF | Settled | Wins | Losses | Neutral | Win rate | 95% CI | vs 50% | Positive | Avg return | Maturity |',
       );
       expect(table[1]).toMatch(/^\|(:?-+:?\|)+$/);
       expect(table.slice(2, -1).map((l) => l.split(' | ')[0]!.slice(2))).toEqual(body.results.map((x) => x.timeframe));

@@ -115,4 +115,32 @@ describe('fcast verify', () => {
     expect(missing.code).toBe(0);
     expect(missing.stdout).toMatch(/^Check: not possible: the body does not show an anchor price$/m);
   });
+
+  it('prints prices with thousands separators and the precision the body publishes', async () => {
+    const btc = await serveAltered((b) => {
+      b.forecast.anchor_price = 96515.1;
+      b.settlement.close_at_target = 96040.86;
+      b.market.closes[0]!.close = 96515.1;
+    });
+    const r = await emu.run(['verify', '1'], { env: { FCAST_BASE_URL: btc } });
+    expect(r.stdout).toMatch(/^ {2}anchor_price\s+96,515\.10$/m);
+    expect(r.stdout).toMatch(/^ {2}close_at_target\s+96,040\.86$/m);
+    expect(r.stdout).toMatch(/\s96,515\.10$/m);
+    expect(r.stdout).not.toMatch(/96515\.1\b/);
+    expect(r.stdout).toMatch(/^Check: \w+ from 96,515\.10 to 96,040\.86 /m);
+    // A stock at two decimals stays at two: 229.87, never 229.870.
+    const aapl = await serveAltered((b) => {
+      b.forecast.symbol = 'AAPL/USD';
+      b.forecast.anchor_price = 229.87;
+      b.forecast.target_price = 230.1;
+      b.settlement.close_at_target = 231.05;
+      for (const c of b.market.closes) c.close = 230.4;
+    });
+    const stock = await emu.run(['verify', '1'], { env: { FCAST_BASE_URL: aapl } });
+    expect(stock.stdout).toMatch(/^ {2}anchor_price\s+229\.87$/m);
+    expect(stock.stdout).toMatch(/^ {2}target_price\s+230\.10$/m);
+    expect(stock.stdout).toMatch(/ from 229\.87 to 231\.05 /);
+    expect(stock.stdout).toMatch(/\s230\.40$/m);
+    expect(stock.stdout).not.toMatch(/\b(229\.870|230\.400|231\.050)\b/);
+  });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { auditTrackRecord, wilsonInterval } from '../../src/evidence/audit.js';
+import { auditTrackRecord } from '../../src/evidence/audit.js';
 import { describeDisagreement } from '../../src/evidence/checks.js';
-import { recognizeOutcomes } from '../../src/evidence/results.js';
+import { outcomeCounts } from '../../src/evidence/results.js';
+import { versus50, wilsonInterval } from '../../src/evidence/wilson.js';
 
 const close = (got: readonly number[], want: readonly number[]) => {
   for (const [i, v] of got.entries()) expect(v).toBeCloseTo(want[i]!, 4);
@@ -26,20 +27,28 @@ describe('wilsonInterval', () => {
   });
 });
 
-describe('recognizeOutcomes', () => {
-  it('reads the common spellings of win, loss and neutral counts', () => {
-    expect(recognizeOutcomes({ win: 3, loss: 2, neutral: 1 })).toEqual({ wins: 3, losses: 2, neutrals: 1 });
-    expect(recognizeOutcomes({ wins: 3, losses: 2, neutrals: 1 })).toEqual({ wins: 3, losses: 2, neutrals: 1 });
-    expect(recognizeOutcomes({ won: 3, lost: 2, push: 1 })).toEqual({ wins: 3, losses: 2, neutrals: 1 });
-    expect(recognizeOutcomes({ n_wins: 3, loss_count: 2, Flat: 1 })).toEqual({ wins: 3, losses: 2, neutrals: 1 });
+describe('outcomeCounts', () => {
+  it("reads the seed's names: win, loss, neutral", () => {
+    expect(outcomeCounts({ win: 3, loss: 2, neutral: 1 })).toEqual({ wins: 3, losses: 2, neutrals: 1 });
+    expect(outcomeCounts({ win: 3, loss: 2 })).toEqual({ wins: 3, losses: 2 });
   });
 
-  it('leaves out what it cannot read: unknown keys, non-counts, and spellings that disagree', () => {
-    expect(recognizeOutcomes({ up: 3, down: 2 })).toEqual({});
-    expect(recognizeOutcomes({ win: '3', loss: -1, neutral: 1.5 })).toEqual({});
-    expect(recognizeOutcomes({ win: 3, wins: 4, loss: 2 })).toEqual({ losses: 2 });
-    expect(recognizeOutcomes(null)).toEqual({});
-    expect(recognizeOutcomes([1, 2])).toEqual({});
+  it('guesses no other spelling, and takes only whole non-negative counts', () => {
+    expect(outcomeCounts({ wins: 3, losses: 2, neutrals: 1 })).toEqual({});
+    expect(outcomeCounts({ won: 3, lost: 2, push: 1, Win: 4 })).toEqual({});
+    expect(outcomeCounts({ win: '3', loss: -1, neutral: 1.5 })).toEqual({});
+    expect(outcomeCounts(null)).toEqual({});
+    expect(outcomeCounts([1, 2])).toEqual({});
+  });
+});
+
+describe('versus50', () => {
+  it('says whether an interval is wholly above 50%, wholly below, or across it', () => {
+    expect(versus50([0.5001, 0.6])).toBe('above');
+    expect(versus50([0.4, 0.4999])).toBe('below');
+    expect(versus50([0.45, 0.55])).toBe('straddles');
+    expect(versus50([0.5, 0.6])).toBe('straddles');
+    expect(versus50(null)).toBeUndefined();
   });
 });
 
@@ -105,11 +114,11 @@ describe('auditTrackRecord', () => {
     expect(report.audited).toBe(0);
     expect(report.disagreements).toEqual([]);
     expect(report.notAuditable).toEqual([
-      { timeframe: '1h', reason: expect.stringMatching(/wins and losses \(keys: up, down\)/) },
+      { timeframe: '1h', reason: expect.stringMatching(/no win and loss count \(keys: up, down\)/) },
     ]);
   });
 
-  it('audits other spellings of the counts', () => {
+  it("does not audit counts under other spellings: they are not the seed's", () => {
     const report = auditTrackRecord({
       results: [
         {
@@ -120,7 +129,10 @@ describe('auditTrackRecord', () => {
         },
       ],
     });
-    expect(report.disagreements.map((d) => d.field)).toEqual(['resolved_win_rate_ci95[1]']);
+    expect(report.disagreements).toEqual([]);
+    expect(report.notAuditable.map((n) => n.reason)).toEqual([
+      'its outcomes carry no win and loss count (keys: wins, losses, neutrals)',
+    ]);
   });
 
   it('flags a malformed interval', () => {

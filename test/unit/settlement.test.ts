@@ -49,16 +49,16 @@ describe('checkSettlement', () => {
     expect(describeCheck(plain, check)).toMatch(/-> loss; the published outcome is win: it does NOT agree$/);
   });
 
-  it('finds figures under other common names, and the close in the market closes at the target time', () => {
+  it("reads ia3's direction and the close in the market closes at the target time", () => {
     const check = checkSettlement({
-      prediction: { ia3: { direction: 'SHORT' }, entry_price: 2000, target_t: 1_700_000_600 },
+      forecast: { ia3: { direction: 'short' }, anchor_price: 2000, target_t: 1_700_000_600 },
       market: {
         closes: [
           { t: 1_700_000_000, close: 2000 },
           { t: 1_700_000_600, close: 1990 },
         ],
       },
-      result: { result: 'won' },
+      settlement: { outcome: 'win' },
     });
     expect(check).toMatchObject({
       checked: true,
@@ -69,6 +69,23 @@ describe('checkSettlement', () => {
       published: 'win',
       agrees: true,
     });
+  });
+
+  it('guesses no other names or words: Spanish directions, synonyms of a close or an outcome', () => {
+    const check = checkSettlement({
+      prediction: { direction: 'long', anchor_price: 100 },
+      forecast: { direction: 'sube', entry_price: 100 },
+      settlement: { settle_price: 101, outcome: 'won' },
+    });
+    expect(check).toEqual({
+      checked: false,
+      missing: ['a direction', 'an anchor price', 'the close at the target time'],
+    });
+    const uncalled = checkSettlement({
+      forecast: { direction: 'long', anchor_price: 100 },
+      settlement: { close_at_target: 101, outcome: 'hit' },
+    });
+    expect(uncalled).toMatchObject({ checked: true, expected: 'win', published: undefined, agrees: undefined });
   });
 
   it('does not guess: a missing figure means no check, and names what is missing', () => {

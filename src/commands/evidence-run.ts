@@ -1,0 +1,149 @@
+// What `track-record` and `accuracy` share once their flags are read: the baseline is read and
+// checked before any request (exit 2 naming the file), the record is fetched, compared and
+// computed once, rendered in the form asked for, checked (exit 8), and saved last.
+import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Fetched } from '../api/endpoints.js';
+import type { TrackRecord } from '../api/schemas.js';
+import type { Run } from '../command.js';
+import { CheckFailedError, UsageError } from '../errors.js';
+import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
+import { runChecks } from '../evidence/checks.js';
+import type { EvidenceFlags } from '../evidence/flags.js';
+import { hasPeriodGates } from '../evidence/gates.js';
+import { recordRows } from '../evidence/rows.js';
+import { reindentJson } from '../output/json.js';
+import type { BaselineView, TrackRecordView } from '../output/track-record-table.js';
+
+/** The size cap of a response holds for a baseline too: it was one. */
+const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
+const BASELINE_HINT = 'give an earlier --json output of the same command, with the same --symbol and --tf';
+
+interface Baseline {
+  file: string;
+  body: unknown;
+}
+
+function baselineError(file: string, why: string, cause?: unknown): UsageError {
+  return new UsageError(`--baseline ${file}: ${why}`, { hint: BASELINE_HINT, cause });
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+const reason = (err: unknown): string => {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code) return ERRNO_TEXT[code] ?? code;
+  return err instanceof Error ? err.message : String(err);
+};
+
+async function readBaseline(file: string, filter: RecordFilter): Promise<Baseline> {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_BASELINE_BYTES) throw baselineError(file, 'it is larger than 16 MiB');
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw baselineError(file, `cannot read it (${reason(err)})`, err);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw baselineError(file, 'it is not JSON', err);
+  }
+  const { TrackRecordSchema } = await import('../api/schemas.js');
+  const parsed = TrackRecordSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join('.') : 'the body';
+    throw baselineError(file, `it is not a track-record body (${where}: ${issue.message})`);
+  }
+  const mismatch = filterMismatch(body, filter);
+  if (mismatch) throw baselineError(file, `it answers another question: ${mismatch}`);
+  return { file, body };
+}
+
+/** A file we may write: its directory exists and is writable, and it is not a directory itself. */
+function checkSavePath(file: string): void {
+  try {
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new Error('it is a directory');
+    accessSync(dirname(file), constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`--save ${file}: cannot write there (${reason(err)})`, { cause: err });
+  }
+}
+
+/** Write to a temporary file beside it, then rename: a reader sees the old file or the new one. */
+function saveAtomically(file: string, text: string): void {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(temp, text, { mode: 0o644 });
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw new UsageError(`--save ${file}: cannot write it (${reason(err)})`, { cause: err });
+  }
+}
+
+export async function runEvidenceCommand(
+  run: Run,
+  flags: EvidenceFlags,
+  filter: RecordFilter,
+  fetch: () => Promise<Fetched<TrackRecord>>,
+): Promise<void> {
+  const { out } = run;
+  if (hasPeriodGates(flags) && flags.baseline === undefined) {
+    throw new UsageError(
+      '--min-new-settled and --min-new-win-rate judge the period since a baseline: add --baseline FILE',
+    );
+  }
+  const baseline = flags.baseline === undefined ? undefined : await readBaseline(flags.baseline, filter);
+  if (flags.save !== undefined) checkSavePath(flags.save);
+
+  const res = await fetch();
+  const comparison = baseline ? compareWithBaseline(baseline.body, res.body) : undefined;
+  const baselineView: BaselineView | undefined =
+    baseline && comparison
+      ? { file: baseline.file, generatedAt: (baseline.body as TrackRecord).generated_at, comparison }
+      : undefined;
+  const view: TrackRecordView = {
+    body: res.body,
+    figures: recordRows(res.body, comparison?.comparable ? comparison.changes : undefined),
+    baseline: baselineView,
+  };
+
+  const render = await import('../output/track-record-table.js');
+  if (run.flags.json) {
+    // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
+    if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
+    out.rawJson(res.raw);
+    for (const line of render.renderChangeLines(view)) out.note(line);
+  } else if (!res.wellFormed) {
+    // The shape was not the documented one (a warning said so): show what came, as it came.
+    const { renderDocument } = await import('../output/document.js');
+    const text = renderDocument(out, res.body, run.nowSeconds());
+    out.data(flags.format === 'markdown' ? `\`\`\`\n${text}\n\`\`\`` : text);
+  } else if (flags.format === 'markdown') {
+    out.data(render.renderTrackRecordMarkdown(out, view));
+  } else {
+    out.data(render.renderTrackRecordTable(out, view));
+  }
+
+  const report = runChecks(res.body, flags, {
+    strict: run.flags.strict === true,
+    baseline: baselineView && { file: baselineView.file, comparison: baselineView.comparison },
+  });
+  for (const line of report.lines) (line.level === 'warn' ? out.warn : out.note).call(out, line.text);
+  if (report.problems.length) {
+    if (flags.save !== undefined)
+      out.note(`not saved to ${flags.save}: a check failed, so the baseline stays as it was`);
+    throw new CheckFailedError(`check failed: ${report.problems.join('; ')}`);
+  }
+  if (flags.save !== undefined) saveAtomically(flags.save, `${reindentJson(res.raw)}\n`);
+}
