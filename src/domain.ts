@@ -42,6 +42,86 @@ export type Direction = 'long' | 'short';
 /** How a settled forecast ended: the seed's track record counts wins, losses and neutrals. */
 export type Outcome = 'win' | 'loss' | 'neutral';
 
+// What fcast computes from the evidence, as the renderers receive it: evidence/ fills these in,
+// output/ formats them, and neither needs the other.
+
+/** Where a Wilson interval lies against a coin toss: wholly above 50%, wholly below, or across it. */
+export type Versus50 = 'above' | 'below' | 'straddles';
+
+/** One timeframe's period since a baseline; a count is undefined where either record lacks it. */
+export interface PeriodChange {
+  timeframe: string;
+  settled?: number;
+  wins?: number;
+  losses?: number;
+  neutrals?: number;
+  /** Wins over wins and losses of the period; null when none resolved or a count went down. */
+  rate: number | null;
+  interval: [number, number] | null;
+  versus50?: Versus50;
+  /** Not in the baseline: the whole timeframe is new. */
+  appeared: boolean;
+}
+
+export type CountName = 'n_settled' | 'win' | 'loss' | 'neutral';
+
+export interface CountDrop {
+  count: CountName;
+  before: number;
+  now: number;
+}
+
+export type BaselineComparison =
+  | { comparable: false; baselineProtocol: string | undefined; currentProtocol: string | undefined }
+  | {
+      comparable: true;
+      protocol: string;
+      changes: PeriodChange[];
+      drops: Array<{ timeframe: string; drops: CountDrop[] }>;
+      vanished: string[];
+    };
+
+/** A row of the track record table, figures as numbers; undefined where absent or not a number. */
+export interface RecordRow {
+  timeframe: string;
+  settled?: number;
+  wins?: number;
+  losses?: number;
+  neutrals?: number;
+  /** As published (the Total row's: computed). */
+  rate?: number;
+  interval?: readonly [number, number];
+  versus50?: Versus50;
+  positiveRate?: number;
+  averageReturnPct?: number;
+  maturity?: string;
+  /** The period since the baseline, when one was compared. */
+  change?: PeriodChange;
+}
+
+export interface RecordRows {
+  rows: RecordRow[];
+  /** undefined unless there are two rows or more to add up: one row's total is itself. */
+  total: RecordRow | undefined;
+}
+
+/** verify's re-derivation of one settlement's outcome. */
+export type SettlementCheck =
+  | {
+      checked: true;
+      direction: Direction;
+      anchor: number;
+      close: number;
+      returnPct: number;
+      /** The outcome the figures give. */
+      expected: Outcome;
+      neutralBandPct: number | undefined;
+      published: Outcome | undefined;
+      /** undefined when there is nothing to compare, or a published neutral cannot be judged without a band. */
+      agrees: boolean | undefined;
+    }
+  | { checked: false; missing: string[] };
+
 /** Minutes in a timeframe named like the seed's (`5min`, `1h`, `1d`); undefined for any other name. */
 export function timeframeMinutes(tf: string): number | undefined {
   const m = /^(\d+)(min|h|d)$/.exec(tf);

@@ -2,9 +2,10 @@
 // protocol cohort a settled forecast stays settled, so every count can only grow: a count that
 // went down, or a timeframe that vanished, means the record was rewritten. What grew is the
 // period since the baseline, judged on its own: its outcomes, resolved win rate and interval.
+import type { BaselineComparison, CountDrop, CountName, PeriodChange } from '../domain.js';
 import { asRecord, nonEmptyText } from '../values.js';
 import { outcomeCounts, resultRows, settledOf, timeframeOf } from './results.js';
-import { resolvedRate, versus50, type Versus50 } from './wilson.js';
+import { resolvedRate, versus50 } from './wilson.js';
 
 /** What the command asked for, which the baseline must have asked for too. */
 export interface RecordFilter {
@@ -29,40 +30,8 @@ export function filterMismatch(baseline: unknown, filter: RecordFilter): string 
   return undefined;
 }
 
-export const COUNT_NAMES = ['n_settled', 'win', 'loss', 'neutral'] as const;
-export type CountName = (typeof COUNT_NAMES)[number];
+const COUNT_NAMES: readonly CountName[] = ['n_settled', 'win', 'loss', 'neutral'];
 type Counts = Partial<Record<CountName, number>>;
-
-export interface CountDrop {
-  count: CountName;
-  before: number;
-  now: number;
-}
-
-/** One timeframe's period since the baseline; a count is undefined where either record lacks it. */
-export interface PeriodChange {
-  timeframe: string;
-  settled?: number;
-  wins?: number;
-  losses?: number;
-  neutrals?: number;
-  /** Wins over wins and losses of the period; null when none resolved or a count went down. */
-  rate: number | null;
-  interval: [number, number] | null;
-  versus50?: Versus50;
-  /** Not in the baseline: the whole timeframe is new. */
-  appeared: boolean;
-}
-
-export type BaselineComparison =
-  | { comparable: false; baselineProtocol: string | undefined; currentProtocol: string | undefined }
-  | {
-      comparable: true;
-      protocol: string;
-      changes: PeriodChange[];
-      drops: Array<{ timeframe: string; drops: CountDrop[] }>;
-      vanished: string[];
-    };
 
 function countsByTimeframe(body: unknown): Map<string, Counts> {
   const map = new Map<string, Counts>();

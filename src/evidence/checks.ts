@@ -1,9 +1,9 @@
 // The gates, the audit and the baseline comparison a user asked for, as a report: the lines
 // to show on stderr (timeframe, figure, threshold or recomputed value) and the problems that
 // make the run fail with exit 8. Pure: the command prints the report and decides the exit.
+import type { BaselineComparison } from '../domain.js';
 import { clean } from '../output/sanitize.js';
 import { AUDIT_TOLERANCE, AUDIT_Z, auditTrackRecord, type AuditDisagreement } from './audit.js';
-import type { BaselineComparison } from './baseline.js';
 import {
   evaluateGates,
   evaluatePeriodGates,

@@ -1,27 +1,11 @@
 // The figures of a track record table, computed once: one row per timeframe, read by the
-// seed's names, and (for two rows or more) a Total row computed from the counts (the body's `totals` has no field
-// names in the seed, so its own spelling is never guessed). Renderers only format these.
+// seed's names, and (for two rows or more) a Total row computed from the counts: the body's
+// `totals` has no field names in the seed, so no spelling of them is guessed. Renderers only
+// format these rows (domain.ts holds their types, shared by both sides).
+import type { PeriodChange, RecordRow, RecordRows } from '../domain.js';
 import { finiteNumber, nonEmptyText } from '../values.js';
-import type { PeriodChange } from './baseline.js';
 import { outcomeCounts, resultRows, settledOf, timeframeOf } from './results.js';
-import { resolvedRate, versus50, type Versus50 } from './wilson.js';
-
-export interface RecordRow {
-  timeframe: string;
-  settled?: number;
-  wins?: number;
-  losses?: number;
-  neutrals?: number;
-  /** As published (the Total row's: computed); undefined when absent or not a number. */
-  rate?: number;
-  interval?: readonly [number, number];
-  versus50?: Versus50;
-  positiveRate?: number;
-  averageReturnPct?: number;
-  maturity?: string;
-  /** The period since the baseline, when one was compared. */
-  change?: PeriodChange;
-}
+import { resolvedRate, versus50 } from './wilson.js';
 
 function publishedInterval(v: unknown): readonly [number, number] | undefined {
   if (!Array.isArray(v) || v.length !== 2) return undefined;
@@ -67,12 +51,6 @@ function totalRow(rows: RecordRow[], changes: Map<string, PeriodChange> | undefi
     };
   }
   return total;
-}
-
-export interface RecordRows {
-  rows: RecordRow[];
-  /** undefined unless there are two rows or more to add up: one row's total is itself. */
-  total: RecordRow | undefined;
 }
 
 export function recordRows(body: unknown, changes?: PeriodChange[]): RecordRows {

@@ -5,7 +5,7 @@
 // `anchor_price`, `target_t`, the `settlement` block's `close_at_target`, `neutral_band_pct`
 // and `outcome` (`win`, `loss`, `neutral`, the track record's words), and the market closes as
 // `{t, close}` records. A figure found under no such name means no check, never a guess.
-import type { Direction, Outcome } from '../domain.js';
+import type { Direction, Outcome, SettlementCheck } from '../domain.js';
 import { asRecord, finiteNumber, isRecord } from '../values.js';
 
 const DIRECTIONS: readonly Direction[] = ['long', 'short'];
@@ -32,22 +32,6 @@ export function outcomeFor(direction: Direction, returnPct: number, neutralBandP
   if (Math.abs(returnPct) < neutralBandPct || returnPct === 0) return 'neutral';
   return returnPct > 0 === (direction === 'long') ? 'win' : 'loss';
 }
-
-export type SettlementCheck =
-  | {
-      checked: true;
-      direction: Direction;
-      anchor: number;
-      close: number;
-      returnPct: number;
-      /** The outcome the figures give. */
-      expected: Outcome;
-      neutralBandPct: number | undefined;
-      published: Outcome | undefined;
-      /** undefined when there is nothing to compare, or a published neutral cannot be judged without a band. */
-      agrees: boolean | undefined;
-    }
-  | { checked: false; missing: string[] };
 
 export function checkSettlement(body: unknown): SettlementCheck {
   const root = asRecord(body);

@@ -1,5 +1,6 @@
 // The Wilson score interval: the one used by `--audit`, by the change since a baseline, and
 // by the emulator when it publishes its figures, so that all three agree to the last digit.
+import type { Versus50 } from '../domain.js';
 
 /** z for a 95% interval, as the contract fixes it. */
 export const WILSON_Z = 1.96;
@@ -14,9 +15,6 @@ export function wilsonInterval(wins: number, n: number, z = WILSON_Z): [number, 
   const halfWidth = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
   return [Math.max(0, centre - halfWidth), Math.min(1, centre + halfWidth)];
 }
-
-/** Where an interval lies against a coin toss: wholly above 50%, wholly below, or across it. */
-export type Versus50 = 'above' | 'below' | 'straddles';
 
 export function versus50(interval: readonly [number, number] | null | undefined): Versus50 | undefined {
   if (!interval) return undefined;
