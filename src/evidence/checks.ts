@@ -72,9 +72,9 @@ export function describeDisagreement(d: AuditDisagreement): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function gateLines(failures: GateFailure[], report: CheckReport): void {
+function gateLines(failures: GateFailure[], report: CheckReport, since = ''): void {
   for (const f of failures) report.lines.push({ level: 'note', text: describeGateFailure(f) });
-  if (failures.length) report.problems.push(plural(failures.length, 'gate failure'));
+  if (failures.length) report.problems.push(`${plural(failures.length, 'gate failure')}${since}`);
 }
 
 function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
@@ -127,7 +127,7 @@ function baselineLines(input: BaselineInput, request: PeriodGateThresholds, repo
     report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${name}`);
   if (comparison.vanished.length)
     report.problems.push(`${plural(comparison.vanished.length, 'timeframe')} of ${name} missing now`);
-  gateLines(evaluatePeriodGates(comparison.changes, request), report);
+  gateLines(evaluatePeriodGates(comparison.changes, request), report, ' since the baseline');
 }
 
 export function runChecks(

@@ -151,7 +151,7 @@ describe('gates on the period since the baseline', () => {
     const above = await emu.run(['accuracy', '--tf', '1h', '--baseline', file, '--min-new-settled', '16']);
     expect(above.code).toBe(8);
     expect(above.stderr).toMatch(/^gate failed: 1h: new settlements 15 is below --min-new-settled 16$/m);
-    expect(above.stderr).toMatch(/^fcast: check failed: 1 gate failure$/m);
+    expect(above.stderr).toMatch(/^fcast: check failed: 1 gate failure since the baseline$/m);
   });
 
   it('--min-new-win-rate: judged on the new settlements only; a null rate fails', async () => {
