@@ -179,7 +179,6 @@ export type Price = z.infer<typeof PriceSchema>;
 export type EngineForecast = z.infer<typeof EngineForecastSchema>;
 export type ForecastEnvelope = z.infer<typeof ForecastEnvelopeSchema>;
 export type Registration = z.infer<typeof RegistrationSchema>;
-export type Maturity = z.infer<typeof MaturitySchema>;
 export type TrackRecordResult = z.infer<typeof TrackRecordResultSchema>;
 export type TrackRecord = z.infer<typeof TrackRecordSchema>;
 export type SymbolsList = z.infer<typeof SymbolsListSchema>;
