@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bash completion for fcast, generated from its command tree by `fcast completion bash`.
 # Load it from ~/.bashrc:  source <(fcast completion bash)
 # or save it where bash-completion looks:
