@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
 import { packageVersion } from '../../src/context.js';
 import { main, type MainOptions } from '../../src/main.js';
+import { expect } from 'vitest';
 
 export interface RunOptions {
   env?: Env;
@@ -80,4 +81,23 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
   };
   const code = await main(argv, ctx, { transport: opts.transport });
   return { code, stdout: stdout.text, stderr: stderr.text, sleeps: clock.sleeps, configDir };
+}
+
+/** What a finished run printed; spawned runs fit too (`{ code: r.status, ...r }`). */
+export interface Printed {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Asserts the exit code, and when it is wrong shows what the run printed: a bare
+ * `expected 2 to be 0` says nothing about why.
+ */
+export function expectExit(result: Printed, code: number): void {
+  const shown = (name: string, text: string) => `--- ${name}${text ? `\n${text.replace(/\n?$/, '\n')}` : ' (empty)\n'}`;
+  expect(
+    result.code,
+    `exit code, after printing\n${shown('stdout', result.stdout)}${shown('stderr', result.stderr)}`,
+  ).toBe(code);
 }

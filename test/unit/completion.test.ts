@@ -14,14 +14,14 @@ import {
   writeSymbolsCache,
 } from '../../src/completion/symbols-cache.js';
 import { type CompletionNode, describeTree } from '../../src/completion/tree.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 
 describe('committed completion scripts', () => {
   for (const shell of SHELLS) {
     it(`completions/${COMPLETION_FILES[shell]} is what 'fcast completion ${shell}' prints (else: npm run build && npm run completions)`, async () => {
       const committed = readFileSync(new URL(`../../completions/${COMPLETION_FILES[shell]}`, import.meta.url), 'utf8');
       const r = await runCli(['completion', shell]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
       expect(r.stdout).toBe(committed);
     });
   }
@@ -142,8 +142,8 @@ describe('the bash script', () => {
   it.skipIf(!has('shellcheck'))('is clean for shellcheck', async () => {
     const r = await runCli(['completion', 'bash']);
     const check = spawnSync('shellcheck', ['-'], { input: r.stdout, encoding: 'utf8' });
+    expectExit({ ...check, code: check.status }, 0);
     expect(check.stdout).toBe('');
-    expect(check.status).toBe(0);
   });
 });
 
