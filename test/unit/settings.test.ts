@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../src/errors.js';
@@ -54,10 +54,19 @@ describe('settings precedence', () => {
     expect(s.gatewayKey?.value).toBe('gw');
   });
 
-  it('finds the config directory the way each platform expects', () => {
-    expect(configDir({ env: {}, platform: 'linux', homedir: '/home/u' })).toBe('/home/u/.config/fcast');
-    expect(configDir({ env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux', homedir: '/home/u' })).toBe('/x/fcast');
-    expect(configDir({ env: { FCAST_CONFIG_DIR: '/c' }, platform: 'linux', homedir: '/home/u' })).toBe('/c');
-    mkdirSync(tempDir(), { recursive: true });
+  it('finds the config directory the way each platform expects (as the README lists), FCAST_CONFIG_DIR first', () => {
+    const at = (platform: NodeJS.Platform, env: Record<string, string> = {}) =>
+      configDir({ env, platform, homedir: '/home/u' });
+    expect(at('linux')).toBe('/home/u/.config/fcast');
+    expect(at('linux', { XDG_CONFIG_HOME: '/x' })).toBe('/x/fcast');
+    expect(at('darwin')).toBe('/home/u/Library/Preferences/fcast');
+    expect(at('darwin', { XDG_CONFIG_HOME: '/x' })).toBe('/home/u/Library/Preferences/fcast');
+    // %APPDATA%\fcast\Config; node:path joins with the separator of the machine running the test.
+    expect(at('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })).toBe(
+      join('C:\\Users\\u\\AppData\\Roaming', 'fcast', 'Config'),
+    );
+    expect(at('win32')).toBe(join('/home/u', 'AppData', 'Roaming', 'fcast', 'Config'));
+    for (const platform of ['linux', 'darwin', 'win32'] as const)
+      expect(at(platform, { FCAST_CONFIG_DIR: '/c', XDG_CONFIG_HOME: '/x', APPDATA: '/a' })).toBe('/c');
   });
 });
