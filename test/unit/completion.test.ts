@@ -26,6 +26,14 @@ describe('committed completion scripts', () => {
     });
   }
 
+  it('ships its templates: the installed package reads them from src/completion/', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
+    expectExit({ ...pack, code: pack.status }, 0);
+    const files = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(SHELLS.map((shell) => `src/completion/template.${shell}`)));
+    expect(files).toEqual(expect.arrayContaining(SHELLS.map((shell) => `completions/${COMPLETION_FILES[shell]}`)));
+  });
+
   it('does not depend on the environment of whoever generates it', async () => {
     const plain = await runCli(['completion', 'bash']);
     const other = await runCli(['completion', 'bash'], {
