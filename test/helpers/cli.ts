@@ -98,6 +98,6 @@ export function expectExit(result: Printed, code: number): void {
   const shown = (name: string, text: string) => `--- ${name}${text ? `\n${text.replace(/\n?$/, '\n')}` : ' (empty)\n'}`;
   expect(
     result.code,
-    `exit code, after printing\n${shown('stdout', result.stdout)}${shown('stderr', result.stderr)}`,
+    `the run printed\n${shown('stdout', result.stdout)}${shown('stderr', result.stderr)}--- and its exit code`,
   ).toBe(code);
 }
