@@ -20,12 +20,14 @@ setFlagsFromString('--liftoff-only');
 
 const { realContext } = await import('../dist/context.js');
 const { main } = await import('../dist/main.js');
+const { exitWhenFree } = await import('../dist/exit-guard.js');
 
 const interrupt = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     interrupt.abort();
-    process.once(signal, () => process.exit(130));
+    // Unless register holds a new key not yet printed and saved: then as soon as it is.
+    process.once(signal, () => exitWhenFree(() => process.exit(130)));
   });
 }
 
