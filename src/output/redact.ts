@@ -7,7 +7,8 @@ import type { IO, Writer } from '../context.js';
 
 /** `<prefix>_ag_` and at least 12 hex digits: a key, or enough of one to matter. */
 const KEY_SHAPE = /[A-Za-z0-9]+_ag_[0-9a-fA-F]{12,}/g;
-const HEX_RUN = /[0-9a-fA-F]{12,}/g;
+/** Runs of printable characters that JSON writes as they are (no space, quote or backslash). */
+const TOKEN_RUN = /[!#-[\]-~]{12,}/g;
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;
 /** No 12 characters in a row of a known secret may be shown. */
@@ -16,8 +17,10 @@ const WINDOW = 12;
 /** `mfa_ag_1a2b...9f0e`, or the ends of a run of hex: enough to tell two keys apart, never 12 characters in a row. */
 function mask(text: string): string {
   const cut = text.indexOf('_ag_');
-  if (cut >= 0) return `${text.slice(0, cut + 4)}${text.slice(cut + 4, cut + 8)}...${text.slice(-4)}`;
-  if (text.length >= 16) return `${text.slice(0, 4)}...${text.slice(-4)}`;
+  // Nothing of a key that JSON or a shell would treat specially: a mask never breaks a document.
+  const plain = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '*');
+  if (cut >= 0) return `${plain(text.slice(0, cut + 8))}...${plain(text.slice(-4))}`;
+  if (text.length >= 16) return `${plain(text.slice(0, 4))}...${plain(text.slice(-4))}`;
   return '<redacted>';
 }
 
@@ -35,7 +38,9 @@ export class Redactor {
     const s = secret?.trim();
     if (!s || s.length < MIN_KNOWN || this.known.has(s)) return;
     this.known.add(s);
-    for (let i = 0; i + WINDOW <= s.length; i++) this.windows.add(s.slice(i, i + WINDOW));
+    // The part after `_ag_` is the secret; a prefix is shared by every key of a service.
+    const secretPart = s.includes('_ag_') ? s.slice(s.indexOf('_ag_') + 4) : s;
+    for (let i = 0; i + WINDOW <= secretPart.length; i++) this.windows.add(secretPart.slice(i, i + WINDOW));
   }
 
   /** Runs `write` with one key left as it is: `register`'s only showing of a new key. */
@@ -64,15 +69,25 @@ export class Redactor {
     }
     out = out.replace(KEY_SHAPE, (found) => (found === revealed ? found : mask(found)));
     if (this.windows.size > 0) {
-      // Pieces of a known key: the secret part without its prefix, a key cut by a table cell.
-      out = out.replace(HEX_RUN, (run) => (revealed?.includes(run) || !this.holdsKnown(run) ? run : mask(run)));
+      // Pieces of a known key: its secret part without the prefix, a key cut by a table cell.
+      out = out.replace(TOKEN_RUN, (run) => (revealed?.includes(run) ? run : this.maskPieces(run)));
     }
     return out;
   }
 
-  private holdsKnown(run: string): boolean {
-    for (let i = 0; i + WINDOW <= run.length; i++) if (this.windows.has(run.slice(i, i + WINDOW))) return true;
-    return false;
+  /** Replaces every stretch of `run` that is 12 or more characters of a known key. */
+  private maskPieces(run: string): string {
+    let out = '';
+    let from = 0;
+    for (let i = 0; i + WINDOW <= run.length; i++) {
+      if (!this.windows.has(run.slice(i, i + WINDOW))) continue;
+      let end = i + WINDOW;
+      while (end < run.length && this.windows.has(run.slice(end - WINDOW + 1, end + 1))) end++;
+      out += `${run.slice(from, i)}<redacted>`;
+      from = end;
+      i = end - 1;
+    }
+    return out + run.slice(from);
   }
 }
 
