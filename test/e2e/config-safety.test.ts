@@ -300,6 +300,35 @@ describe('register and Ctrl-C', () => {
     expect(r.stdout.match(KEY_IN_TEXT)).toEqual([issued]);
     expect(config(dir)['api-key']).toBe(issued);
   });
+
+  it('a second SIGINT while no answer has come stops at once (exit 130)', async () => {
+    let child: ChildProcess | undefined;
+    let pending: import('node:http').ServerResponse | undefined;
+    let stderr = '';
+    let sentSecond = false;
+    onRequest = (res) => {
+      pending = res;
+      child!.stderr!.on('data', (d) => {
+        stderr += d;
+        if (/press Ctrl-C again/.test(stderr) && !sentSecond) {
+          sentSecond = true;
+          child!.kill('SIGINT');
+        }
+      });
+      child!.kill('SIGINT');
+    };
+    const r = await fcast(
+      ['register', '--email', 'a@example.com', '--timeout', '600'],
+      { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: tempDir() },
+      undefined,
+      (c) => {
+        child = c;
+      },
+    );
+    pending?.destroy();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toBe('');
+  });
 });
 
 describe('created directories', () => {
