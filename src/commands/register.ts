@@ -146,7 +146,8 @@ class KeyWindow {
   /** The wire, on which an interrupt no longer cuts the exchange; the deadline still does. */
   watch(wire: Transport): Transport {
     return {
-      ...wire,
+      close: () => wire.close(),
+      proxyFor: wire.proxyFor ? (url) => wire.proxyFor?.(url) : undefined,
       send: async (req) => {
         this.sending = true;
         this.app.handlesInterrupt = true;
