@@ -25,7 +25,7 @@ __fcast_spec() {
       __fcast_commands='login status logout help'
       ;;
     'auth login')
-      __fcast_options='--gateway'
+      __fcast_options='--gateway --force'
       ;;
     'auth status')
       __fcast_options='--check'

@@ -11,7 +11,8 @@ import { expect } from 'vitest';
 
 export interface RunOptions {
   env?: Env;
-  stdin?: string;
+  /** Several strings arrive as several chunks (a key at a prompt, then an answer). */
+  stdin?: string | string[];
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
   configDir?: string;
@@ -66,7 +67,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
   const configDir = opts.configDir ?? tempDir();
   const stdout = new Capture(opts.tty === true);
   const stderr = new Capture(opts.tty === true);
-  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin]) as Readable & { isTTY?: boolean };
+  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin].flat()) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.tty === true;
   const clock = fakeClock(opts.now);
   const ctx: Ctx = {
