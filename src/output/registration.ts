@@ -19,14 +19,18 @@ export interface RegistrationView {
   meta?: unknown;
 }
 
-/** `saved` says where the key was stored, or why it was not. */
-export function renderRegistration(out: Output, body: RegistrationView, saved: string): string {
-  const lines = [
+/** The key itself: printed before it is saved, so no crash while saving can leave it nowhere but a temp file. */
+export function renderNewKey(out: Output, body: RegistrationView): string {
+  return [
     out.c.bold('Your new API key (shown only this once; keep it secret):'),
     '',
     `  ${out.c.green(clean(body.api_key))}`,
-    '',
-  ];
+  ].join('\n');
+}
+
+/** The rest, after the key; `saved` says where the key was stored, or why it was not. */
+export function renderRegistrationDetails(out: Output, body: RegistrationView, saved: string): string {
+  const lines = [''];
   if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
 
   const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : DASH]];
