@@ -38,7 +38,7 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
-        const { runEvidenceCommand } = await import('./evidence-run.js');
+        const { runEvidenceCommand } = await import('../evidence-command.js');
         const filter = { symbol: flags.symbol, tf: flags.tf };
         await runEvidenceCommand(run, flags, filter, async () => {
           const conn = await run.connect();

@@ -31,7 +31,7 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, flags: EvidenceFlags) => {
-        const { runEvidenceCommand } = await import('./evidence-run.js');
+        const { runEvidenceCommand } = await import('../evidence-command.js');
         await runEvidenceCommand(run, flags, { symbol: flags.symbol }, async () => {
           const conn = await run.connect();
           const { fetchTrackRecord } = await import('../api/endpoints.js');

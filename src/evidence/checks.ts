@@ -1,8 +1,9 @@
 // The gates, the audit and the baseline comparison a user asked for, as a report: the lines
 // to show on stderr (timeframe, figure, threshold or recomputed value) and the problems that
-// make the run fail with exit 8. Pure: the command prints the report and decides the exit.
+// make the run fail with exit 8. Pure: the command prints the report (each line cleaned of
+// terminal controls and line breaks, since timeframes and figures are server text) and
+// decides the exit.
 import type { BaselineComparison } from '../domain.js';
-import { clean } from '../output/sanitize.js';
 import { AUDIT_TOLERANCE, AUDIT_Z, auditTrackRecord, type AuditDisagreement } from './audit.js';
 import {
   evaluateGates,
@@ -38,8 +39,8 @@ export interface BaselineInput {
 /** A published figure as the server wrote it; text is quoted so that `'null'` and null differ. */
 function shownFigure(v: unknown): string {
   if (v === undefined) return 'missing';
-  if (typeof v === 'string') return `'${clean(v)}'`;
-  return clean(JSON.stringify(v));
+  if (typeof v === 'string') return `'${v}'`;
+  return JSON.stringify(v);
 }
 
 const shownRecomputed = (v: AuditDisagreement['recomputed']): string =>
@@ -59,7 +60,7 @@ export function describeGateFailure(f: GateFailure): string {
   }
   const rateGate = f.field === 'resolved_win_rate' || f.field === 'new resolved win rate';
   const why = f.figure === null && rateGate ? ' (no resolved forecasts: a null rate fails)' : '';
-  return `gate failed: ${clean(f.timeframe)}: ${f.field} ${shownGateFigure(f)} is below ${f.gate} ${f.threshold}${why}`;
+  return `gate failed: ${f.timeframe}: ${f.field} ${shownGateFigure(f)} is below ${f.gate} ${f.threshold}${why}`;
 }
 
 export function describeDisagreement(d: AuditDisagreement): string {
@@ -67,7 +68,7 @@ export function describeDisagreement(d: AuditDisagreement): string {
     typeof d.published === 'number' && typeof d.recomputed === 'number'
       ? ` (off by ${Math.abs(d.published - d.recomputed).toFixed(4)}, tolerance ${AUDIT_TOLERANCE})`
       : '';
-  return `audit: ${clean(d.timeframe)}: ${d.field} published ${shownFigure(d.published)}, recomputed ${shownRecomputed(d.recomputed)}${gap}`;
+  return `audit: ${d.timeframe}: ${d.field} published ${shownFigure(d.published)}, recomputed ${shownRecomputed(d.recomputed)}${gap}`;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -83,7 +84,7 @@ function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
   const warn = (text: string) => report.lines.push({ level: 'warn', text });
   for (const d of audit.disagreements) note(describeDisagreement(d));
   for (const n of audit.notAuditable) {
-    const line = `audit: ${clean(n.timeframe)}: not auditable: ${n.reason}`;
+    const line = `audit: ${n.timeframe}: not auditable: ${n.reason}`;
     if (strict) note(`${line} (a failure under --strict)`);
     else warn(`${line}; not checked`);
   }
@@ -107,12 +108,12 @@ function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
 function baselineLines(input: BaselineInput, request: PeriodGateThresholds, report: CheckReport): void {
   const { file, comparison } = input;
   const note = (text: string) => report.lines.push({ level: 'note', text });
-  const name = clean(file);
+  const name = file;
   if (!comparison.comparable) {
     const theirs = comparison.baselineProtocol ?? 'no protocol id';
     const ours = comparison.currentProtocol ?? 'no protocol id';
     note(
-      `baseline ${name}: protocol ${clean(theirs)} there, ${clean(ours)} now: not comparable (a new cohort counts afresh); nothing compared`,
+      `baseline ${name}: protocol ${theirs} there, ${ours} now: not comparable (a new cohort counts afresh); nothing compared`,
     );
     if (hasPeriodGates(request))
       note('baseline: --min-new-settled and --min-new-win-rate not applied: nothing to compare');
@@ -120,9 +121,9 @@ function baselineLines(input: BaselineInput, request: PeriodGateThresholds, repo
   }
   for (const { timeframe, drops } of comparison.drops) {
     const counts = drops.map((d) => `${d.count} ${d.before} -> ${d.now}`).join(', ');
-    note(`baseline: ${clean(timeframe)}: counts went down since ${name}: ${counts}`);
+    note(`baseline: ${timeframe}: counts went down since ${name}: ${counts}`);
   }
-  for (const tf of comparison.vanished) note(`baseline: ${clean(tf)}: in ${name} but missing now`);
+  for (const tf of comparison.vanished) note(`baseline: ${tf}: in ${name} but missing now`);
   if (comparison.drops.length)
     report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${name}`);
   if (comparison.vanished.length)

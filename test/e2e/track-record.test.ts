@@ -267,6 +267,21 @@ describe('fcast track-record', () => {
       expect(lenient.stdout.split('\n').find((l) => l.startsWith('2h '))).toMatch(/^2h\s+[\d,]+\s+–\s+–\s+–\s/);
     });
 
+    it('prints each failure on one line: server text cannot span lines or move the cursor', async () => {
+      const url = await serveAltered((b) => {
+        const row = b.results.find((x) => x.timeframe === '1h')!;
+        row.timeframe = '1h\n\x1b[2Jgate failed: forged';
+        (row as unknown as Record<string, unknown>).maturity = 'x\ny';
+      });
+      const r = await emu.run(['track-record', '--min-maturity', 'early_sample'], { env: { FCAST_BASE_URL: url } });
+      expect(r.code).toBe(8);
+      expect(r.stderr).not.toMatch(/\x1b/);
+      expect(r.stderr).toMatch(
+        /^gate failed: 1h gate failed: forged: maturity 'x y' is below --min-maturity early_sample$/m,
+      );
+      expect(r.stderr).not.toMatch(/^gate failed: forged/m);
+    });
+
     it('reports gate failures and audit disagreements together', async () => {
       const url = await serveAltered((b) => {
         b.results.find((x) => x.timeframe === '1h')!.resolved_win_rate_ci95![1] += 0.01;

@@ -100,15 +100,4 @@ describe('describeGateFailure', () => {
       }),
     ).toMatch(/no timeframes, so nothing proves the threshold/);
   });
-
-  it('cannot be made to span lines or move the cursor by the server', () => {
-    const line = describeGateFailure({
-      timeframe: '1h\n\x1b[2J',
-      gate: '--min-maturity',
-      field: 'maturity',
-      figure: 'x\ny',
-      threshold: 'early_sample',
-    });
-    expect(line).not.toMatch(/[\n\x1b]/);
-  });
 });

@@ -3,17 +3,18 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Fetched } from '../api/endpoints.js';
-import type { TrackRecord } from '../api/schemas.js';
-import type { Run } from '../command.js';
-import { CheckFailedError, UsageError } from '../errors.js';
-import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
-import { runChecks } from '../evidence/checks.js';
-import type { EvidenceFlags } from '../evidence/flags.js';
-import { hasPeriodGates } from '../evidence/gates.js';
-import { recordRows } from '../evidence/rows.js';
-import { reindentJson } from '../output/json.js';
-import type { BaselineView, TrackRecordView } from '../output/track-record-table.js';
+import type { Fetched } from './api/endpoints.js';
+import type { TrackRecord } from './api/schemas.js';
+import type { Run } from './command.js';
+import { CheckFailedError, UsageError } from './errors.js';
+import { compareWithBaseline, filterMismatch, type RecordFilter } from './evidence/baseline.js';
+import { runChecks } from './evidence/checks.js';
+import type { EvidenceFlags } from './evidence/flags.js';
+import { hasPeriodGates } from './evidence/gates.js';
+import { recordRows } from './evidence/rows.js';
+import { reindentJson } from './output/json.js';
+import { clean } from './output/sanitize.js';
+import type { BaselineView, TrackRecordView } from './output/track-record-table.js';
 
 /** The size cap of a response holds for a baseline too: it was one. */
 const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
@@ -57,7 +58,7 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
   } catch (err) {
     throw baselineError(file, 'it is not JSON', err);
   }
-  const { TrackRecordSchema } = await import('../api/schemas.js');
+  const { TrackRecordSchema } = await import('./api/schemas.js');
   const parsed = TrackRecordSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -118,15 +119,15 @@ export async function runEvidenceCommand(
     baseline: baselineView,
   };
 
-  const render = await import('../output/track-record-table.js');
+  const render = await import('./output/track-record-table.js');
   if (run.flags.json) {
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
     if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
-    for (const line of render.renderChangeLines(view)) out.note(line);
+    for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else if (!res.wellFormed) {
     // The shape was not the documented one (a warning said so): show what came, as it came.
-    const { renderDocument } = await import('../output/document.js');
+    const { renderDocument } = await import('./output/document.js');
     const text = renderDocument(out, res.body, run.nowSeconds());
     out.data(flags.format === 'markdown' ? `\`\`\`\n${text}\n\`\`\`` : text);
   } else if (flags.format === 'markdown') {
@@ -139,7 +140,8 @@ export async function runEvidenceCommand(
     strict: run.flags.strict === true,
     baseline: baselineView && { file: baselineView.file, comparison: baselineView.comparison },
   });
-  for (const line of report.lines) (line.level === 'warn' ? out.warn : out.note).call(out, line.text);
+  // One line each: a timeframe or figure from the server must not break a line into two.
+  for (const line of report.lines) (line.level === 'warn' ? out.warn : out.note).call(out, clean(line.text));
   if (report.problems.length) {
     if (flags.save !== undefined)
       out.note(`not saved to ${flags.save}: a check failed, so the baseline stays as it was`);
