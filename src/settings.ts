@@ -27,6 +27,8 @@ export interface GlobalFlags {
   verbose?: boolean;
   dryRun?: boolean;
   strict?: boolean;
+  /** Every table column on a terminal, whatever its width. */
+  wide?: boolean;
   color?: boolean;
   baseUrl?: string;
   timeout?: number;
