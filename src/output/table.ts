@@ -108,7 +108,8 @@ function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prep
   if (!fit) return [shown, natural];
 
   const limit = out.columns;
-  const total = (idx: number[]) => idx.reduce((sum, i) => sum + natural[i]!, 0) + GAP * Math.max(0, idx.length - 1);
+  const total = (idx: number[], w = natural) =>
+    idx.reduce((sum, i) => sum + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
   // Least useful first: the highest priority, the rightmost among equals.
   const droppable = shown
     .filter((i) => (columns[i]!.priority ?? 0) > 0)
@@ -120,7 +121,7 @@ function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prep
   // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it.
   const widths = [...natural];
   for (const floor of [MIN_WIDTH, 1]) {
-    let over = total(shown) - limit;
+    let over = total(shown, widths) - limit;
     while (over > 0) {
       let widest = -1;
       for (const i of shown) if (widths[i]! > floor && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;

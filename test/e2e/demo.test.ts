@@ -152,3 +152,20 @@ describe('fcast demo: what, how sure, when', () => {
     expect(header(wide.stdout)).toBe(header(piped.stdout));
   });
 });
+
+describe('fcast demo: a sign of life during a slow request', () => {
+  it("spins on a terminal's stderr after about a second, then clears the line; never piped or with --json", async () => {
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const tty = await emu.run(['demo', '--no-color'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\r\x1b\[2K⠋ fetching BTC\/USD/);
+    expect(tty.stderr.endsWith('\r\x1b[2K')).toBe(true);
+    expect(tty.stdout).not.toMatch(/fetching|\r/);
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const json = await emu.run(['demo', '--json'], { tty: true });
+    expect(json.stderr).toBe('');
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const piped = await emu.run(['demo']);
+    expect(piped.stderr).toBe('');
+  });
+});

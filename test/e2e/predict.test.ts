@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -291,5 +293,43 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     expect(r.stderr).toMatch(/no candles/);
     expect(r.stdout).not.toMatch(BRAILLE);
     expect(r.stdout).toMatch(/^1h\s+(long|short)/m);
+  });
+});
+
+describe('fcast predict interrupted', () => {
+  it('Ctrl-C while several symbols wait prints one "interrupted" line and exits 130', async () => {
+    // A server that accepts and never answers; the built CLI gets SIGINT once all three wait.
+    const sockets: Socket[] = [];
+    let child: ChildProcess | undefined;
+    const server = createNetServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      if (sockets.length === 3) child?.kill('SIGINT');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../bin/fcast.js', import.meta.url)), 'predict', 'BTC/USD', 'ETH/USD', 'SOL/USD'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          FCAST_CONFIG_DIR: tempDir(),
+          FCAST_BASE_URL: `http://127.0.0.1:${port}`,
+          FCAST_API_KEY: emu.server.testKey,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child!.on('close', resolve));
+    for (const s of sockets) s.destroy();
+    server.close();
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('fcast: interrupted\n');
   });
 });
