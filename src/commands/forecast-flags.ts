@@ -32,7 +32,10 @@ export function checkTimeframes(wanted: string[] | undefined, bodies: Array<{ pr
     );
 }
 
-export const TF_FLAG = ['--tf <tf,...>', 'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable)'] as const;
+export const TF_FLAG = [
+  '--tf <tf,...>',
+  'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)',
+] as const;
 
 /** What each column of the forecast table means, for --help of demo and predict. */
 export const FORECAST_COLUMNS_HELP = `
