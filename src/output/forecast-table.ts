@@ -95,7 +95,7 @@ function clockTime(epochSeconds: unknown, nowSeconds: number): string {
   return sameDay ? hm : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()} ${hm}`;
 }
 
-export function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
   const price = obj(body.price);
   const symbol = clean(body.symbol ?? '?');
   const parts: Array<[string, string]> = [[symbol, out.c.bold(symbol)]];

@@ -17,7 +17,7 @@ const MAX_HEADLINE = 4;
 type Entry = { symbol: string; body: ForecastEnvelope };
 
 /** The timeframes to show: those asked for, else the defaults any body has, else the first few present. */
-export function headlineTimeframes(entries: Entry[], asked?: string[]): string[] {
+function headlineTimeframes(entries: Entry[], asked?: string[]): string[] {
   if (asked && asked.length > 0) return asked.slice(0, MAX_HEADLINE);
   const present: string[] = [];
   for (const { body } of entries)

@@ -10,14 +10,14 @@ import type { Output } from './io.js';
 import { renderOverview } from './overview.js';
 import { wrapText } from './table.js';
 
-export interface PredictionOptions {
+interface PredictionOptions {
   candles?: boolean;
   chart?: boolean;
   /** Only these timeframes (lower case); all when undefined. */
   tfs?: string[];
 }
 
-export interface PredictionView {
+interface PredictionView {
   text: string;
   /** What could not be shown (an unknown candle shape): notes for stderr. */
   problems: string[];
@@ -32,7 +32,7 @@ function candleSection(out: Output, body: ForecastEnvelope, opts: PredictionOpti
 }
 
 /** One symbol's section: header, table, candles or chart; no attribution footer. */
-export function renderPrediction(
+function renderPrediction(
   out: Output,
   body: ForecastEnvelope,
   nowSeconds: number,
