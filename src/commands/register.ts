@@ -4,6 +4,7 @@ import { ApiError, BadResponseError, ConfigError, NetworkError, UsageError } fro
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
 import { secretFromEnv, storedSecret } from '../settings.js';
+import { asRecord } from '../values.js';
 
 interface RegisterFlags {
   email: string;
@@ -55,7 +56,8 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
     throw explainFailure(err, email);
   }
 
-  const key = typeof res.body.api_key === 'string' ? res.body.api_key : undefined;
+  const body = asRecord(res.body);
+  const key = typeof body.api_key === 'string' ? body.api_key : undefined;
   if (key === undefined) {
     if (run.flags.json) run.out.rawJson(res.raw);
     throw new BadResponseError('register.php answered without an api_key', { hint: lostKeyHint(email) });
@@ -80,7 +82,7 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
     run.out.rawJson(res.raw);
   } else {
     const { renderRegistration } = await import('../output/registration.js');
-    run.out.data(renderRegistration(run.out, { ...res.body, api_key: key }, saved));
+    run.out.data(renderRegistration(run.out, { ...body, api_key: key }, saved));
   }
 
   if (saveError) {
