@@ -34,6 +34,8 @@ export interface MockOptions {
   quiet?: boolean;
   /** The gateway's rate limit and daily quota per key (default 60 a minute, 1000 a day). */
   gatewayLimits?: GatewayLimits;
+  /** How many of the latest requests the log keeps (default 1000): the emulator may run for days. */
+  requestLog?: number;
 }
 
 export interface RecordedRequest {
@@ -54,12 +56,14 @@ export interface MockServer {
   testKey: string;
   /** A gateway key with only the market.read scope; REST endpoints refuse it. */
   limitedGatewayKey: string;
+  /** The latest requests, oldest first: at most `requestLog` of them. */
   requests: RecordedRequest[];
   setFaults(f: Fault[]): void;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 'fcast-mock';
+export const DEFAULT_REQUEST_LOG = 1000;
 const MAX_REQUEST_BODY = 1024 * 1024;
 const GATEWAY = `/${GATEWAY_PATH}`;
 const REST_ROOT = REST_BASE.replace(/\/$/, '');
@@ -130,6 +134,13 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];
+  const logLimit = Math.max(0, opts.requestLog ?? DEFAULT_REQUEST_LOG);
+  // A ring of the last `logLimit`: the oldest goes as a new one comes (a shift of at most a
+  // thousand pointers, cheaper than the request it records).
+  const record = (entry: RecordedRequest) => {
+    requests.push(entry);
+    while (requests.length > logLimit) requests.shift();
+  };
   const quiet = opts.quiet ?? true;
   // Pending `slow` waits, woken by close() so that no timer outlives the server.
   const waits = new Set<() => void>();
@@ -155,7 +166,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   async function admin(req: IncomingMessage, res: ServerResponse, pathname: string, body: ReadBody): Promise<void> {
     const method = req.method ?? 'GET';
     if (pathname === '/__mock/requests') {
-      if (method === 'GET') return sendJson(res, 200, { ok: true, count: requests.length, requests });
+      if (method === 'GET') return sendJson(res, 200, { ok: true, count: requests.length, limit: logLimit, requests });
       if (method === 'DELETE') {
         const cleared = requests.length;
         requests.length = 0;
@@ -253,7 +264,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     const body = await readBody(req);
     if (pathname.startsWith('/__mock/')) return admin(req, res, pathname, body);
 
-    requests.push({
+    record({
       method: req.method ?? 'GET',
       path: pathname,
       query: firstValues(url.searchParams),
