@@ -31,7 +31,8 @@ async function serve() {
       process.exit(0);
     }
   });
-  process.send({ url: server.url, heap: (globalThis.gc?.(), process.memoryUsage().heapUsed) });
+  globalThis.gc?.();
+  process.send({ url: server.url, heap: process.memoryUsage().heapUsed });
 }
 
 export async function measureMock({ seconds: s = seconds, requests = limit } = {}) {
