@@ -1,5 +1,6 @@
 // Guards for JSON of unknown shape. The seed leaves many fields open, so renderers read
 // bodies defensively; these are the one definition of "an object", "a number", "text".
+import { BadResponseError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -21,6 +22,13 @@ export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 's
 
 /** Real bodies nest under 10 levels; deeper is refused before anything walks or re-indents it. */
 export const MAX_JSON_DEPTH = 64;
+
+/** Exit 7: a body deeper than MAX_JSON_DEPTH, refused before any rendering or re-indenting. */
+export class NestedTooDeeplyError extends BadResponseError {
+  constructor(what = 'the response') {
+    super(`${what} is nested too deeply (more than ${MAX_JSON_DEPTH} levels); not shown`);
+  }
+}
 
 /**
  * Whether JSON text nests deeper than `limit` (objects and arrays). One pass over the text

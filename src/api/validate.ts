@@ -4,9 +4,8 @@
 import type { ZodType } from 'zod';
 import { BadResponseError } from '../errors.js';
 import type { Output } from '../output/io.js';
-import { NestedTooDeeplyError } from '../output/json.js';
 import { clean } from '../output/sanitize.js';
-import { nestsDeeperThan } from '../values.js';
+import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
 import type { ApiResponse } from './client.js';
 
 export interface ShapeCheck {

@@ -2,16 +2,10 @@
 // numbers as written. JSON.parse + stringify would reorder integer-like keys and rewrite
 // numbers (1.10 -> 1.1), so the raw text is re-indented token by token instead.
 import { BadResponseError } from '../errors.js';
-import { MAX_JSON_DEPTH } from '../values.js';
+import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../values.js';
 
 /** What `--json` may write: a small body must never turn into hundreds of megabytes of indentation. */
 export const MAX_JSON_OUTPUT = 64 * 1024 * 1024;
-
-export class NestedTooDeeplyError extends BadResponseError {
-  constructor(what = 'the response') {
-    super(`${what} is nested too deeply (more than ${MAX_JSON_DEPTH} levels); not shown`);
-  }
-}
 
 const tooLarge = (cap: number) =>
   new BadResponseError(`the response would print as more than ${Math.round(cap / 1024 / 1024)} MiB of JSON; not shown`);

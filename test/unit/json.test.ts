@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadResponseError } from '../../src/errors.js';
-import { jsonArrayOf, NestedTooDeeplyError, reindentJson } from '../../src/output/json.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/values.js';
+import { jsonArrayOf, reindentJson } from '../../src/output/json.js';
+import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/values.js';
 
 describe('reindentJson', () => {
   it('matches JSON.stringify indentation for ordinary bodies', () => {
