@@ -14,22 +14,24 @@ export function parseTimeframeList(raw: string, previous: string[] = []): string
 }
 
 /**
- * Checks --tf against the timeframes a response holds: one that none holds is exit 2 naming
- * those present (only the server knows which timeframes a symbol carries).
+ * Checks --tf against the timeframes the responses hold: one that none holds is exit 2 naming
+ * those present (only the server knows which timeframes a symbol carries). Bodies off the
+ * documented shape are left to the generic renderer and not checked.
  */
-export function checkTimeframes(wanted: string[] | undefined, bodies: Array<{ predictions?: unknown }>): void {
-  if (!wanted) return;
+export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[]): void {
   const present: string[] = [];
+  let checked = false;
   for (const body of bodies) {
-    const predictions = body.predictions;
-    if (predictions === null || typeof predictions !== 'object') continue;
+    const predictions =
+      body !== null && typeof body === 'object' ? (body as { predictions?: unknown }).predictions : undefined;
+    if (predictions === null || typeof predictions !== 'object' || Array.isArray(predictions)) continue;
+    checked = true;
     for (const tf of Object.keys(predictions)) if (!present.includes(tf)) present.push(tf);
   }
+  if (!wanted || !checked) return;
   const missing = wanted.filter((tf) => !present.some((p) => p.toLowerCase() === tf));
   if (missing.length > 0)
-    throw new UsageError(
-      `no forecast for --tf ${missing.join(',')}; timeframes present: ${present.join(', ') || 'none'}`,
-    );
+    throw new UsageError(`no forecast for --tf ${missing.join(',')}; timeframes present: ${present.join(', ')}`);
 }
 
 export const TF_FLAG = [

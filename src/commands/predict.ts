@@ -126,23 +126,38 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       run.out.data(jsonArrayOf(raws));
     }
   } else {
-    const { renderPredictions } = await import('../output/prediction.js');
-    const bodies = results.flatMap((r, i) =>
-      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, body: r.value.body }] : [],
+    const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
+      import('../output/prediction.js'),
+      import('../output/document.js'),
+    ]);
+    const now = run.nowSeconds();
+    const answered = results.flatMap((r, i) =>
+      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [],
     );
-    if (bodies.length > 0) {
-      const view = renderPredictions(run.out, bodies, run.nowSeconds(), {
-        candles,
-        chart: opts.chart,
-        tfs: opts.tf,
-        headline: opts.tf,
-        several: symbols.length > 1,
-        // Candles and charts belong to each symbol's section: asking for them asks for the detail.
-        detail: opts.detail === true || candles,
-      });
-      run.out.data(view.text);
-      for (const problem of view.problems) run.out.note(`fcast: ${problem}`);
-    }
+    // Bodies of the documented shape share the overview and one footer; any other is shown
+    // on its own by the generic renderer (its warning was given when it was checked).
+    const shaped = answered.filter((a) => a.res.wellFormed).map((a) => ({ symbol: a.symbol, body: a.res.body }));
+    const parts: string[] = [];
+    let problems: string[] = [];
+    if (shaped.length > 0)
+      parts.push(
+        renderChecked(run.out, { wellFormed: true, body: shaped }, now, (bodies) => {
+          const view = renderPredictions(run.out, bodies, now, {
+            candles,
+            chart: opts.chart,
+            tfs: opts.tf,
+            headline: opts.tf,
+            several: symbols.length > 1,
+            // Candles and charts belong to each symbol's section: asking for them asks for the detail.
+            detail: opts.detail === true || candles,
+          });
+          problems = view.problems;
+          return view.text;
+        }),
+      );
+    for (const a of answered) if (!a.res.wellFormed) parts.push(renderDocument(run.out, a.res.body, now));
+    if (parts.length > 0) run.out.data(parts.join('\n\n'));
+    for (const problem of problems) run.out.note(`fcast: ${problem}`);
   }
 
   let exitCode = 0;
