@@ -125,15 +125,11 @@ export async function runEvidenceCommand(
     if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
-  } else if (!res.wellFormed) {
-    // The shape was not the documented one (a warning said so): show what came, as it came.
-    const { renderDocument } = await import('./output/document.js');
-    const text = renderDocument(out, res.body, run.nowSeconds());
-    out.data(flags.format === 'markdown' ? `\`\`\`\n${text}\n\`\`\`` : text);
-  } else if (flags.format === 'markdown') {
-    out.data(render.renderTrackRecordMarkdown(out, view));
   } else {
-    out.data(render.renderTrackRecordTable(out, view));
+    // A body off the documented shape (already warned about) goes to the generic renderer.
+    const { renderChecked } = await import('./output/document.js');
+    const format = flags.format === 'markdown' ? render.renderTrackRecordMarkdown : render.renderTrackRecordTable;
+    out.data(renderChecked(out, res, run.nowSeconds(), () => format(out, view)));
   }
 
   const report = runChecks(res.body, flags, {

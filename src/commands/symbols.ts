@@ -19,8 +19,11 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run) => {
         const conn = await run.connect();
-        const { fetchSymbols } = await import('../api/endpoints.js');
-        const res = await fetchSymbols(conn);
+        const [{ fetchSymbols }, { withSpinner }] = await Promise.all([
+          import('../api/endpoints.js'),
+          import('../output/spinner.js'),
+        ]);
+        const res = await withSpinner(run.out, { json: run.flags.json, label: 'fetching symbols' }, fetchSymbols(conn));
         if (res.wellFormed) {
           // Feeds TAB after `fcast predict`, which must never wait for the network.
           const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
@@ -30,8 +33,12 @@ export function register(program: Command, app: App): void {
           );
         }
         if (run.flags.json) return run.out.rawJson(res.raw);
-        const { renderSymbols } = await import('../output/symbols-table.js');
-        run.out.data(renderSymbols(run.out, res.body, run.nowSeconds()));
+        const [{ renderSymbols }, { renderChecked }] = await Promise.all([
+          import('../output/symbols-table.js'),
+          import('../output/document.js'),
+        ]);
+        const now = run.nowSeconds();
+        run.out.data(renderChecked(run.out, res, now, (body) => renderSymbols(run.out, body, now)));
       }),
     );
 }

@@ -25,11 +25,8 @@ export interface TrackRecordView {
   baseline?: BaselineView;
 }
 
-// `priority`: absent or 0 never dropped; higher goes first when a terminal is too narrow.
-type PrioritisedColumn = Column & { priority?: number };
-
 interface FigureColumn {
-  column: PrioritisedColumn;
+  column: Column;
   cell: (row: RecordRow, out: Output) => Cell;
   markdown: (row: RecordRow) => string;
 }
@@ -57,7 +54,7 @@ function maturityPaint(out: Output, maturity: string | undefined): ((s: string) 
 }
 
 const plainColumn = (
-  column: PrioritisedColumn,
+  column: Column,
   text: (row: RecordRow) => string,
   paint?: (row: RecordRow, out: Output) => ((s: string) => string) | undefined,
 ): FigureColumn => ({
