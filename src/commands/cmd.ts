@@ -1,7 +1,13 @@
 import { Argument, Help, type Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { GATEWAY_COMMANDS, type GatewayCommand } from '../domain.js';
-import { argumentsUsage, describeArgument, requireGatewayCommand, shapeGatewayArgs } from '../gateway/args.js';
+import {
+  argumentsUsage,
+  describeArgument,
+  requireGatewayCommand,
+  shapeGatewayArgs,
+  userTimeZone,
+} from '../gateway/args.js';
 
 // Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
 // `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.
@@ -80,7 +86,7 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   const [{ runGatewayCommand }, { explainGatewayError }, view] = await Promise.all([
     import('../api/endpoints.js'),
     import('../gateway/errors.js'),
-    import('../output/gateway-view.js'),
+    import('../output/gateway/index.js'),
   ]);
   let res: Awaited<ReturnType<typeof runGatewayCommand>>;
   try {
@@ -88,10 +94,16 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   } catch (err) {
     throw explainGatewayError(err, command, conn.client.chosenKey('gateway'));
   }
-  const nowSeconds = run.nowSeconds();
   if (run.flags.json) run.out.rawJson(res.raw);
-  else run.out.data(view.renderGatewayResult(run.out, res.body, nowSeconds));
-  const usage = view.describeUsage(res.body.meta, nowSeconds);
+  else
+    run.out.data(
+      view.renderGatewayResult(run.out, res.body, {
+        command: command.name,
+        zone: userTimeZone(command, args),
+        nowSeconds: run.nowSeconds(),
+      }),
+    );
+  const usage = view.describeUsage(res.body.meta);
   if (usage) run.out.note(usage);
   if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);
 }

@@ -10,6 +10,12 @@ export type Align = 'left' | 'right';
 export interface Column {
   header: string;
   align?: Align;
+  /** Absent or 0: never dropped; higher: dropped earlier when a terminal is too narrow. */
+  priority?: number;
+  /** Shown on a terminal only with --wide; piped output shows every column. */
+  wideOnly?: boolean;
+  /** Longer cells end in an ellipsis on a terminal. */
+  maxWidth?: number;
 }
 
 /** A cell: plain text (cleaned), or text with a colour applied after cleaning. */

@@ -13,6 +13,8 @@ export interface RunOptions {
   stdin?: string;
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
+  /** The terminal's width when `tty` (120 otherwise). */
+  columns?: number;
   configDir?: string;
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
   now?: number;
@@ -63,8 +65,8 @@ export function fakeClock(start = Date.now()): Clock & { sleeps: number[] } {
 
 export async function runCli(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   const configDir = opts.configDir ?? tempDir();
-  const stdout = new Capture(opts.tty === true);
-  const stderr = new Capture(opts.tty === true);
+  const stdout = new Capture(opts.tty === true, opts.columns);
+  const stderr = new Capture(opts.tty === true, opts.columns);
   const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin]) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.tty === true;
   const clock = fakeClock(opts.now);
