@@ -2,7 +2,7 @@
 // or in UTC. A session's hours are sent in the exchange's zone; they are shown in the user's,
 // with the exchange's own hours beside them.
 import { z } from 'zod';
-import { formatAge, formatClock, formatZoned, isoToEpoch, zonedParts } from '../format.js';
+import { DASH, formatAge, formatClock, formatZoned, isoToEpoch, zonedParts } from '../format.js';
 import type { Output } from '../io.js';
 import { clean } from '../sanitize.js';
 import { renderTable, type Cell, type Column } from '../table.js';
@@ -135,9 +135,9 @@ export const calendarView: GatewayView = (raw, ctx) => {
   if (data.market_state)
     lines.push(`${label('Market')}  ${statePaint(out, data.market_state)(clean(data.market_state))}`);
   if (data.next_open !== undefined)
-    lines.push(`${label('Next open')}  ${data.next_open ? when(ctx, data.next_open) : 'none'}`);
+    lines.push(`${label('Next open')}  ${data.next_open ? when(ctx, data.next_open) : DASH}`);
   if (data.next_close !== undefined)
-    lines.push(`${label('Next close')}  ${data.next_close ? when(ctx, data.next_close) : 'none'}`);
+    lines.push(`${label('Next close')}  ${data.next_close ? when(ctx, data.next_close) : DASH}`);
   return sections(
     heading(ctx, symbolText(data.symbol), data.asset_class ?? undefined, `times in ${ctx.zone}`),
     lines,
