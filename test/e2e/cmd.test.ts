@@ -208,7 +208,7 @@ describe('fcast cmd: output', () => {
     expect(r.code).toBe(0);
     const envelope = await served({ command: 'opportunities', args: [4] });
     expect(r.stdout).toMatch(/^Opportunities · 4 ranked · generated \d{4}-\d\d-\d\d \d\d:00 UTC \(/);
-    expect(r.stdout).toMatch(/^#\s+Symbol\s+TF\s+Direction\s+Score\s+Conf$/m);
+    expect(r.stdout).toMatch(/^#\s+Symbol\s+TF\s+Direction\s+Score\s+Confidence$/m);
     const rows = r.stdout.split('\n').filter((l) => /^\d+\s+[A-Z]+\/[A-Z]+\s/.test(l));
     expect(rows.map((l) => l.trim().split(/\s+/))).toEqual(
       envelope.data.items.map((i: any) => [

@@ -117,7 +117,7 @@ describe('gateway views', () => {
     data.items[1]!.confidence = 0.59;
     const text = render('opportunities', data);
     expect(text.split('\n')[0]).toBe('Opportunities · 3 ranked · generated 2026-11-22 12:00 UTC (now)');
-    expect(text).toMatch(/^#\s+Symbol\s+TF\s+Direction\s+Score\s+Conf$/m);
+    expect(text).toMatch(/^#\s+Symbol\s+TF\s+Direction\s+Score\s+Confidence$/m);
     const rows = text.split('\n').filter((l) => /^\d\s/.test(l));
     expect(rows[0]).toMatch(/^1\s+[A-Z]+\/[A-Z]+\s+\S+\s+(long|short)\s+90\.0\s+\d+%$/);
     expect(rows[1]).toMatch(/\s59%$/);

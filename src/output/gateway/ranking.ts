@@ -55,7 +55,14 @@ export const opportunitiesView: GatewayView = (raw, ctx) => {
       ? 'No opportunities.'
       : renderTable(
           out,
-          [right('#'), { header: 'Symbol' }, { header: 'TF' }, { header: 'Direction' }, right('Score'), right('Conf')],
+          [
+            right('#'),
+            { header: 'Symbol' },
+            { header: 'TF' },
+            { header: 'Direction' },
+            right('Score'),
+            right('Confidence'),
+          ],
           data.items.map((item, i): Cell[] => [
             item.rank == null ? '' : String(item.rank),
             symbolText(item.symbol),
