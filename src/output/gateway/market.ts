@@ -53,8 +53,8 @@ export const snapshotView: GatewayView = (raw, ctx) => {
     out,
     [
       { header: 'Symbol' },
-      { header: 'Name', priority: 3, maxWidth: 20 },
-      { header: 'Class', priority: 2 },
+      { header: 'Name', priority: 2, maxWidth: 20 },
+      { header: 'Class', priority: 3 },
       { header: 'Market' },
       right('Last'),
       right('24h'),
