@@ -25,7 +25,7 @@ const VIEWS: Record<string, GatewayView> = {
 };
 
 /** Any `data`, generically: key/value blocks, lists of records as tables. */
-export function renderGenericData(out: Output, data: unknown, nowSeconds: number): string {
+function renderGenericData(out: Output, data: unknown, nowSeconds: number): string {
   if (data === null || data === undefined) return '(no data)';
   if (Array.isArray(data) && data.length > 0 && data.every(isRecord)) return renderRecords(out, data, nowSeconds);
   return renderBlock(out, data, { nowSeconds }).join('\n');

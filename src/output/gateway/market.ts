@@ -1,10 +1,10 @@
 // `snapshot` and `search`: one row per symbol, as the REST symbol tables show them.
 import { z } from 'zod';
-import { formatPercent } from '../format.js';
-import { changePaint, signalPaint } from '../paint.js';
+import { signalPaint } from '../paint.js';
 import { renderTable, type Cell } from '../table.js';
 import type { Output } from '../io.js';
 import {
+  changeCell,
   heading,
   otherFields,
   priceText,
@@ -65,7 +65,7 @@ export const snapshotView: GatewayView = (raw, ctx) => {
       s.asset_class ?? '',
       stateCell(out, s.market_state),
       priceText(s.last),
-      { text: formatPercent(s.change24h_pct), paint: changePaint(out, s.change24h_pct) },
+      changeCell(out, s.change24h_pct),
     ]),
   );
   const count = `${data.symbols.length} symbol${data.symbols.length === 1 ? '' : 's'}`;

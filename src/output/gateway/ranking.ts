@@ -1,11 +1,11 @@
 // `opportunities` and `macro`: ranked and grouped lists of instruments.
 import { z } from 'zod';
-import { formatPercent } from '../format.js';
 import { changePaint, signalPaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, type Cell } from '../table.js';
 import type { Output } from '../io.js';
 import {
+  changeCell,
   fixedColumn,
   heading,
   otherFields,
@@ -105,11 +105,7 @@ function quoteTable(out: Output, title: string, quotes: ReadonlyArray<z.infer<ty
     renderTable(
       out,
       [{ header: 'Symbol' }, right('Last'), right('Change')],
-      quotes.map((q): Cell[] => [
-        symbolText(q.symbol),
-        priceText(q.last),
-        { text: formatPercent(q.change_pct), paint: changePaint(out, q.change_pct) },
-      ]),
+      quotes.map((q): Cell[] => [symbolText(q.symbol), priceText(q.last), changeCell(out, q.change_pct)]),
     ),
   ];
 }

@@ -41,7 +41,7 @@ export function readAs<S extends z.ZodTypeAny>(schema: S, data: unknown): z.infe
 export const textWidth = (out: Output): number => (out.io.stdout.isTTY ? out.columns : Number.POSITIVE_INFINITY);
 
 /** Parts joined by `joiner`, onto as many lines as keep each within `width`. */
-export function packLine(parts: readonly string[], width: number, joiner = ' · '): string[] {
+function packLine(parts: readonly string[], width: number, joiner = ' · '): string[] {
   const lines: string[] = [];
   for (const part of parts) {
     const last = lines[lines.length - 1];
@@ -76,7 +76,9 @@ export const when = (ctx: ViewContext, t: unknown): string =>
 /** A probability or confidence in 0..1 as a whole percentage, like every other fcast table. */
 export const percent01 = (v: unknown): string => {
   const n = finiteNumber(v);
-  return n === undefined || n < 0 || n > 1 ? (n === undefined ? DASH : String(n)) : formatRate(n, 0);
+  if (n === undefined) return DASH;
+  // Outside 0..1 it is not a probability: shown as sent rather than as a wrong percentage.
+  return n >= 0 && n <= 1 ? formatRate(n, 0) : String(n);
 };
 
 /** A price with the decimals its instrument was sent with (2 at least), and thousands separators. */
