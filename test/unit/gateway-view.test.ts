@@ -196,6 +196,20 @@ describe('gateway views', () => {
 });
 
 describe('gateway views on a terminal', () => {
+  it('wraps free text on a narrow terminal: a driver under its bullet, a long zone with its age below', () => {
+    const data = { ...(DATA.analyze!.data as object), drivers: ['one two three four five six seven eight nine ten'] };
+    expect(render('analyze', data, output({ columns: 30 }))).toMatch(
+      /^Drivers\n {2}• one two three four five\n {4}six seven eight nine ten$/m,
+    );
+    const zone = 'America/Argentina/Buenos_Aires';
+    const text = render('calendar', mock.calendar(info('AAPLUSD'), zone, NOW), output({ columns: 60 }), zone);
+    expect(text).toMatch(/^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires\n {12}\(in 26h 30m\)$/m);
+    // Piped, nothing is wrapped: a script reads whole lines.
+    expect(render('calendar', mock.calendar(info('AAPLUSD'), zone, NOW), plain, zone)).toMatch(
+      /^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires \(in 26h 30m\)$/m,
+    );
+  });
+
   for (const columns of [60, 80]) {
     for (const command of Object.keys(DATA)) {
       it(`${command} at ${columns} columns`, () => {

@@ -12,7 +12,9 @@ import {
   readAs,
   sections,
   symbolText,
+  textWidth,
   when,
+  wrapText,
   type GatewayView,
   type ViewContext,
 } from './shared.js';
@@ -130,14 +132,16 @@ export const calendarView: GatewayView = (raw, ctx) => {
   if (!data) return undefined;
   const { out } = ctx;
   const label = (k: string) => out.c.dim(k.padEnd(10));
+  // After a long zone name (America/Argentina/Buenos_Aires) the age goes on a line of its own.
+  const width = textWidth(out);
   const lines: string[] = [];
   if (data.now) lines.push(`${label('Now')}  ${when(ctx, data.now).replace(/ \(.*\)$/, '')}`);
   if (data.market_state)
     lines.push(`${label('Market')}  ${statePaint(out, data.market_state)(clean(data.market_state))}`);
   if (data.next_open !== undefined)
-    lines.push(`${label('Next open')}  ${data.next_open ? when(ctx, data.next_open) : DASH}`);
+    lines.push(`${label('Next open')}  ${data.next_open ? wrapText(when(ctx, data.next_open), width, 12) : DASH}`);
   if (data.next_close !== undefined)
-    lines.push(`${label('Next close')}  ${data.next_close ? when(ctx, data.next_close) : DASH}`);
+    lines.push(`${label('Next close')}  ${data.next_close ? wrapText(when(ctx, data.next_close), width, 12) : DASH}`);
   return sections(
     heading(ctx, symbolText(data.symbol), data.asset_class ?? undefined, `times in ${ctx.zone}`),
     lines,

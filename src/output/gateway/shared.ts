@@ -62,11 +62,10 @@ export function heading(ctx: ViewContext, first: string, ...rest: Array<string |
   ].join('\n');
 }
 
-/** Free text from the gateway (a driver), word-wrapped to the width, later lines indented under the first. */
+/** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
 export function wrapText(text: string, width: number, indent: number): string {
-  if (!Number.isFinite(width) || [...text].length <= width) return text;
-  const words = text.split(' ');
-  return packLine(words, Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
+  if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
+  return packLine(text.split(' '), Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
 }
 
 /** An ISO time (or epoch seconds) as `2026-11-22 14:05 UTC (3h ago)`, in the view's zone. */
