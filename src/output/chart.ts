@@ -16,11 +16,15 @@ function toNumber(v: unknown): number | undefined {
   return undefined;
 }
 
-/** Epoch seconds, whether given in seconds or milliseconds. */
+// The range a JavaScript Date can hold, in seconds: a time beyond it cannot be written.
+const MAX_EPOCH_S = 8.64e12;
+const asEpoch = (n: number | undefined) => (n !== undefined && Math.abs(n) <= MAX_EPOCH_S ? n : undefined);
+
+/** Epoch seconds, whether given in seconds or milliseconds; undefined for a time no date can hold. */
 function toEpochSeconds(v: unknown): number | undefined {
   const n = toNumber(v);
   if (n === undefined) return undefined;
-  return n > 1e12 ? Math.floor(n / 1000) : n;
+  return asEpoch(n > 1e12 ? Math.floor(n / 1000) : n);
 }
 
 export interface CloseSeries {
@@ -336,7 +340,7 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
     const forecast = isRecord(predictions[tf]) ? predictions[tf] : {};
     const target = toNumber(forecast.target_price);
     const horizon = toNumber(forecast.horizon_min);
-    const targetT = toNumber(forecast.target_t);
+    const targetT = asEpoch(toNumber(forecast.target_t));
     const tfMinutes = timeframeMinutes(tf);
     const paintTarget = target === undefined ? undefined : target >= last ? out.c.green : out.c.red;
     const stepsAhead = horizon !== undefined && tfMinutes ? horizon / tfMinutes : undefined;

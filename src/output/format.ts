@@ -182,14 +182,17 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** `2026-11-22 14:05 UTC`, or `2026-11-22 15:05 Europe/Madrid` when a zone is named. */
 export function formatZoned(epochSeconds: unknown, zone = 'UTC'): string {
-  if (!isNum(epochSeconds)) return DASH;
+  // Beyond what a Date can hold there is no calendar date to write.
+  if (!isNum(epochSeconds) || Math.abs(epochSeconds) > 8.64e12) return DASH;
   const p = zonedParts(epochSeconds, zone);
   return `${p.year}-${pad2(p.month)}-${pad2(p.day)} ${pad2(p.hour)}:${pad2(p.minute)} ${zone}`;
 }
 
 /** `2026-11-22 14:05 UTC (3h ago)`, in `zone` when one is named: every time a gateway view shows. */
-export const formatZonedWithAge = (epochSeconds: unknown, nowSeconds: number, zone = 'UTC'): string =>
-  isNum(epochSeconds) ? `${formatZoned(epochSeconds, zone)} (${formatAge(epochSeconds, nowSeconds)})` : DASH;
+export function formatZonedWithAge(epochSeconds: unknown, nowSeconds: number, zone = 'UTC'): string {
+  const when = formatZoned(epochSeconds, zone);
+  return when === DASH ? DASH : `${when} (${formatAge(epochSeconds, nowSeconds)})`;
+}
 
 /** `HH:MM` of an instant in a zone. */
 export function formatClock(epochSeconds: number, zone = 'UTC'): string {

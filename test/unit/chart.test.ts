@@ -226,6 +226,18 @@ describe('renderForecastCharts', () => {
     }
   });
 
+  it('draws candles whose times no date can hold without a time axis, rather than failing', () => {
+    const odd = candles(10, 3600).map((c, i) => (i === 0 ? { ...c, t: 1e20 } : c));
+    const { text, problems } = renderForecastCharts(output(), {
+      price: { last: 100.5 },
+      predictions: { '1h': { target_price: 101, horizon_min: 360, target_t: 1e20 } },
+      candles: { '1h': odd },
+    });
+    expect(problems).toEqual(['no 15min candles in the response']);
+    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50%\) {2}⠉⠒ closes/m);
+    expect(text).not.toMatch(/└/);
+  });
+
   it('reports what it cannot draw', () => {
     expect(renderForecastCharts(output(), { predictions: {} }).problems).toEqual([
       'the response has no candles to chart',

@@ -59,6 +59,7 @@ describe('times', () => {
     expect(formatZoned(T)).toBe('2026-11-22 20:44 UTC');
     expect(formatZonedWithAge(T, T + 3600)).toBe('2026-11-22 20:44 UTC (1h ago)');
     expect(formatZonedWithAge(undefined, T)).toBe('–');
+    expect([formatZoned(1e20), formatZonedWithAge(-1e20, T, 'Europe/Madrid')]).toEqual(['–', '–']);
   });
 
   it('writes a named zone with its own date, daylight saving from the zone database', () => {
