@@ -275,7 +275,7 @@ const LAST_GLYPH = '●';
 const TARGET_GLYPH = '◆';
 
 /** The terminal's width on a TTY; piped, a fixed one. */
-const chartWidth = (out: Output) => (out.io.stdout.isTTY ? out.columns : PIPED_WIDTH);
+const chartWidth = (out: Output) => (out.tty ? out.columns : PIPED_WIDTH);
 
 /** `11-21 22:00`, or `22:00` when the date is the one the previous label showed. */
 function timeLabels(times: ReadonlyArray<{ step: number; t: number }>): AxisLabel[] {

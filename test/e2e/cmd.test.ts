@@ -262,8 +262,7 @@ describe('fcast cmd: output', () => {
     expect(events.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\S.*\s(low|medium|high)\s+in \d/m);
   });
 
-  // Needs the table engine that drops columns by priority (branch `tables`); enabled at the merge.
-  it.skip('keeps every gateway view within 80 and 60 columns on a terminal', async () => {
+  it('keeps every gateway view within 80 and 60 columns on a terminal', async () => {
     const commands: string[][] = [
       ['snapshot'],
       ['search', 'usd'],

@@ -15,7 +15,7 @@ export interface RunOptions {
   stdin?: string | string[];
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
-  /** The terminal's width when `tty` (120 otherwise). */
+  /** The terminal's width (default 120). */
   columns?: number;
   configDir?: string;
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */

@@ -213,7 +213,9 @@ describe('gateway views on a terminal', () => {
   for (const columns of [60, 80]) {
     for (const command of Object.keys(DATA)) {
       it(`${command} at ${columns} columns`, () => {
-        expect(view(command, output({ columns }))).toMatchSnapshot();
+        const text = view(command, output({ columns }));
+        expect(Math.max(...text.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(columns);
+        expect(text).toMatchSnapshot();
       });
     }
   }

@@ -38,7 +38,7 @@ export function readAs<S extends z.ZodTypeAny>(schema: S, data: unknown): z.infe
 }
 
 /** The width text must keep to: the terminal's on a TTY; piped, none (a script reads whole lines). */
-export const textWidth = (out: Output): number => (out.io.stdout.isTTY ? out.columns : Number.POSITIVE_INFINITY);
+export const textWidth = (out: Output): number => (out.tty ? out.columns : Number.POSITIVE_INFINITY);
 
 /** Parts joined by `joiner`, onto as many lines as keep each within `width`. */
 function packLine(parts: readonly string[], width: number, joiner = ' · '): string[] {
