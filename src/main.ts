@@ -18,7 +18,7 @@ export interface MainOptions {
 export async function main(argv: string[], ctx: Ctx, options: MainOptions = {}): Promise<number> {
   const app: App = { ctx, exitCode: ExitCode.Ok, transport: options.transport };
   try {
-    const program = buildProgram(app);
+    const program = await buildProgram(app, argv);
     await untilInterrupted(program.parseAsync(argv, { from: 'user' }), app);
     return app.exitCode;
   } catch (err) {
