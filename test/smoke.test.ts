@@ -2,8 +2,11 @@
 // `fcast mock` as a separate process, signals and exit codes as a shell sees them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSymbolsCache, symbolsCachePath, writeSymbolsCache } from '../src/completion/symbols-cache.js';
 import { tempDir } from './helpers/cli.js';
 
 const BIN = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
@@ -152,5 +155,23 @@ describe('a command group without its subcommand', () => {
     const asked = await fcast(['help', 'demo']);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toMatch(/^Usage: fcast demo/);
+  });
+});
+
+describe('TAB (the completion scripts run `fcast __complete-symbols`)', () => {
+  it('prints the cached symbols, one per line, and nothing else', async () => {
+    const dir = tempDir();
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    const r = await fcast(['__complete-symbols'], { ...env, FCAST_CONFIG_DIR: dir });
+    expect(r).toMatchObject({ code: 0, stdout: 'BTC/USD\nETH/USD\n', stderr: '' });
+  });
+
+  it('with no cache, a service and a key, fills the cache in the background', async () => {
+    const dir = tempDir();
+    const r = await fcast(['__complete-symbols'], { ...env, FCAST_CONFIG_DIR: dir });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // The detached refresh ends on its own; wait for its file, not for a guessed time.
+    while ((readSymbolsCache(dir)?.symbols.length ?? 0) === 0) await delay(50);
+    expect(JSON.parse(readFileSync(symbolsCachePath(dir), 'utf8')).symbols).toContain('BTC/USD');
   });
 });
