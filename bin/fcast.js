@@ -4,14 +4,16 @@
 //
 // CommonJS (bin/package.json), unlike the rest of fcast: the two commands run most often,
 // `--version` and the TAB of the completion scripts, are answered here without starting
-// Node's ES module loader (~8 ms, a fifth of `node -e 0`), commander or the command tree.
+// Node's ES module loader (~8 ms, a fifth of `node -e 0`), commander or the command tree;
+// everything else runs from the one-file bundle dist/fcast.cjs (scripts/build.js).
 'use strict';
+const { statSync } = require('node:fs');
 const argv = process.argv.slice(2);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
-  // Listed by dist/fast/tab.cjs.
+  // Listed by dist/tab.cjs.
 } else {
   run().catch((err) => {
     process.stderr.write(`fcast: internal error: ${err?.message ?? err}\n`);
@@ -19,17 +21,23 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
 }
 
-/** The TAB listing, from its CommonJS build; false (the full path answers) when it was never built. */
+/** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
 function fastTab() {
-  let tab;
-  try {
-    tab = require('../dist/fast/tab.cjs');
-  } catch (err) {
-    if (err?.code === 'MODULE_NOT_FOUND') return false;
-    throw err;
-  }
-  tab.completeSymbols(writeOut);
+  const tab = freshBundle('tab.cjs', 'completion/tab.js');
+  if (tab === undefined) return false;
+  require(tab).completeSymbols(writeOut);
   return true;
+}
+
+/**
+ * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -p .`
+ * (the habit while developing) leaves it stale, and then tsc's modules are run instead.
+ */
+function freshBundle(bundle, tscModule) {
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  const built = statSync(`${dist}/${bundle}`, { throwIfNoEntry: false });
+  const compiled = statSync(`${dist}/${tscModule}`, { throwIfNoEntry: false });
+  return built && (!compiled || built.mtimeMs >= compiled.mtimeMs) ? `${dist}/${bundle}` : undefined;
 }
 
 /**
@@ -58,7 +66,8 @@ async function run() {
   // here, for this process only, before anything loads undici.
   require('node:v8').setFlagsFromString('--liftoff-only');
 
-  const [{ realContext }, { main }] = await Promise.all([import('../dist/context.js'), import('../dist/main.js')]);
+  const bundle = freshBundle('fcast.cjs', 'entry.js');
+  const { realContext, main } = bundle ? require(bundle) : await import('../dist/entry.js');
 
   const interrupt = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -5,8 +5,8 @@
 // on TAB before anything else (see tab.ts), so it imports nothing heavy.
 import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Env } from '../context.js';
+import { fcastBin } from '../package-files.js';
 import type { Settings } from '../settings.js';
 import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
 
@@ -77,12 +77,11 @@ export function markRefreshStarted(configDir: string, cache: SymbolsCache | unde
 
 /** Runs `fcast __complete-symbols --refresh` detached: the TAB that started it does not wait. */
 export function spawnRefresh(env: Env): void {
-  const bin = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
   try {
     // Loaded here, not at the top: node:child_process costs ~15 ms to load, and TAB spawns
     // at most once a day.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [bin, COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
+    const child = spawn(process.execPath, [fcastBin(), COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
       detached: true,
       stdio: 'ignore',
       env,

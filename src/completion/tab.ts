@@ -1,5 +1,5 @@
 // `fcast __complete-symbols` as bin/fcast.js runs it on every TAB: scripts/build.js bundles
-// this file into dist/fast/tab.cjs, CommonJS with no dependencies, so a keystroke costs little
+// this file into dist/tab.cjs, CommonJS with no dependencies, so a keystroke costs little
 // more than starting node (no ES module loader, no commander, no command tree). The listing
 // itself is the one `fcast __complete-symbols` runs through main (symbols-cache.ts).
 import { homedir } from 'node:os';

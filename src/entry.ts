@@ -1,0 +1,3 @@
+// What bin/fcast.js runs, as one module: scripts/build.js bundles it into dist/fcast.cjs.
+export { realContext } from './context.js';
+export { main } from './main.js';

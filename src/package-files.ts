@@ -1,0 +1,7 @@
+// Files of the installed package, found from this module's own URL. It sits one level below
+// the package root in src/, in tsc's dist/ and in the bundles of scripts/build.js alike, so
+// the same relative path holds for all of them.
+import { fileURLToPath } from 'node:url';
+
+/** bin/fcast.js, for re-running fcast in a child process. */
+export const fcastBin = (): string => fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
