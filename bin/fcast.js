@@ -70,6 +70,8 @@ async function run() {
   const { realContext, main } = bundle ? require(bundle) : await import('../dist/entry.js');
 
   const interrupt = new AbortController();
+  // Every request in flight listens to it (predict runs ten at once): not a leak.
+  require('node:events').setMaxListeners(0, interrupt.signal);
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
       interrupt.abort();

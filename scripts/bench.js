@@ -111,6 +111,7 @@ async function runOnce(c) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (code !== 0) throw new Error(`${c.name} exited ${code}: ${err}`);
   const [rssKiB, cpuMicros] = readFileSync(report, 'utf8').trim().split(' ').map(Number);
+  if (err !== '') mismatches.push(`${c.name} wrote to stderr: ${err.split('\n')[0]}`);
   return { ms, cpu: cpuMicros / 1000, rss: rssKiB / 1024, out };
 }
 

@@ -92,6 +92,13 @@ describe('the fcast executable', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'ETH/USD' });
   });
 
+  it('predicts many symbols at once with nothing on stderr (no listener-leak warning)', async () => {
+    const symbols = Array.from({ length: 12 }, (_, i) => ['BTC/USD', 'ETH/USD', 'EUR/USD'][i % 3]!);
+    const r = await fcast(['predict', '--json', ...symbols], env);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toHaveLength(12);
+  });
+
   it('exits 2 for a symbol off the demo list', async () => {
     const r = await fcast(['demo', 'XRP/USD'], env);
     expect(r.code).toBe(2);
