@@ -23,20 +23,20 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 /** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
 function fastTab() {
-  const tab = freshBundle('tab.cjs', 'completion/tab.js');
+  const tab = freshBundle('tab.cjs');
   if (tab === undefined) return false;
   require(tab).completeSymbols(writeOut);
   return true;
 }
 
 /**
- * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -p .`
- * (the habit while developing) leaves it stale, and then tsc's modules are run instead.
+ * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -b`
+ * or `tsc -p .` (the habit while developing) leaves it stale, and then tsc's modules run.
  */
-function freshBundle(bundle, tscModule) {
+function freshBundle(bundle) {
   const dist = require('node:path').join(__dirname, '..', 'dist');
   const built = statSync(`${dist}/${bundle}`, { throwIfNoEntry: false });
-  const compiled = statSync(`${dist}/${tscModule}`, { throwIfNoEntry: false });
+  const compiled = statSync(`${dist}/tsconfig.tsbuildinfo`, { throwIfNoEntry: false });
   return built && (!compiled || built.mtimeMs >= compiled.mtimeMs) ? `${dist}/${bundle}` : undefined;
 }
 
@@ -66,18 +66,22 @@ async function run() {
   // here, for this process only, before anything loads undici.
   require('node:v8').setFlagsFromString('--liftoff-only');
 
-  const bundle = freshBundle('fcast.cjs', 'entry.js');
-  const { realContext, main } = bundle ? require(bundle) : await import('../dist/entry.js');
+  const bundle = freshBundle('fcast.cjs');
+  // exitWhenFree from the same module graph as main: its hold is process-wide state.
+  const { realContext, main, exitWhenFree } = bundle ? require(bundle) : await import('../dist/entry.js');
 
   const interrupt = new AbortController();
   // Every request in flight listens to it (predict runs ten at once): not a leak.
   require('node:events').setMaxListeners(0, interrupt.signal);
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      interrupt.abort();
-      process.once(signal, () => process.exit(130));
-    });
-  }
+  // One listener for good: between a `once` firing and the next being added, a signal would
+  // find none and kill the process outright.
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals === 1) interrupt.abort();
+    // Unless register holds a new key not yet printed and saved: then as soon as it is.
+    else exitWhenFree(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
 
   // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) {

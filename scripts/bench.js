@@ -12,6 +12,7 @@
 // NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
 // Each process reports its own CPU time and peak memory through the same preload
 // (bench-rss.cjs), so memory is compared process to process.
+// Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
 // BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -146,6 +147,13 @@ try {
   await Promise.all([server.close(), slow.close()]);
   rmSync(work, { recursive: true, force: true });
 }
+
+// The emulator under load (scripts/bench-mock.js): bounded to 10 s or 20,000 requests.
+const { measureMock } = await import('./bench-mock.js');
+const load = await measureMock();
+console.log(
+  `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
+);
 
 function print(seconds) {
   const floor = samples['node -e 0'].map((s) => s.ms);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build` (and `prepare`), after `tsc -p .` has emitted dist/: two CommonJS bundles
+// `npm run build` (and `prepare`), after `tsc -b` has emitted dist/: two CommonJS bundles
 // that bin/fcast.js loads without starting Node's ES module loader, and without resolving
 // and compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
 //   dist/fcast.cjs  everything (src/entry.ts); the dynamic imports of command actions stay lazy

@@ -7,6 +7,7 @@ import type { Transport } from './api/transport.js';
 import type { Ctx } from './context.js';
 import { colorWanted, Output } from './output/io.js';
 import type { ConfigStore } from './config-store.js';
+import { Redactor } from './output/redact.js';
 import { configDir, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
 
 export interface Run {
@@ -23,6 +24,8 @@ export interface Run {
   configStore(): Promise<ConfigStore>;
   /** Releases the HTTP connections so the process can end at once. */
   close(): Promise<void>;
+  /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
+  secrets: Redactor;
 }
 
 export interface App {
@@ -34,6 +37,8 @@ export interface App {
   handlesInterrupt?: boolean;
   /** Lets tests swap the wire; production leaves it undefined and gets undici. */
   transport?: (ctx: Ctx) => Transport;
+  /** What every write passes (main wraps the streams with it); commands add keys they learn. */
+  redactor?: Redactor;
 }
 
 function createRun(app: App, flags: GlobalFlags): Run {
@@ -45,6 +50,7 @@ function createRun(app: App, flags: GlobalFlags): Run {
     ctx,
     flags,
     out,
+    secrets: app.redactor ?? new Redactor(),
     settings: () => (settings ??= resolveSettings(ctx, flags)),
     connect: async () => {
       connection ??= (async () => {

@@ -7,16 +7,21 @@ import type { Ctx } from './context.js';
 import { ApiError, ExitCode, FcastError, InterruptedError } from './errors.js';
 import { errorLines } from './output/io.js';
 import { reindentJson } from './output/json.js';
+import { Redactor, redactedIO } from './output/redact.js';
 import { clean } from './output/sanitize.js';
 import { buildProgram } from './program.js';
+import { knownSecrets } from './settings.js';
 
 export interface MainOptions {
   /** Tests may swap the wire; see App.transport. */
   transport?: App['transport'];
 }
 
-export async function main(argv: string[], ctx: Ctx, options: MainOptions = {}): Promise<number> {
-  const app: App = { ctx, exitCode: ExitCode.Ok, transport: options.transport };
+export async function main(argv: string[], given: Ctx, options: MainOptions = {}): Promise<number> {
+  // Every line written, by a command, commander or the error report below, passes the redactor.
+  const redactor = new Redactor(() => knownSecrets(given));
+  const ctx: Ctx = { ...given, io: redactedIO(given.io, redactor) };
+  const app: App = { ctx, exitCode: ExitCode.Ok, transport: options.transport, redactor };
   try {
     const program = await buildProgram(app, argv);
     await untilInterrupted(program.parseAsync(argv, { from: 'user' }), app);
@@ -61,7 +66,8 @@ function report(err: unknown, app: App): number {
     }
     // Under --json the server's error body is the document, unless the command already wrote one.
     if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json && !app.run.out.wroteData) {
-      stdout.write(`${safeReindent(err.details.raw)}\n`);
+      const document = reindentOrNothing(err.details.raw);
+      if (document !== undefined) stdout.write(`${document}\n`);
     }
     stderr.write(errorLines(err));
     if (app.run?.flags.verbose && err.stack) stderr.write(`${err.stack}\n`);
@@ -74,10 +80,11 @@ function report(err: unknown, app: App): number {
   return ExitCode.Internal;
 }
 
-function safeReindent(raw: string): string {
+/** An error body nested too deeply or too large to print is left out, as a success body would be. */
+function reindentOrNothing(raw: string): string | undefined {
   try {
     return reindentJson(raw);
   } catch {
-    return raw;
+    return undefined;
   }
 }

@@ -5,3 +5,6 @@ import { fileURLToPath } from 'node:url';
 
 /** bin/fcast.js, for re-running fcast in a child process. */
 export const fcastBin = (): string => fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
+
+/** A file of the package by its path from the package root, e.g. `src/completion/template.bash`. */
+export const packageFileUrl = (path: string): URL => new URL(`../${path}`, import.meta.url);

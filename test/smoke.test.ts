@@ -56,6 +56,13 @@ beforeAll(async () => {
     });
     mock.once('exit', (code) => reject(new Error(`fcast mock exited early (${code})`)));
   });
+  // The emulator prints its test key masked (the redactor); a key registered now is whole.
+  const registered = await fetch(`${env.FCAST_BASE_URL}/api/agent/v1/register.php`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'smoke@example.com' }),
+  });
+  env.FCAST_API_KEY = ((await registered.json()) as { api_key: string }).api_key;
 });
 
 afterAll(async () => {

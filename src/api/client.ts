@@ -12,9 +12,9 @@ import {
   InterruptedError,
   NetworkError,
 } from '../errors.js';
-import { GATEWAY_KEY_KIND, isGatewayKey, isRestKey, maskKey, REST_KEY_KIND } from '../keys.js';
+import { maskKey } from '../keys.js';
 import type { Output } from '../output/io.js';
-import type { Settings, Sourced } from '../settings.js';
+import { type ChosenKey, requireBaseUrl, requireKey, type Settings } from '../settings.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import { DryRunDone } from './dry-run.js';
@@ -74,17 +74,7 @@ export class ApiClient {
 
   /** The base URL, or exit 3 saying how to set one. */
   baseUrl(): URL {
-    const base = this.opts.settings.baseUrl;
-    if (!base) {
-      throw new ConfigError('no base URL is set', {
-        hint: "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)",
-      });
-    }
-    const url = new URL(base.value);
-    if (!url.pathname.endsWith('/')) url.pathname += '/';
-    url.search = '';
-    url.hash = '';
-    return url;
+    return requireBaseUrl(this.opts.settings);
   }
 
   /** The key a request needs, checked before anything is sent; undefined for keyless calls. */
@@ -93,25 +83,8 @@ export class ApiClient {
   }
 
   /** Which key a request sends, and from where: the gateway's own, or the REST key it falls back to. */
-  chosenKey(auth: Auth): (Sourced<string> & { kind: 'rest' | 'gateway' }) | undefined {
-    if (auth === 'none') return undefined;
-    const { apiKey, gatewayKey } = this.opts.settings;
-    const chosen = auth === 'gateway' ? (gatewayKey ?? apiKey) : apiKey;
-    if (!chosen) {
-      throw new ConfigError(auth === 'gateway' ? 'no gateway key and no API key to fall back on' : 'no API key', {
-        hint:
-          auth === 'gateway'
-            ? "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)"
-            : "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
-      });
-    }
-    const kind = chosen === apiKey ? 'rest' : 'gateway';
-    if (!(kind === 'rest' ? isRestKey : isGatewayKey)(chosen.value)) {
-      throw new ConfigError(`the ${kind === 'rest' ? 'API' : 'gateway'} key from ${chosen.source} is malformed`, {
-        hint: `a key looks like ${(kind === 'rest' ? REST_KEY_KIND : GATEWAY_KEY_KIND).expected}`,
-      });
-    }
-    return { ...chosen, kind };
+  chosenKey(auth: Auth): ChosenKey | undefined {
+    return auth === 'none' ? undefined : requireKey(this.opts.settings, auth);
   }
 
   buildUrl(spec: RequestSpec): URL {

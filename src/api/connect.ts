@@ -13,6 +13,8 @@ export interface ConnectionOptions {
   strict?: boolean;
   /** Tests may swap the wire; production gets undici with the context's proxy settings. */
   transport?: (ctx: Ctx) => Transport;
+  /** Wraps the wire, whichever it is: register watches for the moment an answer arrives. */
+  wrap?: (wire: Transport) => Transport;
 }
 
 export interface OpenConnection {
@@ -27,7 +29,8 @@ export function openConnection(
   out: Output,
   opts: ConnectionOptions = {},
 ): OpenConnection {
-  const wire = opts.transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
+  const given = opts.transport?.(ctx) ?? undiciTransport(proxyFromEnv(ctx.env));
+  const wire = opts.wrap ? opts.wrap(given) : given;
   const client = new ApiClient({
     settings,
     out,

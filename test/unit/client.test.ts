@@ -194,12 +194,22 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 exits 7 upstream', async () => {
+  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 goes back to the caller', async () => {
     script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => {
       s.writeHead(503, { 'content-type': 'text/html' });
       s.end('<html>down</html>');
     });
     expect((await failure(client().c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
+
+    // Its caller, which expects JSON, exits 7 on it (test/e2e/discover.test.ts).
+    script = [
+      (_q, s) => {
+        s.writeHead(200, { 'content-type': 'text/html' });
+        s.end('<html>ok</html>');
+      },
+    ];
+    const page = await client().c.request(GET);
+    expect([page.status, page.raw, page.body]).toEqual([200, '<html>ok</html>', undefined]);
   });
 
   it('parses Retry-After as seconds or as an HTTP date', () => {
