@@ -105,7 +105,10 @@ export function formatMinutes(minutes: unknown): string {
 /** Epoch seconds as `2026-11-22 02:21 UTC`. */
 export function formatUtc(epochSeconds: unknown): string {
   if (!isNum(epochSeconds)) return DASH;
-  const iso = new Date(epochSeconds * 1000).toISOString();
+  const date = new Date(epochSeconds * 1000);
+  // Past ±8.64e15 ms a Date is invalid and toISOString throws: a body's 1e20 is no time.
+  if (Number.isNaN(date.getTime())) return DASH;
+  const iso = date.toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 

@@ -39,6 +39,7 @@ describe('formatting', () => {
     expect(formatMinutes(90)).toBe('1h30m');
     expect(formatMinutes(2160)).toBe('36h');
     expect(formatUtc(Date.UTC(2026, 10, 22, 9, 46, 30) / 1000)).toBe('2026-11-22 09:46 UTC');
+    expect(formatUtc(1e20)).toBe(DASH); // beyond any Date: a dash, not a RangeError
     expect(formatAge(1000, 4600)).toBe('1h ago');
     expect(formatAge(4600, 1000)).toBe('in 1h');
   });
