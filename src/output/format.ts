@@ -6,9 +6,55 @@ export const DASH = '–';
 
 const isNum = (v: unknown): v is number => finiteNumber(v) !== undefined;
 
+/**
+ * 97,123.46: en-US grouping, fixed decimals, as toLocaleString('en-US') prints them. Written
+ * by hand because a process's first toLocaleString loads ICU's number data (15-25 ms, more
+ * than the rest of a table).
+ */
 export function formatNumber(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;
-  return v.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const { whole, fraction } = roundDecimal(Math.abs(v), Math.min(100, Math.max(0, Math.trunc(decimals))));
+  // Intl keeps the sign of -0 and of negatives that round to zero: -0.00.
+  const sign = v < 0 || Object.is(v, -0) ? '-' : '';
+  return `${sign}${groupThousands(whole)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * Rounds half away from zero on the shortest decimal that reads back as the number (what
+ * String() prints), as Intl does: 1.005 gives 1.01, where toFixed's exact binary gives 1.00.
+ */
+function roundDecimal(abs: number, places: number): { whole: string; fraction: string } {
+  const [mantissa = '0', exponent = '0'] = String(abs).split('e');
+  const [intDigits = '0', fracDigits = ''] = mantissa.split('.');
+  let digits = intDigits + fracDigits;
+  let point = intDigits.length + Number(exponent);
+  if (point < 1) {
+    digits = '0'.repeat(1 - point) + digits;
+    point = 1;
+  }
+  const cut = point + places;
+  digits = digits.padEnd(cut + 1, '0');
+  let kept = digits.slice(0, cut);
+  if (digits.charCodeAt(cut) >= 53 /* '5' */) {
+    kept = incrementDigits(kept);
+    if (kept.length > cut) point += 1;
+  }
+  return { whole: kept.slice(0, point).replace(/^0+(?=\d)/, ''), fraction: kept.slice(point) };
+}
+
+/** "0999" + 1 = "1000"; "999" + 1 = "1000". */
+function incrementDigits(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  if (i < 0) return `1${'0'.repeat(digits.length)}`;
+  return digits.slice(0, i) + String(Number(digits[i]) + 1) + '0'.repeat(digits.length - i - 1);
+}
+
+function groupThousands(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let grouped = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
+  return grouped;
 }
 
 /** Enough decimals for the instrument: 97,123.45 for BTC, 1.08123 for EUR/USD. */
@@ -59,7 +105,10 @@ export function formatMinutes(minutes: unknown): string {
 /** Epoch seconds as `2026-11-22 02:21 UTC`. */
 export function formatUtc(epochSeconds: unknown): string {
   if (!isNum(epochSeconds)) return DASH;
-  const iso = new Date(epochSeconds * 1000).toISOString();
+  const date = new Date(epochSeconds * 1000);
+  // Past ±8.64e15 ms a Date is invalid and toISOString throws: a body's 1e20 is no time.
+  if (Number.isNaN(date.getTime())) return DASH;
+  const iso = date.toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
