@@ -81,3 +81,121 @@ export function isoToEpoch(value: unknown): number | undefined {
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
+
+// ---- Column formatting for the gateway views and the chart: fixed decimals per column,
+// thousands separators, signed changes, times in UTC or in a zone the user named. No
+// toLocaleString here: these run once per cell.
+
+/** `1234567.5` -> `1,234,567.5`: commas in the integer part of an already formatted number. */
+export function groupThousands(text: string): string {
+  const m = /^([+-]?)(\d+)(.*)$/.exec(text);
+  if (!m) return text;
+  return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3]}`;
+}
+
+/** A number with exactly `decimals` decimals and thousands separators; `signed` adds a `+` above zero. */
+export function formatFixed(v: unknown, decimals: number, signed = false): string {
+  if (!isNum(v)) return DASH;
+  const text = groupThousands(v.toFixed(decimals));
+  // -0.00 reads as a change that is not there.
+  if (/^-[0.,]+$/.test(text)) return text.slice(1);
+  return signed && v > 0 && !/^[0.,]+$/.test(text) ? `+${text}` : text;
+}
+
+/** How many decimals a number was sent with: 1.5 -> 1, 92283.95 -> 2, 1e-7 -> 7. */
+export function decimalsOf(v: number): number {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return 0;
+  const [mantissa = '', exponent] = String(v).split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent ?? 0));
+}
+
+/** One number of decimals for a whole column: the most any value was sent with, within bounds. */
+export function columnDecimals(values: readonly unknown[], min: number, max: number): number {
+  const sent = values.filter(isNum).map(decimalsOf);
+  return Math.min(max, Math.max(min, ...sent));
+}
+
+/** `BTCUSD` -> `BTC/USD`, as fcast writes symbols everywhere else; codes with no known quote stay as sent. */
+export function slashSymbol(code: unknown): string {
+  if (typeof code !== 'string') return DASH;
+  if (code.includes('/')) return code;
+  const quote = SYMBOL_QUOTES.find((q) => code.length > q.length + 1 && code.toUpperCase().endsWith(q));
+  return quote ? `${code.slice(0, -quote.length)}/${code.slice(-quote.length)}` : code;
+}
+const SYMBOL_QUOTES = ['USDT', 'USDC', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'BTC', 'ETH'];
+
+/** Wall-clock parts of an instant in one time zone. */
+export interface ZonedParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  /** 0 = Sunday. */
+  weekday: number;
+}
+
+const WEEKDAY_NUMBER: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `zone` at an instant (one formatter per zone, made on first use). */
+export function zonedParts(epochSeconds: number, zone: string): ZonedParts {
+  if (zone === 'UTC') {
+    const d = new Date(epochSeconds * 1000);
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      weekday: d.getUTCDay(),
+    };
+  }
+  let f = zoneFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
+    zoneFormatters.set(zone, f);
+  }
+  const p: Record<string, string> = {};
+  for (const part of f.formatToParts(new Date(epochSeconds * 1000))) p[part.type] = part.value;
+  return {
+    year: Number(p.year),
+    month: Number(p.month),
+    day: Number(p.day),
+    hour: Number(p.hour) % 24,
+    minute: Number(p.minute),
+    weekday: WEEKDAY_NUMBER[p.weekday ?? 'Sun'] ?? 0,
+  };
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-22 14:05 UTC`, or `2026-11-22 15:05 Europe/Madrid` when a zone is named. */
+export function formatZoned(epochSeconds: unknown, zone = 'UTC'): string {
+  // Beyond what a Date can hold there is no calendar date to write.
+  if (!isNum(epochSeconds) || Math.abs(epochSeconds) > 8.64e12) return DASH;
+  const p = zonedParts(epochSeconds, zone);
+  return `${p.year}-${pad2(p.month)}-${pad2(p.day)} ${pad2(p.hour)}:${pad2(p.minute)} ${zone}`;
+}
+
+/** `2026-11-22 14:05 UTC (3h ago)`, in `zone` when one is named: every time a gateway view shows. */
+export function formatZonedWithAge(epochSeconds: unknown, nowSeconds: number, zone = 'UTC'): string {
+  const when = formatZoned(epochSeconds, zone);
+  return when === DASH ? DASH : `${when} (${formatAge(epochSeconds, nowSeconds)})`;
+}
+
+/** `HH:MM` of an instant in a zone. */
+export function formatClock(epochSeconds: number, zone = 'UTC'): string {
+  const p = zonedParts(epochSeconds, zone);
+  return `${pad2(p.hour)}:${pad2(p.minute)}`;
+}
