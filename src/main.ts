@@ -66,7 +66,8 @@ function report(err: unknown, app: App): number {
     }
     // Under --json the server's error body is the document, unless the command already wrote one.
     if (err instanceof ApiError && err.details.raw !== undefined && app.run?.flags.json && !app.run.out.wroteData) {
-      stdout.write(`${safeReindent(err.details.raw)}\n`);
+      const document = reindentOrNothing(err.details.raw);
+      if (document !== undefined) stdout.write(`${document}\n`);
     }
     stderr.write(errorLines(err));
     if (app.run?.flags.verbose && err.stack) stderr.write(`${err.stack}\n`);
@@ -79,10 +80,11 @@ function report(err: unknown, app: App): number {
   return ExitCode.Internal;
 }
 
-function safeReindent(raw: string): string {
+/** An error body nested too deeply or too large to print is left out, as a success body would be. */
+function reindentOrNothing(raw: string): string | undefined {
   try {
     return reindentJson(raw);
   } catch {
-    return raw;
+    return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { ApiError, BadResponseError, ConfigError, InterruptedError, NetworkError
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
 import { configDir, secretFromEnv, storedSecret } from '../settings.js';
+import { asRecord } from '../values.js';
 
 interface RegisterFlags {
   email: string;
@@ -85,16 +86,17 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
   }
 }
 
-type Registration = { body: Record<string, unknown>; raw: string };
+type Registration = { body: unknown; raw: string };
 
 /** Prints the key, then saves it, then says where it went: the order that never leaves a key only in a temp file. */
 async function keepKey(run: Run, res: Registration, opts: RegisterFlags, replaced: string | undefined): Promise<void> {
-  const key = typeof res.body.api_key === 'string' ? res.body.api_key : undefined;
+  const body = asRecord(res.body);
+  const key = typeof body.api_key === 'string' ? body.api_key : undefined;
   if (key === undefined) {
     if (run.flags.json) run.out.rawJson(res.raw);
     throw new BadResponseError('register.php answered without an api_key', { hint: lostKeyHint(String(opts.email)) });
   }
-  const view = { ...res.body, api_key: key };
+  const view = { ...body, api_key: key };
   const { renderNewKey, renderRegistrationDetails } = await import('../output/registration.js');
   // The one place a key is shown whole.
   run.secrets.reveal(key, () =>
