@@ -43,7 +43,10 @@ export interface App {
 
 function createRun(app: App, flags: GlobalFlags): Run {
   const { ctx } = app;
-  const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true);
+  const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
+    wide: flags.wide,
+    env: ctx.env,
+  });
   let settings: Settings | undefined;
   let connection: Promise<OpenConnection> | undefined;
   const run: Run = {

@@ -61,7 +61,8 @@ function report(err: unknown, app: App): number {
   }
   if (err instanceof FcastError) {
     if (err.exitCode === ExitCode.Interrupted) {
-      stderr.write('\n');
+      // One line, however many requests were cut; on a terminal, after the echoed ^C.
+      stderr.write(`${stderr.isTTY ? '\n' : ''}fcast: interrupted\n`);
       return ExitCode.Interrupted;
     }
     // Under --json the server's error body is the document, unless the command already wrote one.

@@ -19,8 +19,11 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run) => {
         const conn = await run.connect();
-        const { fetchSymbols } = await import('../api/endpoints.js');
-        const res = await fetchSymbols(conn);
+        const [{ fetchSymbols }, { withSpinner }] = await Promise.all([
+          import('../api/endpoints.js'),
+          import('../output/spinner.js'),
+        ]);
+        const res = await withSpinner(run.out, { json: run.flags.json, label: 'fetching symbols' }, fetchSymbols(conn));
         if (res.wellFormed) {
           // Feeds TAB after `fcast predict`, which must never wait for the network.
           const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
