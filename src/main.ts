@@ -23,7 +23,7 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   const ctx: Ctx = { ...given, io: redactedIO(given.io, redactor) };
   const app: App = { ctx, exitCode: ExitCode.Ok, transport: options.transport, redactor };
   try {
-    const program = buildProgram(app);
+    const program = await buildProgram(app, argv);
     await untilInterrupted(program.parseAsync(argv, { from: 'user' }), app);
     return app.exitCode;
   } catch (err) {
