@@ -50,13 +50,6 @@ function incrementDigits(digits: string): string {
   return digits.slice(0, i) + String(Number(digits[i]) + 1) + '0'.repeat(digits.length - i - 1);
 }
 
-function groupThousands(digits: string): string {
-  const head = digits.length % 3 || 3;
-  let grouped = digits.slice(0, head);
-  for (let i = head; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
-  return grouped;
-}
-
 /** Enough decimals for the instrument: 97,123.45 for BTC, 1.08123 for EUR/USD. */
 export function formatPrice(v: unknown): string {
   if (!isNum(v)) return DASH;
