@@ -14,7 +14,7 @@ import {
 } from '../errors.js';
 import { maskKey } from '../keys.js';
 import type { Output } from '../output/io.js';
-import { type ChosenKey, requireBaseUrl, requireKey, type Settings } from '../settings.js';
+import type { ChosenKey, Settings } from '../settings.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import { DryRunDone } from './dry-run.js';
@@ -74,7 +74,7 @@ export class ApiClient {
 
   /** The base URL, or exit 3 saying how to set one. */
   baseUrl(): URL {
-    return requireBaseUrl(this.opts.settings);
+    return this.opts.settings.requireBaseUrl();
   }
 
   /** The key a request needs, checked before anything is sent; undefined for keyless calls. */
@@ -84,7 +84,7 @@ export class ApiClient {
 
   /** Which key a request sends, and from where: the gateway's own, or the REST key it falls back to. */
   chosenKey(auth: Auth): ChosenKey | undefined {
-    return auth === 'none' ? undefined : requireKey(this.opts.settings, auth);
+    return auth === 'none' ? undefined : this.opts.settings.requireKey(auth);
   }
 
   buildUrl(spec: RequestSpec): URL {

@@ -7,7 +7,7 @@ import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type Reques
 import { undiciTransport } from '../../src/api/transport.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, type FcastError, NetworkError } from '../../src/errors.js';
 import { Output } from '../../src/output/io.js';
-import type { Settings } from '../../src/settings.js';
+import { completeSettings, type Settings } from '../../src/settings.js';
 import { fakeClock } from '../helpers/cli.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -56,7 +56,7 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     stdin: process.stdin,
   };
   const clock = fakeClock(0);
-  const settings: Settings = {
+  const settings: Settings = completeSettings({
     configDir: '/tmp',
     configPath: '/tmp/config.json',
     baseUrl: { value: base, source: 'test' },
@@ -66,7 +66,7 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     retries: { value: 2, source: 'default' },
     maxWait: { value: 60, source: 'default' },
     ...overrides,
-  };
+  });
   const c = new ApiClient({
     settings,
     out: new Output(io, false, false),
