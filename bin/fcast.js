@@ -29,11 +29,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// `fcast demo | head -3`: the reader left; that is not an error worth a stack trace.
+// `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
+// disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.
+const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
-    if (err.code !== 'EPIPE') throw err;
-    process.exit(process.exitCode ?? 0);
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (stream === process.stdout) {
+      const why = WRITE_FAILURES[err.code] ?? err.code ?? 'unknown error';
+      process.stderr.write(`fcast: cannot write the output to stdout: ${why}\n`);
+    }
+    process.exit(1);
   });
 }
 

@@ -2,19 +2,19 @@
 // prints with --json, since the service may be ahead of us), or exit 7 under --strict.
 import type { ZodType } from 'zod';
 import { BadResponseError } from '../errors.js';
-import type { Output } from '../output/io.js';
-import { clean } from '../output/sanitize.js';
 import type { ApiResponse } from './client.js';
+import type { ApiLog } from './log.js';
 
 export interface ShapeCheck {
-  out: Output;
+  log: ApiLog;
   strict: boolean;
 }
 
 /** The body as JSON, or exit 7: a success that is not JSON is not an answer we can use. */
 export function requireJson(res: ApiResponse, what: string): unknown {
   if (res.body === undefined) {
-    const start = clean(res.raw.slice(0, 60)).trim();
+    // Shown through the output layer, which strips control characters.
+    const start = res.raw.slice(0, 60).replace(/\s+/g, ' ').trim();
     throw new BadResponseError(
       `${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`,
     );
@@ -30,6 +30,6 @@ export function checkShape(schema: ZodType, body: unknown, what: string, opts: S
   const where = issue.path.length ? issue.path.join('.') : 'the body';
   const message = `${what}: the response does not match the documented shape (${where}: ${issue.message})`;
   if (opts.strict) throw new BadResponseError(message);
-  opts.out.warn(`${message}${result.error.issues.length > 1 ? ` and ${result.error.issues.length - 1} more` : ''}`);
+  opts.log.warn(`${message}${result.error.issues.length > 1 ? ` and ${result.error.issues.length - 1} more` : ''}`);
   return false;
 }

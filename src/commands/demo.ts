@@ -22,7 +22,8 @@ export function register(program: Command, app: App): void {
       action(app, async (run, _opts, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);
         const conn = await run.connect();
-        const { fetchDemo } = await import('../api/endpoints.js');
+        const { fetchDemo, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
         const res = await fetchDemo(conn, canonical);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderForecast } = await import('../output/forecast-table.js');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, ConfigError, FcastError } from '../errors.js';
+import { amend, ApiError, ConfigError, FcastError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
 
 interface PredictFlags {
@@ -46,30 +46,17 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   // any request goes out, not be reported once per symbol.
   conn.client.baseUrl();
   conn.client.keyFor('rest');
-  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([
+  const [{ fetchPredictions, requests }, { withContextHint }] = await Promise.all([
     import('../api/endpoints.js'),
-    import('../api/dry-run.js'),
+    import('../api/response-errors.js'),
   ]);
-
-  if (run.flags.dryRun) {
-    // Every request, in the order given, as one document: nothing is sent.
-    const requests = [];
-    for (const symbol of symbols) {
-      const err = await fetchPredictions(conn, symbol, { candles }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      if (!(err instanceof DryRunDone)) throw err;
-      requests.push(err.request);
-    }
-    run.out.data(renderDryRun(requests, run.flags.json === true));
-    return 0;
-  }
+  // Every request, in the order given, as one document: nothing is sent.
+  if (run.flags.dryRun) return run.dryRun(...symbols.map((symbol) => requests.predictions(symbol, { candles })));
 
   const { mapSettledWithLimit } = await import('../concurrency.js');
   const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
     fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
-      throw forSymbol(err, symbol);
+      throw forSymbol(err, symbol, withContextHint);
     }),
   );
 
@@ -123,16 +110,9 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
 }
 
 /** Names the symbol in the error, since several may fail; a 404 is an unknown symbol. */
-function forSymbol(err: unknown, symbol: string): unknown {
-  if (err instanceof ApiError) {
-    const notFound = err.status === 404;
-    return new ApiError(err.details, {
-      exitCode: err.exitCode,
-      message: `${symbol}: ${err.message}`,
-      hint: notFound ? `'fcast symbols' lists the symbols your key can use` : err.hint,
-    });
-  }
-  if (err instanceof FcastError && !(err instanceof ConfigError) && err.exitCode !== 0)
-    return new FcastError(`${symbol}: ${err.message}`, err.exitCode, { hint: err.hint, cause: err });
-  return err;
+function forSymbol(err: unknown, symbol: string, withContextHint: (err: unknown, c: { symbol: true }) => unknown) {
+  const told = withContextHint(err, { symbol: true });
+  if (told instanceof FcastError && !(told instanceof ConfigError) && told.exitCode !== 0)
+    return amend(told, { prefix: symbol });
+  return told;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, BadResponseError, ConfigError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, amend, BadResponseError, ConfigError, NetworkError, UsageError } from '../errors.js';
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
 import { secretFromEnv, storedSecret } from '../settings.js';
@@ -45,7 +45,8 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
   const replaced = opts.save ? refuseToReplace(run, opts.force === true) : undefined;
 
   const conn = await run.connect();
-  const { registerKey } = await import('../api/endpoints.js');
+  const { registerKey, requests } = await import('../api/endpoints.js');
+  if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
   let res: Awaited<ReturnType<typeof registerKey>>;
   try {
     // The shape is judged only after the key is safe: under --strict an off-shape body would
@@ -119,15 +120,15 @@ const lostKeyHint = (email: string) =>
 /** Register is never sent twice: say plainly whether a key may exist that we never saw. */
 function explainFailure(err: unknown, email: string): unknown {
   if (err instanceof NetworkError) {
-    if (!err.mayHaveArrived)
-      return new NetworkError(err.message, { hint: 'nothing was sent, so no key was issued; check the base URL' });
-    return new NetworkError(`${err.message}; the request may have reached the server and was not retried`, {
+    if (!err.mayHaveArrived) return amend(err, { hint: 'nothing was sent, so no key was issued; check the base URL' });
+    return amend(err, {
+      suffix: '; the request may have reached the server and was not retried',
       hint: lostKeyHint(email),
     });
   }
-  if (err instanceof BadResponseError) return new BadResponseError(err.message, { hint: lostKeyHint(email) });
+  if (err instanceof BadResponseError) return amend(err, { hint: lostKeyHint(email) });
   if (err instanceof ApiError && err.status === 409) {
-    return new ApiError(err.details, {
+    return amend(err, {
       hint: "if you still have that address's key, store it with 'fcast auth login'; otherwise register another address",
     });
   }

@@ -19,7 +19,8 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run) => {
         const conn = await run.connect();
-        const { fetchSymbols } = await import('../api/endpoints.js');
+        const { fetchSymbols, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.symbols());
         const res = await fetchSymbols(conn);
         if (res.wellFormed) {
           // Feeds TAB after `fcast predict`, which must never wait for the network.

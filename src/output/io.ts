@@ -31,12 +31,8 @@ export class Output {
     return this.io.stdout.columns ?? 100;
   }
 
-  /** Whether anything went to stdout: then it holds the command's one document already. */
-  wroteData = false;
-
   /** Data: a table or text block, newline-terminated. */
   data(text: string): void {
-    this.wroteData = true;
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 

@@ -30,7 +30,7 @@ function rootCommandNames(): string[] {
     nodeVersion: process.versions.node,
     version: packageVersion(),
   };
-  const program = buildProgram({ ctx, exitCode: 0 });
+  const program = buildProgram({ ctx, settle: () => undefined });
   return program
     .createHelp()
     .visibleCommands(program)

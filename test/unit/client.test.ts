@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
-import { undiciTransport } from '../../src/api/transport.js';
+import { defaultTransport } from '../../src/api/transport.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, type FcastError, NetworkError } from '../../src/errors.js';
 import { Output } from '../../src/output/io.js';
 import type { Settings } from '../../src/settings.js';
@@ -69,10 +69,10 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
   };
   const c = new ApiClient({
     settings,
-    out: new Output(io, false, false),
+    log: new Output(io, false, false),
     clock,
     signal: new AbortController().signal,
-    transport: undiciTransport({}),
+    transport: defaultTransport({}),
     userAgent: 'test',
     ...extra,
   });
