@@ -24,7 +24,7 @@ export function register(program: Command, app: App): void {
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--print-env', 'print only the export lines, then close stdout: eval "$(fcast mock --print-env &)"')
+    .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--fault <spec>',
