@@ -4,6 +4,7 @@ import type { ZodType } from 'zod';
 import { BadResponseError } from '../errors.js';
 import type { ApiResponse } from './client.js';
 import type { ApiLog } from './log.js';
+import { NOT_THE_API } from './response-errors.js';
 
 export interface ShapeCheck {
   log: ApiLog;
@@ -17,6 +18,8 @@ export function requireJson(res: ApiResponse, what: string): unknown {
     const start = res.raw.slice(0, 60).replace(/\s+/g, ' ').trim();
     throw new BadResponseError(
       `${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`,
+      // A web page where the API should be: most likely some other server at the base URL.
+      start.startsWith('<') ? { hint: `${NOT_THE_API} ('fcast doctor' checks it)` } : undefined,
     );
   }
   return res.body;

@@ -86,6 +86,25 @@ describe('a base URL that is not quite right', () => {
     expect(r.stderr).not.toMatch(/having trouble/);
   });
 
+  it('some other web server answering 200 with a page: exit 7, and the hint says it is not the API', async () => {
+    const page = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body>Welcome</body></html>');
+    });
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    try {
+      const r = await runCli(['demo'], {
+        env: { FCAST_BASE_URL: `http://127.0.0.1:${(page.address() as { port: number }).port}` },
+      });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/hint: this does not look like the Market Forecast Agent API; check the base URL/);
+    } finally {
+      page.closeAllConnections();
+      await new Promise<void>((r) => page.close(() => r()));
+    }
+  });
+
   it.each(['/api/agent/v1', '/api/agent/v1/'])('a base URL ending in %s is taken as the root', async (suffix) => {
     const r = await emu.run(['demo', '--json'], { env: { FCAST_BASE_URL: `${emu.server.url}${suffix}` } });
     expect(r.code).toBe(0);

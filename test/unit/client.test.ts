@@ -194,12 +194,33 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 exits 7 upstream', async () => {
-    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => {
-      s.writeHead(503, { 'content-type': 'text/html' });
+  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 404 exits 4 and is not the API', async () => {
+    const html = (status: number) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(status, { 'content-type': 'text/html' });
       s.end('<html>down</html>');
-    });
-    expect((await failure(client().c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
+    };
+    script = [0, 1, 2].map(() => html(503));
+    const down = await failure(client().c.request(GET));
+    expect(down.exitCode).toBe(ExitCode.Unavailable);
+    // A 503 page is what a proxy in front of the real API says: the service is in trouble.
+    expect(down.hint).toMatch(/having trouble/);
+
+    script = [html(404)];
+    const elsewhere = await failure(client().c.request(GET));
+    expect(elsewhere.exitCode).toBe(ExitCode.NotFound);
+    expect(elsewhere.message).toMatch(/does not look like the Market Forecast Agent API; check the base URL/);
+  });
+
+  it('an HTML 200 is returned as a response with no JSON body; the endpoint layer turns it into exit 7', async () => {
+    script = [
+      (_q, s) => {
+        s.writeHead(200, { 'content-type': 'text/html' });
+        s.end('<html>hello</html>');
+      },
+    ];
+    const res = await client().c.request(GET);
+    expect(res.body).toBeUndefined();
+    expect(res.raw).toBe('<html>hello</html>');
   });
 
   it('parses Retry-After as seconds or as an HTTP date', () => {
