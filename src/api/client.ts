@@ -179,6 +179,7 @@ export class ApiClient {
           exitCode: res.status === 429 ? ExitCode.RateLimited : ExitCode.Unavailable,
           message: `${error.message}; the server asks to wait ${asked}s, longer than --max-wait ${maxWait.value}s`,
           hint: `try again in ${asked}s, or raise --max-wait`,
+          cause: error,
         });
       }
       if (!canRetry) throw error;
