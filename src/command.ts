@@ -27,6 +27,11 @@ export interface Run {
   nowSeconds(): number;
   /** The config file for writing (conf, imported only by the commands that write). */
   configStore(): Promise<ConfigStore>;
+  /**
+   * Until the returned release is called, Ctrl-C does not end the command at once (register,
+   * while a key may be on its way): the command sees ctx.signal and ends with exit 130 itself.
+   */
+  holdInterrupts(): () => void;
 }
 
 export interface App {
@@ -37,13 +42,9 @@ export interface App {
   settle(code: number): void;
 }
 
-export interface ActionOptions {
-  /** The command stops cleanly by itself on Ctrl-C (the emulator), so it is not cut short. */
-  ownsInterrupt?: boolean;
-}
-
-function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void } {
+function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
   const { ctx } = app;
+  let holds = 0;
   const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true);
   let settings: Settings | undefined;
   let opened: OpenConnection | undefined;
@@ -77,9 +78,17 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void } {
       const { openConfigStore } = await import('./config-store.js');
       return openConfigStore(configDir(ctx));
     },
+    holdInterrupts: () => {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
+    },
   };
   // Destroys the connections at once: nothing the command left behind may delay the exit.
-  return { run, close: () => void opened?.close() };
+  return { run, close: () => void opened?.close(), interruptsHeld: () => holds > 0 };
 }
 
 /**
@@ -91,21 +100,18 @@ export function action<O, A extends unknown[]>(
   app: App,
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing mean success
   handler: (run: Run, opts: O, ...args: A) => Promise<number | void>,
-  options: ActionOptions = {},
 ) {
   return async (...given: unknown[]): Promise<void> => {
     const command = given[given.length - 1] as Command;
     const opts = given[given.length - 2] as O;
     const args = given.slice(0, -2) as A;
     const flags = command.optsWithGlobals() as GlobalFlags;
-    const { run, close } = createRun(app, flags);
+    const { run, close, interruptsHeld } = createRun(app, flags);
     let code: number;
     try {
-      // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is.
+      // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.
       const work = handler(run, opts, ...args);
-      code =
-        (await (options.ownsInterrupt ? work : untilAborted(work, app.ctx.signal, () => new InterruptedError()))) ??
-        ExitCode.Ok;
+      code = (await untilAborted(work, app.ctx.signal, () => new InterruptedError(), interruptsHeld)) ?? ExitCode.Ok;
     } catch (err) {
       code = reportError(err, app.ctx.io, flags);
     } finally {

@@ -27,6 +27,11 @@ export interface RequestSpec {
   body?: unknown;
   auth: Auth;
   retry: RetryPolicy;
+  /**
+   * Ctrl-C does not cut this exchange once it is on its way; the deadline still does. For
+   * register, whose answer may carry a key that exists nowhere else.
+   */
+  finishOnInterrupt?: boolean;
 }
 
 export interface ApiResponse {
@@ -140,7 +145,15 @@ export class ApiClient {
     if (key !== undefined) headers.authorization = `Bearer ${key}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return { method: spec.method, url, headers, body, value: spec.body, idempotent: spec.retry === 'idempotent' };
+    return {
+      method: spec.method,
+      url,
+      headers,
+      body,
+      value: spec.body,
+      idempotent: spec.retry === 'idempotent',
+      finishOnInterrupt: spec.finishOnInterrupt === true,
+    };
   }
 
   async request(spec: RequestSpec): Promise<ApiResponse> {
@@ -149,13 +162,15 @@ export class ApiClient {
 
   /** Sends a prepared request, retrying what the policy allows. */
   async sendPrepared(prepared: PreparedRequest): Promise<ApiResponse> {
-    const { method, url, headers, body, idempotent } = prepared;
+    const { method, url, headers, body, idempotent, finishOnInterrupt } = prepared;
     const { retries, maxWait } = this.opts.settings;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < retries.value;
       let res: ApiResponse;
       try {
-        res = await this.send(method, url, headers, body);
+        // Ctrl-C before the request goes out still stops it: nothing was sent yet.
+        if (this.opts.signal.aborted) throw new InterruptedError();
+        res = await this.send(method, url, headers, body, finishOnInterrupt);
       } catch (err) {
         if (err instanceof RetryableNetworkError && idempotent && canRetry) {
           await this.wait(
@@ -218,12 +233,13 @@ export class ApiClient {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
+    finishOnInterrupt: boolean,
   ): Promise<ApiResponse> {
     let current = url;
     let currentMethod = method;
     let currentBody = body;
     for (let hop = 0; ; hop++) {
-      const res = await this.exchange(currentMethod, current, headers, currentBody);
+      const res = await this.exchange(currentMethod, current, headers, currentBody, finishOnInterrupt);
       if (!('location' in res)) return res;
       const next = new URL(res.location, current);
       if (next.origin !== url.origin && headers.authorization !== undefined) {
@@ -248,8 +264,10 @@ export class ApiClient {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
+    finishOnInterrupt: boolean,
   ): Promise<ApiResponse | { status: number; location: string }> {
-    const { log, settings, signal: outer } = this.opts;
+    const { log, settings } = this.opts;
+    const outer = finishOnInterrupt ? undefined : this.opts.signal;
     const started = this.opts.clock.now();
     log.debug(`> ${method} ${url.href}`);
     if (headers.authorization) log.debug('> Authorization: Bearer <redacted>');
@@ -261,8 +279,8 @@ export class ApiClient {
     const timeout = new Timeout(`no complete answer within ${settings.timeout.value}s`);
     const timer = setTimeout(() => controller.abort(timeout), settings.timeout.value * 1000);
     const onOuterAbort = () => controller.abort(new InterruptedError());
-    if (outer.aborted) onOuterAbort();
-    outer.addEventListener('abort', onOuterAbort, { once: true });
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
     const { signal } = controller;
     const proxy = this.opts.transport.proxyFor?.(url);
     try {
@@ -295,7 +313,7 @@ export class ApiClient {
       return { status: wire.status, url: url.href, headers: wire.headers, raw, body: parseJson(raw) };
     } finally {
       clearTimeout(timer);
-      outer.removeEventListener('abort', onOuterAbort);
+      outer?.removeEventListener('abort', onOuterAbort);
     }
   }
 

@@ -17,6 +17,7 @@ export interface PreparedRequest {
   body: string | undefined;
   value: unknown;
   idempotent: boolean;
+  finishOnInterrupt: boolean;
 }
 
 export function shownRequest(prepared: PreparedRequest): DryRunRequest {

@@ -56,13 +56,17 @@ export const requests = {
   trackRecord: (opts: { symbol?: string } = {}) => rest('track-record.php', { symbol: opts.symbol }),
   accuracy: (opts: { symbol?: string; tf?: string } = {}) => rest('accuracy.php', { symbol: opts.symbol, tf: opts.tf }),
   verify: (id: number) => rest('verify.php', { id: String(id) }),
-  /** Never retried once it may have reached the server: a second POST could issue a second key. */
+  /**
+   * Never retried once it may have reached the server (a second POST could issue a second key),
+   * and not cut by Ctrl-C once sent: its answer may hold a key that exists nowhere else.
+   */
   register: (email: string): RequestSpec => ({
     method: 'POST',
     path: `${REST_PREFIX}register.php`,
     body: { email },
     auth: 'none',
     retry: 'rate-limit-only',
+    finishOnInterrupt: true,
   }),
   gateway: (command: string, args: unknown[]): RequestSpec => ({
     method: 'POST',

@@ -42,45 +42,43 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(
-        app,
-        async (run, opts: MockFlags) => {
-          const port = parseWholeNumber(opts.port, '--port');
-          if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-          const { startMock, parseFault } = await import('../mock/index.js');
-          const faults = opts.fault.map((spec) => {
-            try {
-              return parseFault(spec);
-            } catch (err) {
-              throw new UsageError(`--fault ${spec}: ${(err as Error).message}`);
-            }
-          });
-          const server = await startMock({
-            port,
-            host: opts.host,
-            seed: opts.seed,
-            faults,
-            quiet: opts.printEnv === true,
-          });
-          // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
-          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`);
-          if (opts.printEnv) {
-            // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
-            await run.ctx.io.releaseStdout?.();
-          } else {
-            run.out.note(
-              `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
-            );
+      action(app, async (run, opts: MockFlags) => {
+        const port = parseWholeNumber(opts.port, '--port');
+        if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
+        const { startMock, parseFault } = await import('../mock/index.js');
+        const faults = opts.fault.map((spec) => {
+          try {
+            return parseFault(spec);
+          } catch (err) {
+            throw new UsageError(`--fault ${spec}: ${(err as Error).message}`);
           }
-          await new Promise<void>((resolve) => {
-            const stop = () => resolve();
-            if (run.ctx.signal.aborted) return resolve();
-            run.ctx.signal.addEventListener('abort', stop, { once: true });
-          });
-          await server.close();
-          if (!opts.printEnv) run.out.note('fcast mock: stopped');
-        },
-        { ownsInterrupt: true },
-      ),
+        });
+        // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
+        run.holdInterrupts();
+        const server = await startMock({
+          port,
+          host: opts.host,
+          seed: opts.seed,
+          faults,
+          quiet: opts.printEnv === true,
+        });
+        // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
+        run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`);
+        if (opts.printEnv) {
+          // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
+          await run.ctx.io.releaseStdout?.();
+        } else {
+          run.out.note(
+            `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
+          );
+        }
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          if (run.ctx.signal.aborted) return resolve();
+          run.ctx.signal.addEventListener('abort', stop, { once: true });
+        });
+        await server.close();
+        if (!opts.printEnv) run.out.note('fcast mock: stopped');
+      }),
     );
 }

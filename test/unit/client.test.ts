@@ -43,7 +43,7 @@ beforeEach(() => {
 
 const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
 
-function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number } = {}) {
+function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number; signal?: AbortSignal } = {}) {
   let stderr = '';
   const io = {
     stdout: { write: () => true },
@@ -71,10 +71,10 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     settings,
     log: new Output(io, false, false),
     clock,
-    signal: new AbortController().signal,
     transport: defaultTransport({}),
     userAgent: 'test',
     ...extra,
+    signal: extra.signal ?? new AbortController().signal,
   });
   return { c, clock, stderr: () => stderr };
 }
@@ -281,6 +281,30 @@ describe('ApiClient', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toMatch(/timed out/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('Ctrl-C cuts a request at once, except one marked finishOnInterrupt (register), which is read to its end', async () => {
+    // The server answers only after the interrupt has happened.
+    const answerAfter = (ctl: AbortController, status: number) => (_q: IncomingMessage, s: ServerResponse) => {
+      ctl.abort();
+      setImmediate(() => json(s, status, { ok: true }));
+    };
+    const cut = new AbortController();
+    script = [answerAfter(cut, 200)];
+    const err = await failure(client({}, { signal: cut.signal }).c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.Interrupted);
+
+    const kept = new AbortController();
+    script = [answerAfter(kept, 201)];
+    const res = await client({}, { signal: kept.signal }).c.request({
+      method: 'POST',
+      path: 'api/agent/v1/register.php',
+      body: { email: 'a@example.com' },
+      auth: 'none',
+      retry: 'rate-limit-only',
+      finishOnInterrupt: true,
+    });
+    expect(res.status).toBe(201);
   });
 
   it('refuses to send a key over plain http to a non-loopback host, before connecting', async () => {
