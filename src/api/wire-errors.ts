@@ -45,8 +45,20 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, proxy:
   const cause = err;
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(text))) {
     // The connection that failed may be the proxy's, not the service's: say which way it went.
-    const message = `request to ${url.host} through the proxy ${proxy} failed (${code || 'the proxy refused the tunnel'})`;
-    const opts = { hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct', cause };
+    const refused = /proxy response \((\d{3})\)/i.exec(text)?.[1];
+    const why = refused
+      ? `it answered HTTP ${refused} to CONNECT`
+      : code === 'ECONNREFUSED'
+        ? 'it refused the connection (ECONNREFUSED)'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `its host cannot be resolved (${code})`
+          : `the tunnel could not be opened${code ? ` (${code})` : ''}`;
+    const message = `request to ${url.host} through the proxy ${proxy} failed: ${why}`;
+    const hint =
+      refused === '407'
+        ? 'the proxy wants credentials: give them in the proxy URL (http://user:password@host:port)'
+        : 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct';
+    const opts = { hint, cause };
     // A refused proxy is a refused connection like any other: retried, as the contract asks.
     return code === 'ECONNREFUSED'
       ? new RetryableNetworkError(message, { ...opts, mayHaveArrived: false })
