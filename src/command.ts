@@ -11,7 +11,7 @@ import { ExitCode, InterruptedError } from './errors.js';
 import { colorWanted, Output } from './output/io.js';
 import { reportError } from './report.js';
 import { configDir, type GlobalFlags, resolveSettings, type Settings } from './settings.js';
-import { untilAborted } from './until-aborted.js';
+import { untilAborted } from './api/until-aborted.js';
 
 export interface Run {
   ctx: Ctx;

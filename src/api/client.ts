@@ -12,7 +12,7 @@ import type { PreparedRequest } from './dry-run.js';
 import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
-import { untilAborted } from '../until-aborted.js';
+import { untilAborted } from './until-aborted.js';
 import { networkError, RetryableNetworkError, Timeout } from './wire-errors.js';
 
 export type Auth = 'none' | 'rest' | 'gateway';
