@@ -20,14 +20,18 @@ setFlagsFromString('--liftoff-only');
 
 const { realContext } = await import('../dist/context.js');
 const { main } = await import('../dist/main.js');
+const { exitWhenFree } = await import('../dist/exit-guard.js');
 
 const interrupt = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    interrupt.abort();
-    process.once(signal, () => process.exit(130));
-  });
-}
+// One listener for good: between a `once` firing and the next being added, a signal would
+// find none and kill the process outright.
+let signals = 0;
+const onSignal = () => {
+  if (++signals === 1) interrupt.abort();
+  // Unless register holds a new key not yet printed and saved: then as soon as it is.
+  else exitWhenFree(() => process.exit(130));
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
 
 // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
 // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bash completion for fcast, generated from its command tree by `fcast completion bash`.
 # Load it from ~/.bashrc:  source <(fcast completion bash)
 # or save it where bash-completion looks:
@@ -24,7 +25,7 @@ __fcast_spec() {
       __fcast_commands='login status logout help'
       ;;
     'auth login')
-      __fcast_options='--gateway'
+      __fcast_options='--gateway --force'
       ;;
     'auth status')
       __fcast_options='--check'

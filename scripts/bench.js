@@ -4,7 +4,8 @@
 //   fcast --version      vs  node -e 0   (a fast path in bin/fcast.js: no command tree)
 //   fcast --help         vs  node -e 0   (the whole command tree built and printed)
 //   fcast demo --json    vs  a minimal node:http client making the same request
-// Peak memory (maxRSS) of each is measured by the same preload in every process.
+// Peak memory (maxRSS) of each is measured by the same preload in every process. Last, the
+// emulator's requests/s under a bounded load loop.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,3 +99,10 @@ for (const [a, b] of pairs) {
   const m = median(samples[a].rss) / median(samples[b].rss);
   console.log(`${`${a} / ${b}`.padEnd(38)}  ${t.toFixed(2).padStart(5)}x  ${m.toFixed(2).padStart(6)}x`);
 }
+
+// The emulator under load (scripts/bench-mock.js): bounded to 10 s or 20,000 requests.
+const { measureMock } = await import('./bench-mock.js');
+const load = await measureMock();
+console.log(
+  `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
+);

@@ -9,6 +9,7 @@ import type { ConfigStore } from './config-store.js';
 import type { Ctx } from './context.js';
 import { ExitCode, InterruptedError } from './errors.js';
 import { colorWanted, Output } from './output/io.js';
+import { Redactor } from './output/redact.js';
 import { reportError } from './report.js';
 import { configDir, type GlobalFlags, resolveSettings, type Settings } from './settings.js';
 import { untilAborted } from './api/until-aborted.js';
@@ -32,6 +33,8 @@ export interface Run {
    * while a key may be on its way): the command sees ctx.signal and ends with exit 130 itself.
    */
   holdInterrupts(): () => void;
+  /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
+  secrets: Redactor;
 }
 
 export interface App {
@@ -40,6 +43,8 @@ export interface App {
   transport?: (ctx: Ctx) => Transport;
   /** How an action hands its exit code back to main: commander drops what actions return. */
   settle(code: number): void;
+  /** What every write passes (main wraps the streams with it); commands add keys they learn. */
+  redactor?: Redactor;
 }
 
 function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
@@ -53,6 +58,7 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
     ctx,
     flags,
     out,
+    secrets: app.redactor ?? new Redactor(),
     settings: () => (settings ??= resolveSettings(ctx, flags)),
     connect: async () => {
       connection ??= (async () => {

@@ -2,7 +2,6 @@
 // (never whole: a masked form is enough to tell two keys apart).
 import { REST_KEY_PATTERN } from './domain.js';
 import { UsageError } from './errors.js';
-import type { SecretKey } from './settings.js';
 
 export const isRestKey = (key: string): boolean => REST_KEY_PATTERN.test(key);
 
@@ -22,7 +21,8 @@ export function maskKey(key: string): string {
 export const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
 
 export interface KeyKind {
-  configKey: SecretKey;
+  /** Its name in the settings table. */
+  setting: 'apiKey' | 'gatewayKey';
   envName: string;
   label: string;
   /** What a well-formed key looks like, for the refusal message. */
@@ -33,7 +33,7 @@ export interface KeyKind {
 }
 
 export const REST_KEY_KIND: KeyKind = {
-  configKey: 'api-key',
+  setting: 'apiKey',
   envName: 'FCAST_API_KEY',
   label: 'API key',
   expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
@@ -41,7 +41,7 @@ export const REST_KEY_KIND: KeyKind = {
   otherwise: "a gateway key? use 'fcast auth login --gateway'",
 };
 export const GATEWAY_KEY_KIND: KeyKind = {
-  configKey: 'gateway-key',
+  setting: 'gatewayKey',
   envName: 'FCAST_GATEWAY_KEY',
   label: 'gateway key',
   expected: 'one token of 8 to 512 printable characters',
@@ -64,4 +64,17 @@ export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolea
     });
   }
   return key;
+}
+
+/** What is wrong with a malformed key, without showing any of it. */
+export function describeMalformedKey(kind: KeyKind, key: string): string {
+  if (/\s/.test(key)) return 'it contains whitespace';
+  if (/["'`]/.test(key)) return 'it contains quotes';
+  if (/[^\x21-\x7e]/.test(key)) return 'it contains control or non-ASCII characters';
+  if (kind === GATEWAY_KEY_KIND) return `it has ${key.length} characters, not 8 to 512`;
+  if (!key.includes('_ag_')) return `it has no '_ag_' (${key.length} characters)`;
+  if (!/^[A-Za-z0-9]+_ag_/.test(key)) return "its prefix before '_ag_' is not letters and digits";
+  const secret = key.slice(key.indexOf('_ag_') + 4);
+  if (/[A-F]/.test(secret)) return 'its hex part has upper-case letters';
+  return `its part after '_ag_' has ${secret.length} character${secret.length === 1 ? '' : 's'}, not 40 hex digits`;
 }

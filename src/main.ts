@@ -3,18 +3,23 @@
 import type { App } from './command.js';
 import type { Ctx } from './context.js';
 import { ExitCode } from './errors.js';
+import { Redactor, redactedIO } from './output/redact.js';
 import { buildProgram } from './program.js';
 import { reportError } from './report.js';
+import { knownSecrets } from './settings.js';
 
 export interface MainOptions {
   /** Tests may swap the wire; see App.transport. */
   transport?: App['transport'];
 }
 
-export async function main(argv: string[], ctx: Ctx, options: MainOptions = {}): Promise<number> {
+export async function main(argv: string[], given: Ctx, options: MainOptions = {}): Promise<number> {
+  // Every line written, by a command, commander or the error report, passes the redactor.
+  const redactor = new Redactor(() => knownSecrets(given));
+  const ctx: Ctx = { ...given, io: redactedIO(given.io, redactor) };
   // Commander drops what an action returns: the action hands its exit code back here.
   let settled: number | undefined;
-  const app: App = { ctx, transport: options.transport, settle: (code) => (settled ??= code) };
+  const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
   try {
     await buildProgram(app).parseAsync(argv, { from: 'user' });
     return settled ?? ExitCode.Ok;

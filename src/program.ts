@@ -17,8 +17,7 @@ import * as symbols from './commands/symbols.js';
 import * as trackRecord from './commands/track-record.js';
 import * as verify from './commands/verify.js';
 import { EXIT_CODE_HELP } from './errors.js';
-import { maskKey } from './keys.js';
-import { DEFAULTS, flagParser } from './settings.js';
+import { flagParser, settingFlags, settingsHelp } from './settings.js';
 
 const COMMAND_MODULES = [
   discover,
@@ -43,24 +42,9 @@ export function buildProgram(app: App): Command {
     .description('Probabilistic market forecasts, their public track record and the command gateway, in a terminal.')
     .version(app.ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--json', 'print the response body as JSON on stdout (data only)')
-    .option('--base-url <url>', 'base URL of the service (env FCAST_BASE_URL)')
-    .addOption(
-      new Option('--timeout <seconds>', `request deadline (env FCAST_TIMEOUT, default ${DEFAULTS.timeout})`).argParser(
-        flagParser('timeout'),
-      ),
-    )
-    .addOption(
-      new Option('--retries <n>', `automatic retries (env FCAST_RETRIES, default ${DEFAULTS.retries})`).argParser(
-        flagParser('retries'),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--max-wait <seconds>',
-        `longest wait accepted for one retry (env FCAST_MAX_WAIT, default ${DEFAULTS['max-wait']})`,
-      ).argParser(flagParser('max-wait')),
-    )
+    .option('--json', 'print the response body as JSON on stdout (data only)');
+  addSettingFlags(program);
+  program
     .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
     .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
     .option('--strict', 'exit 7 when a response breaks the documented shape')
@@ -81,26 +65,28 @@ export function buildProgram(app: App): Command {
   return program;
 }
 
+/** The settings' flags, from the settings table: `--timeout <seconds>` and its parser. */
+function addSettingFlags(program: Command): void {
+  for (const { name, flag, help } of settingFlags()) {
+    program.addOption(new Option(flag, help).argParser(flagParser(name)));
+  }
+}
+
 /**
  * Commander repeats what was typed in its errors ("unknown option '--api-key=...'"). A key
- * pasted on the command line must not reach a CI log that way: option values and anything
- * shaped like a key are masked.
+ * pasted on the command line must not reach a CI log that way: option values are masked here,
+ * and anything shaped like a key by the redactor every write passes.
  */
 function redactTyped(message: string): string {
-  return message
-    .replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>')
-    .replace(/[A-Za-z0-9]+_ag_[0-9a-f]{8,}/g, (key) => maskKey(key));
+  return message.replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>');
 }
 
 function rootHelpFooter(): string {
   const codes = EXIT_CODE_HELP.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n');
   return `
 Settings (flag > environment > config file > default):
-  FCAST_BASE_URL      base URL of the service           (config key base-url)
-  FCAST_API_KEY       REST key (never a flag)           (stored by register / auth login)
-  FCAST_GATEWAY_KEY   gateway key; falls back to the REST key
-  FCAST_TIMEOUT, FCAST_RETRIES, FCAST_MAX_WAIT          (config keys timeout, retries, max-wait)
-  FCAST_CONFIG_DIR    where config.json lives
+${settingsHelp().join('\n')}
+  FCAST_CONFIG_DIR   where config.json lives (a private directory of yours)
   NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
 
 Exit codes:

@@ -28,7 +28,8 @@ export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): numb
     }
     // Under --json the server's error body is the document.
     if (err instanceof ApiError && err.details.raw !== undefined && flags.json) {
-      stdout.write(`${safeReindent(err.details.raw)}\n`);
+      const document = reindentOrNothing(err.details.raw);
+      if (document !== undefined) stdout.write(`${document}\n`);
     }
     stderr.write(errorLines(err));
     if (flags.verbose) stderr.write(verboseDetail(err));
@@ -52,10 +53,11 @@ function verboseDetail(err: Error): string {
   return text;
 }
 
-function safeReindent(raw: string): string {
+/** An error body nested too deeply or too large to print is left out, as a success body would be. */
+function reindentOrNothing(raw: string): string | undefined {
   try {
     return reindentJson(raw);
   } catch {
-    return raw;
+    return undefined;
   }
 }

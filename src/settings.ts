@@ -1,19 +1,97 @@
-// Settings: flag > environment variable > config file > built-in default.
-// Reading is plain fs + JSON.parse, because every command reads and conf (with ajv behind
-// it) costs more start-up time than the rest of a request; writing goes through conf in
-// config-store.ts, which only the commands that write import.
+// Settings: flag > environment variable > config file > built-in default, each declared once in
+// SETTINGS below (name, flag, environment variable, config key, default, parser, help line);
+// the global flags, the help footer, `fcast config`, resolveSettings and doctor are built from it.
+// Reading is plain fs + JSON.parse (every command reads); writing is config-store.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx, Env } from './context.js';
 import { ConfigError, UsageError } from './errors.js';
+import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
 
-export const CONFIG_KEYS = ['base-url', 'timeout', 'retries', 'max-wait'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
-/** Keys stored by `register` and `auth login`, never set from the command line. */
-export const SECRET_KEYS = ['api-key', 'gateway-key'] as const;
-export type SecretKey = (typeof SECRET_KEYS)[number];
+/** A bad value whose exit code depends on who typed it: a flag is a usage error (2), the environment or the file a config error (3). */
+export class SettingError extends Error {}
 
-export const DEFAULTS = { timeout: 30, retries: 2, 'max-wait': 60 } as const;
+/** A day. Timers overflow past ~24.8 days (and then fire at once), and no wait needs more. */
+const MAX_SECONDS = 86_400;
+
+interface SettingSpec<T> {
+  /** The flag as commander declares it; the option's attribute is the Settings field's name. */
+  flag?: string;
+  env: string;
+  /** Its name in config.json. */
+  configKey: string;
+  /** Stored by register / auth login; never set, shown or removed with `fcast config`. */
+  secret?: true;
+  default?: T;
+  /** `where` names the origin (`--timeout`, `FCAST_TIMEOUT`, `'timeout' in PATH`); undefined means unset. */
+  parse(raw: unknown, where: string): T | undefined;
+  /** For --help; the flag's line adds the environment variable and default. */
+  help: string;
+  /** The help footer's note; defaults to the flag and config key. */
+  footer?: string;
+}
+
+const spec = <T>(s: SettingSpec<T>) => s;
+
+export const SETTINGS = {
+  baseUrl: spec<string>({
+    flag: '--base-url <url>',
+    env: 'FCAST_BASE_URL',
+    configKey: 'base-url',
+    parse: parseBaseUrl,
+    help: 'base URL of the service',
+  }),
+  apiKey: spec<string>({
+    env: 'FCAST_API_KEY',
+    configKey: 'api-key',
+    secret: true,
+    parse: parseSecret,
+    help: 'REST key (never a flag)',
+    footer: 'register, auth login',
+  }),
+  gatewayKey: spec<string>({
+    env: 'FCAST_GATEWAY_KEY',
+    configKey: 'gateway-key',
+    secret: true,
+    parse: parseSecret,
+    help: 'gateway key; else the REST key',
+    footer: 'auth login --gateway',
+  }),
+  timeout: spec<number>({
+    flag: '--timeout <seconds>',
+    env: 'FCAST_TIMEOUT',
+    configKey: 'timeout',
+    default: 30,
+    parse: (raw, where) => parseNumber(raw, where, { min: 0, minIncluded: false, what: 'a number of seconds above 0' }),
+    help: 'request deadline',
+  }),
+  retries: spec<number>({
+    flag: '--retries <n>',
+    env: 'FCAST_RETRIES',
+    configKey: 'retries',
+    default: 2,
+    parse: parseCount,
+    help: 'automatic retries',
+  }),
+  maxWait: spec<number>({
+    flag: '--max-wait <seconds>',
+    env: 'FCAST_MAX_WAIT',
+    configKey: 'max-wait',
+    default: 60,
+    parse: (raw, where) => parseNumber(raw, where, { min: 0, minIncluded: true, what: 'a number of seconds from 0' }),
+    help: 'longest wait accepted for a retry',
+  }),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+type ValueOf<N extends SettingName> = NonNullable<ReturnType<(typeof SETTINGS)[N]['parse']>>;
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** The settings `fcast config` sets: every one with a config key that is not a secret. */
+export const CONFIG_KEYS = NAMES.filter((n) => !SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+export const SECRET_KEYS = NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+export const settingOfConfigKey = (key: string): SettingName | undefined =>
+  NAMES.find((n) => SETTINGS[n].configKey === key);
 
 export interface Sourced<T> {
   value: T;
@@ -21,13 +99,14 @@ export interface Sourced<T> {
   source: string;
 }
 
-/** The global flags as commander parsed them; the numeric ones were checked by their parsers. */
+/** The global flags as commander parsed them; the settings' flags were checked by their parsers. */
 export interface GlobalFlags {
   json?: boolean;
   verbose?: boolean;
   dryRun?: boolean;
   strict?: boolean;
   color?: boolean;
+  wide?: boolean;
   baseUrl?: string;
   timeout?: number;
   retries?: number;
@@ -39,7 +118,7 @@ export interface Settings {
   configPath: string;
   baseUrl: Sourced<string> | undefined;
   apiKey: Sourced<string> | undefined;
-  /** The gateway's own key only; `gatewayKeyOrFallback` applies the fallback to the REST key. */
+  /** The gateway's own key only; `requireKey(s, 'gateway')` applies the fallback to the REST key. */
   gatewayKey: Sourced<string> | undefined;
   timeout: Sourced<number>;
   retries: Sourced<number>;
@@ -85,13 +164,7 @@ function corruptConfig(path: string, why: string): ConfigError {
   });
 }
 
-/** Parses a setting's value; `where` names the origin so the message points at it. */
-export const settingParsers = {
-  'base-url': parseBaseUrl,
-  timeout: (raw: unknown, where: string) => parsePositiveNumber(raw, where, 'a number of seconds above 0'),
-  retries: (raw: unknown, where: string) => parseCount(raw, where),
-  'max-wait': (raw: unknown, where: string) => parseNonNegativeNumber(raw, where),
-} satisfies Record<ConfigKey, (raw: unknown, where: string) => unknown>;
+// --- parsers -------------------------------------------------------------------------------
 
 function parseBaseUrl(raw: unknown, where: string): string {
   const text = String(raw).trim();
@@ -108,21 +181,12 @@ function parseBaseUrl(raw: unknown, where: string): string {
   return text;
 }
 
-/** A day. Timers overflow past ~24.8 days (and then fire at once), and no wait needs more. */
-const MAX_SECONDS = 86_400;
-
-function parsePositiveNumber(raw: unknown, where: string, what: string): number {
+function parseNumber(raw: unknown, where: string, range: { min: number; minIncluded: boolean; what: string }): number {
   const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_SECONDS) {
-    throw new SettingError(`${where} must be ${what}, at most ${MAX_SECONDS}, got '${String(raw)}'`);
-  }
-  return n;
-}
-
-function parseNonNegativeNumber(raw: unknown, where: string): number {
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_SECONDS) {
-    throw new SettingError(`${where} must be a number of seconds from 0 to ${MAX_SECONDS}, got '${String(raw)}'`);
+  const low = range.minIncluded ? n < range.min : n <= range.min;
+  if (String(raw).trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
+    const what = range.minIncluded ? `${range.what} to ${MAX_SECONDS}` : `${range.what}, at most ${MAX_SECONDS}`;
+    throw new SettingError(`${where} must be ${what}, got '${String(raw)}'`);
   }
   return n;
 }
@@ -134,28 +198,13 @@ function parseCount(raw: unknown, where: string): number {
   return n;
 }
 
-/**
- * A bad value whose exit code depends on who typed it: a flag is a usage error (2), the
- * environment or the config file a config error (3). Converted by `resolveSettings` and the
- * flag parsers.
- */
-export class SettingError extends Error {}
+/** A key: a string, trimmed; blank counts as unset. Whether it is well formed is requireKey's question. */
+function parseSecret(raw: unknown, where: string): string | undefined {
+  if (typeof raw !== 'string') throw new SettingError(`${where} is not a string`);
+  return raw.trim() || undefined;
+}
 
-const ENV_NAMES: Record<ConfigKey, string> = {
-  'base-url': 'FCAST_BASE_URL',
-  timeout: 'FCAST_TIMEOUT',
-  retries: 'FCAST_RETRIES',
-  'max-wait': 'FCAST_MAX_WAIT',
-};
-
-const FLAG_VALUES: Record<ConfigKey, (f: GlobalFlags) => unknown> = {
-  'base-url': (f) => f.baseUrl,
-  timeout: (f) => f.timeout,
-  retries: (f) => f.retries,
-  'max-wait': (f) => f.maxWait,
-};
-
-const present = (v: string | undefined): v is string => v !== undefined && v !== '';
+// --- lookup --------------------------------------------------------------------------------
 
 /** One setting as found, or why the value found cannot be used; `resolveSettings` throws on the latter, `fcast doctor` reports it. */
 export interface Lookup<T> {
@@ -163,62 +212,54 @@ export interface Lookup<T> {
   problem?: { message: string; fromFlag: boolean };
 }
 
-export function lookUpSetting<K extends ConfigKey>(
-  key: K,
+const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
+/** Flag, then environment, then file; a value that does not parse is a problem, not a fall-through. */
+export function lookUpSetting<N extends SettingName>(
+  name: N,
   flags: GlobalFlags,
   env: Env,
   file: ConfigData,
   configPath: string,
-): Lookup<ReturnType<(typeof settingParsers)[K]>> {
-  const parse = settingParsers[key] as (raw: unknown, where: string) => ReturnType<(typeof settingParsers)[K]>;
-  const attempt = (raw: unknown, where: string, source: string, fromFlag: boolean) => {
+): Lookup<ValueOf<N>> {
+  const s = SETTINGS[name] as SettingSpec<ValueOf<N>>;
+  const attempt = (raw: unknown, where: string, source: string, fromFlag: boolean): Lookup<ValueOf<N>> => {
     try {
-      return { found: { value: parse(raw, where), source } };
+      const value = s.parse(raw, where);
+      return value === undefined ? {} : { found: { value, source } };
     } catch (err) {
       if (!(err instanceof SettingError)) throw err;
       return { problem: { message: err.message, fromFlag } };
     }
   };
-  const flagValue = FLAG_VALUES[key](flags);
-  if (flagValue !== undefined) return attempt(flagValue, `--${key}`, `--${key}`, true);
-  const envName = ENV_NAMES[key];
-  if (present(env[envName])) return attempt(env[envName], envName, envName, false);
-  if (file[key] !== undefined && file[key] !== null)
-    return attempt(file[key], `'${key}' in ${configPath}`, configPath, false);
+  const flagValue = s.flag ? (flags as Record<string, unknown>)[name] : undefined;
+  const flagName = s.flag?.split(' ')[0] ?? '';
+  if (flagValue !== undefined) return attempt(flagValue, flagName, flagName, true);
+  if (present(env[s.env])) return attempt(env[s.env], s.env, s.env, false);
+  const stored = file[s.configKey];
+  if (stored !== undefined && stored !== null)
+    return attempt(stored, `'${s.configKey}' in ${configPath}`, configPath, false);
   return {};
 }
 
-/** A key set in the environment; blank counts as unset, as for every setting. */
-export function secretFromEnv(env: Env, envName: string): string | undefined {
-  const value = env[envName]?.trim();
-  return value ? value : undefined;
-}
+/** Every setting looked up, none thrown: what doctor shows line by line and resolveSettings settles. */
+export type Inspection = { configDir: string; configPath: string; fileProblem?: ConfigError } & {
+  [N in SettingName]: Lookup<ValueOf<N>>;
+};
 
-/** A key stored in the config file (not the environment): what register and auth login would replace. */
-export function storedSecret(
-  ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>,
-  key: SecretKey,
-): { path: string; value: string | undefined } {
-  const path = configFilePath(configDir(ctx));
-  return { path, value: lookUpSecret('', key, {}, readConfigFile(path), path).found?.value };
-}
-
-export function lookUpSecret(
-  envName: string,
-  fileKey: SecretKey,
-  env: Env,
-  file: ConfigData,
-  configPath: string,
-): Lookup<string> {
-  const fromEnv = secretFromEnv(env, envName);
-  if (fromEnv) return { found: { value: fromEnv, source: envName } };
-  const fromFile = file[fileKey];
-  if (typeof fromFile === 'string' && fromFile.trim() !== '')
-    return { found: { value: fromFile.trim(), source: configPath } };
-  if (fromFile !== undefined && fromFile !== null && typeof fromFile !== 'string') {
-    return { problem: { message: `'${fileKey}' in ${configPath} is not a string`, fromFlag: false } };
+export function inspectSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, flags: GlobalFlags): Inspection {
+  const dir = configDir(ctx);
+  const path = configFilePath(dir);
+  let file: ConfigData = {};
+  let fileProblem: ConfigError | undefined;
+  try {
+    file = readConfigFile(path);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    fileProblem = err;
   }
-  return {};
+  const found = Object.fromEntries(NAMES.map((n) => [n, lookUpSetting(n, flags, ctx.env, file, path)]));
+  return { configDir: dir, configPath: path, fileProblem, ...found } as Inspection;
 }
 
 /** A flag typed wrong is a usage error (2); the environment or the file, a config error (3). */
@@ -228,33 +269,154 @@ function settle<T>(lookup: Lookup<T>): Sourced<T> | undefined {
   return lookup.found;
 }
 
+export function withDefault<N extends SettingName>(name: N, lookup: Lookup<ValueOf<N>>): Sourced<ValueOf<N>> {
+  return lookup.found ?? { value: SETTINGS[name].default as ValueOf<N>, source: 'default' };
+}
+
 export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, flags: GlobalFlags): Settings {
-  const dir = configDir(ctx);
-  const path = configFilePath(dir);
-  const file = readConfigFile(path);
-  const { env } = ctx;
+  const found = inspectSettings(ctx, flags);
+  if (found.fileProblem) throw found.fileProblem;
   return {
-    configDir: dir,
-    configPath: path,
-    baseUrl: settle(lookUpSetting('base-url', flags, env, file, path)),
-    apiKey: settle(lookUpSecret('FCAST_API_KEY', 'api-key', env, file, path)),
-    gatewayKey: settle(lookUpSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, file, path)),
-    timeout: settle(lookUpSetting('timeout', flags, env, file, path)) ?? { value: DEFAULTS.timeout, source: 'default' },
-    retries: settle(lookUpSetting('retries', flags, env, file, path)) ?? { value: DEFAULTS.retries, source: 'default' },
-    maxWait: settle(lookUpSetting('max-wait', flags, env, file, path)) ?? {
-      value: DEFAULTS['max-wait'],
-      source: 'default',
-    },
+    configDir: found.configDir,
+    configPath: found.configPath,
+    baseUrl: settle(found.baseUrl),
+    apiKey: settle(found.apiKey),
+    gatewayKey: settle(found.gatewayKey),
+    timeout: settle(found.timeout) ?? withDefault('timeout', found.timeout),
+    retries: settle(found.retries) ?? withDefault('retries', found.retries),
+    maxWait: settle(found.maxWait) ?? withDefault('maxWait', found.maxWait),
   };
 }
 
-/** Commander option parser for the numeric global flags: a bad value is a usage error (exit 2). */
-export function flagParser(key: 'timeout' | 'retries' | 'max-wait'): (raw: string) => number {
+/** The key stored in the config file (not the environment): what register and auth login would replace. */
+export function storedSecret(
+  ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>,
+  name: 'apiKey' | 'gatewayKey',
+): { path: string; value: string | undefined } {
+  const path = configFilePath(configDir(ctx));
+  return { path, value: lookUpSetting(name, {}, {}, readConfigFile(path), path).found?.value };
+}
+
+/** A key set in the environment; blank counts as unset, as for every setting. */
+export function secretFromEnv(env: Env, name: 'apiKey' | 'gatewayKey'): string | undefined {
+  const value = env[SETTINGS[name].env]?.trim();
+  return value ? value : undefined;
+}
+
+// --- what commands need before they send anything ----------------------------------------------
+
+export const BASE_URL_HINT =
+  "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
+
+/** The base URL as the root of every path (a trailing slash, no query), or exit 3 saying how to set one. */
+export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): URL {
+  if (!settings.baseUrl) throw new ConfigError('no base URL is set', { hint: BASE_URL_HINT });
+  const url = new URL(settings.baseUrl.value);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+export type KeyUse = 'rest' | 'gateway';
+export type ChosenKey = Sourced<string> & { kind: KeyUse; spec: KeyKind };
+export interface KeyInspection {
+  key?: ChosenKey;
+  /** Set when the gateway has no key of its own and uses the REST key. */
+  fallback?: boolean;
+  problem?: { message: string; hint: string };
+}
+
+const MISSING_KEY_HINT: Record<KeyUse, string> = {
+  rest: "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
+  gateway: "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)",
+};
+
+/**
+ * The key a use of the service sends, and whether it can be sent. The one statement of the rule
+ * that the gateway falls back to the REST key (and never the other way round).
+ */
+export function inspectKey(settings: Pick<Settings, 'apiKey' | 'gatewayKey'>, use: KeyUse): KeyInspection {
+  const { apiKey, gatewayKey } = settings;
+  const chosen = use === 'gateway' ? (gatewayKey ?? apiKey) : apiKey;
+  if (!chosen) {
+    const message = use === 'gateway' ? 'no gateway key and no API key to fall back on' : 'no API key';
+    return { problem: { message, hint: MISSING_KEY_HINT[use] } };
+  }
+  const kind: KeyUse = chosen === apiKey ? 'rest' : 'gateway';
+  const kindSpec = kind === 'rest' ? REST_KEY_KIND : GATEWAY_KEY_KIND;
+  const key: ChosenKey = { ...chosen, kind, spec: kindSpec };
+  const fallback = use === 'gateway' && kind === 'rest';
+  if (!kindSpec.isWellFormed(chosen.value)) {
+    return {
+      key,
+      fallback,
+      problem: {
+        message: `the ${kindSpec.label} from ${chosen.source} is malformed: ${describeMalformedKey(kindSpec, chosen.value)}`,
+        hint: `a key looks like ${kindSpec.expected}; set it again from the key you were given, or run 'fcast auth login${kind === 'gateway' ? ' --gateway' : ''}'`,
+      },
+    };
+  }
+  return { key, fallback };
+}
+
+/** The key to send, or exit 3 saying what is missing or malformed (without showing it). */
+export function requireKey(settings: Pick<Settings, 'apiKey' | 'gatewayKey'>, use: KeyUse): ChosenKey {
+  const { key, problem } = inspectKey(settings, use);
+  if (problem || !key) throw new ConfigError(problem?.message ?? 'no key', { hint: problem?.hint });
+  return key;
+}
+
+// --- the command line ------------------------------------------------------------------------
+
+/** The settings that have a flag, with its help line: `base URL of the service (env FCAST_BASE_URL)`. */
+export function settingFlags(): Array<{ name: SettingName; flag: string; help: string }> {
+  return NAMES.flatMap((name) => {
+    const s: SettingSpec<unknown> = SETTINGS[name];
+    if (!s.flag) return [];
+    const extra = s.default === undefined ? '' : `, default ${String(s.default)}`;
+    return [{ name, flag: s.flag, help: `${s.help} (env ${s.env}${extra})` }];
+  });
+}
+
+/** Commander option parser for a setting's flag: a bad value is a usage error (exit 2). */
+export function flagParser(name: SettingName): (raw: string) => unknown {
+  const s: SettingSpec<unknown> = SETTINGS[name];
+  const where = s.flag?.split(' ')[0] ?? name;
   return (raw) => {
     try {
-      return settingParsers[key](raw, `--${key}`);
+      return s.parse(raw, where);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
   };
+}
+
+/** The help footer's settings lines, one per setting, then the config keys. */
+export function settingsHelp(): string[] {
+  const width = Math.max(...NAMES.map((n) => SETTINGS[n].help.length));
+  const lines = NAMES.map((name) => {
+    const s: SettingSpec<unknown> = SETTINGS[name];
+    const note =
+      s.footer ??
+      [s.flag?.split(' ')[0], s.default === undefined ? '' : `default ${String(s.default)}`].filter(Boolean).join(', ');
+    return `  ${s.env.padEnd(18)} ${s.help.padEnd(width)} (${note})`;
+  });
+  return [...lines, `  config keys        ${CONFIG_KEYS.join(', ')} (see 'fcast config')`];
+}
+
+/** Every key fcast can know of at start (environment and config file), for the redactor; never throws. */
+export function knownSecrets(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string[] {
+  const names = ['apiKey', 'gatewayKey'] as const;
+  const found: string[] = names.flatMap((n) => secretFromEnv(ctx.env, n) ?? []);
+  try {
+    const file = readConfigFile(configFilePath(configDir(ctx)));
+    for (const n of names) {
+      const value = file[SETTINGS[n].configKey];
+      if (typeof value === 'string') found.push(value);
+    }
+  } catch {
+    // A broken file is reported by the command that reads it.
+  }
+  return found;
 }

@@ -1,5 +1,6 @@
 // Guards for JSON of unknown shape. The seed leaves many fields open, so renderers read
 // bodies defensively; these are the one definition of "an object", "a number", "text".
+import { BadResponseError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -18,3 +19,39 @@ export const finiteNumber = (v: unknown): number | undefined =>
 
 /** A non-empty string, or undefined. */
 export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Real bodies nest under 10 levels; deeper is refused before anything walks or re-indents it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Exit 7: a body deeper than MAX_JSON_DEPTH, refused before any rendering or re-indenting. */
+export class NestedTooDeeplyError extends BadResponseError {
+  constructor(what = 'the response') {
+    super(`${what} is nested too deeply (more than ${MAX_JSON_DEPTH} levels); not shown`);
+  }
+}
+
+/**
+ * Whether JSON text nests deeper than `limit` (objects and arrays). One pass over the text
+ * without recursion, so a body of 100,000 `[` costs what its length costs and no stack.
+ */
+export function nestsDeeperThan(raw: string, limit = MAX_JSON_DEPTH): boolean {
+  let level = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      for (i++; i < raw.length && raw.charCodeAt(i) !== 0x22; i++) if (raw.charCodeAt(i) === 0x5c) i++;
+    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      if (++level > limit) return true;
+    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
+      level--;
+    }
+  }
+  return false;
+}
+
+/** The largest of many numbers, or `floor` for none; unlike Math.max(...xs), safe for any count. */
+export function maxOf(values: Iterable<number>, floor = 0): number {
+  let max = floor;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}

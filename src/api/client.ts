@@ -6,8 +6,7 @@
 import type { Clock } from '../context.js';
 import { REST_PREFIX } from '../domain.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
-import { GATEWAY_KEY_KIND, isGatewayKey, isRestKey, REST_KEY_KIND } from '../keys.js';
-import type { Settings, Sourced } from '../settings.js';
+import { type ChosenKey, requireBaseUrl, requireKey, type Settings } from '../settings.js';
 import type { PreparedRequest } from './dry-run.js';
 import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
@@ -71,18 +70,9 @@ export class ApiClient {
 
   /** The base URL, or exit 3 saying how to set one. */
   baseUrl(): URL {
-    const base = this.opts.settings.baseUrl;
-    if (!base) {
-      throw new ConfigError('no base URL is set', {
-        hint: "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)",
-      });
-    }
-    const url = new URL(base.value);
-    if (!url.pathname.endsWith('/')) url.pathname += '/';
+    const url = requireBaseUrl(this.opts.settings);
     // A base URL copied with the REST path on it: the root is meant, not the path twice.
     if (url.pathname.endsWith(`/${REST_PREFIX}`)) url.pathname = url.pathname.slice(0, -REST_PREFIX.length);
-    url.search = '';
-    url.hash = '';
     return url;
   }
 
@@ -92,25 +82,8 @@ export class ApiClient {
   }
 
   /** Which key a request sends, and from where: the gateway's own, or the REST key it falls back to. */
-  chosenKey(auth: Auth): (Sourced<string> & { kind: 'rest' | 'gateway' }) | undefined {
-    if (auth === 'none') return undefined;
-    const { apiKey, gatewayKey } = this.opts.settings;
-    const chosen = auth === 'gateway' ? (gatewayKey ?? apiKey) : apiKey;
-    if (!chosen) {
-      throw new ConfigError(auth === 'gateway' ? 'no gateway key and no API key to fall back on' : 'no API key', {
-        hint:
-          auth === 'gateway'
-            ? "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)"
-            : "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
-      });
-    }
-    const kind = chosen === apiKey ? 'rest' : 'gateway';
-    if (!(kind === 'rest' ? isRestKey : isGatewayKey)(chosen.value)) {
-      throw new ConfigError(`the ${kind === 'rest' ? 'API' : 'gateway'} key from ${chosen.source} is malformed`, {
-        hint: `a key looks like ${(kind === 'rest' ? REST_KEY_KIND : GATEWAY_KEY_KIND).expected}`,
-      });
-    }
-    return { ...chosen, kind };
+  chosenKey(auth: Auth): ChosenKey | undefined {
+    return auth === 'none' ? undefined : requireKey(this.opts.settings, auth);
   }
 
   buildUrl(spec: RequestSpec): URL {

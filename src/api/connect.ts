@@ -12,6 +12,8 @@ export interface ConnectionOptions {
   strict?: boolean;
   /** Tests may swap the wire; production gets node:http(s), or undici through a proxy. */
   transport?: (ctx: Ctx) => Transport;
+  /** Wraps the wire, whichever it is: register watches for the moment an answer arrives. */
+  wrap?: (wire: Transport) => Transport;
 }
 
 export interface OpenConnection {
@@ -26,7 +28,8 @@ export function openConnection(
   log: ApiLog,
   opts: ConnectionOptions = {},
 ): OpenConnection {
-  const wire = opts.transport?.(ctx) ?? defaultTransport(proxyFromEnv(ctx.env));
+  const given = opts.transport?.(ctx) ?? defaultTransport(proxyFromEnv(ctx.env));
+  const wire = opts.wrap ? opts.wrap(given) : given;
   const client = new ApiClient({
     settings,
     log,

@@ -1,7 +1,9 @@
 // Responses are checked against the documented shapes. Off-shape is a warning (the body still
-// prints with --json, since the service may be ahead of us), or exit 7 under --strict.
+// prints with --json, since the service may be ahead of us, and as a generic document without
+// it), or exit 7 under --strict. The judgement itself writes nothing: `judgeShape` returns it.
 import type { ZodType } from 'zod';
 import { BadResponseError } from '../errors.js';
+import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
 import type { ApiResponse } from './client.js';
 import type { ApiLog } from './log.js';
 import { NOT_THE_API } from './response-errors.js';
@@ -11,7 +13,10 @@ export interface ShapeCheck {
   strict: boolean;
 }
 
-/** The body as JSON, or exit 7: a success that is not JSON is not an answer we can use. */
+/**
+ * The body as JSON, or exit 7: a success that is not JSON is not an answer we can use, and
+ * one nested deeper than any real body is refused before anything walks or re-indents it.
+ */
 export function requireJson(res: ApiResponse, what: string): unknown {
   if (res.body === undefined) {
     // Shown through the output layer, which strips control characters.
@@ -22,17 +27,29 @@ export function requireJson(res: ApiResponse, what: string): unknown {
       start.startsWith('<') ? { hint: `${NOT_THE_API} ('fcast doctor' checks it)` } : undefined,
     );
   }
+  if (nestsDeeperThan(res.raw)) throw new NestedTooDeeplyError(what);
   return res.body;
 }
 
-/** Checks the shape; returns whether it matched. */
-export function checkShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
+/** A schema's verdict: the first broken field, and how many more, as a sentence; or undefined when it matched. */
+export function judgeShape(schema: ZodType, body: unknown, what: string): string | undefined {
   const result = schema.safeParse(body);
-  if (result.success) return true;
-  const issue = result.error.issues[0]!;
-  const where = issue.path.length ? issue.path.join('.') : 'the body';
-  const message = `${what}: the response does not match the documented shape (${where}: ${issue.message})`;
-  if (opts.strict) throw new BadResponseError(message);
-  opts.log.warn(`${message}${result.error.issues.length > 1 ? ` and ${result.error.issues.length - 1} more` : ''}`);
+  if (result.success) return undefined;
+  const { issues } = result.error;
+  const issue = issues[0]!;
+  // Paths are the server's keys: shortened, so a 20,000-character key makes no 20,000-character warning.
+  const where = issue.path.length ? issue.path.map((p) => short(String(p), 40)).join('.') : 'the body';
+  const more = issues.length > 1 ? ` and ${issues.length - 1} more` : '';
+  return `${what}: the response does not match the documented shape (${where}: ${short(issue.message, 120)})${more}`;
+}
+
+/** Checks the shape; returns whether it matched. Off-shape is a warning, or exit 7 under --strict. */
+export function checkShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
+  const problem = judgeShape(schema, body, what);
+  if (problem === undefined) return true;
+  if (opts.strict) throw new BadResponseError(problem.replace(/ and \d+ more$/, ''));
+  opts.log.warn(problem);
   return false;
 }
+
+const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

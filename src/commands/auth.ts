@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { FcastError, UsageError } from '../errors.js';
-import { checkTypedKey, GATEWAY_KEY_KIND, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../keys.js';
-import { secretFromEnv, storedSecret, type Sourced } from '../settings.js';
+import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../keys.js';
+import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../settings.js';
 
 interface LoginFlags {
   gateway?: boolean;
+  force?: boolean;
 }
 interface StatusFlags {
   check?: boolean;
@@ -39,9 +40,11 @@ export function register(program: Command, app: App): void {
     .description(
       'Stores a key in the config file (mode 0600). On a terminal it asks for the key without echoing it; ' +
         'otherwise it reads the key from stdin. A REST key looks like <prefix>_ag_ followed by 40 lowercase ' +
-        'hex characters; anything else exits 2, and the rejected text is never printed.',
+        'hex characters; anything else exits 2, and the rejected text is never printed. A key already stored ' +
+        'is replaced only after a yes at the terminal, or with --force (needed when stdin is not a terminal).',
     )
     .option('--gateway', 'store the gateway key instead of the REST key', false)
+    .option('--force', 'replace a stored key without asking', false)
     .addHelpText(
       'after',
       examples(
@@ -49,9 +52,10 @@ export function register(program: Command, app: App): void {
         ['fcast auth login < key.txt', 'from a file'],
         ['echo "$KEY" | fcast auth login', 'from a variable, without putting it in argv'],
         ['fcast auth login --gateway < gateway-key.txt', 'the key of the command gateway'],
+        ['fcast auth login --force < new-key.txt', 'replace the stored key'],
       ),
     )
-    .action(action(app, (run, opts: LoginFlags) => login(run, keyKindOf(opts.gateway))));
+    .action(action(app, (run, opts: LoginFlags) => login(run, keyKindOf(opts.gateway), opts.force === true)));
 
   auth
     .command('status')
@@ -92,28 +96,45 @@ export function register(program: Command, app: App): void {
     .action(action(app, (run, opts: LogoutFlags) => logout(run, keyKindOf(opts.gateway), opts.yes === true)));
 }
 
-async function login(run: Run, kind: KeyKind): Promise<void> {
+async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   const { stdin, stderr } = run.ctx.io;
   const { readHiddenLine, readPiped } = await import('../secret-input.js');
   const fromTerminal = stdin.isTTY === true;
   const typed = fromTerminal
     ? await readHiddenLine(stdin, stderr, `Paste your ${kind.label} (input hidden), then press Enter: `, run.ctx.signal)
     : await readPiped(stdin);
+  run.secrets.add(typed);
   const key = checkTypedKey(kind, typed, fromTerminal);
   const masked = maskKey(key);
-  const { path, value: stored } = storedSecret(run.ctx, kind.configKey);
+  const { path, value: stored } = storedSecret(run.ctx, kind.setting);
+  const replaces = stored !== undefined && stored !== key;
+  if (replaces && !force && !fromTerminal) {
+    throw new UsageError(
+      `a ${kind.label} (${maskKey(stored)}) is already stored in ${path}; stdin is not a terminal to ask: pass --force to replace it`,
+      { hint: 'a replaced key cannot be recovered from fcast: the service keeps only its hash' },
+    );
+  }
 
   if (run.flags.dryRun) {
     run.out.note(`dry run: would save the ${kind.label} ${masked} to ${path}; nothing saved`);
     return;
   }
+  if (replaces && !force) {
+    const { confirm } = await import('../secret-input.js');
+    const question = `Replace the ${kind.label} ${maskKey(stored)} stored in ${path}? It cannot be recovered: the service keeps only its hash.`;
+    if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
+      run.out.note(`kept the ${kind.label} ${maskKey(stored)}; nothing was saved`);
+      if (run.flags.json) run.out.json({ saved: null, path });
+      return;
+    }
+  }
   const store = await run.configStore();
-  store.set(kind.configKey, key);
-  if (run.flags.json) run.out.json({ saved: kind.configKey, key: masked, path: store.path });
+  const configKey = SETTINGS[kind.setting].configKey;
+  await store.set(configKey, key);
+  if (run.flags.json) run.out.json({ saved: configKey, key: masked, path: store.path });
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
-  if (stored !== undefined && stored !== key)
-    run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
-  if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
+  if (replaces) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
+  if (secretFromEnv(run.ctx.env, kind.setting) !== undefined) {
     run.out.warn(`${kind.envName} is set in the environment and takes precedence over the saved key`);
   }
 }
@@ -134,11 +155,10 @@ async function status(run: Run, check: boolean): Promise<void> {
     well_formed: kind.isWellFormed(got.value),
   });
   const apiKey = s.apiKey ? report(s.apiKey, REST_KEY_KIND) : null;
-  const gatewayKey = s.gatewayKey
-    ? report(s.gatewayKey, GATEWAY_KEY_KIND)
-    : apiKey
-      ? { ...apiKey, from_api_key: true }
-      : null;
+  const gateway = inspectKey(s, 'gateway');
+  const gatewayKey = gateway.key
+    ? { ...report(gateway.key, gateway.key.spec), ...(gateway.fallback ? { from_api_key: true } : {}) }
+    : null;
 
   let checked: Record<string, unknown> | undefined;
   let failure: FcastError | undefined;
@@ -206,8 +226,8 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
       },
     );
   }
-  const { path, value: stored } = storedSecret(run.ctx, kind.configKey);
-  if (secretFromEnv(run.ctx.env, kind.envName) !== undefined) {
+  const { path, value: stored } = storedSecret(run.ctx, kind.setting);
+  if (secretFromEnv(run.ctx.env, kind.setting) !== undefined) {
     run.out.warn(
       `${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`,
     );
@@ -232,7 +252,8 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
     return;
   }
   const store = await run.configStore();
-  store.delete(kind.configKey);
-  if (run.flags.json) run.out.json({ removed: kind.configKey, key: masked, path: store.path });
+  const configKey = SETTINGS[kind.setting].configKey;
+  await store.delete(configKey);
+  if (run.flags.json) run.out.json({ removed: configKey, key: masked, path: store.path });
   run.out.note(`removed the ${kind.label} ${masked} from ${store.path}`);
 }

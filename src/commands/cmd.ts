@@ -77,10 +77,11 @@ function helpOf(spec: GatewayCommand): string {
 async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
   const args = shapeGatewayArgs(command, raw);
   const conn = await run.connect();
-  const [{ runGatewayCommand, requests }, { explainGatewayError }, view] = await Promise.all([
+  const [{ runGatewayCommand, requests }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
     import('../api/endpoints.js'),
     import('../gateway/errors.js'),
     import('../output/gateway-view.js'),
+    import('../output/document.js'),
   ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.gateway(command.name, args)));
   let res: Awaited<ReturnType<typeof runGatewayCommand>>;
@@ -91,7 +92,12 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   }
   const nowSeconds = run.nowSeconds();
   if (run.flags.json) run.out.rawJson(res.raw);
-  else run.out.data(view.renderGatewayResult(run.out, res.body, nowSeconds));
+  else
+    run.out.data(
+      renderChecked(run.out, res, nowSeconds, (body) => view.renderGatewayResult(run.out, body, nowSeconds)),
+    );
+  // An envelope off its shape has no meta we can trust to describe the usage.
+  if (!res.wellFormed) return;
   const usage = view.describeUsage(res.body.meta, nowSeconds);
   if (usage) run.out.note(usage);
   if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);

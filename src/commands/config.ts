@@ -8,37 +8,34 @@ import {
   configDir,
   configFilePath,
   SECRET_KEYS,
+  SETTINGS,
   SettingError,
-  settingParsers,
-  type ConfigKey,
-  type Settings,
+  settingOfConfigKey,
+  type SettingName,
   type Sourced,
 } from '../settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
 
-function configKey(raw: string): ConfigKey {
+/** The setting a config key names; a secret or an unknown key is a usage error. */
+function configKey(raw: string): SettingName {
   if ((SECRET_KEYS as readonly string[]).includes(raw)) {
     throw new UsageError(`'${raw}' is a key: it is never set, shown or removed with 'fcast config'`, {
       hint: "use 'fcast auth login', 'fcast auth status' or 'fcast auth logout'",
     });
   }
-  const key = CONFIG_KEYS.find((k) => k === raw);
-  if (!key) throw new UsageError(`unknown config key '${raw}'; the keys are ${KEY_LIST}`);
-  return key;
+  const name = settingOfConfigKey(raw);
+  if (!name) throw new UsageError(`unknown config key '${raw}'; the keys are ${KEY_LIST}`);
+  return name;
 }
 
-const SETTING_OF: Record<ConfigKey, (s: Settings) => Sourced<string | number> | undefined> = {
-  'base-url': (s) => s.baseUrl,
-  timeout: (s) => s.timeout,
-  retries: (s) => s.retries,
-  'max-wait': (s) => s.maxWait,
-};
+const effectiveValue = (run: Run, name: SettingName): Sourced<string | number> | undefined =>
+  run.settings()[name] as Sourced<string | number> | undefined;
 
 function effective(run: Run): Array<{ key: string; value: string | number | null; source: string }> {
   const s = run.settings();
   const rows = CONFIG_KEYS.map((key) => {
-    const got = SETTING_OF[key](s);
+    const got = effectiveValue(run, configKey(key));
     return { key, value: got?.value ?? null, source: got?.source ?? 'not set' };
   });
   const secret = (key: string, got: Sourced<string> | undefined) => ({
@@ -98,11 +95,10 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', examples(['fcast config get base-url', 'prints the URL, or nothing when unset']))
     .action(
       action(app, async (run, _opts, raw: string) => {
-        const key = configKey(raw);
-        const got = SETTING_OF[key](run.settings());
+        const got = effectiveValue(run, configKey(raw));
         if (run.flags.json) return run.out.json(got?.value ?? null);
         if (got === undefined) {
-          run.out.note(`${key} is not set`);
+          run.out.note(`${raw} is not set`);
           return;
         }
         run.out.data(String(got.value));
@@ -126,17 +122,17 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, _opts, raw: string, value: string) => {
-        const key = configKey(raw);
-        let parsed: string | number;
+        const name = configKey(raw);
+        let parsed: unknown;
         try {
-          parsed = settingParsers[key](value, key);
+          parsed = SETTINGS[name].parse(value, raw);
         } catch (err) {
           if (err instanceof SettingError) throw new UsageError(err.message);
           throw err;
         }
         const store = await run.configStore();
-        store.set(key, parsed);
-        run.out.note(`set ${key} in ${store.path}`);
+        await store.set(raw, parsed);
+        run.out.note(`set ${raw} in ${store.path}`);
       }),
     );
 
@@ -147,11 +143,11 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', examples(['fcast config unset timeout', 'back to the default (30 s)']))
     .action(
       action(app, async (run, _opts, raw: string) => {
-        const key = configKey(raw);
+        configKey(raw);
         const store = await run.configStore();
-        if (store.get(key) === undefined) return run.out.note(`${key} was not set in ${store.path}`);
-        store.delete(key);
-        run.out.note(`removed ${key} from ${store.path}`);
+        if (store.get(raw) === undefined) return run.out.note(`${raw} was not set in ${store.path}`);
+        await store.delete(raw);
+        run.out.note(`removed ${raw} from ${store.path}`);
       }),
     );
 

@@ -26,8 +26,12 @@ export function register(program: Command, app: App): void {
         if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
         const res = await fetchDemo(conn, canonical);
         if (run.flags.json) return run.out.rawJson(res.raw);
-        const { renderForecast } = await import('../output/forecast-table.js');
-        run.out.data(renderForecast(run.out, res.body, run.nowSeconds()));
+        const [{ renderForecast }, { renderChecked }] = await Promise.all([
+          import('../output/forecast-table.js'),
+          import('../output/document.js'),
+        ]);
+        const now = run.nowSeconds();
+        run.out.data(renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now)));
       }),
     );
 }

@@ -87,15 +87,23 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       run.out.data(jsonArrayOf(raws));
     }
   } else {
-    const { renderPrediction } = await import('../output/prediction.js');
+    const [{ renderPrediction }, { renderChecked }] = await Promise.all([
+      import('../output/prediction.js'),
+      import('../output/document.js'),
+    ]);
     const now = run.nowSeconds();
     let first = true;
     results.forEach((r, i) => {
       if (r.status !== 'fulfilled') return;
-      const view = renderPrediction(run.out, r.value.body, now, { candles, chart: opts.chart });
-      run.out.data(first ? view.text : `\n${view.text}`);
+      let problems: string[] = [];
+      const text = renderChecked(run.out, r.value, now, (body) => {
+        const view = renderPrediction(run.out, body, now, { candles, chart: opts.chart });
+        problems = view.problems;
+        return view.text;
+      });
+      run.out.data(first ? text : `\n${text}`);
       first = false;
-      for (const problem of view.problems) run.out.note(`fcast: ${symbols[i]}: ${problem}`);
+      for (const problem of problems) run.out.note(`fcast: ${symbols[i]}: ${problem}`);
     });
   }
 

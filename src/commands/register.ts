@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
+import type { Transport } from '../api/transport.js';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, amend, BadResponseError, ConfigError, NetworkError, UsageError } from '../errors.js';
+import {
+  ApiError,
+  amend,
+  BadResponseError,
+  ConfigError,
+  InterruptedError,
+  NetworkError,
+  UsageError,
+} from '../errors.js';
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
-import { secretFromEnv, storedSecret } from '../settings.js';
+import { configDir, secretFromEnv, storedSecret } from '../settings.js';
+import { asRecord } from '../values.js';
 
 interface RegisterFlags {
   email: string;
@@ -37,30 +47,69 @@ export function register(program: Command, app: App): void {
         ['fcast register --email new@example.com --force', 'replace the stored key (the old one is lost for good)'],
       ),
     )
-    .action(action(app, (run, opts: RegisterFlags) => registerAction(run, opts)));
+    .action(action(app, (run, opts: RegisterFlags) => registerAction(app, run, opts)));
 }
 
-async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
+async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<void> {
   const email = parseEmail(opts.email);
   const replaced = opts.save ? refuseToReplace(run, opts.force === true) : undefined;
+  // Where the key will go is checked (and the directory made) before a key can be issued.
+  if (opts.save && !run.flags.dryRun) (await import('../config-store.js')).prepareConfigDir(configDir(run.ctx));
 
-  const conn = await run.connect();
-  const { registerKey, requests } = await import('../api/endpoints.js');
+  const settings = run.settings();
+  const [{ openConnection }, { registerKey, requests }, { holdExit }] = await Promise.all([
+    import('../api/connect.js'),
+    import('../api/endpoints.js'),
+    import('../exit-guard.js'),
+  ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
-  let res: Awaited<ReturnType<typeof registerKey>>;
+  const window = new KeyWindow(run, holdExit, settings.timeout.value * 1000);
+  // The shape is judged only after the key is safe: under --strict an off-shape body would
+  // otherwise throw away the one copy of a key that was really issued.
+  const connection = openConnection(run.ctx, settings, run.out, {
+    transport: app.transport,
+    wrap: (wire) => window.watch(wire),
+  });
+  const stopNoting = noteDeferredInterrupt(run, window, email);
   try {
-    // The shape is judged only after the key is safe: under --strict an off-shape body would
-    // otherwise throw away the one copy of a key that was really issued.
-    res = await registerKey({ ...conn, strict: false }, email);
-  } catch (err) {
-    throw explainFailure(err, email);
+    let res: Awaited<ReturnType<typeof registerKey>>;
+    try {
+      res = await registerKey(connection.conn, email);
+    } catch (err) {
+      throw explainFailure(err, email);
+    } finally {
+      stopNoting();
+    }
+    await keepKey(run, res, opts, replaced);
+    window.close();
+    if (run.ctx.signal.aborted) throw new InterruptedError();
+    if (!res.wellFormed && run.flags.strict) {
+      throw new BadResponseError(
+        'register.php: the response does not match the documented shape (the key was still printed and saved)',
+      );
+    }
+  } finally {
+    window.close();
+    await connection.close().catch(() => undefined);
   }
+}
 
-  const key = typeof res.body.api_key === 'string' ? res.body.api_key : undefined;
+type Registration = { body: unknown; raw: string };
+
+/** Prints the key, then saves it, then says where it went: the order that never leaves a key only in a temp file. */
+async function keepKey(run: Run, res: Registration, opts: RegisterFlags, replaced: string | undefined): Promise<void> {
+  const body = asRecord(res.body);
+  const key = typeof body.api_key === 'string' ? body.api_key : undefined;
   if (key === undefined) {
     if (run.flags.json) run.out.rawJson(res.raw);
-    throw new BadResponseError('register.php answered without an api_key', { hint: lostKeyHint(email) });
+    throw new BadResponseError('register.php answered without an api_key', { hint: lostKeyHint(String(opts.email)) });
   }
+  const view = { ...body, api_key: key };
+  const { renderNewKey, renderRegistrationDetails } = await import('../output/registration.js');
+  // The one place a key is shown whole.
+  run.secrets.reveal(key, () =>
+    run.flags.json ? run.out.rawJson(res.raw) : run.out.data(renderNewKey(run.out, view)),
+  );
 
   let saved: string;
   let saveError: ConfigError | undefined;
@@ -69,34 +118,104 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
   } else {
     try {
       const store = await run.configStore();
-      store.set('api-key', key);
+      await store.set('api-key', key);
       saved = `${store.path} (mode 0600)${replaced ? `, replacing ${maskKey(replaced)}` : ''}`;
     } catch (err) {
       saveError = err instanceof ConfigError ? err : new ConfigError(`cannot save the key: ${(err as Error).message}`);
       saved = 'NO: it could not be saved (see the error on stderr); copy it now';
     }
   }
-
-  if (run.flags.json) {
-    run.out.rawJson(res.raw);
-  } else {
-    const { renderRegistration } = await import('../output/registration.js');
-    run.out.data(renderRegistration(run.out, { ...res.body, api_key: key }, saved));
-  }
+  if (!run.flags.json) run.out.data(renderRegistrationDetails(run.out, view, saved));
 
   if (saveError) {
     throw new ConfigError(`the new key was printed but not saved: ${saveError.message}`, {
       hint: "it cannot be shown again: copy it from stdout now, then store it with 'fcast auth login' or in FCAST_API_KEY",
     });
   }
-  if (opts.save && secretFromEnv(run.ctx.env, 'FCAST_API_KEY')) {
+  if (opts.save && secretFromEnv(run.ctx.env, 'apiKey')) {
     run.out.warn('FCAST_API_KEY is set in the environment and takes precedence over the saved key');
   }
-  if (!res.wellFormed && conn.strict) {
-    throw new BadResponseError(
-      'register.php: the response does not match the documented shape (the key was still printed and saved)',
-    );
+}
+
+/**
+ * From the moment the request is on its way (a 201 may arrive at any time) until the key is
+ * printed and saved, the first Ctrl-C waits: the answer is read to its end (within the
+ * deadline), main does not end the command, which then exits 130. A second Ctrl-C stops at once
+ * while no answer has come; once a 2xx has come, its hard exit waits for the key too.
+ */
+class KeyWindow {
+  answered = false;
+  private sending = false;
+  private release: (() => void) | undefined;
+  private releaseInterrupts: (() => void) | undefined;
+  constructor(
+    private readonly run: Run,
+    private readonly holdExit: () => () => void,
+    private readonly deadlineMs: number,
+  ) {}
+
+  /** The wire, on which an interrupt no longer cuts the exchange; the deadline still does. */
+  watch(wire: Transport): Transport {
+    return {
+      close: () => wire.close(),
+      proxyFor: wire.proxyFor ? (url) => wire.proxyFor?.(url) : undefined,
+      send: async (req) => {
+        this.sending = true;
+        this.releaseInterrupts ??= this.run.holdInterrupts();
+        const own = new AbortController();
+        const forward = () => {
+          if (!(req.signal.reason instanceof InterruptedError)) own.abort(req.signal.reason);
+        };
+        if (req.signal.aborted) forward();
+        req.signal.addEventListener('abort', forward, { once: true });
+        // The client's own deadline cannot fire once an interrupt has aborted its controller.
+        const deadline = setTimeout(() => own.abort(new Error('deadline')), this.deadlineMs);
+        deadline.unref?.();
+        try {
+          const res = await wire.send({ ...req, signal: own.signal });
+          if (res.status >= 200 && res.status < 300) this.holdKey();
+          res.body.once('close', () => clearTimeout(deadline));
+          return res;
+        } catch (err) {
+          clearTimeout(deadline);
+          throw err;
+        }
+      },
+    };
   }
+
+  /** Whether an interrupt now waits for the answer. */
+  get waiting(): boolean {
+    return this.sending && !this.answered;
+  }
+
+  private holdKey(): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.release = this.holdExit();
+  }
+
+  close(): void {
+    if (!this.sending) return;
+    this.sending = false;
+    this.releaseInterrupts?.();
+    this.releaseInterrupts = undefined;
+    this.release?.();
+  }
+}
+
+/** Says why the first Ctrl-C does not stop register at once. */
+function noteDeferredInterrupt(run: Run, window: KeyWindow, email: string): () => void {
+  const { signal } = run.ctx;
+  const onAbort = () => {
+    if (window.waiting) {
+      run.out.note(
+        `\nfcast: waiting for the answer (a key may be being issued for ${email}); press Ctrl-C again to stop now`,
+      );
+    }
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /**
@@ -104,7 +223,7 @@ async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
  * again. With --force, returns the key that will be replaced.
  */
 function refuseToReplace(run: Run, force: boolean): string | undefined {
-  const { path, value: stored } = storedSecret(run.ctx, 'api-key');
+  const { path, value: stored } = storedSecret(run.ctx, 'apiKey');
   if (stored === undefined) return undefined;
   if (force) return stored;
   throw new UsageError(

@@ -31,8 +31,12 @@ export function register(program: Command, app: App): void {
           );
         }
         if (run.flags.json) return run.out.rawJson(res.raw);
-        const { renderSymbols } = await import('../output/symbols-table.js');
-        run.out.data(renderSymbols(run.out, res.body, run.nowSeconds()));
+        const [{ renderSymbols }, { renderChecked }] = await Promise.all([
+          import('../output/symbols-table.js'),
+          import('../output/document.js'),
+        ]);
+        const now = run.nowSeconds();
+        run.out.data(renderChecked(run.out, res, now, (body) => renderSymbols(run.out, body, now)));
       }),
     );
 }

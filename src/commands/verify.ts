@@ -25,8 +25,12 @@ export function register(program: Command, app: App): void {
         if (run.flags.dryRun) return run.dryRun(requests.verify(id));
         const res = await fetchVerify(conn, id);
         if (run.flags.json) return run.out.rawJson(res.raw);
-        const { renderVerification } = await import('../output/verify-view.js');
-        run.out.data(renderVerification(run.out, res.body, id, run.nowSeconds()));
+        const [{ renderVerification }, { renderChecked }] = await Promise.all([
+          import('../output/verify-view.js'),
+          import('../output/document.js'),
+        ]);
+        const now = run.nowSeconds();
+        run.out.data(renderChecked(run.out, res, now, (body) => renderVerification(run.out, body, id, now)));
       }),
     );
 }

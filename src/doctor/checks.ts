@@ -1,31 +1,35 @@
 // The checks behind `fcast doctor`: each looks at one thing users get wrong, says what it
 // found and, when something is off, how to fix it. None stops the others: a corrupt config
 // file is one failed check, and the environment, the keys and the service are still looked
-// at. That is why settings are looked up here one by one instead of through resolveSettings,
-// which stops at the first bad value.
+// at. Settings, keys and the config directory are judged by the same inspections the
+// commands use (inspectSettings, inspectKey, configLocationProblem), which doctor reports
+// one by one where a command would stop at the first.
 import { statSync } from 'node:fs';
 import type { OpenConnection } from '../api/connect.js';
 import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings } from '../api/transport.js';
 import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../context.js';
 import { ExitCode, FcastError } from '../errors.js';
-import { isGatewayKey, isRestKey, maskKey, REST_KEY_KIND } from '../keys.js';
+import { configLocationProblem } from '../config-store.js';
+import { maskKey } from '../keys.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import {
+  BASE_URL_HINT,
   CONFIG_KEYS,
-  DEFAULTS,
-  SECRET_KEYS,
-  configDir,
-  configFilePath,
-  lookUpSecret,
-  lookUpSetting,
+  inspectKey,
+  inspectSettings,
   readConfigFile,
+  SECRET_KEYS,
+  SETTINGS,
+  withDefault,
   type ConfigData,
-  type ConfigKey,
   type GlobalFlags,
+  type Inspection,
   type Lookup,
   type Settings,
+  type SettingName,
+  type Sourced,
 } from '../settings.js';
 
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */
@@ -64,8 +68,8 @@ export interface DoctorInput {
 }
 
 export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Promise<Check[]> {
-  const config = inspectConfig(ctx);
-  const found = lookUpSettings(flags, ctx.env, config);
+  const found = inspectSettings(ctx, flags);
+  const config = inspectConfig(found);
   const checks = [
     checkNode(ctx.nodeVersion),
     checkConfigDirectory(config, ctx.platform),
@@ -152,18 +156,16 @@ export interface ConfigState {
   /** The file's settings; empty when it is missing or broken. */
   data: ConfigData;
   problem?: FcastError;
+  /** Why keys would not be written there (a link, another user's or a shared directory). */
+  location?: FcastError;
 }
 
-function inspectConfig(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): ConfigState {
-  const dir = configDir(ctx);
-  const path = configFilePath(dir);
+function inspectConfig(found: Inspection): ConfigState {
+  const { configDir: dir, configPath: path } = found;
   const state: ConfigState = { dir, path, dirMode: modeOf(dir), fileMode: modeOf(path), data: {} };
-  try {
-    state.data = readConfigFile(path);
-  } catch (err) {
-    if (!(err instanceof FcastError)) throw err;
-    state.problem = err;
-  }
+  state.location = configLocationProblem(dir);
+  if (found.fileProblem) state.problem = found.fileProblem;
+  else state.data = readConfigFile(path);
   return state;
 }
 
@@ -182,6 +184,7 @@ const modesApply = (platform: NodeJS.Platform) => platform !== 'win32';
 
 export function checkConfigDirectory(config: ConfigState, platform: NodeJS.Platform): Check {
   const name = 'config directory';
+  if (config.location) return fail(name, config.location.message, config.location.hint);
   if (config.dirMode === undefined)
     return pass(name, `${config.dir} does not exist yet (created with mode 0700 on the first save)`);
   if (!modesApply(platform)) return pass(name, `${config.dir} (modes are not checked on Windows)`);
@@ -231,37 +234,12 @@ export function checkConfigFileMode(config: ConfigState, platform: NodeJS.Platfo
 
 // --- settings: flag > environment > config file > default -----------------------------------
 
-export interface FoundSettings {
-  configPath: string;
-  baseUrl: Lookup<string>;
-  timeout: Lookup<number>;
-  retries: Lookup<number>;
-  maxWait: Lookup<number>;
-  apiKey: Lookup<string>;
-  gatewayKey: Lookup<string>;
-}
+type FoundSettings = Inspection;
 
-/** The same lookups as every command, but every problem is kept for its own line, none thrown. */
-function lookUpSettings(flags: GlobalFlags, env: Env, config: ConfigState): FoundSettings {
-  const setting = (key: ConfigKey) => lookUpSetting(key, flags, env, config.data, config.path);
-  return {
-    configPath: config.path,
-    baseUrl: setting('base-url') as Lookup<string>,
-    timeout: setting('timeout') as Lookup<number>,
-    retries: setting('retries') as Lookup<number>,
-    maxWait: setting('max-wait') as Lookup<number>,
-    apiKey: lookUpSecret('FCAST_API_KEY', 'api-key', env, config.data, config.path),
-    gatewayKey: lookUpSecret('FCAST_GATEWAY_KEY', 'gateway-key', env, config.data, config.path),
-  };
-}
-
+/** The settings with a default (timeout, retries, max-wait): one line for all of them. */
 function checkSettings(found: FoundSettings): Check {
-  const rows: Array<[ConfigKey, Lookup<number>, string]> = [
-    ['timeout', found.timeout, 's'],
-    ['retries', found.retries, ''],
-    ['max-wait', found.maxWait, 's'],
-  ];
-  const problems = rows.flatMap(([, lookup]) => (lookup.problem ? [lookup.problem.message] : []));
+  const names = (Object.keys(SETTINGS) as SettingName[]).filter((n) => SETTINGS[n].default !== undefined);
+  const problems = names.flatMap((n) => (found[n].problem ? [found[n].problem.message] : []));
   if (problems.length > 0) {
     return fail(
       'settings',
@@ -269,15 +247,13 @@ function checkSettings(found: FoundSettings): Check {
       "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'",
     );
   }
-  const shown = rows.map(([key, lookup, unit]) => {
-    const value = lookup.found?.value ?? DEFAULTS[key as keyof typeof DEFAULTS];
-    return `${key} ${value}${unit} (${lookup.found?.source ?? 'default'})`;
+  const unit = (n: SettingName) => (n === 'retries' ? '' : 's');
+  const shown = names.map((n) => {
+    const { value, source } = withDefault(n as 'timeout', found[n as 'timeout']);
+    return `${SETTINGS[n].configKey} ${value}${unit(n)} (${source})`;
   });
   return pass('settings', shown.join(', '));
 }
-
-const BASE_URL_HINT =
-  "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
 
 function checkBaseUrl(lookup: Lookup<string>): Check {
   if (lookup.problem) return fail('base URL', lookup.problem.message, 'use an http(s) URL such as https://HOST');
@@ -288,55 +264,36 @@ function checkBaseUrl(lookup: Lookup<string>): Check {
 export function checkApiKey(lookup: Lookup<string>): Check {
   const name = 'API key';
   if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login' to store it again");
-  if (!lookup.found) {
-    return warn(
+  return keyCheck(name, inspectKey({ apiKey: lookup.found, gatewayKey: undefined }, 'rest'), () =>
+    warn(
       name,
       'not set: keyless commands work; predict, symbols and cmd need one',
       "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
-    );
-  }
-  const { value, source } = lookup.found;
-  if (!isRestKey(value)) {
-    return fail(
-      name,
-      `the key from ${source} is malformed: ${whatIsWrong(value)} (a key is ${REST_KEY_KIND.expected})`,
-      `set ${source === 'FCAST_API_KEY' ? 'FCAST_API_KEY' : 'it'} again from the key you were given, or run 'fcast auth login'`,
-    );
-  }
-  return pass(name, `${maskKey(value)} (from ${source})`);
+    ),
+  );
 }
 
 function checkGatewayKey(lookup: Lookup<string>, apiKey: Lookup<string>): Check {
   const name = 'gateway key';
   if (lookup.problem) return fail(name, lookup.problem.message, "run 'fcast auth login --gateway' to store it again");
-  if (!lookup.found) {
-    if (apiKey.found) return pass(name, 'not set: the API key serves the gateway');
-    return warn(
+  const inspected = inspectKey({ apiKey: apiKey.found, gatewayKey: lookup.found }, 'gateway');
+  // Whether the REST key itself is sound is the API key check's to say.
+  if (inspected.fallback) return pass(name, 'not set: the API key serves the gateway');
+  return keyCheck(name, inspected, () =>
+    warn(
       name,
       'not set, and no API key to fall back on: cmd needs one',
       "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)",
-    );
-  }
-  const { value, source } = lookup.found;
-  if (!isGatewayKey(value))
-    return fail(
-      name,
-      `the key from ${source} is malformed: ${whatIsWrong(value)}`,
-      'set it again: one token of 8 to 512 printable characters, no spaces, quotes or line breaks',
-    );
-  return pass(name, `${maskKey(value)} (from ${source})`);
+    ),
+  );
 }
 
-/** What is wrong with a malformed key, without showing any of it. */
-function whatIsWrong(key: string): string {
-  if (/\s/.test(key)) return 'it contains whitespace';
-  if (/["'`]/.test(key)) return 'it contains quotes';
-  if (/[^\x21-\x7e]/.test(key)) return 'it contains control or non-ASCII characters';
-  if (!key.includes('_ag_')) return `it has no '_ag_' (${key.length} characters)`;
-  if (!/^[A-Za-z0-9]+_ag_/.test(key)) return "its prefix before '_ag_' is not letters and digits";
-  const secret = key.slice(key.indexOf('_ag_') + 4);
-  if (/[A-F]/.test(secret)) return 'its hex part has upper-case letters';
-  return `its part after '_ag_' has ${secret.length} character${secret.length === 1 ? '' : 's'}, not 40 hex digits`;
+/** A key as inspectKey judged it: missing, malformed (said without showing it) or fine. */
+function keyCheck(name: string, inspected: ReturnType<typeof inspectKey>, missing: () => Check): Check {
+  const { key, problem } = inspected;
+  if (!key) return missing();
+  if (problem) return fail(name, problem.message, problem.hint);
+  return pass(name, `${maskKey(key.value)} (from ${key.source})`);
 }
 
 // --- proxy -------------------------------------------------------------------------------
@@ -370,7 +327,8 @@ export function checkProxy(env: Env, baseUrl?: string): Check {
 
 async function checkService(input: DoctorInput, config: ConfigState, found: FoundSettings): Promise<Check[]> {
   const { ctx, flags, out } = input;
-  const apiKey = found.apiKey.found && isRestKey(found.apiKey.found.value) ? found.apiKey.found : undefined;
+  const rest = inspectKey({ apiKey: found.apiKey.found, gatewayKey: undefined }, 'rest');
+  const apiKey: Sourced<string> | undefined = rest.problem ? undefined : rest.key;
   const authSkipped = (why: string) => warn('authenticated call', `skipped: ${why}`);
   const keyless = found.apiKey.found ? 'the API key is malformed' : 'no API key';
 
@@ -385,12 +343,12 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     apiKey,
     gatewayKey: undefined,
     timeout: {
-      value: Math.min(found.timeout.found?.value ?? DEFAULTS.timeout, DOCTOR_TIMEOUT_SECONDS),
+      value: Math.min(withDefault('timeout', found.timeout).value, DOCTOR_TIMEOUT_SECONDS),
       source: 'doctor',
     },
     // One attempt: doctor reports how things are, it does not wait for them to get better.
     retries: { value: 0, source: 'doctor' },
-    maxWait: found.maxWait.found ?? { value: DEFAULTS['max-wait'], source: 'default' },
+    maxWait: withDefault('maxWait', found.maxWait),
   };
   let connection: OpenConnection;
   try {

@@ -3,6 +3,7 @@
 import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
 import type { Run } from '../command.js';
+import { renderChecked } from '../output/document.js';
 import { renderTrackRecordMarkdown, renderTrackRecordTable } from '../output/track-record-table.js';
 import { enforceChecks } from './checks.js';
 import type { EvidenceFlags } from './flags.js';
@@ -13,10 +14,9 @@ export function presentTrackRecord(run: Run, res: Fetched<TrackRecord>, flags: E
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
     if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
-  } else if (flags.format === 'markdown') {
-    out.data(renderTrackRecordMarkdown(out, res.body));
   } else {
-    out.data(renderTrackRecordTable(out, res.body));
+    const render = flags.format === 'markdown' ? renderTrackRecordMarkdown : renderTrackRecordTable;
+    out.data(renderChecked(out, res, run.nowSeconds(), (body) => render(out, body)));
   }
   enforceChecks(out, res.body, flags, { strict: run.flags.strict === true });
 }

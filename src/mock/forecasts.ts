@@ -47,6 +47,12 @@ export function latestTs(tf: string, serverT: number, delayMin: number): number 
   return Math.floor((serverT - delayMin * 60) / cadence) * cadence;
 }
 
+type ForecastDraws = Omit<EngineForecastBody, 'age_s' | 'status'>;
+
+/** Forecasts already drawn, by seed, symbol, tf and ts; forgotten all at once past a bound, so memory stays flat. */
+const drawn = new Map<string, ForecastDraws>();
+const DRAWN_LIMIT = 4096;
+
 /** The forecast of `tf` created at `ts`; the same (seed, symbol, tf, ts) always gives the same numbers. */
 export function engineForecast(
   seed: string,
@@ -56,6 +62,27 @@ export function engineForecast(
   ts: number,
   serverT: number,
 ): EngineForecastBody {
+  const key = `${seed}|${info.symbol}|${tf}|${horizonMin}|${ts}`;
+  let draws = drawn.get(key);
+  if (!draws) {
+    if (drawn.size >= DRAWN_LIMIT) drawn.clear();
+    draws = drawForecast(seed, info, tf, horizonMin, ts);
+    drawn.set(key, draws);
+  }
+  // Only the age and the status move with the clock; key order is the documented one.
+  const { tf: _tf, ts: _ts, horizon_min, target_t, ...engines } = draws;
+  return {
+    tf,
+    ts,
+    horizon_min,
+    target_t,
+    age_s: serverT - ts,
+    status: target_t <= serverT ? 'settled' : 'open',
+    ...engines,
+  };
+}
+
+function drawForecast(seed: string, info: SymbolInfo, tf: string, horizonMin: number, ts: number): ForecastDraws {
   const next = rngFor(seed, 'forecast', info.symbol, tf, ts);
   const horizonS = horizonMin * 60;
   const sigma = typicalMovePct(info, horizonMin);
@@ -85,8 +112,6 @@ export function engineForecast(
     ts,
     horizon_min: horizonMin,
     target_t: targetT,
-    age_s: serverT - ts,
-    status: targetT <= serverT ? 'settled' : 'open',
     anchor_price: anchor,
     target_price: round(anchor * (1 + change / 100), info.decimals),
     ia1: { score: round(score, 4), rsi_score: round(rsiScore, 4), ema_score: round(emaScore, 4) },

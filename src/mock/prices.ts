@@ -1,7 +1,7 @@
 // A smooth, endless price path per symbol: layered value noise on the log price. Smooth so
 // that neighbouring candles join up and a 1-minute forecast sees a small move, layered so
 // that longer horizons see larger moves, as markets do.
-import { round, unit } from './random.js';
+import { round, unit, unitFamily } from './random.js';
 import type { PathSpec } from './catalog.js';
 
 /** [period in seconds, amplitude of the log price for vol = 1]. */
@@ -14,21 +14,41 @@ const LAYERS: ReadonlyArray<readonly [number, number]> = [
   [120, 0.0006],
 ];
 
-function valueNoise(seed: string, id: string, layer: number, x: number): number {
+/** Per seed and path, one remembered family of draws per layer (the seeds and paths in use are few). */
+const layerDraws = new Map<string, Map<string, Array<(k: number) => number>>>();
+
+function drawsOf(seed: string, id: string): Array<(k: number) => number> {
+  let bySeed = layerDraws.get(seed);
+  if (!bySeed) {
+    bySeed = new Map();
+    layerDraws.set(seed, bySeed);
+  }
+  let draws = bySeed.get(id);
+  if (!draws) {
+    draws = LAYERS.map((_, layer) => unitFamily(seed, 'path', id, layer));
+    bySeed.set(id, draws);
+  }
+  return draws;
+}
+
+/** unit(seed, 'path', id, layer, k) at the integers around x, blended smoothly. */
+function valueNoise(draw: (k: number) => number, x: number): number {
   const k = Math.floor(x);
   const f = x - k;
-  const a = unit(seed, 'path', id, layer, k) * 2 - 1;
-  const b = unit(seed, 'path', id, layer, k + 1) * 2 - 1;
+  const a = draw(k) * 2 - 1;
+  const b = draw(k + 1) * 2 - 1;
   const s = f * f * (3 - 2 * f);
   return a + (b - a) * s;
 }
 
 /** The unrounded price at epoch second `t`. */
 export function rawPrice(seed: string, spec: PathSpec, t: number): number {
+  const draws = drawsOf(seed, spec.id);
   let logMove = 0;
-  LAYERS.forEach(([period, amp], i) => {
-    logMove += amp * spec.vol * valueNoise(seed, spec.id, i, t / period);
-  });
+  for (let i = 0; i < LAYERS.length; i++) {
+    const [period, amp] = LAYERS[i]!;
+    logMove += amp * spec.vol * valueNoise(draws[i]!, t / period);
+  }
   return spec.base * Math.exp(logMove);
 }
 

@@ -2,25 +2,38 @@
 // (symbol, time, id), so two servers with the same seed and clock answer byte for byte alike
 // and a test can pin a body without storing fixtures.
 
-/** FNV-1a, 32 bits: cheap and good enough to spread similar keys apart before mulberry32 mixes them. */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+const FNV_OFFSET = 0x811c9dc5;
+const SEPARATOR = 0x7c; // '|', between coordinates
+
+/** FNV-1a, 32 bits, continued from `h`: cheap and good enough to spread similar keys apart before mulberry32 mixes them. */
+function fnv1a(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
-/** mulberry32: a tiny PRNG whose whole state is one 32-bit integer. */
+/** The hash of the coordinates joined by '|', without building the joined string. */
+function hashParts(parts: readonly KeyPart[], h = FNV_OFFSET, first = true): number {
+  for (const part of parts) {
+    if (!first) h = Math.imul(h ^ SEPARATOR, 0x01000193) >>> 0;
+    h = fnv1a(h, typeof part === 'string' ? part : String(part));
+    first = false;
+  }
+  return h;
+}
+
+/** mulberry32's output for a state, advanced once: a tiny PRNG whose whole state is one 32-bit integer. */
+function mix(a: number): number {
+  let t = a;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 function mulberry32(state: number): () => number {
   let a = state >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return mix(a);
   };
 }
 
@@ -28,12 +41,33 @@ export type KeyPart = string | number;
 
 /** A generator seeded by the coordinates of the thing being generated. */
 export function rngFor(...parts: KeyPart[]): () => number {
-  return mulberry32(fnv1a(parts.join('|')));
+  return mulberry32(hashParts(parts));
 }
 
-/** One uniform draw in [0, 1) for a set of coordinates. */
+/** One uniform draw in [0, 1) for a set of coordinates: the first draw of rngFor(...parts). */
 export function unit(...parts: KeyPart[]): number {
-  return rngFor(...parts)();
+  return mix((hashParts(parts) + 0x6d2b79f5) >>> 0);
+}
+
+/** Draws remembered per family; a family forgets them all past this many, so memory stays flat. */
+const MEMO_LIMIT = 4096;
+
+/**
+ * The draws `unit(...prefix, last)` of one family (a price path's layer, say): the prefix is
+ * hashed once, and each draw is remembered, since neighbouring times ask for the same ones.
+ */
+export function unitFamily(...prefix: KeyPart[]): (last: number) => number {
+  const base = hashParts(prefix);
+  const memo = new Map<number, number>();
+  return (last) => {
+    let v = memo.get(last);
+    if (v === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      v = mix((hashParts([last], base, prefix.length === 0) + 0x6d2b79f5) >>> 0);
+      memo.set(last, v);
+    }
+    return v;
+  };
 }
 
 /** Hex digits derived from coordinates, for identifiers that must be stable but look opaque. */

@@ -35,6 +35,8 @@ export interface MockOptions {
   quiet?: boolean;
   /** The gateway's rate limit and daily quota per key (default 60 a minute, 1000 a day). */
   gatewayLimits?: GatewayLimits;
+  /** How many of the latest requests the log keeps (default 1000): the emulator may run for days. */
+  requestLog?: number;
 }
 
 export interface RecordedRequest {
@@ -55,12 +57,14 @@ export interface MockServer {
   testKey: string;
   /** A gateway key with only the market.read scope; REST endpoints refuse it. */
   limitedGatewayKey: string;
+  /** The latest requests, oldest first: at most `requestLog` of them. */
   requests: RecordedRequest[];
   setFaults(f: Fault[]): void;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 'fcast-mock';
+export const DEFAULT_REQUEST_LOG = 1000;
 const MAX_REQUEST_BODY = 1024 * 1024;
 const GATEWAY = `/${GATEWAY_PATH}`;
 const REST_ROOT = REST_BASE.replace(/\/$/, '');
@@ -100,7 +104,16 @@ function sendJson(
   headers: Record<string, string> = {},
   type = 'application/json',
 ): void {
-  const text = `${JSON.stringify(body)}\n`;
+  sendText(res, status, `${JSON.stringify(body)}\n`, headers, type);
+}
+
+function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+  type = 'application/json',
+): void {
   res.writeHead(status, {
     'content-type': type,
     'content-length': Buffer.byteLength(text),
@@ -113,6 +126,39 @@ function sendJson(
 function sendProblem(state: MockState, res: ServerResponse, req: IncomingMessage, problem: HttpProblem): void {
   const tier = tierOf(state, { headers: req.headers });
   sendJson(res, problem.status, problem.body(meta(tier, serverT(state))), problem.headers, 'application/problem+json');
+}
+
+/**
+ * The text of REST GET answers within the current second. A GET answer is a pure function of
+ * the URL, the key, the origin, the server's second and the keys registered so far (the set
+ * only grows, so its size stands for it): under load the same demo body is built once a second,
+ * not once a request. Forgotten when the second changes, and bounded within one.
+ */
+class ReplyMemo {
+  private second = Number.NaN;
+  private keys = -1;
+  private readonly texts = new Map<string, string>();
+  constructor(private readonly state: MockState) {}
+
+  keyFor(url: string, authorization: string | undefined, origin: string): string {
+    const second = serverT(this.state);
+    const keys = this.state.restKeyHashes.size;
+    if (second !== this.second || keys !== this.keys) {
+      this.texts.clear();
+      this.second = second;
+      this.keys = keys;
+    }
+    return `${url}\n${authorization ?? ''}\n${origin}`;
+  }
+
+  get(key: string): string | undefined {
+    return this.texts.get(key);
+  }
+
+  set(key: string, text: string): void {
+    if (this.texts.size >= 256) this.texts.clear();
+    this.texts.set(key, text);
+  }
 }
 
 function firstValues(params: URLSearchParams): Record<string, string> {
@@ -156,6 +202,14 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];
+  const logLimit = Math.max(0, opts.requestLog ?? DEFAULT_REQUEST_LOG);
+  const replies = new ReplyMemo(state);
+  // A ring of the last `logLimit`: the oldest goes as a new one comes (a shift of at most a
+  // thousand pointers, cheaper than the request it records).
+  const record = (entry: RecordedRequest) => {
+    requests.push(entry);
+    while (requests.length > logLimit) requests.shift();
+  };
   const quiet = opts.quiet ?? true;
   // Pending `slow` waits, woken by close() so that no timer outlives the server.
   const waits = new Set<() => void>();
@@ -181,7 +235,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   async function admin(req: IncomingMessage, res: ServerResponse, pathname: string, body: ReadBody): Promise<void> {
     const method = req.method ?? 'GET';
     if (pathname === '/__mock/requests') {
-      if (method === 'GET') return sendJson(res, 200, { ok: true, count: requests.length, requests });
+      if (method === 'GET') return sendJson(res, 200, { ok: true, count: requests.length, limit: logLimit, requests });
       if (method === 'DELETE') {
         const cleared = requests.length;
         requests.length = 0;
@@ -279,7 +333,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     const body = await readBody(req);
     if (pathname.startsWith('/__mock/')) return admin(req, res, pathname, body);
 
-    requests.push({
+    record({
       method: req.method ?? 'GET',
       path: pathname,
       query: firstValues(url.searchParams),
@@ -304,15 +358,21 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       }
       if (body.tooLarge)
         throw new HttpProblem('payload-too-large', `the body is larger than ${MAX_REQUEST_BODY} bytes`);
+      const origin = req.headers.host ? `http://${req.headers.host}` : server.url;
+      const memoKey = req.method === 'GET' ? replies.keyFor(rawUrl, req.headers.authorization, origin) : undefined;
+      const memo = memoKey === undefined ? undefined : replies.get(memoKey);
+      if (memo !== undefined) return sendText(res, 200, memo);
       const reply = handleRest(state, {
         method: req.method ?? 'GET',
         route: pathname === REST_ROOT ? '' : pathname.slice(REST_BASE.length),
         query: firstValues(url.searchParams),
         headers: req.headers,
         rawBody: body.text,
-        origin: req.headers.host ? `http://${req.headers.host}` : server.url,
+        origin,
       });
-      sendJson(res, reply.status, reply.body);
+      const text = `${JSON.stringify(reply.body)}\n`;
+      if (memoKey !== undefined && reply.status === 200) replies.set(memoKey, text);
+      sendText(res, reply.status, text);
     } catch (err) {
       if (err instanceof HttpProblem) return sendProblem(state, res, req, err);
       throw err;

@@ -7,11 +7,12 @@ import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { paintByKey } from './paint.js';
 import { renderTable, type Cell } from './table.js';
-import { isRecord, isScalar } from '../values.js';
+import { isRecord, isScalar, maxOf } from '../values.js';
 
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
 const EPOCH_MIN = 1_000_000_000;
 const EPOCH_MAX = 4_000_000_000;
+const MAX_KEY_PAD = 32;
 const TIME_KEY = /(^|_)(t|ts|time|at|date)$|_t$|^server_t$|timestamp/i;
 
 export function formatScalar(key: string, value: unknown, nowSeconds: number): string {
@@ -36,24 +37,36 @@ export interface DocumentOptions {
 }
 
 export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, indent = 0): string[] {
-  const pad = '  '.repeat(indent);
   const lines: string[] = [];
+  appendBlock(lines, out, value, opts, indent);
+  return lines;
+}
+
+/** Appends to one array (no spreading of a child's lines into push: a long array would overflow the stack). */
+function appendBlock(lines: string[], out: Output, value: unknown, opts: DocumentOptions, indent: number): void {
+  const pad = '  '.repeat(indent);
   if (Array.isArray(value)) {
-    if (value.length === 0) return [`${pad}(none)`];
-    if (value.every(isScalar)) return [pad + value.map((v) => formatScalar('', v, opts.nowSeconds)).join(', ')];
-    if (value.every(isRecord))
-      return renderRecords(out, value, opts.nowSeconds)
-        .split('\n')
-        .map((l) => pad + l);
-    value.forEach((item, i) => {
-      lines.push(`${pad}${out.c.dim(`[${i + 1}]`)}`, ...renderBlock(out, item, opts, indent + 1));
-    });
-    return lines;
+    if (value.length === 0) lines.push(`${pad}(none)`);
+    else if (value.every(isScalar)) lines.push(pad + value.map((v) => formatScalar('', v, opts.nowSeconds)).join(', '));
+    else if (value.every(isRecord)) {
+      for (const line of renderRecords(out, value, opts.nowSeconds).split('\n')) lines.push(pad + line);
+    } else {
+      value.forEach((item, i) => {
+        lines.push(`${pad}${out.c.dim(`[${i + 1}]`)}`);
+        appendBlock(lines, out, item, opts, indent + 1);
+      });
+    }
+    return;
   }
-  if (!isRecord(value)) return [pad + formatScalar('', value, opts.nowSeconds)];
-  const entries = Object.entries(value).filter(([k]) => indent > 0 || !(opts.skip ?? []).includes(k));
+  if (!isRecord(value)) {
+    lines.push(pad + formatScalar('', value, opts.nowSeconds));
+    return;
+  }
+  const skip = new Set(indent > 0 ? [] : opts.skip);
+  const entries = Object.entries(value).filter(([k]) => !skip.has(k));
   const inline = (v: unknown) => isScalar(v) || (Array.isArray(v) && v.every(isScalar));
-  const width = Math.max(0, ...entries.filter(([, v]) => inline(v)).map(([k]) => clean(k).length));
+  // A very long key is not allowed to pad every other line out to its length.
+  const width = Math.min(MAX_KEY_PAD, maxOf(entries.filter(([, v]) => inline(v)).map(([k]) => clean(k).length)));
   for (const [key, v] of entries) {
     const name = clean(key);
     if (isScalar(v)) {
@@ -63,16 +76,17 @@ export function renderBlock(out: Output, value: unknown, opts: DocumentOptions, 
         `${pad}${out.c.dim(name.padEnd(width))}  ${v.length ? v.map((x) => formatScalar(key, x, opts.nowSeconds)).join(', ') : '(none)'}`,
       );
     } else {
-      lines.push(`${pad}${out.c.bold(name)}`, ...renderBlock(out, v, opts, indent + 1));
+      lines.push(`${pad}${out.c.bold(name)}`);
+      appendBlock(lines, out, v, opts, indent + 1);
     }
   }
-  return lines;
 }
 
 /** Records as a table, signals and changes coloured; nested values are shown compactly as JSON. */
 export function renderRecords(out: Output, records: Array<Record<string, unknown>>, nowSeconds: number): string {
-  const keys: string[] = [];
-  for (const r of records) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
+  const seen = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
+  const keys = [...seen];
   const numeric = keys.map((k) =>
     records.every((r) => r[k] === undefined || r[k] === null || typeof r[k] === 'number'),
   );
@@ -87,7 +101,8 @@ export function renderRecords(out: Output, records: Array<Record<string, unknown
   );
   return renderTable(
     out,
-    keys.map((k, i) => ({ header: k, align: numeric[i] ? 'right' : 'left' })),
+    // Column names are keys the server chose: cleaned like any other server text.
+    keys.map((k, i) => ({ header: clean(k), align: numeric[i] ? 'right' : 'left' })),
     rows,
   );
 }
@@ -102,3 +117,35 @@ export function renderDocument(
   const lines = renderBlock(out, body, { skip, nowSeconds: serverNow(meta, nowSeconds) });
   return withAttribution(out, lines.join('\n'), meta);
 }
+
+/** A body judged against its schema: the parsed type when it matched, anything when it did not. */
+export interface Checked<T> {
+  body: T;
+  wellFormed: boolean;
+}
+
+/**
+ * The one decision every command makes before rendering: a body that matched its schema goes
+ * to its own renderer, any other (already warned about) to the generic document renderer.
+ * Should a renderer still fail on a body its schema accepted, the body is shown as a document
+ * too, with a warning: a server's answer never ends the command with an internal error.
+ */
+export function renderChecked<T>(
+  out: Output,
+  res: Checked<T>,
+  nowSeconds: number,
+  render: (body: T) => string,
+): string {
+  if (res.wellFormed) {
+    try {
+      return render(res.body);
+    } catch (err) {
+      out.warn(`${RENDER_FAILED} (${err instanceof Error ? err.message : String(err)}); shown as a document`);
+      if (err instanceof Error && err.stack) out.debug(err.stack);
+    }
+  }
+  return renderDocument(out, res.body, nowSeconds);
+}
+
+/** The start of the warning given when a renderer failed on a body its schema accepted (tests look for it). */
+export const RENDER_FAILED = 'the response could not be shown in its usual form';

@@ -6,9 +6,12 @@ import { DASH } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs } from './table.js';
-import { isRecord } from '../values.js';
+import { isRecord, maxOf } from '../values.js';
 
-const scalar = (v: unknown): string => (v === null || typeof v !== 'object' ? String(v) : JSON.stringify(v));
+// Keys and values are the server's: cleaned here (renderPairs cleans the value as a whole, but
+// a key's length also sets the padding of the others).
+const scalar = (v: unknown): string => clean(v === null || typeof v !== 'object' ? String(v) : JSON.stringify(v));
+const MAX_KEY_PAD = 32;
 
 export interface RegistrationView {
   api_key: string;
@@ -19,24 +22,28 @@ export interface RegistrationView {
   meta?: unknown;
 }
 
-/** `saved` says where the key was stored, or why it was not. */
-export function renderRegistration(out: Output, body: RegistrationView, saved: string): string {
-  const lines = [
+/** The key itself: printed before it is saved, so no crash while saving can leave it nowhere but a temp file. */
+export function renderNewKey(out: Output, body: RegistrationView): string {
+  return [
     out.c.bold('Your new API key (shown only this once; keep it secret):'),
     '',
     `  ${out.c.green(clean(body.api_key))}`,
-    '',
-  ];
+  ].join('\n');
+}
+
+/** The rest, after the key; `saved` says where the key was stored, or why it was not. */
+export function renderRegistrationDetails(out: Output, body: RegistrationView, saved: string): string {
+  const lines = [''];
   if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
 
-  const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? body.tier : DASH]];
+  const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? clean(body.tier) : DASH]];
   if (isRecord(body.limits)) {
-    const limits = Object.entries(body.limits).map(([k, v]) => `${k} ${scalar(v)}`);
+    const limits = Object.entries(body.limits).map(([k, v]) => `${clean(k)} ${scalar(v)}`);
     pairs.push(['Limits', limits.length ? limits.join(' · ') : DASH]);
   }
   if (isRecord(body.endpoints)) {
-    const entries = Object.entries(body.endpoints);
-    const width = Math.max(0, ...entries.map(([k]) => k.length));
+    const entries = Object.entries(body.endpoints).map(([k, v]): [string, unknown] => [clean(k), v]);
+    const width = Math.min(MAX_KEY_PAD, maxOf(entries.map(([k]) => k.length)));
     for (const [i, [k, v]] of entries.entries()) {
       pairs.push([i === 0 ? 'Endpoints' : '', `${k.padEnd(width)}  ${scalar(v)}`]);
     }

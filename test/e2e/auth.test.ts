@@ -79,6 +79,39 @@ describe('fcast auth login', () => {
     expect(r.stderr).toMatch(/FCAST_API_KEY is set in the environment and takes precedence/);
     expect(r.stderr).not.toContain(OTHER_KEY);
   });
+
+  it('without a terminal, replaces a stored key only with --force (else exit 2, the old key kept)', async () => {
+    const dir = withConfig({ 'api-key': REST_KEY, timeout: 5 });
+    const refused = await emu.run(['auth', 'login'], { stdin: OTHER_KEY, configDir: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/already stored in .*pass --force to replace it/);
+    expect(refused.stderr).toContain(maskKey(REST_KEY));
+    expect(refused.stderr).not.toContain(REST_KEY.slice(7, 19));
+    expect(refused.stderr).not.toContain(OTHER_KEY.slice(7, 19));
+    expect(config(dir)).toEqual({ 'api-key': REST_KEY, timeout: 5 });
+
+    const same = await emu.run(['auth', 'login'], { stdin: REST_KEY, configDir: dir });
+    expect(same.code).toBe(0);
+
+    const forced = await emu.run(['auth', 'login', '--force'], { stdin: OTHER_KEY, configDir: dir });
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain(`it replaces the API key ${maskKey(REST_KEY)}`);
+    expect(config(dir)).toEqual({ 'api-key': OTHER_KEY, timeout: 5 });
+  });
+
+  it('on a terminal, asks before replacing a stored key; only yes replaces it', async () => {
+    const dir = withConfig({ 'api-key': REST_KEY });
+    const no = await emu.run(['auth', 'login'], { stdin: [`${OTHER_KEY}\r`, 'n\n'], tty: true, configDir: dir });
+    expect(no.code).toBe(0);
+    expect(no.stderr).toMatch(/Replace the API key mfa_ag_0123\.\.\.4567 stored in .*\? .*\[y\/N\]/);
+    expect(no.stderr).toMatch(/kept the API key/);
+    expect(config(dir)['api-key']).toBe(REST_KEY);
+
+    const yes = await emu.run(['auth', 'login'], { stdin: [`${OTHER_KEY}\r`, 'y\n'], tty: true, configDir: dir });
+    expect(yes.code).toBe(0);
+    expect(config(dir)['api-key']).toBe(OTHER_KEY);
+    expect(yes.stdout + yes.stderr).not.toContain(OTHER_KEY.slice(7, 19));
+  });
 });
 
 describe('fcast auth status', () => {

@@ -9,7 +9,7 @@ import { packageVersion, type Ctx } from '../../src/context.js';
 import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMAND_NAMES, MATURITY_LEVELS } from '../../src/domain.js';
 import { buildProgram } from '../../src/program.js';
 import { CONFIG_KEYS } from '../../src/settings.js';
-import { fakeClock, runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, fakeClock, runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -39,7 +39,7 @@ function rootCommandNames(): string[] {
 
 async function scriptFile(shell: 'bash' | 'zsh' | 'fish'): Promise<string> {
   const r = await runCli(['completion', shell]);
-  expect(r.code).toBe(0);
+  expectExit(r, 0);
   const path = join(tempDir(), `fcast.${shell}`);
   writeFileSync(path, r.stdout);
   return path;
@@ -57,8 +57,8 @@ function bashComplete(script: string, words: string[]): string[] {
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const r = spawnSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { encoding: 'utf8' });
+  expectExit({ ...r, code: r.status }, 0);
   expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
   return r.stdout.split('\n').filter((l) => l !== '');
 }
 
@@ -90,8 +90,8 @@ function fishComplete(script: string, line: string): string[] {
     'complete -C $argv[2]',
   ].join('\n');
   const r = spawnSync('fish', ['--no-config', '-c', program, script, line], { encoding: 'utf8' });
+  expectExit({ ...r, code: r.status }, 0);
   expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
   return r.stdout
     .split('\n')
     .filter((l) => l !== '')
@@ -108,7 +108,7 @@ describe('fcast completion', () => {
       ['fish', 'complete -c fcast'],
     ] as const) {
       const r = await runCli(['completion', shell]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain(marker);
       expect(r.stdout.endsWith('\n')).toBe(true);
@@ -117,7 +117,7 @@ describe('fcast completion', () => {
 
   it('refuses another shell with exit 2, naming bash, zsh and fish', async () => {
     const r = await runCli(['completion', 'tcsh']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fcast: .*tcsh/);
     expect(r.stderr).toMatch(/bash, zsh, fish/);
@@ -125,7 +125,7 @@ describe('fcast completion', () => {
 
   it('exits 2 without a shell', async () => {
     const r = await runCli(['completion']);
-    expect(r.code).toBe(2);
+    expectExit(r, 2);
     expect(r.stdout).toBe('');
   });
 });
@@ -231,7 +231,7 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
     const dir = tempDir();
     writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
     const r = await runCli([COMPLETE_SYMBOLS_COMMAND], { configDir: dir });
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(r.stdout).toBe('BTC/USD\nETH/USD\n');
     expect(r.stderr).toBe('');
   });
@@ -260,7 +260,7 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
   it('--refresh fetches symbols.php with the key and rewrites the cache', async () => {
     const dir = tempDir();
     const r = await emu.runWithKey([COMPLETE_SYMBOLS_COMMAND, '--refresh'], { configDir: dir });
-    expect(r.code).toBe(0);
+    expectExit(r, 0);
     expect(r.stdout).toBe('');
     expect(emu.server.requests.map((q) => q.path)).toEqual(['/api/agent/v1/symbols.php']);
     const served = (await (

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -32,13 +32,23 @@ describe('fcast config', () => {
     });
   });
 
-  it('tightens the modes of an existing file and directory on write', async () => {
+  it('writes the file 0600 and leaves the mode of a directory it did not create alone', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, 'config.json'), '{}', { mode: 0o644 });
-    await runCli(['config', 'set', 'retries', '3'], { configDir: dir });
-    expect(mode(dir)).toBe(0o700);
+    const r = await runCli(['config', 'set', 'retries', '3'], { configDir: dir });
+    expect(r.code).toBe(0);
+    expect(mode(dir)).toBe(0o755);
     expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('creates a missing directory 0700, and leaves no lock or temp file behind', async () => {
+    const dir = join(tempDir(), 'a', 'fcast');
+    const r = await runCli(['config', 'set', 'retries', '3'], { configDir: dir });
+    expect(r.code).toBe(0);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, '..'))).toBe(0o700);
+    expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
   it('refuses bad values and unknown keys with exit 2, naming the allowed ones', async () => {

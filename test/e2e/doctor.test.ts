@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +93,19 @@ describe('fcast doctor', () => {
     // The rest still ran.
     expect(checks.get('service')!.mark).toBe('✓');
     expect(checks.get('authenticated call')!.mark).toBe('✓');
+  });
+
+  it('fails the config directory check for a symlinked config.json, as the writing commands refuse it', async () => {
+    const dir = tempDir();
+    const target = join(tempDir(), 'elsewhere.json');
+    writeFileSync(target, '{}');
+    symlinkSync(target, join(dir, 'config.json'));
+    const r = await emu.runWithKey(['doctor'], { configDir: dir });
+    expect(r.code).toBe(3);
+    const check = lines(r.stdout).get('config directory')!;
+    expect(check.mark).toBe('✗');
+    expect(check.text).toContain(`config.json is a symbolic link (to ${target})`);
+    expect(check.text).toMatch(/fix: replace the link/);
   });
 
   it('accepts a missing config file', async () => {

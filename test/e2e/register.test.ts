@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -116,24 +117,34 @@ describe('fcast register', () => {
     expect(storedKey(dir)).toBe(`mfa_ag_${'cd'.repeat(20)}`);
   });
 
-  it('prints the key and exits 3 when the config directory cannot be written', async () => {
-    // A path under a regular file: mkdir fails with ENOTDIR, even for root.
+  it('refuses before any request, exit 3, when the config directory cannot be made', async () => {
+    // A path under a regular file: mkdir fails with ENOTDIR, even for root; and /proc refuses
+    // mkdir (a recursive mkdir loops there for ever).
     const file = join(tempDir(), 'not-a-dir');
     writeFileSync(file, '');
-    const dir = join(file, 'fcast');
-    const r = await emu.run(['register', '--email', freshEmail('ro')], { configDir: dir });
+    for (const dir of [join(file, 'fcast'), '/proc/nope/fcast']) {
+      const r = await emu.run(['register', '--email', freshEmail('ro')], { configDir: dir });
+      expect(r.code, dir).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^fcast: cannot (write config file|create the config directory)/m);
+    }
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it('prints the key and exits 3 when saving fails after the request', async () => {
+    // Another fcast (this live process, as far as the lock says) holds the lock for longer than
+    // a writer waits (10 s): the directory checks pass, the save fails.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json.lock'), JSON.stringify({ pid: process.pid, host: hostname(), token: 'x' }));
+    const r = await emu.run(['register', '--email', freshEmail('late')], { configDir: dir });
     expect(r.code).toBe(3);
     expect(r.stdout.match(KEY_IN_TEXT)).toHaveLength(1);
     expect(r.stdout).toMatch(/could not be saved/);
-    expect(r.stderr).toMatch(/^fcast: the new key was printed but not saved: cannot write config file .*ENOTDIR/m);
+    expect(r.stderr).toMatch(/^fcast: the new key was printed but not saved: the config file is locked/m);
     expect(r.stderr).toMatch(/cannot be shown again/);
     expect(r.stderr).not.toMatch(KEY_IN_TEXT);
     expect(emu.server.requests).toHaveLength(1);
-
-    const json = await emu.run(['register', '--email', freshEmail('ro-json'), '--json'], { configDir: dir });
-    expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout).api_key).toMatch(KEY_IN_TEXT);
-  });
+  }, 30_000);
 
   it('409 for an address already registered exits 9 with the server detail', async () => {
     const email = freshEmail('twice');

@@ -7,10 +7,12 @@ import { Readable } from 'node:stream';
 import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
 import { packageVersion } from '../../src/context.js';
 import { main, type MainOptions } from '../../src/main.js';
+import { expect } from 'vitest';
 
 export interface RunOptions {
   env?: Env;
-  stdin?: string;
+  /** Several strings arrive as several chunks (a key at a prompt, then an answer). */
+  stdin?: string | string[];
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
   configDir?: string;
@@ -65,7 +67,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
   const configDir = opts.configDir ?? tempDir();
   const stdout = new Capture(opts.tty === true);
   const stderr = new Capture(opts.tty === true);
-  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin]) as Readable & { isTTY?: boolean };
+  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin].flat()) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.tty === true;
   const clock = fakeClock(opts.now);
   const ctx: Ctx = {
@@ -80,4 +82,23 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
   };
   const code = await main(argv, ctx, { transport: opts.transport });
   return { code, stdout: stdout.text, stderr: stderr.text, sleeps: clock.sleeps, configDir };
+}
+
+/** What a finished run printed; spawned runs fit too (`{ code: r.status, ...r }`). */
+export interface Printed {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Asserts the exit code, and when it is wrong shows what the run printed: a bare
+ * `expected 2 to be 0` says nothing about why.
+ */
+export function expectExit(result: Printed, code: number): void {
+  const shown = (name: string, text: string) => `--- ${name}${text ? `\n${text.replace(/\n?$/, '\n')}` : ' (empty)\n'}`;
+  expect(
+    result.code,
+    `the run printed\n${shown('stdout', result.stdout)}${shown('stderr', result.stderr)}--- and its exit code`,
+  ).toBe(code);
 }

@@ -3,12 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import {
-  COMPLETION_FILES,
-  completionScript,
-  describeTree,
-  type CompletionNode,
-} from '../../src/completion/generate.js';
+import { COMPLETION_FILES, completionScript } from '../../src/completion/generate.js';
 import { SHELLS } from '../../src/completion/names.js';
 import {
   SYMBOLS_CACHE_MAX_AGE_MS,
@@ -18,17 +13,26 @@ import {
   symbolsCachePath,
   writeSymbolsCache,
 } from '../../src/completion/symbols-cache.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { type CompletionNode, describeTree } from '../../src/completion/tree.js';
+import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 
 describe('committed completion scripts', () => {
   for (const shell of SHELLS) {
     it(`completions/${COMPLETION_FILES[shell]} is what 'fcast completion ${shell}' prints (else: npm run build && npm run completions)`, async () => {
       const committed = readFileSync(new URL(`../../completions/${COMPLETION_FILES[shell]}`, import.meta.url), 'utf8');
       const r = await runCli(['completion', shell]);
-      expect(r.code).toBe(0);
+      expectExit(r, 0);
       expect(r.stdout).toBe(committed);
     });
   }
+
+  it('ships its templates: the installed package reads them from src/completion/', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
+    expectExit({ ...pack, code: pack.status }, 0);
+    const files = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(SHELLS.map((shell) => `src/completion/template.${shell}`)));
+    expect(files).toEqual(expect.arrayContaining(SHELLS.map((shell) => `completions/${COMPLETION_FILES[shell]}`)));
+  });
 
   it('does not depend on the environment of whoever generates it', async () => {
     const plain = await runCli(['completion', 'bash']);
@@ -109,44 +113,45 @@ describe('describeTree', () => {
     ]);
   });
 
-  it('quotes descriptions so that each shell reads them back verbatim and runs nothing', (ctx) => {
+  describe('quotes descriptions so that each shell reads them back verbatim and runs nothing', () => {
     const marker = join(tempDir(), 'ran');
     const text = `it's "quoted" $(touch ${marker}) \`touch ${marker}\` \\ back`;
-    const root = new Command('fcast');
-    root.command('odd').summary(text);
     const script = (shell: (typeof SHELLS)[number]) => {
+      const root = new Command('fcast');
+      root.command('odd').summary(text);
       const path = join(tempDir(), shell);
       writeFileSync(path, completionScript(shell, root));
       return path;
     };
-    const bash = spawnSync(
-      'bash',
-      ['--norc', '-c', 'source "$1"; __fcast_spec ""; printf "%s" "$__fcast_commands"', 'bash', script('bash')],
-      { encoding: 'utf8' },
-    );
-    expect(bash.stdout).toBe('odd help');
-    if (has('zsh')) {
-      const zsh = spawnSync(
-        'zsh',
-        [
-          '-f',
-          '-c',
-          'compdef() { :; }; source "$1"; __fcast_spec ""; print -r -- "$__fcast_commands[1]"',
-          'zsh',
-          script('zsh'),
-        ],
-        { encoding: 'utf8' },
-      );
-      expect(zsh.stdout).toBe(`odd:${text}\n`);
-    }
-    if (has('fish')) {
-      const fish = spawnSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "fcast o"', script('fish')], {
-        encoding: 'utf8',
-      });
-      expect(fish.stdout).toBe(`odd\t${text}\n`);
-    }
-    expect(existsSync(marker)).toBe(false);
-    ctx.skip(!has('zsh') || !has('fish'), 'checked in bash only: zsh or fish is not installed');
+    const read = (shell: string, args: string[]) => {
+      const r = spawnSync(shell, args, { encoding: 'utf8' });
+      expect(existsSync(marker)).toBe(false);
+      return r.stdout;
+    };
+
+    it('in bash', () => {
+      const program = 'source "$1"; __fcast_spec ""; printf "%s" "$__fcast_commands"';
+      expect(read('bash', ['--norc', '-c', program, 'bash', script('bash')])).toBe('odd help');
+    });
+
+    it.skipIf(!has('zsh'))('in zsh', () => {
+      const program = 'compdef() { :; }; source "$1"; __fcast_spec ""; print -r -- "$__fcast_commands[1]"';
+      expect(read('zsh', ['-f', '-c', program, 'zsh', script('zsh')])).toBe(`odd:${text}\n`);
+    });
+
+    it.skipIf(!has('fish'))('in fish', () => {
+      const program = 'source $argv[1]; complete -C "fcast o"';
+      expect(read('fish', ['--no-config', '-c', program, script('fish')])).toBe(`odd\t${text}\n`);
+    });
+  });
+});
+
+describe('the bash script', () => {
+  it.skipIf(!has('shellcheck'))('is clean for shellcheck', async () => {
+    const r = await runCli(['completion', 'bash']);
+    const check = spawnSync('shellcheck', ['-'], { input: r.stdout, encoding: 'utf8' });
+    expectExit({ ...check, code: check.status }, 0);
+    expect(check.stdout).toBe('');
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BadResponseError } from '../../src/errors.js';
 import { jsonArrayOf, reindentJson } from '../../src/output/json.js';
+import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/values.js';
 
 describe('reindentJson', () => {
   it('matches JSON.stringify indentation for ordinary bodies', () => {
@@ -28,5 +30,39 @@ describe('reindentJson', () => {
     const out = jsonArrayOf(['{"a":1}', '{"b":2}']);
     expect(JSON.parse(out)).toEqual([{ a: 1 }, { b: 2 }]);
     expect(out).toBe('[\n  {\n    "a": 1\n  },\n  {\n    "b": 2\n  }\n]');
+  });
+});
+
+describe('bounds on what --json writes', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const nestedWithValue = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+
+  it('re-indents the deepest body it accepts, and refuses one level more', () => {
+    const deepest = nestedWithValue(MAX_JSON_DEPTH);
+    expect(JSON.parse(reindentJson(deepest))).toEqual(JSON.parse(deepest));
+    expect(() => reindentJson(nestedWithValue(MAX_JSON_DEPTH + 1))).toThrow(NestedTooDeeplyError);
+  });
+
+  it('refuses 10,000 levels of nesting at once instead of writing 200 MB of indentation', () => {
+    expect(() => reindentJson(nested(10_000))).toThrow(/nested too deeply/);
+  });
+
+  it('refuses to build output larger than its cap, whatever the depth', () => {
+    const wide = `[${Array.from({ length: 1000 }, () => '1').join(',')}]`;
+    expect(() => reindentJson(wide, 0, 2000)).toThrow(BadResponseError);
+    expect(() => reindentJson(wide, 0, 2000)).toThrow(/more than/);
+    expect(reindentJson(wide, 0, 10_000)).toContain('\n  1,\n');
+  });
+
+  it('keeps the cap across the bodies of an array', () => {
+    const body = `[${Array.from({ length: 100 }, () => '1').join(',')}]`;
+    expect(() => jsonArrayOf([body, body, body], 1000)).toThrow(BadResponseError);
+  });
+
+  it('counts nesting outside strings only', () => {
+    expect(nestsDeeperThan('["[[[[", {"a": "{{{{"}]', 2)).toBe(false);
+    expect(nestsDeeperThan('[[[1]]]', 2)).toBe(true);
+    expect(nestsDeeperThan('["\\"[", [[1]]]', 3)).toBe(false);
+    expect(nestsDeeperThan(nested(100_000), MAX_JSON_DEPTH)).toBe(true);
   });
 });

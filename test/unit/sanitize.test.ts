@@ -15,3 +15,32 @@ describe('terminal control removal', () => {
     expect(cleanBlock('one\ntwo\x1b[1m')).toBe('one\ntwo');
   });
 });
+
+describe('the one sanitiser, on what a hostile server sends', () => {
+  const hostile = [
+    '\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\',
+    '\x1b]8;;https://evil.example\x07click\x1b]8;;\x07',
+    '\x1bP1$qm\x1b\\dcs',
+    '\x9b31mc1-csi',
+    '\x9d0;title\x9cc1-osc',
+    'left\u202Eright\u2066iso\u2069\u200F\u061C',
+    'a\rb',
+    '\x1b(0line drawing',
+  ];
+  const forbidden = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  it.each(hostile)('leaves no control or bidi character in %j', (text) => {
+    expect(clean(text)).not.toMatch(forbidden);
+    expect(clean(text)).not.toMatch(/[\n\t]/);
+    expect(cleanBlock(text)).not.toMatch(forbidden);
+  });
+
+  it('keeps the visible text of a hyperlink and drops its target', () => {
+    expect(clean('\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\')).toBe('click');
+  });
+
+  it('turns a carriage return into a line break in blocks, so it cannot overwrite a line', () => {
+    expect(cleanBlock('safe\rEVIL')).toBe('safe\nEVIL');
+    expect(cleanBlock('a\r\nb')).toBe('a\nb');
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../src/errors.js';
@@ -54,10 +54,50 @@ describe('settings precedence', () => {
     expect(s.gatewayKey?.value).toBe('gw');
   });
 
-  it('finds the config directory the way each platform expects', () => {
-    expect(configDir({ env: {}, platform: 'linux', homedir: '/home/u' })).toBe('/home/u/.config/fcast');
-    expect(configDir({ env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux', homedir: '/home/u' })).toBe('/x/fcast');
-    expect(configDir({ env: { FCAST_CONFIG_DIR: '/c' }, platform: 'linux', homedir: '/home/u' })).toBe('/c');
-    mkdirSync(tempDir(), { recursive: true });
+  it('finds the config directory the way each platform expects (as the README lists), FCAST_CONFIG_DIR first', () => {
+    const at = (platform: NodeJS.Platform, env: Record<string, string> = {}) =>
+      configDir({ env, platform, homedir: '/home/u' });
+    expect(at('linux')).toBe('/home/u/.config/fcast');
+    expect(at('linux', { XDG_CONFIG_HOME: '/x' })).toBe('/x/fcast');
+    expect(at('darwin')).toBe('/home/u/Library/Preferences/fcast');
+    expect(at('darwin', { XDG_CONFIG_HOME: '/x' })).toBe('/home/u/Library/Preferences/fcast');
+    // %APPDATA%\fcast\Config; node:path joins with the separator of the machine running the test.
+    expect(at('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })).toBe(
+      join('C:\\Users\\u\\AppData\\Roaming', 'fcast', 'Config'),
+    );
+    expect(at('win32')).toBe(join('/home/u', 'AppData', 'Roaming', 'fcast', 'Config'));
+    for (const platform of ['linux', 'darwin', 'win32'] as const)
+      expect(at(platform, { FCAST_CONFIG_DIR: '/c', XDG_CONFIG_HOME: '/x', APPDATA: '/a' })).toBe('/c');
+  });
+});
+
+describe('the settings table', () => {
+  it('gives the flags, the help footer and the config keys, each setting once', async () => {
+    const { CONFIG_KEYS, SECRET_KEYS, settingFlags, settingsHelp } = await import('../../src/settings.js');
+    expect(CONFIG_KEYS).toEqual(['base-url', 'timeout', 'retries', 'max-wait']);
+    expect(SECRET_KEYS).toEqual(['api-key', 'gateway-key']);
+    expect(settingFlags().map((f) => f.flag)).toEqual([
+      '--base-url <url>',
+      '--timeout <seconds>',
+      '--retries <n>',
+      '--max-wait <seconds>',
+    ]);
+    const footer = settingsHelp().join('\n');
+    for (const env of ['FCAST_BASE_URL', 'FCAST_API_KEY', 'FCAST_GATEWAY_KEY', 'FCAST_TIMEOUT', 'FCAST_MAX_WAIT'])
+      expect(footer).toContain(env);
+    expect(Math.max(...settingsHelp().map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('requireKey: the gateway falls back to the REST key, never the other way; malformed keys are not shown', async () => {
+    const { requireKey, inspectKey } = await import('../../src/settings.js');
+    const rest = { value: `mfa_ag_${'a'.repeat(40)}`, source: 'FCAST_API_KEY' };
+    const gw = { value: 'gateway-token', source: 'file' };
+    expect(requireKey({ apiKey: rest, gatewayKey: undefined }, 'gateway')).toMatchObject({ kind: 'rest' });
+    expect(inspectKey({ apiKey: rest, gatewayKey: undefined }, 'gateway').fallback).toBe(true);
+    expect(requireKey({ apiKey: rest, gatewayKey: gw }, 'gateway')).toMatchObject({ kind: 'gateway' });
+    expect(() => requireKey({ apiKey: undefined, gatewayKey: gw }, 'rest')).toThrowError(/no API key/);
+    const bad = { value: `mfa_ag_${'A'.repeat(40)}`, source: 'FCAST_API_KEY' };
+    expect(() => requireKey({ apiKey: bad, gatewayKey: undefined }, 'rest')).toThrowError(/upper-case/);
+    expect(() => requireKey({ apiKey: bad, gatewayKey: undefined }, 'rest')).not.toThrowError(/AAAA/);
   });
 });

@@ -1,0 +1,344 @@
+// The config file under pressure, with the real executable (run `npx tsc -p .` first, as for
+// the smoke test): concurrent writers, interrupted registrations, links, others' directories,
+// stale locks and temp files.
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
+const KEY_IN_TEXT = /[A-Za-z0-9]+_ag_[0-9a-f]{40}/g;
+const key = (n: number) => `mfa_ag_${n.toString(16).padStart(8, '0').repeat(5)}`;
+const config = (dir: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+interface Exec {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function fcast(args: string[], env: Record<string, string>, stdin?: string, onSpawn?: (c: ChildProcess) => void) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (stdin !== undefined) child.stdin!.end(stdin);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+  onSpawn?.(child);
+  return new Promise<Exec>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('concurrent writers', () => {
+  it('20 processes of config set and auth login --force lose none of one another’s changes (3 rounds)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dir = tempDir();
+      const env = { FCAST_CONFIG_DIR: dir };
+      // Every setting there is, each written by several processes at once with distinct values.
+      const writers = Array.from({ length: 20 }, (_, i) => {
+        switch (i % 6) {
+          case 0:
+            return { expect: ['api-key', key(i)], run: () => fcast(['auth', 'login', '--force'], env, key(i)) };
+          case 1:
+            return {
+              expect: ['gateway-key', `gw-${i}-secret-token`],
+              run: () => fcast(['auth', 'login', '--gateway', '--force'], env, `gw-${i}-secret-token`),
+            };
+          case 2:
+            return { expect: ['timeout', 10 + i], run: () => fcast(['config', 'set', 'timeout', String(10 + i)], env) };
+          case 3:
+            return { expect: ['retries', i % 10], run: () => fcast(['config', 'set', 'retries', String(i % 10)], env) };
+          case 4:
+            return { expect: ['max-wait', i], run: () => fcast(['config', 'set', 'max-wait', String(i)], env) };
+          default:
+            return {
+              expect: ['base-url', `https://h${i}.example`],
+              run: () => fcast(['config', 'set', 'base-url', `https://h${i}.example`], env),
+            };
+        }
+      });
+      const results = await Promise.all(writers.map((w) => w.run()));
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const file = config(dir);
+      // No write lost: every key written is there, holding one of the values written to it.
+      for (const name of ['api-key', 'gateway-key', 'timeout', 'retries', 'max-wait', 'base-url']) {
+        const written = writers.filter((w) => w.expect[0] === name).map((w) => w.expect[1]);
+        expect(written, name).toContain(file[name]);
+      }
+      expect(readdirSync(dir)).toEqual(['config.json']);
+    }
+  }, 120_000);
+
+  it('20 writers of distinct keys through the store: every one of them lands (3 rounds)', async () => {
+    const store = new URL('../../dist/config-store.js', import.meta.url).href;
+    for (let round = 0; round < 3; round++) {
+      const dir = tempDir();
+      const script = (i: number) =>
+        `const { updateConfig } = await import(${JSON.stringify(store)});` +
+        `await updateConfig(${JSON.stringify(dir)}, (d) => { d['writer-${i}'] = ${i}; });`;
+      const runs = Array.from({ length: 20 }, (_, i) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script(i)], { stdio: 'ignore' });
+        return new Promise<number | null>((resolve) => child.on('close', resolve));
+      });
+      expect(await Promise.all(runs)).toEqual(Array(20).fill(0));
+      const file = config(dir);
+      expect(Object.keys(file)).toHaveLength(20);
+      for (let i = 0; i < 20; i++) expect(file[`writer-${i}`]).toBe(i);
+    }
+  }, 120_000);
+});
+
+describe('stale leftovers', () => {
+  it('a lock left by a dead process is broken, and a killed writer’s temp file removed', async () => {
+    const dir = tempDir();
+    // A pid that is certainly dead: a child that has exited.
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => dead.on('close', resolve));
+    const { hostname } = await import('node:os');
+    writeFileSync(join(dir, 'config.json.lock'), JSON.stringify({ pid: dead.pid, host: hostname(), token: 't' }));
+    writeFileSync(join(dir, `config.json.tmp-${dead.pid}-x`), JSON.stringify({ 'api-key': key(7) }));
+    const r = await runCli(['config', 'set', 'retries', '1'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+    expect(config(dir)).toEqual({ retries: 1 });
+  });
+});
+
+describe('where keys are written', () => {
+  it('refuses a symlinked config.json (exit 3, naming the path and its target) and leaves the target as it was', async () => {
+    const dir = tempDir();
+    const target = join(tempDir(), 'dotfiles.json');
+    writeFileSync(target, '{"theme": "dark"}\n', { mode: 0o644 });
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(dir, 'config.json'));
+    const attempts = [
+      () => runCli(['auth', 'login', '--force'], { configDir: dir, stdin: key(1) }),
+      () => runCli(['config', 'set', 'timeout', '5'], { configDir: dir }),
+      () =>
+        runCli(['register', '--email', 'a@example.com'], {
+          configDir: dir,
+          env: { FCAST_BASE_URL: 'http://127.0.0.1:9' },
+        }),
+    ];
+    for (const attempt of attempts) {
+      const r = await attempt();
+      expect(r.stderr).toContain(`${join(dir, 'config.json')} is a symbolic link (to ${target})`);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(target, 'utf8')).toBe('{"theme": "dark"}\n');
+    expect(mode(target)).toBe(0o644);
+    expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(true);
+  });
+
+  it('accepts a config directory linked to a private directory of the user’s own, and chmods nothing', async () => {
+    const real = tempDir();
+    chmodSync(real, 0o755);
+    const link = join(tempDir(), 'fcast');
+    symlinkSync(real, link);
+    const r = await runCli(['config', 'set', 'timeout', '5'], { configDir: link });
+    expect(r.code, r.stderr).toBe(0);
+    expect(config(real)).toEqual({ timeout: 5 });
+    expect(mode(real)).toBe(0o755);
+  });
+
+  it('refuses a directory writable by group or others, even behind a link, and writes nothing', async () => {
+    const shared = tempDir();
+    chmodSync(shared, 0o1777);
+    const link = join(tempDir(), 'fcast');
+    symlinkSync(shared, link);
+    for (const dir of [shared, link]) {
+      const r = await runCli(['auth', 'login', '--force'], { configDir: dir, stdin: key(2) });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/is writable by others \(mode 1777\); not used for keys/);
+      expect(r.stderr).toContain('hint: chmod 700');
+    }
+    expect(readdirSync(shared)).toEqual([]);
+    expect(mode(shared)).toBe(0o777);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'refuses a directory that belongs to another user, before register’s request',
+    async () => {
+      const theirs = tempDir();
+      chownSync(theirs, 65534, 65534);
+      let requests = 0;
+      const server = createServer((_req, res) => {
+        requests++;
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, api_key: key(3) }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const link = join(tempDir(), 'planted');
+        symlinkSync(theirs, link);
+        const r = await runCli(['register', '--email', 'a@example.com'], {
+          configDir: link,
+          env: { FCAST_BASE_URL: url },
+        });
+        expect(r.code).toBe(3);
+        expect(r.stderr).toMatch(/belongs to another user \(uid 65534\)/);
+        expect(requests).toBe(0);
+        expect(readdirSync(theirs)).toEqual([]);
+      } finally {
+        server.close();
+      }
+    },
+  );
+
+  it('FCAST_CONFIG_DIR=/proc/nope exits 3 at once for every writer', async () => {
+    for (const argv of [
+      ['config', 'set', 'timeout', '5'],
+      ['auth', 'login', '--force'],
+    ]) {
+      const r = await runCli(argv, { configDir: '/proc/nope', stdin: key(4) });
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stderr).toMatch(/^fcast: cannot write config file \/proc\/nope\/config.json/);
+    }
+  });
+});
+
+describe('register and Ctrl-C', () => {
+  let server: Server;
+  let url: string;
+  /** Called with the fcast process once the server has sent its 201 (or, for `early`, when the request came). */
+  let onRequest: (res: import('node:http').ServerResponse) => void;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => onRequest(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+
+  const answer201 = (res: import('node:http').ServerResponse, issued: string) =>
+    res
+      .writeHead(201, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ ok: true, api_key: issued, tier: 'free', meta: {} }));
+
+  async function registerInterrupted(issued: string, signals: number): Promise<Exec & { dir: string }> {
+    const dir = tempDir();
+    let child: ChildProcess | undefined;
+    onRequest = (res) => {
+      answer201(res, issued);
+      res.on('finish', () => {
+        for (let i = 0; i < signals; i++) child!.kill('SIGINT');
+      });
+    };
+    const r = await fcast(
+      ['register', '--email', 'a@example.com'],
+      { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: dir },
+      undefined,
+      (c) => {
+        child = c;
+      },
+    );
+    return { ...r, dir };
+  }
+
+  it('SIGINT right after the 201: the key is printed and saved, then exit 130 (20 runs)', async () => {
+    for (let run = 0; run < 20; run++) {
+      const issued = key(1000 + run);
+      const r = await registerInterrupted(issued, 1);
+      expect(r.stdout.match(KEY_IN_TEXT), r.stderr).toEqual([issued]);
+      expect(config(r.dir)['api-key']).toBe(issued);
+      expect([0, 130]).toContain(r.code);
+    }
+  }, 120_000);
+
+  it('two SIGINTs right after the 201: exit 130 with the key already on stdout (10 runs)', async () => {
+    for (let run = 0; run < 10; run++) {
+      const issued = key(2000 + run);
+      const r = await registerInterrupted(issued, 2);
+      expect(r.stdout.match(KEY_IN_TEXT), r.stderr).toEqual([issued]);
+      expect([0, 130]).toContain(r.code);
+    }
+  }, 120_000);
+
+  it('SIGINT while the answer is awaited waits for it (saying why), then exits 130 with the key kept', async () => {
+    const dir = tempDir();
+    const issued = key(3000);
+    let child: ChildProcess | undefined;
+    let stderr = '';
+    onRequest = (res) => {
+      child!.stderr!.on('data', (d) => {
+        stderr += d;
+        if (/waiting for the answer/.test(stderr) && !res.headersSent) answer201(res, issued);
+      });
+      child!.kill('SIGINT');
+    };
+    const r = await fcast(
+      ['register', '--email', 'a@example.com'],
+      { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: dir },
+      undefined,
+      (c) => {
+        child = c;
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/a key may be being issued for a@example\.com\); press Ctrl-C again to stop now/);
+    expect(r.stdout.match(KEY_IN_TEXT)).toEqual([issued]);
+    expect(config(dir)['api-key']).toBe(issued);
+  });
+
+  it('a second SIGINT while no answer has come stops at once (exit 130)', async () => {
+    let child: ChildProcess | undefined;
+    let pending: import('node:http').ServerResponse | undefined;
+    let stderr = '';
+    let sentSecond = false;
+    onRequest = (res) => {
+      pending = res;
+      child!.stderr!.on('data', (d) => {
+        stderr += d;
+        if (/press Ctrl-C again/.test(stderr) && !sentSecond) {
+          sentSecond = true;
+          child!.kill('SIGINT');
+        }
+      });
+      child!.kill('SIGINT');
+    };
+    const r = await fcast(
+      ['register', '--email', 'a@example.com', '--timeout', '600'],
+      { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: tempDir() },
+      undefined,
+      (c) => {
+        child = c;
+      },
+    );
+    pending?.destroy();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('created directories', () => {
+  it('are 0700; existing ones keep their mode', async () => {
+    const base = tempDir();
+    chmodSync(base, 0o755);
+    const dir = join(base, 'x', 'fcast');
+    const r = await runCli(['auth', 'login'], { configDir: dir, stdin: key(5) });
+    expect(r.code, r.stderr).toBe(0);
+    expect([mode(base), mode(join(base, 'x')), mode(dir)]).toEqual([0o755, 0o700, 0o700]);
+    expect(existsSync(join(dir, 'config.json'))).toBe(true);
+  });
+});

@@ -1,0 +1,69 @@
+// Property tests: any body, on every resource, in table and --json mode, through main()
+// against a loopback server. Never exit 1 (an internal error); no control or bidi character
+// reaches the terminal from a table run; --json prints the body re-indented or nothing.
+// RUNS per resource and mode (see harness.ts); `npm run fuzz` runs 10,000 each.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { RENDER_FAILED } from '../../src/output/document.js';
+import { tempDir } from '../helpers/cli.js';
+import {
+  type BodyServer,
+  caseOf,
+  collectBodies,
+  FORBIDDEN,
+  RESOURCES,
+  RUNS,
+  runCase,
+  startBodyServer,
+} from './harness.js';
+
+const corpus = await collectBodies();
+// ~20 ms a run, 65 ms for forecast tables; generous, as the machine may be shared.
+const TIMEOUT = Math.max(120_000, RUNS * 200);
+
+async function withServer(check: (server: BodyServer, configDir: string) => Promise<void>): Promise<void> {
+  const server = await startBodyServer();
+  try {
+    await check(server, tempDir('fcast-fuzz-'));
+  } finally {
+    await server.close();
+  }
+}
+
+describe.each(RESOURCES)('any %s body', (resource) => {
+  it(
+    'as a table: never exit 1, never a control or bidi character on stdout or stderr',
+    () =>
+      withServer(async (server, configDir) => {
+        await fc.assert(
+          fc.asyncProperty(caseOf(resource, corpus[resource]), async (c) => {
+            const r = await runCase(server, c, false, configDir);
+            expect(r.code, r.stderr).not.toBe(1);
+            expect(r.stdout).not.toMatch(FORBIDDEN);
+            expect(r.stderr).not.toMatch(FORBIDDEN);
+            // A renderer failing on a body its schema accepted means the schema is too loose.
+            expect(r.stderr).not.toContain(RENDER_FAILED);
+          }),
+          { numRuns: RUNS },
+        );
+      }),
+    TIMEOUT,
+  );
+
+  it(
+    'with --json: never exit 1; stdout is the body re-indented, or nothing',
+    () =>
+      withServer(async (server, configDir) => {
+        await fc.assert(
+          fc.asyncProperty(caseOf(resource, corpus[resource]), async (c) => {
+            const r = await runCase(server, c, true, configDir);
+            expect(r.code, r.stderr).not.toBe(1);
+            if (r.stdout !== '') expect(r.stdout).toBe(`${JSON.stringify(c.body, null, 2)}\n`);
+            if (r.code === 0) expect(r.stdout).not.toBe('');
+          }),
+          { numRuns: RUNS },
+        );
+      }),
+    TIMEOUT,
+  );
+});
