@@ -63,7 +63,10 @@ export function register(program: Command, app: App): void {
           quiet: opts.printEnv === true,
         });
         // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
-        run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`);
+        // The emulator's test key is worthless outside it, and these lines exist to hand it over.
+        run.secrets.reveal(server.testKey, () =>
+          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`),
+        );
         if (opts.printEnv) {
           // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
           await run.ctx.io.releaseStdout?.();

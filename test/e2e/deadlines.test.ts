@@ -10,18 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
-/** The deadline given to fcast, and the slack allowed for starting a Node process on a busy machine. */
+/**
+ * The deadline given to fcast, and the slack allowed on a busy machine (2 cores shared by the
+ * whole suite). Clocks start when the stall server sees the connection, not at spawn, so a
+ * slow Node start-up does not count; a broken deadline hangs for minutes, far beyond these.
+ */
 const TIMEOUT_S = 1;
 const SLACK_MS = 4000;
+const INTERRUPT_MS = 3000;
 
 interface Exec {
   code: number | null;
   stderr: string;
-  ms: number;
 }
 
 function fcast(args: string[], env: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Exec> {
-  const started = Date.now();
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -29,7 +32,7 @@ function fcast(args: string[], env: Record<string, string>, onSpawn?: (child: Ch
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
   onSpawn?.(child);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, ms: Date.now() - started })));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
 }
 
 /** A TCP server that accepts and never says a word: no TLS handshake, no headers, no CONNECT reply. */
@@ -91,12 +94,17 @@ describe('--timeout holds in every phase (exit 6)', () => {
       () => ({ FCAST_BASE_URL: 'https://forecasts.example', HTTPS_PROXY: `http://127.0.0.1:${silent.port}` }),
     ],
   ];
-  it.each(cases)('%s', async (_phase, env) => {
-    const r = await fcast(['demo', '--timeout', String(TIMEOUT_S), '--retries', '0'], env());
+  it.each(cases)('%s', async (phase, env) => {
+    const server = phase.startsWith('body') ? halfBody : silent;
+    let connectedAt = 0;
+    const r = await fcast(['demo', '--timeout', String(TIMEOUT_S), '--retries', '0'], env(), () => {
+      void server.connected().then(() => (connectedAt = Date.now()));
+    });
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).toMatch(/timed out: no complete answer within 1s/);
     expect(r.stderr).not.toMatch(/^\s+at /m);
-    expect(r.ms).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS);
+    expect(connectedAt).toBeGreaterThan(0);
+    expect(Date.now() - connectedAt).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS);
   });
 });
 
@@ -123,7 +131,7 @@ describe('the first Ctrl-C or SIGTERM ends any phase at once (exit 130)', () => 
       });
     });
     expect(r.code, r.stderr).toBe(130);
-    expect(Date.now() - sentAt).toBeLessThan(1500);
+    expect(Date.now() - sentAt).toBeLessThan(INTERRUPT_MS);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 });
