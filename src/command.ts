@@ -50,7 +50,10 @@ export interface App {
 function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
   const { ctx } = app;
   let holds = 0;
-  const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true);
+  const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
+    wide: flags.wide,
+    env: ctx.env,
+  });
   let settings: Settings | undefined;
   let opened: OpenConnection | undefined;
   let connection: Promise<OpenConnection> | undefined;

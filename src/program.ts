@@ -48,6 +48,7 @@ export function buildProgram(app: App): Command {
     .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
     .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
     .option('--strict', 'exit 7 when a response breaks the documented shape')
+    .option('--wide', 'every table column, whatever the terminal width (piped tables always have them)')
     .option('--no-color', 'no colour, even with FORCE_COLOR')
     .showSuggestionAfterError(true)
     .exitOverride()

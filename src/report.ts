@@ -23,7 +23,8 @@ export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): numb
   }
   if (err instanceof FcastError) {
     if (err.exitCode === ExitCode.Interrupted) {
-      stderr.write('\n');
+      // One line, however many requests were cut; on a terminal, after the echoed ^C.
+      stderr.write(`${stderr.isTTY ? '\n' : ''}fcast: interrupted\n`);
       return ExitCode.Interrupted;
     }
     // Under --json the server's error body is the document.

@@ -106,6 +106,7 @@ export interface GlobalFlags {
   dryRun?: boolean;
   strict?: boolean;
   color?: boolean;
+  /** Every table column on a terminal, whatever its width. */
   wide?: boolean;
   baseUrl?: string;
   timeout?: number;

@@ -178,7 +178,7 @@ describe('the bash script', () => {
     expect(onPredict).toEqual(
       expect.arrayContaining(['--candles', '--chart', '--json', '--base-url', '--no-color', '--help']),
     );
-    expect(onPredict).not.toContain('--tf');
+    expect(onPredict).toEqual(expect.arrayContaining(['--tf', '--detail', '--wide']));
     expect(new Set(onPredict).size).toBe(onPredict.length);
     expect(bashComplete(script, ['fcast', '--ti'])).toEqual(['--timeout']);
     // A global flag's value is not taken for the subcommand.
