@@ -137,47 +137,38 @@ describe('the first Ctrl-C or SIGTERM ends any phase at once (exit 130)', () => 
 });
 
 describe('a write to a stdout that cannot take it', () => {
-  it('a full disk: one line, no stack, exit 1', async () => {
-    const { openSync } = await import('node:fs');
-    const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  /** Runs `fcast demo` against the emulator (a separate process), its stdout given or piped. */
+  async function demoWith(stdout: number | 'pipe', args: string[], onSpawn: (child: ChildProcess) => void = () => {}) {
+    const mock = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const [chunk] = (await once(mock.stdout!, 'data')) as [Buffer];
     const base = /FCAST_BASE_URL=(\S+)/.exec(chunk.toString())![1]!;
     try {
-      const r = spawn(process.execPath, [BIN, 'demo'], {
+      const r = spawn(process.execPath, [BIN, 'demo', ...args], {
         env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: base },
-        stdio: ['ignore', full, 'pipe'],
+        stdio: ['ignore', stdout, 'pipe'],
       });
+      onSpawn(r);
       let stderr = '';
       r.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
       const [code] = (await once(r, 'close')) as [number];
-      expect(code).toBe(1);
-      expect(stderr).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
+      return { code, stderr };
     } finally {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      mock.kill('SIGTERM');
+      await once(mock, 'exit');
     }
+  }
+
+  it('a full disk: one line, no stack, exit 1', async () => {
+    const { openSync } = await import('node:fs');
+    const r = await demoWith(openSync('/dev/full', 'w'), []);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
   });
 
   it('a reader that left (EPIPE, as with head): no message, no stack', async () => {
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-    const base = /FCAST_BASE_URL=(\S+)/.exec(chunk.toString())![1]!;
-    try {
-      const r = spawn(process.execPath, [BIN, 'demo', '--json'], {
-        env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: base },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      // The reader goes away before fcast writes a byte.
-      r.stdout!.destroy();
-      let stderr = '';
-      r.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
-      const [code] = (await once(r, 'close')) as [number];
-      expect(code).toBe(0);
-      expect(stderr).toBe('');
-    } finally {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    // The reader goes away before fcast writes a byte.
+    const r = await demoWith('pipe', ['--json'], (child) => child.stdout!.destroy());
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
