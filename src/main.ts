@@ -21,7 +21,8 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   let settled: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
   try {
-    await buildProgram(app).parseAsync(argv, { from: 'user' });
+    const program = await buildProgram(app, argv);
+    await program.parseAsync(argv, { from: 'user' });
     return settled ?? ExitCode.Ok;
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).

@@ -1,7 +1,7 @@
 // Direct connections over node:http and node:https. Keep-alive agents let `predict` reuse a
 // connection across symbols; close() destroys their sockets rather than waiting on them.
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { Transport, WireRequest, WireResponse } from './transport.js';
+import type { Transport, WireRequest, WireResponse } from './wire.js';
 
 type RequestFn = (url: URL, options: RequestOptions, callback: (res: IncomingMessage) => void) => ClientRequest;
 interface Scheme {

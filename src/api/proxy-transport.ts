@@ -2,7 +2,7 @@
 // for both schemes, as curl does with HTTPS_PROXY. Loaded only when a proxy applies.
 import type { Readable } from 'node:stream';
 import { EnvHttpProxyAgent, request } from 'undici';
-import type { ProxySettings, Transport } from './transport.js';
+import type { ProxySettings, Transport } from './wire.js';
 
 export function proxyTransport(proxy: ProxySettings): Transport {
   // Given explicitly so that the context's environment, not process.env, decides. The

@@ -4,37 +4,11 @@
 // when the environment names a proxy that applies. Neither enforces a deadline: the client
 // owns the one deadline and races every phase against it, so a transport that ignores an
 // abort can delay nothing.
-import type { Readable } from 'node:stream';
 import type { Env } from '../context.js';
 import { ConfigError } from '../errors.js';
+import type { ProxySettings, Transport } from './wire.js';
 
-export interface WireRequest {
-  url: URL;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-export interface WireResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
-
-export interface Transport {
-  send(req: WireRequest): Promise<WireResponse>;
-  /** Destroys every connection at once: closing must never delay the exit. */
-  close(): void;
-  /** The proxy a request to `url` goes through (credentials removed), so errors can blame it. */
-  proxyFor?(url: URL): string | undefined;
-}
-
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
+export type { ProxySettings, Transport, WireRequest, WireResponse } from './wire.js';
 
 /** Which of the two spellings is in effect: the lower-case one wins, as in curl and undici. */
 export function proxyVariable(env: Env, lower: string): string | undefined {

@@ -207,19 +207,28 @@ describe('fcast predict', () => {
     expect(r.code).toBe(0);
     expect(emu.server.requests[0]!.query.candles).toBe('1');
     const body = JSON.parse(await served('BTC/USD', true));
-    expect(r.stdout).toMatch(
-      /^15min closes \(96 candles\) · last [\d,.]+ · 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 /m,
-    );
-    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    expect(r.stdout).toMatch(/^BTC\/USD · 15min · 96 candles and the 15min forecast$/m);
+    expect(r.stdout).toMatch(/^BTC\/USD · 1h · 96 candles and the 1h forecast$/m);
     const chartLines = r.stdout.split('\n').filter((l) => BRAILLE.test(l));
     expect(chartLines.length).toBeGreaterThanOrEqual(16);
-    for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(120);
-    expect(r.stdout).toMatch(/◀ (last, )?15min target/);
-    expect(r.stdout).toMatch(/◀ (last, )?1h target/);
-    expect(r.stdout).toContain(
-      body.predictions['15min'].target_price.toLocaleString('en-US', { minimumFractionDigits: 2 }),
-    );
+    // Piped: 80 columns, whatever the terminal would be.
+    for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/^● last [\d,.]+/m);
+    const target = body.predictions['15min'].target_price as number;
+    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 \d\d:\d\d UTC \(in \d/);
+    expect(r.stdout).toContain(`15min target ${target.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+    expect(r.stdout).toMatch(/◆ 1h target/);
+    // The x axis: the first candle, then the last one and the target time.
+    expect(r.stdout).toMatch(/^ +\d\d-\d\d \d\d:\d\d +(\d\d-\d\d )?\d\d:\d\d → (\d\d-\d\d )?\d\d:\d\d$/m);
     expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
+  });
+
+  it('--chart fits the terminal at 60 columns', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color'], { tty: true, columns: 60 });
+    expect(r.code).toBe(0);
+    const chart = r.stdout.slice(r.stdout.indexOf('BTC/USD · 15min'), r.stdout.lastIndexOf('times UTC'));
+    expect(chart.split('\n').length).toBeGreaterThan(30);
+    for (const line of chart.split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
   it('--dry-run prints each request in order, key masked, and sends nothing', async () => {
@@ -280,8 +289,8 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     const r = await withServedBody(body, ['predict', 'BTC/USD', '--chart']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles were not charted: not a list of candles/m);
-    expect(r.stdout).not.toMatch(/^15min closes/m);
-    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    expect(r.stdout).not.toMatch(/· 15min ·/);
+    expect(r.stdout).toMatch(/^BTC\/USD · 1h · 96 candles/m);
     expect(r.stdout).toMatch(BRAILLE);
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
   });
