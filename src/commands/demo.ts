@@ -26,10 +26,11 @@ export function register(program: Command, app: App): void {
       action(app, async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);
         const conn = await run.connect();
-        const [{ fetchDemo }, { withSpinner }] = await Promise.all([
+        const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
           import('../api/endpoints.js'),
           import('../output/spinner.js'),
         ]);
+        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
         const res = await withSpinner(
           run.out,
           { json: run.flags.json, label: `fetching ${canonical}` },
