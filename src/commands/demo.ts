@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App } from '../command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../domain.js';
 import { parseDemoSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
 
 export function register(program: Command, app: App): void {
   program

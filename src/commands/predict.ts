@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { amend, ApiError, ConfigError, ExitCode, FcastError, InterruptedError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
 
 interface PredictFlags {
   candles?: boolean;
