@@ -1,50 +1,107 @@
 #!/usr/bin/env node
 // The only place that ends the process. Ctrl-C (or SIGTERM) aborts the running command,
 // which ends with exit 130 (`fcast mock` stops cleanly instead); a second one ends at once.
+//
+// CommonJS (bin/package.json), unlike the rest of fcast: the two commands run most often,
+// `--version` and the TAB of the completion scripts, are answered here without starting
+// Node's ES module loader (~8 ms, a fifth of `node -e 0`), commander or the command tree;
+// everything else runs from the one-file bundle dist/fcast.cjs (scripts/build.js).
+'use strict';
+const { statSync } = require('node:fs');
 const argv = process.argv.slice(2);
 
-// `fcast --version` is what scripts and bug reports run most; it needs no command tree.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { packageVersion } = await import('../dist/context.js');
-  process.stdout.write(`${packageVersion()}\n`);
-  process.exit(0);
-}
-
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
-// baseline (Liftoff), then an optimised tier in background threads that the process must
-// join before it exits, ~80 ms of a ~250 ms `fcast demo --json` (npm run bench). A CLI's
-// few short responses never need the optimised parser. Set here, for this process only,
-// before anything loads undici.
-const { setFlagsFromString } = await import('node:v8');
-setFlagsFromString('--liftoff-only');
-
-const { realContext } = await import('../dist/context.js');
-const { main } = await import('../dist/main.js');
-const { exitWhenFree } = await import('../dist/exit-guard.js');
-
-const interrupt = new AbortController();
-// One listener for good: between a `once` firing and the next being added, a signal would
-// find none and kill the process outright.
-let signals = 0;
-const onSignal = () => {
-  if (++signals === 1) interrupt.abort();
-  // Unless register holds a new key not yet printed and saved: then as soon as it is.
-  else exitWhenFree(() => process.exit(130));
-};
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
-
-// `fcast demo | head -3`: the reader left; that is not an error worth a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code !== 'EPIPE') throw err;
-    process.exit(process.exitCode ?? 0);
+  writeOut(`${require('../package.json').version}\n`);
+} else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
+  // Listed by dist/tab.cjs.
+} else {
+  run().catch((err) => {
+    process.stderr.write(`fcast: internal error: ${err?.message ?? err}\n`);
+    process.exit(1);
   });
 }
 
-const code = await main(argv, realContext(interrupt.signal));
-process.exitCode = code;
-// Leave as soon as the output is flushed: undici's HTTP parser is WebAssembly, and V8 keeps
-// optimising it in background threads that would hold the process ~130 ms after the work.
-const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-process.exit(code);
+/** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
+function fastTab() {
+  const tab = freshBundle('tab.cjs');
+  if (tab === undefined) return false;
+  require(tab).completeSymbols(writeOut);
+  return true;
+}
+
+/**
+ * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -b`
+ * or `tsc -p .` (the habit while developing) leaves it stale, and then tsc's modules run.
+ */
+function freshBundle(bundle) {
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  const built = statSync(`${dist}/${bundle}`, { throwIfNoEntry: false });
+  const compiled = statSync(`${dist}/tsconfig.tsbuildinfo`, { throwIfNoEntry: false });
+  return built && (!compiled || built.mtimeMs >= compiled.mtimeMs) ? `${dist}/${bundle}` : undefined;
+}
+
+/**
+ * The fast paths write to fd 1 directly: building process.stdout (a socket object for a
+ * pipe) costs more CPU than everything else they do.
+ */
+function writeOut(text) {
+  const fs = require('node:fs');
+  let rest = Buffer.from(text);
+  try {
+    while (rest.length > 0) rest = rest.subarray(fs.writeSync(1, rest));
+  } catch (err) {
+    // A non-blocking pipe that is full: let the stream queue the rest. A reader that left is no error.
+    if (err?.code === 'EAGAIN') process.stdout.write(rest);
+    else if (err?.code !== 'EPIPE') {
+      process.stderr.write(`fcast: cannot write the output (${err?.code ?? err})\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+async function run() {
+  // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
+  // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background
+  // threads that the process must join before it exits. A CLI's few short responses never
+  // need the optimised parser. Set here, for this process only, before anything loads undici.
+  require('node:v8').setFlagsFromString('--liftoff-only');
+
+  const bundle = freshBundle('fcast.cjs');
+  // exitWhenFree from the same module graph as main: its hold is process-wide state.
+  const { realContext, main, exitWhenFree } = bundle ? require(bundle) : await import('../dist/entry.js');
+
+  const interrupt = new AbortController();
+  // Every request in flight listens to it (predict runs ten at once): not a leak.
+  require('node:events').setMaxListeners(0, interrupt.signal);
+  // One listener for good: between a `once` firing and the next being added, a signal would
+  // find none and kill the process outright.
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals === 1) interrupt.abort();
+    // Unless register holds a new key not yet printed and saved: then as soon as it is.
+    else exitWhenFree(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
+
+  // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
+  // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.
+  const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (stream === process.stdout) {
+        const why = WRITE_FAILURES[err.code] ?? err.code ?? 'unknown error';
+        process.stderr.write(`fcast: cannot write the output to stdout: ${why}\n`);
+      }
+      process.exit(1);
+    });
+  }
+
+  const code = await main(argv, realContext(interrupt.signal));
+  process.exitCode = code;
+  // Leave as soon as the output is flushed: nothing the command left behind (a keep-alive
+  // socket, a compiler thread) may hold the process.
+  const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}

@@ -9,13 +9,16 @@ __fcast_spec() {
   case "$1" in
     '')
       __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock help'
-      __fcast_options='-V --version --json --base-url --timeout --retries --max-wait --verbose --dry-run --strict --no-color -h --help'
+      __fcast_options='-V --version --json --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
       __fcast_value_options='--base-url --timeout --retries --max-wait'
       ;;
     'discover')
       ;;
     'demo')
-      __fcast_args='list1'
+      __fcast_options='--tf'
+      __fcast_value_options='--tf'
+      __fcast_option_values='--tf=list1'
+      __fcast_args='list2'
       ;;
     'register')
       __fcast_options='--email --no-save --force'
@@ -34,7 +37,7 @@ __fcast_spec() {
       __fcast_options='--gateway -y --yes'
       ;;
     'auth help')
-      __fcast_args='list2'
+      __fcast_args='list3'
       ;;
     'config')
       __fcast_commands='list get set unset path help'
@@ -42,21 +45,23 @@ __fcast_spec() {
     'config list')
       ;;
     'config get')
-      __fcast_args='list3'
+      __fcast_args='list4'
       ;;
     'config set')
-      __fcast_args='list3 -'
+      __fcast_args='list4 -'
       ;;
     'config unset')
-      __fcast_args='list3'
+      __fcast_args='list4'
       ;;
     'config path')
       ;;
     'config help')
-      __fcast_args='list4'
+      __fcast_args='list5'
       ;;
     'predict')
-      __fcast_options='--candles --chart'
+      __fcast_options='--candles --chart --tf --detail'
+      __fcast_value_options='--tf'
+      __fcast_option_values='--tf=list1'
       __fcast_args='symbols...'
       ;;
     'symbols')
@@ -64,12 +69,12 @@ __fcast_spec() {
     'track-record')
       __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --format'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --format'
-      __fcast_option_values='--symbol=symbols --min-maturity=list5 --format=list6'
+      __fcast_option_values='--symbol=symbols --min-maturity=list6 --format=list7'
       ;;
     'accuracy')
       __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --format'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --format'
-      __fcast_option_values='--tf=list7 --symbol=symbols --min-maturity=list5 --format=list6'
+      __fcast_option_values='--tf=list1 --symbol=symbols --min-maturity=list6 --format=list7'
       ;;
     'verify')
       __fcast_args='-'
@@ -108,7 +113,7 @@ __fcast_spec() {
     'doctor')
       ;;
     'mock')
-      __fcast_options='--port --host --seed --fault'
+      __fcast_options='--port --host --print-env --seed --fault'
       __fcast_value_options='--port --host --seed --fault'
       ;;
     'help')
@@ -125,13 +130,13 @@ __fcast_values() {
       listed=$("$__fcast_program" __complete-symbols 2>/dev/null)
       __fcast_words+=" ${listed//$'\n'/ }"
       ;;
-    list1) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
-    list2) __fcast_words+=' login status logout' ;;
-    list3) __fcast_words+=' base-url timeout retries max-wait' ;;
-    list4) __fcast_words+=' list get set unset path' ;;
-    list5) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list6) __fcast_words+=' table markdown' ;;
-    list7) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
+    list1) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
+    list2) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
+    list3) __fcast_words+=' login status logout' ;;
+    list4) __fcast_words+=' base-url timeout retries max-wait' ;;
+    list5) __fcast_words+=' list get set unset path' ;;
+    list6) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
+    list7) __fcast_words+=' table markdown' ;;
     list8) __fcast_words+=' bash zsh fish' ;;
     list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock' ;;
   esac

@@ -1,103 +1,151 @@
 #!/usr/bin/env node
-// `npm run bench`: fcast against its baselines, alternating in one run so that a noisy
-// machine slows both alike, and reported as median ratios rather than absolute times.
-//   fcast --version      vs  node -e 0   (a fast path in bin/fcast.js: no command tree)
-//   fcast --help         vs  node -e 0   (the whole command tree built and printed)
-//   fcast demo --json    vs  a minimal node:http client making the same request
-// Peak memory (maxRSS) of each is measured by the same preload in every process. Last, the
-// emulator's requests/s under a bounded load loop.
+// `npm run bench`: fcast against the floor, every case run in turn in each round (the order
+// rotating), so a noisy machine slows both sides of a pair alike; quoted as min, median and
+// max, and as ratios taken pair by pair within a round.
+//   fcast --version              vs  node -e 0
+//   fcast __complete-symbols     vs  node -e 0        (TAB, with a cached symbols list)
+//   fcast --help                 vs  node -e 0        (the whole command tree, no goal)
+//   fcast demo --json            vs  a minimal node:http client printing the same body
+//   fcast demo (table)           vs  the same client
+//   fcast predict, 20 symbols    vs  1 symbol, each answer 50 ms late (--json and table)
+// NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
+// NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
+// Each process reports its own CPU time and peak memory through the same preload
+// (bench-rss.cjs), so memory is compared process to process.
+// Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
+// BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const runs = Number(process.env.BENCH_RUNS ?? 15);
+const LATENCY_MS = 50;
 const fcast = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
 const preload = fileURLToPath(new URL('./bench-rss.cjs', import.meta.url));
 const { startMock } = await import('../dist/mock/index.js');
+const { writeSymbolsCache } = await import('../dist/completion/symbols-cache.js');
 
-const server = await startMock({ seed: 'bench', quiet: true });
+// A fixed clock: every answer is the same in every round, so outputs can be compared.
+const now = () => Date.UTC(2026, 0, 15, 15, 30);
+const server = await startMock({ seed: 'bench', quiet: true, now });
+const slow = await startMock({
+  seed: 'bench',
+  quiet: true,
+  now,
+  faults: [{ kind: 'slow', delayMs: LATENCY_MS, path: 'predictions.php' }],
+});
 const work = mkdtempSync(join(tmpdir(), 'fcast-bench-'));
-const demoUrl = `${server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`;
-const httpClient = `
-const http = require('node:http');
-http.get(${JSON.stringify(demoUrl)}, (res) => {
+
+const symbols = await fetch(`${server.url}/api/agent/v1/symbols.php`, {
+  headers: { authorization: `Bearer ${server.testKey}` },
+})
+  .then((r) => r.json())
+  .then((body) => body.symbols.map((s) => s.symbol));
+writeSymbolsCache(work, symbols);
+// The emulator's free tier lists a few symbols; twenty requests cycle through them.
+const twenty = Array.from({ length: 20 }, (_, i) => symbols[i % symbols.length]);
+
+const client = join(work, 'client.cjs');
+writeFileSync(
+  client,
+  `const http = require('node:http');
+http.get(${JSON.stringify(`${server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`)}, (res) => {
   let body = '';
   res.setEncoding('utf8');
   res.on('data', (c) => (body += c));
   res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(body), null, 2) + '\\n'));
-});`;
+});
+`,
+);
 
+const base = { FCAST_BASE_URL: server.url, FCAST_API_KEY: server.testKey, FCAST_CONFIG_DIR: work };
+const slowEnv = { ...base, FCAST_BASE_URL: slow.url };
 const cases = [
-  { name: 'fcast --version', args: [fcast, '--version'] },
   { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'fcast --version', args: [fcast, '--version'] },
+  { name: 'fcast TAB', args: [fcast, '__complete-symbols'] },
   { name: 'fcast --help', args: [fcast, '--help'] },
+  { name: 'node:http client', args: [client] },
   { name: 'fcast demo --json', args: [fcast, 'demo', '--json'] },
-  { name: 'node:http client', args: ['-e', httpClient] },
+  { name: 'fcast demo', args: [fcast, 'demo'] },
+  { name: 'predict 1 --json', args: [fcast, 'predict', '--json', symbols[0]], env: slowEnv },
+  { name: 'predict 20 --json', args: [fcast, 'predict', '--json', ...twenty], env: slowEnv },
+  { name: 'predict 1', args: [fcast, 'predict', symbols[0]], env: slowEnv },
+  { name: 'predict 20', args: [fcast, 'predict', ...twenty], env: slowEnv },
 ];
+// [a, b, what is compared, the goal for a / b]
 const pairs = [
-  ['fcast --version', 'node -e 0'],
-  ['fcast --help', 'node -e 0'],
-  ['fcast demo --json', 'node:http client'],
+  ['fcast --version', 'node -e 0', 'ms', 1.1],
+  ['fcast TAB', 'node -e 0', 'ms', 1.2],
+  ['fcast --help', 'node -e 0', 'ms', undefined],
+  ['fcast demo --json', 'node:http client', 'ms', 1.5],
+  ['fcast demo', 'node:http client', 'ms', 1.8],
+  ['fcast demo --json', 'node:http client', 'rss', 1.3],
+  ['predict 20 --json', 'predict 1 --json', 'ms', 1.5],
+  ['predict 20', 'predict 1', 'ms', 1.5],
 ];
 
-const env = { ...process.env, FCAST_BASE_URL: server.url, FCAST_CONFIG_DIR: work, NO_COLOR: '1' };
-const samples = Object.fromEntries(cases.map((c) => [c.name, { ms: [], rss: [] }]));
+/** The environment of every benchmarked process: this one's, less what would skew it. */
+function cleanEnv(extra) {
+  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  delete env.NODE_OPTIONS;
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
 
 async function runOnce(c) {
-  const rssFile = join(work, 'rss');
-  writeFileSync(rssFile, '');
+  const report = join(work, 'usage');
+  writeFileSync(report, '');
   const started = process.hrtime.bigint();
-  // Async spawn: the emulator lives in this process and must keep answering meanwhile.
-  const { spawn } = await import('node:child_process');
+  // Asynchronous: the emulators live in this process and must keep answering meanwhile.
   const child = spawn(process.execPath, ['--require', preload, ...c.args], {
-    env: { ...env, FCAST_BENCH_RSS: rssFile },
+    env: cleanEnv({ ...base, ...c.env, FCAST_BENCH_USAGE: report }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let out = '';
   let err = '';
-  child.stdout.resume();
-  child.stderr.on('data', (d) => (err += d));
-  const code = await new Promise((r) => child.on('close', r));
+  child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (code !== 0) throw new Error(`${c.name} exited ${code}: ${err}`);
-  return { ms, rss: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
+  const [rssKiB, cpuMicros] = readFileSync(report, 'utf8').trim().split(' ').map(Number);
+  if (err !== '') mismatches.push(`${c.name} wrote to stderr: ${err.split('\n')[0]}`);
+  return { ms, cpu: cpuMicros / 1000, rss: rssKiB / 1024, out };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
+const mismatches = [];
+
+/** What each run must print, so a fast wrong answer cannot pass for a fast one. */
+function check(outputs) {
+  const fcastJson = outputs['fcast demo --json'];
+  if (fcastJson !== outputs['node:http client']) mismatches.push('demo --json differs from the client');
+  if (!outputs['fcast TAB'].startsWith(`${symbols[0]}\n`)) mismatches.push('TAB did not list the cache');
+  const array = JSON.parse(outputs['predict 20 --json']);
+  if (array.length !== 20 || array.some((b) => b?.ok !== true)) mismatches.push('predict 20 --json: not 20 bodies');
+  if (!outputs['fcast demo'].includes('BTC/USD')) mismatches.push('the demo table shows no BTC/USD');
+}
 
 try {
+  const started = Date.now();
   for (const c of cases) await runOnce(c); // warm the file cache; not counted
   for (let i = 0; i < runs; i++) {
-    // Rotate the order each round so no case always runs first (or last) in a round.
-    const order = cases.map((_, k) => cases[(k + i) % cases.length]);
-    for (const c of order) {
+    const outputs = {};
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(k + i) % cases.length];
       const s = await runOnce(c);
-      samples[c.name].ms.push(s.ms);
-      samples[c.name].rss.push(s.rss);
+      samples[c.name].push(s);
+      outputs[c.name] = s.out;
     }
+    check(outputs);
   }
+  print((Date.now() - started) / 1000);
 } finally {
-  await server.close();
+  await Promise.all([server.close(), slow.close()]);
   rmSync(work, { recursive: true, force: true });
-}
-
-console.log(`fcast benchmark: ${runs} alternating runs each, node ${process.versions.node}\n`);
-console.log('case                  median ms   median maxRSS MiB');
-for (const c of cases) {
-  const s = samples[c.name];
-  console.log(
-    `${c.name.padEnd(20)}  ${median(s.ms).toFixed(1).padStart(9)}   ${median(s.rss).toFixed(1).padStart(17)}`,
-  );
-}
-console.log('\nratio (fcast / baseline)                time   memory');
-for (const [a, b] of pairs) {
-  const t = median(samples[a].ms) / median(samples[b].ms);
-  const m = median(samples[a].rss) / median(samples[b].rss);
-  console.log(`${`${a} / ${b}`.padEnd(38)}  ${t.toFixed(2).padStart(5)}x  ${m.toFixed(2).padStart(6)}x`);
 }
 
 // The emulator under load (scripts/bench-mock.js): bounded to 10 s or 20,000 requests.
@@ -106,3 +154,54 @@ const load = await measureMock();
 console.log(
   `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
 );
+
+function print(seconds) {
+  const floor = samples['node -e 0'].map((s) => s.ms);
+  console.log(`fcast benchmark: node ${process.versions.node}, ${runs} rounds, ${seconds.toFixed(0)} s`);
+  console.log(
+    `node -e 0 takes ${median(floor).toFixed(1)} ms (median wall time; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared)\n`,
+  );
+  console.log(
+    `${'case'.padEnd(20)}  ${'wall ms min / median / max'.padStart(26)}  ${'cpu ms median'.padStart(13)}  ${'peak RSS MiB'.padStart(12)}`,
+  );
+  for (const c of cases) {
+    const s = samples[c.name];
+    const wall = spread(
+      s.map((x) => x.ms),
+      1,
+    );
+    console.log(
+      `${c.name.padEnd(20)}  ${wall.padStart(26)}  ${median(s.map((x) => x.cpu))
+        .toFixed(1)
+        .padStart(13)}  ${median(s.map((x) => x.rss))
+        .toFixed(1)
+        .padStart(12)}`,
+    );
+  }
+  console.log(
+    `\n${'ratio, pair by pair'.padEnd(44)}  ${'wall min / median / max'.padStart(24)}  ${'cpu median'.padStart(10)}  goal`,
+  );
+  for (const [a, b, what, goal] of pairs) {
+    const ratios = (key) => samples[a].map((x, i) => x[key] / samples[b][i][key]);
+    const label = `${a} / ${b}${what === 'rss' ? ' (peak RSS)' : ''}`;
+    const main = what === 'rss' ? ratios('rss') : ratios('ms');
+    const cpu = what === 'rss' ? '' : median(ratios('cpu')).toFixed(2);
+    const verdict = goal === undefined ? '' : `<= ${goal} ${median(main) <= goal ? 'met' : 'NOT met'}`;
+    console.log(`${label.padEnd(44)}  ${spread(main, 2).padStart(24)}  ${cpu.padStart(10)}  ${verdict}`);
+  }
+  console.log(
+    mismatches.length === 0
+      ? `\noutputs checked in every round: fcast demo --json printed exactly the client's body`
+      : `\nOUTPUT PROBLEMS (${mismatches.length}): ${[...new Set(mismatches)].join('; ')}`,
+  );
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function spread(xs, digits) {
+  return [Math.min(...xs), median(xs), Math.max(...xs)].map((x) => x.toFixed(digits)).join(' / ');
+}

@@ -24,18 +24,39 @@ export function parseChoice<T extends string>(raw: string, allowed: readonly T[]
 /** `btc/usd`, `BTC-USD` -> `BTC/USD`. */
 export function canonicalSymbol(raw: string): string {
   const m = /^\s*([A-Za-z0-9.]{1,15})\s*[/-]\s*([A-Za-z0-9.]{1,15})\s*$/.exec(raw);
-  if (!m) throw new UsageError(`invalid symbol ${shown(raw)}: expected BASE/QUOTE, like BTC/USD`);
+  if (!m) {
+    const guess = slashedGuess(raw);
+    throw new UsageError(
+      `invalid symbol ${shown(raw)}: ${guess ? `did you mean ${guess}?` : 'expected BASE/QUOTE, like BTC/USD'}`,
+    );
+  }
   return `${m[1]!.toUpperCase()}/${m[2]!.toUpperCase()}`;
+}
+
+/** Quote currencies a symbol typed without its slash most likely ends with. */
+const QUOTES = ['USDT', 'USDC', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'BTC', 'ETH'];
+
+/** `btcusd` -> `BTC/USD`: the gateway's form (and the habit of many sites) typed where REST wants a slash. */
+function slashedGuess(raw: string): string | undefined {
+  const text = raw.trim().toUpperCase();
+  if (!/^[A-Z0-9.]{4,20}$/.test(text)) return undefined;
+  const quote = QUOTES.find((q) => text.endsWith(q) && text.length > q.length);
+  return quote ? `${text.slice(0, -quote.length)}/${quote}` : undefined;
 }
 
 export function parseDemoSymbol(raw: string | undefined): string {
   if (raw === undefined) return DEFAULT_DEMO_SYMBOL;
   const wanted = raw.trim().toUpperCase().replace('-', '/');
   const found = DEMO_SYMBOLS.find((s) => s === wanted);
+  const guess = slashedGuess(raw);
+  const suggestion = guess && DEMO_SYMBOLS.some((s) => s === guess) ? ` (did you mean ${guess}?)` : '';
   if (!found)
-    throw new UsageError(`the demo has no symbol ${shown(raw)}; choose one of ${DEMO_SYMBOLS.join(', ')}`, {
-      hint: "other symbols need a free key: 'fcast predict SYMBOL'",
-    });
+    throw new UsageError(
+      `the demo has no symbol ${shown(raw)}${suggestion}; choose one of ${DEMO_SYMBOLS.join(', ')}`,
+      {
+        hint: "other symbols need a free key: 'fcast predict SYMBOL'",
+      },
+    );
   return found;
 }
 

@@ -1,42 +1,73 @@
-// The command tree. Building it must stay cheap (every run pays for it): command modules
-// hold definitions and import their heavy parts only when their action runs.
+// The command tree. A run loads only the module of the command it names (`fcast demo` never
+// parses the other thirteen); help, completion, and anything not recognised load them all, so
+// listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
+// and import their heavy parts only when their action runs.
 import { Command, Option } from 'commander';
 import type { App } from './command.js';
-import * as accuracy from './commands/accuracy.js';
-import * as auth from './commands/auth.js';
-import * as cmd from './commands/cmd.js';
-import * as completion from './commands/completion.js';
-import * as config from './commands/config.js';
-import * as demo from './commands/demo.js';
-import * as discover from './commands/discover.js';
-import * as doctor from './commands/doctor.js';
-import * as mock from './commands/mock.js';
-import * as predict from './commands/predict.js';
-import * as register from './commands/register.js';
-import * as symbols from './commands/symbols.js';
-import * as trackRecord from './commands/track-record.js';
-import * as verify from './commands/verify.js';
+import { COMPLETE_SYMBOLS_COMMAND } from './completion/names.js';
 import { EXIT_CODE_HELP } from './errors.js';
 import { flagParser, settingFlags, settingsHelp } from './settings.js';
 
-const COMMAND_MODULES = [
-  discover,
-  demo,
-  register,
-  auth,
-  config,
-  predict,
-  symbols,
-  trackRecord,
-  accuracy,
-  verify,
-  cmd,
-  completion,
-  doctor,
-  mock,
+interface CommandModule {
+  register(program: Command, app: App): void;
+}
+
+/** Every command module, by the top-level names it registers, in the order help lists them. */
+const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Promise<CommandModule>]> = [
+  [['discover'], () => import('./commands/discover.js')],
+  [['demo'], () => import('./commands/demo.js')],
+  [['register'], () => import('./commands/register.js')],
+  [['auth'], () => import('./commands/auth.js')],
+  [['config'], () => import('./commands/config.js')],
+  [['predict'], () => import('./commands/predict.js')],
+  [['symbols'], () => import('./commands/symbols.js')],
+  [['track-record'], () => import('./commands/track-record.js')],
+  [['accuracy'], () => import('./commands/accuracy.js')],
+  [['verify'], () => import('./commands/verify.js')],
+  [['cmd'], () => import('./commands/cmd.js')],
+  [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('./commands/completion.js')],
+  [['doctor'], () => import('./commands/doctor.js')],
+  [['mock'], () => import('./commands/mock.js')],
 ];
 
-export function buildProgram(app: App): Command {
+/** Commands that read the whole tree when they run. */
+const NEEDS_WHOLE_TREE = new Set(['completion']);
+
+/**
+ * The root command and its global flags, with the commands `argv` needs registered: the one
+ * it names, or all of them (no argv, help, an unknown name). Without argv: the whole tree.
+ */
+export async function buildProgram(app: App, argv?: readonly string[]): Promise<Command> {
+  const program = rootCommand(app);
+  const named = argv === undefined ? undefined : commandModuleNamed(program, argv);
+  const modules = await Promise.all((named ? [named] : COMMAND_MODULES).map(([, load]) => load()));
+  for (const module of modules) module.register(program, app);
+  return program;
+}
+
+/**
+ * The module of the first operand, the command commander will run, when it is one of ours.
+ * The root's own options are read from the program, so a value (`--base-url demo`) is never
+ * taken for a command, whatever global flags are added later.
+ */
+function commandModuleNamed(program: Command, argv: readonly string[]) {
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter(Boolean)),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (arg.startsWith('-')) {
+      if (takesValue.has(arg)) i++;
+      continue;
+    }
+    if (NEEDS_WHOLE_TREE.has(arg)) return undefined;
+    return COMMAND_MODULES.find(([names]) => names.includes(arg));
+  }
+  return undefined;
+}
+
+function rootCommand(app: App): Command {
   const { io } = app.ctx;
   const program = new Command('fcast')
     .description('Probabilistic market forecasts, their public track record and the command gateway, in a terminal.')
@@ -44,10 +75,11 @@ export function buildProgram(app: App): Command {
     .helpOption('-h, --help', 'show help')
     .option('--json', 'print the response body as JSON on stdout (data only)');
   addSettingFlags(program);
-  program
+  return program
     .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
     .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
     .option('--strict', 'exit 7 when a response breaks the documented shape')
+    .option('--wide', 'every table column, whatever the terminal width (piped tables always have them)')
     .option('--no-color', 'no colour, even with FORCE_COLOR')
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -61,8 +93,6 @@ export function buildProgram(app: App): Command {
         write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
     })
     .addHelpText('after', rootHelpFooter());
-  for (const module of COMMAND_MODULES) module.register(program, app);
-  return program;
 }
 
 /** The settings' flags, from the settings table: `--timeout <seconds>` and its parser. */

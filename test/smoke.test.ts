@@ -2,8 +2,11 @@
 // `fcast mock` as a separate process, signals and exit codes as a shell sees them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSymbolsCache, symbolsCachePath, writeSymbolsCache } from '../src/completion/symbols-cache.js';
 import { tempDir } from './helpers/cli.js';
 
 const BIN = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
@@ -44,8 +47,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
     mock.stdout!.on('data', (d: string) => {
       text += d;
-      const url = /^FCAST_BASE_URL=(\S+)$/m.exec(text);
-      const key = /^FCAST_API_KEY=(\S+)$/m.exec(text);
+      const url = /^export FCAST_BASE_URL=(\S+)$/m.exec(text);
+      const key = /^export FCAST_API_KEY=(\S+)$/m.exec(text);
       if (url && key) {
         env = { FCAST_BASE_URL: url[1]!, FCAST_API_KEY: key[1]! };
         resolve();
@@ -53,6 +56,13 @@ beforeAll(async () => {
     });
     mock.once('exit', (code) => reject(new Error(`fcast mock exited early (${code})`)));
   });
+  // The emulator prints its test key masked (the redactor); a key registered now is whole.
+  const registered = await fetch(`${env.FCAST_BASE_URL}/api/agent/v1/register.php`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'smoke@example.com' }),
+  });
+  env.FCAST_API_KEY = ((await registered.json()) as { api_key: string }).api_key;
 });
 
 afterAll(async () => {
@@ -87,6 +97,13 @@ describe('the fcast executable', () => {
     const r = await fcast(['--json', 'demo', 'ETH/USD'], env);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'ETH/USD' });
+  });
+
+  it('predicts many symbols at once with nothing on stderr (no listener-leak warning)', async () => {
+    const symbols = Array.from({ length: 12 }, (_, i) => ['BTC/USD', 'ETH/USD', 'EUR/USD'][i % 3]!);
+    const r = await fcast(['predict', '--json', ...symbols], env);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toHaveLength(12);
   });
 
   it('exits 2 for a symbol off the demo list', async () => {
@@ -152,5 +169,23 @@ describe('a command group without its subcommand', () => {
     const asked = await fcast(['help', 'demo']);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toMatch(/^Usage: fcast demo/);
+  });
+});
+
+describe('TAB (the completion scripts run `fcast __complete-symbols`)', () => {
+  it('prints the cached symbols, one per line, and nothing else', async () => {
+    const dir = tempDir();
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    const r = await fcast(['__complete-symbols'], { ...env, FCAST_CONFIG_DIR: dir });
+    expect(r).toMatchObject({ code: 0, stdout: 'BTC/USD\nETH/USD\n', stderr: '' });
+  });
+
+  it('with no cache, a service and a key, fills the cache in the background', async () => {
+    const dir = tempDir();
+    const r = await fcast(['__complete-symbols'], { ...env, FCAST_CONFIG_DIR: dir });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // The detached refresh ends on its own; wait for its file, not for a guessed time.
+    while ((readSymbolsCache(dir)?.symbols.length ?? 0) === 0) await delay(50);
+    expect(JSON.parse(readFileSync(symbolsCachePath(dir), 'utf8')).symbols).toContain('BTC/USD');
   });
 });

@@ -35,7 +35,8 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
         const conn = await run.connect();
-        const { fetchAccuracy } = await import('../api/endpoints.js');
+        const { fetchAccuracy, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.accuracy({ symbol: flags.symbol, tf: flags.tf }));
         const res = await fetchAccuracy(conn, { symbol: flags.symbol, tf: flags.tf });
         const { presentTrackRecord } = await import('../evidence/present.js');
         presentTrackRecord(run, res, flags);

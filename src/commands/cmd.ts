@@ -1,7 +1,13 @@
 import { Argument, Help, type Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
 import { GATEWAY_COMMANDS, type GatewayCommand } from '../domain.js';
-import { argumentsUsage, describeArgument, requireGatewayCommand, shapeGatewayArgs } from '../gateway/args.js';
+import {
+  argumentsUsage,
+  describeArgument,
+  requireGatewayCommand,
+  shapeGatewayArgs,
+  userTimeZone,
+} from '../gateway/args.js';
 
 // Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
 // `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.
@@ -77,12 +83,13 @@ function helpOf(spec: GatewayCommand): string {
 async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
   const args = shapeGatewayArgs(command, raw);
   const conn = await run.connect();
-  const [{ runGatewayCommand }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
+  const [{ runGatewayCommand, requests }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
     import('../api/endpoints.js'),
     import('../gateway/errors.js'),
-    import('../output/gateway-view.js'),
+    import('../output/gateway/index.js'),
     import('../output/document.js'),
   ]);
+  if (run.flags.dryRun) return void (await run.dryRun(requests.gateway(command.name, args)));
   let res: Awaited<ReturnType<typeof runGatewayCommand>>;
   try {
     res = await runGatewayCommand(conn, command.name, args);
@@ -93,11 +100,17 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   if (run.flags.json) run.out.rawJson(res.raw);
   else
     run.out.data(
-      renderChecked(run.out, res, nowSeconds, (body) => view.renderGatewayResult(run.out, body, nowSeconds)),
+      renderChecked(run.out, res, nowSeconds, (body) =>
+        view.renderGatewayResult(run.out, body, {
+          command: command.name,
+          zone: userTimeZone(command, args),
+          nowSeconds,
+        }),
+      ),
     );
   // An envelope off its shape has no meta we can trust to describe the usage.
   if (!res.wellFormed) return;
-  const usage = view.describeUsage(res.body.meta, nowSeconds);
+  const usage = view.describeUsage(res.body.meta);
   if (usage) run.out.note(usage);
   if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);
 }

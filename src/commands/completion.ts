@@ -47,36 +47,26 @@ Install:
     .action(
       action(app, async (run, opts: { refresh?: boolean }) => {
         if (opts.refresh) return refreshSymbols(run);
-        listSymbols(run, await import('../completion/symbols-cache.js'));
+        // bin/fcast.js answers a plain TAB itself (tab.ts); this is the same listing.
+        const { listSymbols } = await import('../completion/symbols-cache.js');
+        listSymbols({
+          configDir: configDir(run.ctx),
+          env: run.ctx.env,
+          nowMs: run.ctx.clock.now(),
+          settings: run.settings,
+          write: (text) => run.out.data(text),
+        });
       }),
     );
 }
 
-function listSymbols(run: Run, cache: typeof import('../completion/symbols-cache.js')): void {
-  const dir = configDir(run.ctx);
-  const current = cache.readSymbolsCache(dir);
-  if (current && current.symbols.length > 0) run.out.data(current.symbols.join('\n'));
-  const now = run.ctx.clock.now();
-  if (canFetchSymbols(run) && cache.needsRefresh(current, now) && cache.markRefreshStarted(dir, current, now))
-    cache.spawnRefresh(run.ctx.env);
-}
-
-/** A refresh needs a service and a key; without them the cache stays as it is. */
-function canFetchSymbols(run: Run): boolean {
-  try {
-    const settings = run.settings();
-    return settings.apiKey !== undefined && settings.baseUrl !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 async function refreshSymbols(run: Run): Promise<void> {
   const conn = await run.connect();
-  const [{ fetchSymbols }, { writeSymbolsCache }] = await Promise.all([
+  const [{ fetchSymbols, requests }, { writeSymbolsCache }] = await Promise.all([
     import('../api/endpoints.js'),
     import('../completion/symbols-cache.js'),
   ]);
+  if (run.flags.dryRun) return void (await run.dryRun(requests.symbols()));
   const res = await fetchSymbols(conn);
   // An off-shape list is not worth caching: the old one stays until a good answer comes.
   if (res.wellFormed)

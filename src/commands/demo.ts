@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App } from '../command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../domain.js';
 import { parseDemoSymbol } from '../input.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -11,26 +12,38 @@ export function register(program: Command, app: App): void {
       `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
     )
     .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
+    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
+    .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText(
       'after',
       examples(
         ['fcast demo', 'BTC/USD as a table'],
+        ['fcast demo ETH/USD --tf 1h,6h', 'only these timeframes'],
         ['fcast demo eth/usd --json | jq .price', 'the body, for scripts'],
       ),
     )
     .action(
-      action(app, async (run, _opts, symbol: string | undefined) => {
+      action(app, async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);
         const conn = await run.connect();
-        const { fetchDemo } = await import('../api/endpoints.js');
-        const res = await fetchDemo(conn, canonical);
+        const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
+          import('../api/endpoints.js'),
+          import('../output/spinner.js'),
+        ]);
+        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
+        const res = await withSpinner(
+          run.out,
+          { json: run.flags.json, label: `fetching ${canonical}` },
+          fetchDemo(conn, canonical),
+        );
+        checkTimeframes(opts.tf, [res.body]);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const [{ renderForecast }, { renderChecked }] = await Promise.all([
           import('../output/forecast-table.js'),
           import('../output/document.js'),
         ]);
         const now = run.nowSeconds();
-        run.out.data(renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now)));
+        run.out.data(renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })));
       }),
     );
 }

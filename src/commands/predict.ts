@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, ConfigError, FcastError } from '../errors.js';
+import { amend, ApiError, ConfigError, ExitCode, FcastError, InterruptedError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
 
 interface PredictFlags {
   candles?: boolean;
   chart?: boolean;
+  detail?: boolean;
+  tf?: string[];
 }
 
-/** Symbols fetched at once: quick for a watchlist, gentle on the rate limit. */
-const PARALLEL_REQUESTS = 4;
+/**
+ * Symbols fetched at once: a watchlist of 20 arrives in two round trips, not five, and a
+ * burst stays far below the service's 60 requests a minute.
+ */
+const PARALLEL_REQUESTS = 10;
 
 export function register(program: Command, app: App): void {
   program
@@ -18,19 +24,27 @@ export function register(program: Command, app: App): void {
     .description(
       'The latest forecast per timeframe for each symbol, with your key (tier free: data delayed 15 ' +
         'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD); several are ' +
-        'fetched four at a time and shown in the order given. A symbol that fails does not hide the others: ' +
+        'fetched ten at a time and shown in the order given. A symbol that fails does not hide the others: ' +
         'its error goes to stderr and the exit code is that of the first failure in the order given. With ' +
         '--json and several symbols, stdout is a JSON array with one element per symbol, in order: its body, ' +
-        "the server's error body, or null when no answer came.",
+        "the server's error body, or null when no answer came. Several symbols in a table start with an " +
+        'overview, one row per symbol (price, 24h change, direction and probability of a few headline ' +
+        'timeframes, or of those given with --tf, and the forecast that resolves next); --detail adds ' +
+        "each symbol's full table after it.",
     )
     .argument('<symbol...>', 'one or more symbols, e.g. BTC/USD eth-usd')
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)', false)
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
+    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
+    .option('--detail', "with several symbols: each symbol's full table after the overview", false)
+    .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText(
       'after',
       examples(
         ['fcast predict BTC/USD', 'one symbol as a table'],
-        ['fcast predict btc-usd eth/usd SOL/USD', 'several, fetched concurrently, shown in this order'],
+        ['fcast predict BTC/USD --tf 1h,6h', 'only these timeframes'],
+        ['fcast predict btc-usd eth/usd SOL/USD', 'several: an overview, one row per symbol'],
+        ['fcast predict BTC/USD ETH/USD --detail', 'the overview, then the full table of each'],
         ['fcast predict BTC/USD --chart', 'with a chart of recent closes and where the forecasts point'],
         ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
       ),
@@ -46,32 +60,29 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   // any request goes out, not be reported once per symbol.
   conn.client.baseUrl();
   conn.client.keyFor('rest');
-  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([
+  const [{ fetchPredictions, requests }, { withContextHint }] = await Promise.all([
     import('../api/endpoints.js'),
-    import('../api/dry-run.js'),
+    import('../api/response-errors.js'),
   ]);
+  // Every request, in the order given, as one document: nothing is sent.
+  if (run.flags.dryRun) return run.dryRun(...symbols.map((symbol) => requests.predictions(symbol, { candles })));
 
-  if (run.flags.dryRun) {
-    // Every request, in the order given, as one document: nothing is sent.
-    const requests = [];
-    for (const symbol of symbols) {
-      const err = await fetchPredictions(conn, symbol, { candles }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      if (!(err instanceof DryRunDone)) throw err;
-      requests.push(err.request);
-    }
-    run.out.data(renderDryRun(requests, run.flags.json === true));
-    return 0;
-  }
-
-  const { mapSettledWithLimit } = await import('../concurrency.js');
-  const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
-    fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
-      throw forSymbol(err, symbol);
-    }),
+  const [{ mapSettledWithLimit }, { withSpinner }] = await Promise.all([
+    import('../concurrency.js'),
+    import('../output/spinner.js'),
+  ]);
+  const results = await withSpinner(
+    run.out,
+    { json: run.flags.json, label: `fetching ${symbols.length === 1 ? symbols[0] : `${symbols.length} symbols`}` },
+    mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
+      fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
+        throw forSymbol(err, symbol, withContextHint);
+      }),
+    ),
   );
+  // Ctrl-C ends every request at once: one exit 130, not one "interrupted" per symbol.
+  if (run.ctx.signal.aborted || results.some((r) => r.status === 'rejected' && isInterrupt(r.reason)))
+    throw new InterruptedError();
 
   if (symbols.length === 1) {
     const only = results[0]!;
@@ -83,6 +94,11 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     if (r.status === 'rejected' && (!(r.reason instanceof FcastError) || r.reason instanceof ConfigError))
       throw r.reason;
   }
+
+  checkTimeframes(
+    opts.tf,
+    results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.body] : [])),
+  );
 
   if (run.flags.json) {
     // One element per symbol given, in order: the body, the server's error body, or null when
@@ -100,24 +116,38 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       run.out.data(jsonArrayOf(raws));
     }
   } else {
-    const [{ renderPrediction }, { renderChecked }] = await Promise.all([
+    const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
       import('../output/prediction.js'),
       import('../output/document.js'),
     ]);
     const now = run.nowSeconds();
-    let first = true;
-    results.forEach((r, i) => {
-      if (r.status !== 'fulfilled') return;
-      let problems: string[] = [];
-      const text = renderChecked(run.out, r.value, now, (body) => {
-        const view = renderPrediction(run.out, body, now, { candles, chart: opts.chart });
-        problems = view.problems;
-        return view.text;
-      });
-      run.out.data(first ? text : `\n${text}`);
-      first = false;
-      for (const problem of problems) run.out.note(`fcast: ${symbols[i]}: ${problem}`);
-    });
+    const answered = results.flatMap((r, i) =>
+      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [],
+    );
+    // Bodies of the documented shape share the overview and one footer; any other is shown
+    // on its own by the generic renderer (its warning was given when it was checked).
+    const shaped = answered.filter((a) => a.res.wellFormed).map((a) => ({ symbol: a.symbol, body: a.res.body }));
+    const parts: string[] = [];
+    let problems: string[] = [];
+    if (shaped.length > 0)
+      parts.push(
+        renderChecked(run.out, { wellFormed: true, body: shaped }, now, (bodies) => {
+          const view = renderPredictions(run.out, bodies, now, {
+            candles,
+            chart: opts.chart,
+            tfs: opts.tf,
+            headline: opts.tf,
+            several: symbols.length > 1,
+            // Candles and charts belong to each symbol's section: asking for them asks for the detail.
+            detail: opts.detail === true || candles,
+          });
+          problems = view.problems;
+          return view.text;
+        }),
+      );
+    for (const a of answered) if (!a.res.wellFormed) parts.push(renderDocument(run.out, a.res.body, now));
+    if (parts.length > 0) run.out.data(parts.join('\n\n'));
+    for (const problem of problems) run.out.note(`fcast: ${problem}`);
   }
 
   let exitCode = 0;
@@ -130,17 +160,13 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   return exitCode;
 }
 
+const isInterrupt = (err: unknown) => err instanceof FcastError && err.exitCode === ExitCode.Interrupted;
+
 /** Names the symbol in the error, since several may fail; a 404 is an unknown symbol. */
-function forSymbol(err: unknown, symbol: string): unknown {
-  if (err instanceof ApiError) {
-    const notFound = err.status === 404;
-    return new ApiError(err.details, {
-      exitCode: err.exitCode,
-      message: `${symbol}: ${err.message}`,
-      hint: notFound ? `'fcast symbols' lists the symbols your key can use` : err.hint,
-    });
-  }
-  if (err instanceof FcastError && !(err instanceof ConfigError) && err.exitCode !== 0)
-    return new FcastError(`${symbol}: ${err.message}`, err.exitCode, { hint: err.hint, cause: err });
-  return err;
+function forSymbol(err: unknown, symbol: string, withContextHint: (err: unknown, c: { symbol: true }) => unknown) {
+  if (isInterrupt(err)) return err;
+  const told = withContextHint(err, { symbol: true });
+  if (told instanceof FcastError && !(told instanceof ConfigError) && told.exitCode !== 0)
+    return amend(told, { prefix: symbol });
+  return told;
 }

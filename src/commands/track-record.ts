@@ -28,7 +28,8 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, flags: EvidenceFlags) => {
         const conn = await run.connect();
-        const { fetchTrackRecord } = await import('../api/endpoints.js');
+        const { fetchTrackRecord, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.trackRecord({ symbol: flags.symbol }));
         const res = await fetchTrackRecord(conn, { symbol: flags.symbol });
         const { presentTrackRecord } = await import('../evidence/present.js');
         presentTrackRecord(run, res, flags);

@@ -3,6 +3,7 @@
 // lintable as they are); this module only fills their two tables, written there as a comment
 // line `# @command-table@` or `# @value-lists@`, from the command tree. TAB never waits for
 // node, except for symbols, which come from a local cache.
+import { packageFileUrl } from '../package-files.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Shell } from './names.js';
@@ -11,11 +12,8 @@ import { type CompletionNode, describeTree, type Values, type Word } from './tre
 /** Where `npm run completions` writes each script; a test keeps them equal to the generator's output. */
 export const COMPLETION_FILES: Record<Shell, string> = { bash: 'fcast.bash', zsh: '_fcast', fish: 'fcast.fish' };
 
-/**
- * The templates stay in src/, which the package ships: from src/completion/ (tests) and from
- * dist/completion/ (the built CLI) alike, the same relative path reaches them.
- */
-const templateUrl = (shell: Shell) => new URL(`../../src/completion/template.${shell}`, import.meta.url);
+/** The templates stay in src/, which the package ships; found from the package root, as the bundle moves modules. */
+const templateUrl = (shell: Shell) => packageFileUrl(`src/completion/template.${shell}`);
 
 /** The completion script for `shell`, generated from the tree under `root` (the templates name it `fcast`). */
 export function completionScript(shell: Shell, root: Command): string {

@@ -1,12 +1,13 @@
 // The symbols list that TAB offers after `fcast predict`, kept in the config directory so
 // completion never waits for the network: `fcast symbols` writes it whenever it fetches the
 // list, and `fcast __complete-symbols` prints it and, at most once a day, refreshes it in
-// a detached process.
-import { spawn } from 'node:child_process';
+// a detached process. This module is also built into a CommonJS file that bin/fcast.js loads
+// on TAB before anything else (see tab.ts), so it imports nothing heavy.
 import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Env } from '../context.js';
+import { fcastBin } from '../package-files.js';
+import type { Settings } from '../settings.js';
 import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
 
 const SYMBOLS_CACHE_FILE = 'symbols-cache.json';
@@ -76,9 +77,11 @@ export function markRefreshStarted(configDir: string, cache: SymbolsCache | unde
 
 /** Runs `fcast __complete-symbols --refresh` detached: the TAB that started it does not wait. */
 export function spawnRefresh(env: Env): void {
-  const bin = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
   try {
-    const child = spawn(process.execPath, [bin, COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
+    // Loaded here, not at the top: node:child_process costs ~15 ms to load, and TAB spawns
+    // at most once a day.
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    const child = spawn(process.execPath, [fcastBin(), COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
       detached: true,
       stdio: 'ignore',
       env,
@@ -87,5 +90,37 @@ export function spawnRefresh(env: Env): void {
     child.unref();
   } catch {
     // Completion goes on with the list it has.
+  }
+}
+
+export interface SymbolsListing {
+  configDir: string;
+  env: Env;
+  nowMs: number;
+  /** The settings, read only when a refresh is due; may throw (a bad config file). */
+  settings(): Settings;
+  write(text: string): void;
+}
+
+/**
+ * What TAB gets: the cached symbols, one per line, and a background refresh when the list
+ * is a day old and a service and key are set. Quiet whatever happens: the shells discard
+ * stderr there, and a missing or unreadable cache simply offers nothing.
+ */
+export function listSymbols(listing: SymbolsListing): void {
+  const { configDir, nowMs } = listing;
+  const current = readSymbolsCache(configDir);
+  if (current && current.symbols.length > 0) listing.write(`${current.symbols.join('\n')}\n`);
+  if (needsRefresh(current, nowMs) && canFetchSymbols(listing) && markRefreshStarted(configDir, current, nowMs))
+    spawnRefresh(listing.env);
+}
+
+/** A refresh needs a service and a key; without them the cache stays as it is. */
+function canFetchSymbols(listing: SymbolsListing): boolean {
+  try {
+    const settings = listing.settings();
+    return settings.apiKey !== undefined && settings.baseUrl !== undefined;
+  } catch {
+    return false;
   }
 }

@@ -157,3 +157,10 @@ export function checkTimeZone(raw: string, what = 'user_tz'): string {
   }
   return raw;
 }
+
+/** The time zone the user named among the arguments (calendar's `user_tz`), if any: views show times in it. */
+export function userTimeZone(command: GatewayCommand, args: readonly GatewayArgValue[]): string | undefined {
+  const i = command.args.findIndex((a) => a.kind === 'timezone');
+  const value = i < 0 ? undefined : args[i];
+  return typeof value === 'string' ? value : undefined;
+}

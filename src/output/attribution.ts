@@ -2,6 +2,7 @@
 // carries meta ends with it, verbatim, and the tier and data delay beside it.
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
+import { wrapText } from './table.js';
 
 interface MetaLike {
   source?: unknown;
@@ -16,7 +17,8 @@ export function attributionFooter(out: Output, meta: unknown): string {
   if (meta === null || typeof meta !== 'object') return '';
   const m = meta as MetaLike;
   const lines: string[] = [];
-  if (typeof m.disclaimer === 'string') lines.push(out.c.dim(clean(m.disclaimer)));
+  // The disclaimer may wrap on a narrow terminal; the attribution line is never cut (the licence).
+  if (typeof m.disclaimer === 'string') lines.push(out.c.dim(wrapText(out, clean(m.disclaimer))));
   if (typeof m.source === 'string') lines.push(`Source: ${clean(m.source)}`);
   const tier = typeof m.tier === 'string' ? clean(m.tier) : 'unknown';
   const delay = typeof m.data_delay_min === 'number' ? `data delayed ${m.data_delay_min} min` : 'data delay unknown';

@@ -3,7 +3,7 @@
 // price, as far to the right as the forecast's horizon reaches. The seed does not fix the
 // shape of a candle, so the common ones are read and anything else is reported, not drawn.
 import { CANDLE_TIMEFRAMES } from '../domain.js';
-import { formatPercent, formatPrice, formatUtc } from './format.js';
+import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { isRecord } from '../values.js';
 
@@ -16,11 +16,15 @@ function toNumber(v: unknown): number | undefined {
   return undefined;
 }
 
-/** Epoch seconds, whether given in seconds or milliseconds. */
+// The range a JavaScript Date can hold, in seconds: a time beyond it cannot be written.
+const MAX_EPOCH_S = 8.64e12;
+const asEpoch = (n: number | undefined) => (n !== undefined && Math.abs(n) <= MAX_EPOCH_S ? n : undefined);
+
+/** Epoch seconds, whether given in seconds or milliseconds; undefined for a time no date can hold. */
 function toEpochSeconds(v: unknown): number | undefined {
   const n = toNumber(v);
   if (n === undefined) return undefined;
-  return n > 1e12 ? Math.floor(n / 1000) : n;
+  return asEpoch(n > 1e12 ? Math.floor(n / 1000) : n);
 }
 
 export interface CloseSeries {
@@ -51,21 +55,31 @@ export function candleCloses(candles: unknown): CloseSeries | string {
   return { closes: points.map((p) => p.close), ...(timed ? { times: points.map((p) => p.t!) } : {}) };
 }
 
-export interface ChartMark {
-  /** Shown to the right of the row the value falls on. */
-  label: string;
+/** A point drawn as a glyph of its own on the plot: the last price, a target. */
+export interface ChartPoint {
+  /** Candle steps from the first close; may lie beyond the last close (a target). */
+  step: number;
   value: number;
+  glyph: string;
   paint?: (s: string) => string;
 }
 
+/** A time label under the x axis, at a candle step. */
+export interface AxisLabel {
+  step: number;
+  text: string;
+}
+
 export interface LineChartOptions {
-  /** Total width in columns, axis labels and right-hand marks included. */
+  /** Total width in columns, the y labels included. */
   width: number;
   /** Rows of the plot. */
   height: number;
-  marks?: ChartMark[];
+  points?: ChartPoint[];
   /** The forecast: where the line is expected to be, `stepsAhead` candles after the last close. */
   projection?: { value: number; stepsAhead: number; paint?: (s: string) => string };
+  /** Time labels under the plot; the first at the left edge, the last at the right; others dropped where they collide. */
+  axisLabels?: AxisLabel[];
   formatValue?: (v: number) => string;
 }
 
@@ -109,14 +123,57 @@ class DotCanvas {
   }
 }
 
-const MARK_GLYPH = '◀';
+/** Rows that carry a y label: the top, the bottom, and about every third row between. */
+function tickRows(rows: number): number[] {
+  const count = Math.max(3, Math.floor((rows - 1) / 3) + 1);
+  const picked = Array.from({ length: count }, (_, i) => Math.round((i * (rows - 1)) / (count - 1)));
+  return [...new Set(picked)];
+}
 
-/** The chart's lines, without a trailing newline: left axis, plot, marks on the right. */
+/**
+ * The x-axis line and its labels, each where its step falls, none overlapping. The first and
+ * the last label win; a middle one that would collide with the last joins it (`22:00 → 23:45`).
+ */
+function xAxis(labels: readonly AxisLabel[], colOf: (step: number) => number, cols: number): [string, string] {
+  const placed: Array<{ start: number; text: string }> = [];
+  const ticks = new Set<number>();
+  const len = (t: string) => [...t].length;
+  const clashes = (start: number, text: string, others = placed) =>
+    others.some((p) => start < p.start + len(p.text) + 2 && p.start < start + len(text) + 2);
+  const place = (col: number, text: string, align: 'start' | 'end' | 'centre', cols2 = [col]) => {
+    const width = len(text);
+    let start = align === 'start' ? col : align === 'end' ? col - width + 1 : col - Math.floor(width / 2);
+    start = Math.max(0, Math.min(cols - width, start));
+    if (width > cols || clashes(start, text)) return false;
+    placed.push({ start, text });
+    for (const c of cols2) ticks.add(c);
+    return true;
+  };
+  const first = labels[0];
+  const final = labels.length > 1 ? labels[labels.length - 1] : undefined;
+  if (first) place(colOf(first.step), first.text, 'start');
+  const middle = labels.slice(1, final ? -1 : undefined);
+  if (final) {
+    const finalCol = colOf(final.step);
+    // A middle label too close to the last one is written with it, as a span.
+    const near = middle.filter((m) => finalCol - colOf(m.step) < len(m.text) + len(final.text) + 2);
+    const joined = near.length ? `${near.map((m) => m.text).join(' → ')} → ${final.text}` : final.text;
+    if (!(near.length && place(finalCol, joined, 'end', [...near.map((m) => colOf(m.step)), finalCol])))
+      place(finalCol, final.text, 'end');
+    for (const m of middle.filter((x) => !near.includes(x))) place(colOf(m.step), m.text, 'centre');
+  }
+  const axis = Array.from({ length: cols }, (_, c) => (ticks.has(c) ? '┬' : '─'));
+  let text = '';
+  for (const p of [...placed].sort((a, b) => a.start - b.start)) text = text.padEnd(p.start) + p.text;
+  return [axis.join(''), text];
+}
+
+/** The chart's lines, without a trailing newline: y labels and axis, the plot, then the x axis and its times. */
 export function renderLineChart(closes: readonly number[], opts: LineChartOptions): string[] {
   const format = opts.formatValue ?? ((v: number) => formatPrice(v));
-  const marks = opts.marks ?? [];
+  const points = opts.points ?? [];
   const projection = opts.projection;
-  const values = [...closes, ...marks.map((m) => m.value), ...(projection ? [projection.value] : [])].filter(
+  const values = [...closes, ...points.map((p) => p.value), ...(projection ? [projection.value] : [])].filter(
     Number.isFinite,
   );
   let lo = Math.min(...values);
@@ -127,27 +184,19 @@ export function renderLineChart(closes: readonly number[], opts: LineChartOption
     hi += pad;
   }
   const rows = Math.max(2, opts.height);
-  const top = format(hi);
-  const bottom = format(lo);
-  const labelWidth = Math.max(top.length, bottom.length);
-
-  const markText = new Map<number, string[]>();
-  const markPaint = new Map<number, (s: string) => string>();
-  // The same rounding as the dots, so a mark sits on the row where its value is drawn.
-  const rowOf = (v: number) => Math.floor(Math.round(((hi - v) / (hi - lo)) * (rows * 4 - 1)) / 4);
-  for (const m of marks) {
-    const row = Math.min(rows - 1, Math.max(0, rowOf(m.value)));
-    markText.set(row, [...(markText.get(row) ?? []), m.label]);
-    if (m.paint && !markPaint.has(row)) markPaint.set(row, m.paint);
-  }
-  const gutterWidth = Math.max(0, ...[...markText.values()].map((l) => ` ${MARK_GLYPH} ${l.join(', ')}`.length));
-  const cols = Math.max(8, opts.width - labelWidth - 2 - gutterWidth);
+  const dotHeight = rows * 4;
+  // The value at the middle of a row (the top and bottom rows: the range's ends).
+  const valueAt = (row: number) =>
+    row === 0 ? hi : row === rows - 1 ? lo : hi - ((row * 4 + 1.5) / (dotHeight - 1)) * (hi - lo);
+  const ticks = new Map(tickRows(rows).map((row) => [row, format(valueAt(row))]));
+  const labelWidth = Math.max(...[...ticks.values()].map((l) => l.length));
+  const cols = Math.max(8, opts.width - labelWidth - 2);
 
   const history = new DotCanvas(cols, rows);
   const future = new DotCanvas(cols, rows);
   const span = closes.length - 1 + (projection ? Math.max(0, projection.stepsAhead) : 0);
-  const xOf = (i: number) => Math.round((i / Math.max(span, 1)) * (history.dotWidth - 1));
-  const yOf = (v: number) => Math.round(((hi - v) / (hi - lo)) * (history.dotHeight - 1));
+  const xOf = (step: number) => Math.round((step / Math.max(span, 1)) * (history.dotWidth - 1));
+  const yOf = (v: number) => Math.round(((hi - v) / (hi - lo)) * (dotHeight - 1));
   for (let i = 1; i < closes.length; i++) history.line(xOf(i - 1), yOf(closes[i - 1]!), xOf(i), yOf(closes[i]!));
   if (closes.length === 1) history.set(xOf(0), yOf(closes[0]!));
   if (projection) {
@@ -155,21 +204,34 @@ export function renderLineChart(closes: readonly number[], opts: LineChartOption
     future.line(xOf(last), yOf(closes[last]!), xOf(span), yOf(projection.value), 2);
   }
 
+  // Each point gets a cell of its own: one that lands on another's moves a column to the left.
+  const glyphs = new Map<number, ChartPoint>();
+  for (const p of points) {
+    const row = Math.min(rows - 1, Math.max(0, Math.floor(yOf(p.value) / 4)));
+    let col = Math.min(cols - 1, Math.max(0, Math.floor(xOf(p.step) / 2)));
+    while (glyphs.has(row * cols + col) && col > 0) col--;
+    glyphs.set(row * cols + col, p);
+  }
+
   const lines: string[] = [];
+  const futurePaint = projection?.paint ?? ((s: string) => s);
   for (let row = 0; row < rows; row++) {
     let plot = '';
     for (let col = 0; col < cols; col++) {
+      const point = glyphs.get(row * cols + col);
       const past = history.mask(col, row);
       const ahead = future.mask(col, row);
-      if (past) plot += String.fromCodePoint(BRAILLE_BASE + (past | ahead));
-      else if (ahead) plot += (projection?.paint ?? ((s: string) => s))(String.fromCodePoint(BRAILLE_BASE + ahead));
+      if (point) plot += (point.paint ?? ((s: string) => s))(point.glyph);
+      else if (past) plot += String.fromCodePoint(BRAILLE_BASE + (past | ahead));
+      else if (ahead) plot += futurePaint(String.fromCodePoint(BRAILLE_BASE + ahead));
       else plot += ' ';
     }
-    const label = row === 0 ? top : row === rows - 1 ? bottom : '';
-    const axis = row === 0 || row === rows - 1 ? '┤' : '│';
-    const tags = markText.get(row);
-    const gutter = tags ? (markPaint.get(row) ?? ((s: string) => s))(` ${MARK_GLYPH} ${tags.join(', ')}`) : '';
-    lines.push(`${label.padStart(labelWidth)} ${axis}${plot}${gutter}`.trimEnd());
+    const label = ticks.get(row);
+    lines.push(`${(label ?? '').padStart(labelWidth)} ${label === undefined ? '│' : '┤'}${plot}`.trimEnd());
+  }
+  if (opts.axisLabels?.length) {
+    const [axis, text] = xAxis(opts.axisLabels, (step) => Math.floor(xOf(step) / 2), cols);
+    lines.push(`${' '.repeat(labelWidth)} └${axis}`, `${' '.repeat(labelWidth + 2)}${text}`.trimEnd());
   }
   return lines;
 }
@@ -186,6 +248,7 @@ export interface ForecastChartBody {
   price?: unknown;
   predictions?: unknown;
   candles?: unknown;
+  meta?: unknown;
 }
 
 export interface ForecastCharts {
@@ -197,6 +260,58 @@ export interface ForecastCharts {
 
 const CHART_HEIGHT = 10;
 
+/**
+ * One number of decimals for a chart's labels and legend: enough to tell two labelled rows
+ * apart (a tenth of a row's step), at least two as prices have, at most six.
+ */
+function chartDecimals(values: readonly number[], rows: number): number {
+  const range = Math.max(...values) - Math.min(...values);
+  if (!(range > 0)) return 2;
+  return Math.min(6, Math.max(2, Math.ceil(-Math.log10(range / rows)) + 1));
+}
+/** Piped, the chart has no terminal to fit: this width reads well in a file or a pull request. */
+const PIPED_WIDTH = 80;
+const LAST_GLYPH = '●';
+const TARGET_GLYPH = '◆';
+
+/** The terminal's width on a TTY; piped, a fixed one. */
+const chartWidth = (out: Output) => (out.tty ? out.columns : PIPED_WIDTH);
+
+/** `11-21 22:00`, or `22:00` when the date is the one the previous label showed. */
+function timeLabels(times: ReadonlyArray<{ step: number; t: number }>): AxisLabel[] {
+  let shownDate = '';
+  return times.map(({ step, t }) => {
+    const iso = new Date(t * 1000).toISOString();
+    const date = iso.slice(5, 10);
+    const text = date === shownDate ? iso.slice(11, 16) : `${date} ${iso.slice(11, 16)}`;
+    shownDate = date;
+    return { step, text };
+  });
+}
+
+/** Legend items joined two spaces apart, as many to a line as fit `width`. */
+function packLegend(items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let length = 0;
+  for (const item of items) {
+    const n = [...item.replace(/\x1b\[[0-9;]*m/g, '')].length;
+    if (line && length + 2 + n > width) {
+      lines.push(line);
+      line = '';
+      length = 0;
+    }
+    line += line ? `  ${item}` : item;
+    length += (length ? 2 : 0) + n;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** The first of the texts that fits the width (the last one otherwise). */
+const longestFitting = (texts: readonly string[], width: number) =>
+  texts.find((t) => [...t].length <= width) ?? texts[texts.length - 1]!;
+
 /** A chart per candle timeframe (15min, 1h): recent closes, the last price and that timeframe's target. */
 export function renderForecastCharts(out: Output, body: ForecastChartBody): ForecastCharts {
   const problems: string[] = [];
@@ -205,6 +320,10 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
   if (!candles) return { text: '', problems: ['the response has no candles to chart'] };
   const predictions = isRecord(body.predictions) ? body.predictions : {};
   const price = isRecord(body.price) ? body.price : {};
+  const meta = isRecord(body.meta) ? body.meta : {};
+  const nowSeconds = toNumber(meta.server_t);
+  const width = chartWidth(out);
+  const symbol = typeof body.symbol === 'string' ? `${body.symbol} · ` : '';
 
   for (const tf of CANDLE_TIMEFRAMES) {
     if (candles[tf] === undefined) {
@@ -216,43 +335,55 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
       problems.push(`the ${tf} candles were not charted: ${series}`);
       continue;
     }
-    const last = toNumber(price.last) ?? series.closes[series.closes.length - 1]!;
+    const lastStep = series.closes.length - 1;
+    const last = toNumber(price.last) ?? series.closes[lastStep]!;
     const forecast = isRecord(predictions[tf]) ? predictions[tf] : {};
     const target = toNumber(forecast.target_price);
     const horizon = toNumber(forecast.horizon_min);
+    const targetT = asEpoch(toNumber(forecast.target_t));
     const tfMinutes = timeframeMinutes(tf);
     const paintTarget = target === undefined ? undefined : target >= last ? out.c.green : out.c.red;
+    const stepsAhead = horizon !== undefined && tfMinutes ? horizon / tfMinutes : undefined;
 
-    const marks: ChartMark[] = [{ label: 'last', value: last, paint: out.c.yellow }];
-    if (target !== undefined) marks.push({ label: `${tf} target`, value: target, paint: paintTarget });
-    const projection =
-      target !== undefined && horizon !== undefined && tfMinutes
-        ? { value: target, stepsAhead: horizon / tfMinutes, paint: paintTarget }
-        : undefined;
-
-    const title = [`${out.c.bold(`${tf} closes`)} (${series.closes.length} candles)`, `last ${formatPrice(last)}`];
+    const decimals = chartDecimals([...series.closes, last, ...(target === undefined ? [] : [target])], CHART_HEIGHT);
+    const priceText = (v: number) => formatFixed(v, decimals);
+    const points: ChartPoint[] = [{ step: lastStep, value: last, glyph: LAST_GLYPH, paint: out.c.yellow }];
+    const legend = [`${out.c.yellow(LAST_GLYPH)} last ${priceText(last)}`];
+    let projection: LineChartOptions['projection'];
     if (target !== undefined) {
       const move = last ? ((target - last) / last) * 100 : undefined;
-      const when = toNumber(forecast.target_t);
-      title.push(
-        `${tf} target ${(paintTarget ?? String)(`${formatPrice(target)} (${formatPercent(move)})`)}${when !== undefined ? ` by ${formatUtc(when)}` : ''}`,
-      );
+      const head = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)})`;
+      const by = targetT === undefined ? '' : ` by ${formatUtc(targetT)}`;
+      const age = targetT === undefined || nowSeconds === undefined ? '' : ` (${formatAge(targetT, nowSeconds)})`;
+      const text = longestFitting([`${head}${by}${age}`, `${head}${by}`, head], width);
+      legend.push(`${(paintTarget ?? String)(TARGET_GLYPH)}${text.slice(TARGET_GLYPH.length)}`);
+      if (stepsAhead !== undefined) {
+        projection = { value: target, stepsAhead, paint: paintTarget };
+        points.push({ step: lastStep + stepsAhead, value: target, glyph: TARGET_GLYPH, paint: paintTarget });
+      }
     } else {
-      title.push(`no ${tf} target`);
+      legend.push(`no ${tf} target`);
     }
-    const lines = renderLineChart(series.closes, { width: out.columns, height: CHART_HEIGHT, marks, projection });
-    if (series.times) lines.push(timeAxis(series.times, lines, out.c.dim));
-    blocks.push([title.join(' · '), ...lines].join('\n'));
+    legend.push(`${out.c.dim('⠉⠒')} closes`, ...(projection ? [`${out.c.dim('⠁⠂')} forecast`] : []), 'times UTC');
+
+    const axisTimes: Array<{ step: number; t: number }> = [];
+    if (series.times) {
+      axisTimes.push({ step: 0, t: series.times[0]! }, { step: lastStep, t: series.times[lastStep]! });
+      const end = targetT ?? (stepsAhead !== undefined ? series.times[lastStep]! + (horizon ?? 0) * 60 : undefined);
+      if (projection && end !== undefined) axisTimes.push({ step: lastStep + projection.stepsAhead, t: end });
+    }
+    const title = `${out.c.bold(`${symbol}${tf}`)} · ${series.closes.length} candles${projection ? ` and the ${tf} forecast` : ''}`;
+    const lines = renderLineChart(series.closes, {
+      width,
+      height: CHART_HEIGHT,
+      points,
+      projection,
+      axisLabels: timeLabels(axisTimes),
+      formatValue: priceText,
+    });
+    blocks.push([title, ...lines, ...packLegend(legend, width)].join('\n'));
   }
   return { text: blocks.join('\n\n'), problems };
-}
-
-/** The first and last candle's times under the plot's two ends. */
-function timeAxis(times: number[], plotLines: string[], dim: (s: string) => string): string {
-  const first = formatUtc(times[0]);
-  const last = formatUtc(times[times.length - 1]);
-  const axisAt = (plotLines[0] ?? '').indexOf('┤') + 1;
-  return dim(`${' '.repeat(Math.max(0, axisAt))}${first}  →  ${last}`);
 }
 
 /** One line per candle timeframe for `--candles` without a chart: count, time span, last close. */

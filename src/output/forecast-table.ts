@@ -1,9 +1,15 @@
-// The forecast table of `demo` and `predict`: a header with the price, one row per timeframe
-// in horizon order, and the attribution footer.
+// The forecast table of `demo` and `predict`, built to answer "what, how sure, when" at a
+// glance: a header with the price, then one row per timeframe in horizon order, the open
+// forecasts first and the settled ones apart below them, and the attribution footer.
+// Every probability is a percentage; a mark flags rows where ia3's direction and the move
+// to the target price disagree. The columns that repeat another (ia2 Δ) or need the API's
+// documentation to read (ia1) show on a terminal only with --wide.
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { serverNow, withAttribution } from './attribution.js';
 import type { Output } from './io.js';
 import {
+  DASH,
+  formatAge,
   formatDuration,
   formatMinutes,
   formatPercent,
@@ -11,38 +17,44 @@ import {
   formatRate,
   formatSigned,
   formatTimeWithAge,
-  formatNumber,
 } from './format.js';
 import { changePaint, signalPaint } from './paint.js';
 import { clean } from './sanitize.js';
-import { renderTable, type Cell, type Column } from './table.js';
+import { flowLine, renderTable, wrapText, type Cell, type Column } from './table.js';
 import { asRecord, finiteNumber } from '../values.js';
 
 type Row = Record<string, unknown>;
 const obj = asRecord;
 const num = finiteNumber;
 
+/** Shown after a direction where it disagrees with the target move; explained by the legend. */
+export const DISAGREES = '≠';
+
+// Priorities: the higher, the sooner a narrow terminal drops the column.
 const COLUMNS: Column[] = [
-  { header: 'TF' },
-  { header: 'Horizon', align: 'right' },
-  { header: 'Status' },
-  { header: 'Age', align: 'right' },
-  { header: 'Anchor', align: 'right' },
-  { header: 'Target', align: 'right' },
-  { header: 'Move', align: 'right' },
-  { header: 'Dir' },
-  { header: 'Long', align: 'right' },
-  { header: 'Short', align: 'right' },
-  { header: 'Flat', align: 'right' },
-  { header: 'ia2 Δ', align: 'right' },
-  { header: 'Conf', align: 'right' },
-  { header: 'ia1', align: 'right' },
+  { header: 'TF', maxWidth: 8 },
+  { header: 'Dir', maxWidth: 9 },
+  { header: 'Prob', align: 'right' },
+  { header: 'Resolves', align: 'right' },
+  { header: 'At (UTC)', priority: 3 },
+  { header: 'Target', align: 'right', priority: 2 },
+  { header: 'Move', align: 'right', priority: 1 },
+  { header: 'Long', align: 'right', priority: 4 },
+  { header: 'Short', align: 'right', priority: 4 },
+  { header: 'Flat', align: 'right', priority: 6 },
+  { header: 'Conf', align: 'right', priority: 5 },
+  { header: 'Horizon', align: 'right', priority: 7 },
+  { header: 'Age', align: 'right', priority: 7 },
+  { header: 'Anchor', align: 'right', priority: 8 },
+  { header: 'Status', wideOnly: true },
+  { header: 'ia2 Δ', align: 'right', wideOnly: true },
+  { header: 'ia1', align: 'right', wideOnly: true },
 ];
 
 /** Forecast entries in horizon order (the keys' order is the server's, not necessarily that). */
-function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>): Row[] {
+export function forecastsByHorizon(body: Pick<ForecastEnvelope, 'predictions'>): Row[] {
   return Object.entries(obj(body.predictions))
-    .map(([tf, f]): Row => ({ tf, ...obj(f) }))
+    .map(([tf, f]): Row => ({ ...obj(f), tf }))
     .sort((a, b) => (num(a.horizon_min) ?? Infinity) - (num(b.horizon_min) ?? Infinity));
 }
 
@@ -52,47 +64,124 @@ function expectedMovePct(f: Row): number | undefined {
   return anchor && target !== undefined ? ((target - anchor) / anchor) * 100 : undefined;
 }
 
-function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
-  const price = obj(body.price);
-  const parts = [out.c.bold(clean(body.symbol ?? '?'))];
-  if (num(price.last) !== undefined) {
-    parts.push(formatPrice(price.last));
-    const change = num(price.change24h_pct);
-    if (change !== undefined) parts.push((changePaint(out, change) ?? String)(`${formatPercent(change)} 24h`));
-    parts.push(`at ${formatTimeWithAge(price.t, nowSeconds)}`);
-    if (typeof price.source === 'string') parts.push(out.c.dim(`· ${clean(price.source)}`));
-  } else {
-    parts.push(out.c.dim('no price'));
-  }
-  return parts.join('  ');
+/** ia3's direction, its probability, and whether the move to the target says otherwise. */
+export function directionOf(f: Row): { dir: string; prob: unknown; disagrees: boolean } {
+  const ia3 = obj(f.ia3);
+  const dir = typeof ia3.direction === 'string' ? ia3.direction : '?';
+  const d = dir.toLowerCase();
+  const prob = d === 'long' ? ia3.p_long : d === 'short' ? ia3.p_short : d === 'flat' ? ia3.p_flat : undefined;
+  const move = expectedMovePct(f) ?? 0;
+  const disagrees = (d === 'long' && move < 0) || (d === 'short' && move > 0);
+  return { dir, prob, disagrees };
 }
 
-function renderForecastRows(out: Output, body: ForecastEnvelope): string {
-  const rows: Cell[][] = forecastsByHorizon(body).map((f) => {
-    const ia1 = obj(f.ia1);
-    const ia2 = obj(f.ia2);
-    const ia3 = obj(f.ia3);
-    const status = typeof f.status === 'string' ? f.status : '';
-    const dir = typeof ia3.direction === 'string' ? ia3.direction : '?';
-    const move = expectedMovePct(f);
-    return [
-      String(f.tf),
-      formatMinutes(f.horizon_min),
-      { text: status, paint: status === 'settled' ? out.c.dim : undefined },
-      formatDuration(f.age_s),
-      formatPrice(f.anchor_price),
-      formatPrice(f.target_price),
-      { text: formatPercent(move), paint: changePaint(out, move) },
-      { text: dir, paint: signalPaint(out, dir) ?? out.c.yellow },
-      formatRate(ia3.p_long, 0),
-      formatRate(ia3.p_short, 0),
-      formatRate(ia3.p_flat, 0),
-      formatPercent(ia2.predicted_change_pct),
-      formatNumber(ia2.confidence, 2),
-      formatSigned(ia1.score, 2),
-    ];
-  });
-  return renderTable(out, COLUMNS, rows);
+/** A forecast still waiting for its target time (by its status, else by the clock). */
+export function isOpen(f: Row, nowSeconds: number): boolean {
+  if (f.status === 'open') return true;
+  if (f.status === 'settled') return false;
+  const target = num(f.target_t);
+  return target === undefined || target > nowSeconds;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `14:05` on the day of `now` (UTC), else `Nov 23 14:05`: short enough for a column. */
+function clockTime(epochSeconds: unknown, nowSeconds: number): string {
+  const t = num(epochSeconds);
+  if (t === undefined || Math.abs(t) > 8.64e12) return DASH;
+  const d = new Date(t * 1000);
+  const hm = d.toISOString().slice(11, 16);
+  const sameDay = d.toISOString().slice(0, 10) === new Date(nowSeconds * 1000).toISOString().slice(0, 10);
+  return sameDay ? hm : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()} ${hm}`;
+}
+
+function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+  const price = obj(body.price);
+  const symbol = clean(body.symbol ?? '?');
+  const parts: Array<[string, string]> = [[symbol, out.c.bold(symbol)]];
+  if (num(price.last) !== undefined) {
+    parts.push([formatPrice(price.last), formatPrice(price.last)]);
+    const change = num(price.change24h_pct);
+    if (change !== undefined) {
+      const text = `${formatPercent(change)} 24h`;
+      parts.push([text, (changePaint(out, change) ?? String)(text)]);
+    }
+    const at = `at ${formatTimeWithAge(price.t, nowSeconds)}`;
+    parts.push([at, at]);
+    if (typeof price.source === 'string') {
+      const source = `· ${clean(price.source)}`;
+      parts.push([source, out.c.dim(source)]);
+    }
+  } else {
+    parts.push(['no price', out.c.dim('no price')]);
+  }
+  return flowLine(out, parts);
+}
+
+function forecastRow(out: Output, f: Row, nowSeconds: number): Cell[] {
+  const ia1 = obj(f.ia1);
+  const ia2 = obj(f.ia2);
+  const ia3 = obj(f.ia3);
+  const status = typeof f.status === 'string' ? f.status : '';
+  const { dir, prob, disagrees } = directionOf(f);
+  const move = expectedMovePct(f);
+  const open = isOpen(f, nowSeconds);
+  const dim = open ? undefined : out.c.dim;
+  return [
+    String(f.tf),
+    { text: disagrees ? `${dir} ${DISAGREES}` : dir, paint: signalPaint(out, dir) ?? out.c.yellow },
+    formatRate(prob, 0),
+    { text: formatAge(f.target_t, nowSeconds), paint: dim },
+    { text: clockTime(f.target_t, nowSeconds), paint: dim },
+    formatPrice(f.target_price),
+    { text: formatPercent(move), paint: changePaint(out, move) },
+    formatRate(ia3.p_long, 0),
+    formatRate(ia3.p_short, 0),
+    formatRate(ia3.p_flat, 0),
+    formatRate(ia2.confidence, 0),
+    formatMinutes(f.horizon_min),
+    formatDuration(f.age_s),
+    formatPrice(f.anchor_price),
+    { text: status, paint: open ? undefined : out.c.dim },
+    formatPercent(ia2.predicted_change_pct),
+    formatSigned(ia1.score, 2),
+  ];
+}
+
+/** The rows of the timeframes asked for (all when `tfs` is undefined), open first, then settled. */
+function renderForecastRows(out: Output, body: ForecastEnvelope, nowSeconds: number, tfs?: string[]): string {
+  const wanted = (f: Row) => tfs === undefined || tfs.includes(String(f.tf).toLowerCase());
+  const all = forecastsByHorizon(body).filter(wanted);
+  const open = all.filter((f) => isOpen(f, nowSeconds));
+  const settled = all.filter((f) => !isOpen(f, nowSeconds));
+  if (all.length === 0) return out.c.dim('(no forecasts in this response)');
+  // One table for both groups, so that their columns line up; the settled ones get a heading.
+  const lines = renderTable(
+    out,
+    COLUMNS,
+    [...open, ...settled].map((f) => forecastRow(out, f, nowSeconds)),
+  ).split('\n');
+  if (settled.length > 0) {
+    const heading = out.c.dim(`settled (target time passed): ${settled.length}`);
+    lines.splice(1 + open.length, 0, ...(open.length > 0 ? ['', heading] : [heading]));
+  }
+  if (all.some((f) => directionOf(f).disagrees)) {
+    lines.push(out.c.dim(wrapText(out, `${DISAGREES} ia3's direction and the move to the target price disagree`)));
+  }
+  return lines.join('\n');
+}
+
+/** One symbol's header and table, without the attribution (several symbols share one footer). */
+export function renderForecastSection(
+  out: Output,
+  body: ForecastEnvelope,
+  nowSeconds: number,
+  opts: { tfs?: string[]; sections?: string[] } = {},
+): string {
+  const now = serverNow(body.meta, nowSeconds);
+  return [renderForecastHeader(out, body, now), renderForecastRows(out, body, now, opts.tfs), ...(opts.sections ?? [])]
+    .filter((p) => p !== '')
+    .join('\n\n');
 }
 
 /** Header, rows, any further sections (predict's candles or charts), then the attribution. */
@@ -100,11 +189,7 @@ export function renderForecast(
   out: Output,
   body: ForecastEnvelope,
   nowSeconds: number,
-  sections: string[] = [],
+  opts: { tfs?: string[]; sections?: string[] } = {},
 ): string {
-  const now = serverNow(body.meta, nowSeconds);
-  const parts = [renderForecastHeader(out, body, now), renderForecastRows(out, body), ...sections].filter(
-    (p) => p !== '',
-  );
-  return withAttribution(out, parts.join('\n\n'), body.meta);
+  return withAttribution(out, renderForecastSection(out, body, nowSeconds, opts), body.meta);
 }

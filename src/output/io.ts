@@ -23,20 +23,29 @@ export class Output {
     readonly io: IO,
     readonly color: boolean,
     readonly verbose: boolean,
+    view: { wide?: boolean; env?: Env } = {},
   ) {
     this.c = createColors(color);
+    this.tty = io.stdout.isTTY === true;
+    this.wide = view.wide === true;
+    const fromEnv = Number(view.env?.COLUMNS);
+    this.envColumns = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
   }
 
+  /** Whether stdout is a terminal: tables fit its width there, and keep every column when piped. */
+  readonly tty: boolean;
+  /** --wide: every column on a terminal too, whatever its width. */
+  readonly wide: boolean;
+  private readonly envColumns: number | undefined;
+
+  /** The terminal's width: stdout's own, else COLUMNS, else 80. */
   get columns(): number {
-    return this.io.stdout.columns ?? 100;
+    const own = this.io.stdout.columns;
+    return own !== undefined && own > 0 ? own : (this.envColumns ?? 80);
   }
-
-  /** Whether anything went to stdout: then it holds the command's one document already. */
-  wroteData = false;
 
   /** Data: a table or text block, newline-terminated. */
   data(text: string): void {
-    this.wroteData = true;
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
@@ -52,21 +61,44 @@ export class Output {
 
   /** An error as one line on stderr, then its hint. */
   error(err: FcastError): void {
+    this.progress(undefined);
     this.io.stderr.write(errorLines(err));
   }
 
   /** A notice for people: stderr, never stdout. */
   note(message: string): void {
+    this.progress(undefined);
     this.io.stderr.write(`${cleanBlock(message)}\n`);
   }
 
   warn(message: string): void {
+    this.progress(undefined);
     this.io.stderr.write(`${this.c.yellow('warning:')} ${cleanBlock(message)}\n`);
   }
 
   /** Only with --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.io.stderr.write(`${this.c.dim(cleanBlock(message))}\n`);
+    if (!this.verbose) return;
+    this.progress(undefined);
+    this.io.stderr.write(`${this.c.dim(cleanBlock(message))}\n`);
+  }
+
+  private progressShown = false;
+
+  /**
+   * A line on a terminal's stderr that the next one replaces (a spinner), or undefined to
+   * clear it; every other message on stderr clears it first, so none is written over it.
+   */
+  progress(text: string | undefined): void {
+    if (this.io.stderr.isTTY !== true) return;
+    if (text === undefined) {
+      if (this.progressShown) this.io.stderr.write('\r\x1b[2K');
+      this.progressShown = false;
+      return;
+    }
+    const width = Math.max(1, (this.io.stderr.columns ?? 80) - 1);
+    this.io.stderr.write(`\r\x1b[2K${clean(text).slice(0, width)}`);
+    this.progressShown = true;
   }
 }
 

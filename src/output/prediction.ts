@@ -1,29 +1,67 @@
-// The output of `predict` for one symbol: the forecast table of `demo`, then, when asked,
-// the candles (summarised, or charted), and the attribution footer last, as the licence asks.
+// The output of `predict`: for one symbol, the forecast table of `demo`, then, when asked,
+// the candles (summarised, or charted); for several, an overview with one row per symbol
+// first and the detail tables after it when asked. The attribution footer comes once, last,
+// as the licence asks.
 import type { ForecastEnvelope } from '../api/schemas.js';
+import { withAttribution } from './attribution.js';
 import { renderForecastCharts, summarizeCandles } from './chart.js';
-import { renderForecast } from './forecast-table.js';
+import { renderForecastSection } from './forecast-table.js';
 import type { Output } from './io.js';
+import { renderOverview } from './overview.js';
+import { wrapText } from './table.js';
 
-export interface PredictionView {
+interface PredictionOptions {
+  candles?: boolean;
+  chart?: boolean;
+  /** Only these timeframes (lower case); all when undefined. */
+  tfs?: string[];
+}
+
+interface PredictionView {
   text: string;
   /** What could not be shown (an unknown candle shape): notes for stderr. */
   problems: string[];
 }
 
-export function renderPrediction(
+/** The chart, or the candles' summary, when asked. */
+function candleSection(out: Output, body: ForecastEnvelope, opts: PredictionOptions): PredictionView {
+  if (opts.chart) return renderForecastCharts(out, body);
+  if (!opts.candles) return { text: '', problems: [] };
+  const summary = summarizeCandles(body);
+  return { text: summary.lines.map((l) => wrapText(out, l)).join('\n'), problems: summary.problems };
+}
+
+/** One symbol's section: header, table, candles or chart; no attribution footer. */
+function renderPrediction(
   out: Output,
   body: ForecastEnvelope,
   nowSeconds: number,
-  opts: { candles?: boolean; chart?: boolean },
+  opts: PredictionOptions,
 ): PredictionView {
-  if (opts.chart) {
-    const charts = renderForecastCharts(out, body);
-    return { text: renderForecast(out, body, nowSeconds, [charts.text]), problems: charts.problems };
+  const extra = candleSection(out, body, opts);
+  const text = renderForecastSection(out, body, nowSeconds, { tfs: opts.tfs, sections: [extra.text] });
+  return { text, problems: extra.problems };
+}
+
+/**
+ * The whole table output of `predict`: one symbol's section, or for several the overview and
+ * (with `detail`) each symbol's section; then one attribution footer, from the first body.
+ */
+export function renderPredictions(
+  out: Output,
+  bodies: Array<{ symbol: string; body: ForecastEnvelope }>,
+  nowSeconds: number,
+  opts: PredictionOptions & { detail: boolean; several: boolean; headline?: string[] },
+): PredictionView {
+  const parts: string[] = [];
+  const problems: string[] = [];
+  if (opts.several) parts.push(renderOverview(out, bodies, nowSeconds, opts.headline));
+  if (!opts.several || opts.detail) {
+    for (const { symbol, body } of bodies) {
+      const view = renderPrediction(out, body, nowSeconds, opts);
+      parts.push(view.text);
+      problems.push(...view.problems.map((p) => `${symbol}: ${p}`));
+    }
   }
-  if (opts.candles) {
-    const summary = summarizeCandles(body);
-    return { text: renderForecast(out, body, nowSeconds, [summary.lines.join('\n')]), problems: summary.problems };
-  }
-  return { text: renderForecast(out, body, nowSeconds), problems: [] };
+  return { text: withAttribution(out, parts.join('\n\n'), bodies[0]?.body.meta), problems };
 }

@@ -30,9 +30,9 @@ export function renderSymbols(out: Output, body: SymbolsList, nowSeconds: number
   const table = renderTable(
     out,
     [
-      { header: 'Symbol' },
-      { header: 'Timeframes', align: 'right' },
-      { header: 'Newest forecast' },
+      { header: 'Symbol', maxWidth: 24 },
+      { header: 'Timeframes', align: 'right', priority: 1 },
+      { header: 'Newest forecast', priority: 2 },
       { header: 'Age', align: 'right' },
     ],
     rows,

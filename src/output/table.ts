@@ -1,7 +1,13 @@
 // Tables for people: no box drawing (it doubles the width and breaks copy-paste), columns
 // aligned, numbers right-aligned, a bold header when colour is on. Cells are cleaned of
 // terminal controls here, so no renderer can forget.
-import Table from 'cli-table3';
+//
+// On a terminal a table fits the width: the columns with the highest `priority` go first,
+// then the widest columns are narrowed, their cells ending in an ellipsis. Piped output keeps
+// every column and every character, so scripts that read tables are not broken; `--wide`
+// does the same on a terminal. Everything is linear in rows and in cell length: each cell is
+// cleaned and measured once, widths are maxima, and no layout compares rows with each other
+// (cli-table3's did, which made 20,000 rows take 25 s).
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 
@@ -10,50 +16,195 @@ export type Align = 'left' | 'right';
 export interface Column {
   header: string;
   align?: Align;
+  /** Absent or 0: never dropped. Higher: dropped earlier when a terminal is too narrow. */
+  priority?: number;
+  /** Shown on a terminal only with --wide; piped output shows it always. */
+  wideOnly?: boolean;
+  /** On a terminal, longer cells end in an ellipsis. */
+  maxWidth?: number;
 }
 
 /** A cell: plain text (cleaned), or text with a colour applied after cleaning. */
 export type Cell = string | { text: string; paint?: (s: string) => string };
 
-export function renderTable(out: Output, columns: Column[], rows: Cell[][]): string {
-  const table = new Table({
-    head: columns.map((c) => out.c.bold(c.header)),
-    colAligns: columns.map((c) => c.align ?? 'left'),
-    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: '',
-    },
-  });
-  for (const row of rows) {
-    table.push(
-      row.map((cell) =>
-        typeof cell === 'string' ? clean(cell) : (cell.paint ?? ((s: string) => s))(clean(cell.text)),
-      ),
-    );
+const GAP = 2;
+const ELLIPSIS = '…';
+/** A column is not narrowed below this, unless nothing else helps. */
+const MIN_WIDTH = 6;
+
+/** How wide `text` shows in a terminal: wide East Asian characters take two cells, combining marks none. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x300) {
+      width++;
+      continue;
+    }
+    const point = text.codePointAt(i) ?? code;
+    if (point > 0xffff) i++;
+    width += charWidth(point);
   }
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
+  return width;
+}
+
+function charWidth(point: number): number {
+  if ((point >= 0x300 && point <= 0x36f) || (point >= 0x200b && point <= 0x200f) || point === 0xfe0f) return 0;
+  if (
+    (point >= 0x1100 && point <= 0x115f) ||
+    (point >= 0x2e80 && point <= 0xa4cf) ||
+    (point >= 0xac00 && point <= 0xd7a3) ||
+    (point >= 0xf900 && point <= 0xfaff) ||
+    (point >= 0xfe30 && point <= 0xfe4f) ||
+    (point >= 0xff00 && point <= 0xff60) ||
+    (point >= 0xffe0 && point <= 0xffe6) ||
+    (point >= 0x1f300 && point <= 0x1faff) ||
+    (point >= 0x20000 && point <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
+
+/** `text` cut to at most `width` terminal cells, ending in an ellipsis when it was cut. */
+export function truncate(text: string, width: number): string {
+  if (text.length <= width && displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let used = 0;
+  let end = 0;
+  while (end < text.length) {
+    const point = text.codePointAt(end) ?? 0;
+    const w = charWidth(point);
+    if (used + w > width - 1) break;
+    used += w;
+    end += point > 0xffff ? 2 : 1;
+  }
+  return `${text.slice(0, end)}${ELLIPSIS}`;
+}
+
+interface Prepared {
+  text: string;
+  width: number;
+  paint?: (s: string) => string;
+}
+
+function prepare(cell: Cell | undefined): Prepared {
+  if (cell === undefined) return { text: '', width: 0 };
+  const text = clean(typeof cell === 'string' ? cell : cell.text);
+  return { text, width: displayWidth(text), paint: typeof cell === 'string' ? undefined : cell.paint };
+}
+
+/** Whether to fit the terminal: a TTY, and no --wide. */
+const fitting = (out: Output) => out.tty && !out.wide;
+
+/** The indices of the columns shown, and each one's width, for this output. */
+function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prepared[][]): [number[], number[]] {
+  const fit = fitting(out);
+  const natural = columns.map((c, i) => {
+    let width = headers[i]!.width;
+    for (const row of cells) width = Math.max(width, row[i]!.width);
+    return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), headers[i]!.width, 1) : width;
+  });
+  let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
+  if (!fit) return [shown, natural];
+
+  const limit = out.columns;
+  const total = (idx: number[], w = natural) =>
+    idx.reduce((sum, i) => sum + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
+  // Least useful first: the highest priority, the rightmost among equals.
+  const droppable = shown
+    .filter((i) => (columns[i]!.priority ?? 0) > 0)
+    .sort((a, b) => (columns[b]!.priority ?? 0) - (columns[a]!.priority ?? 0) || b - a);
+  for (const i of droppable) {
+    if (total(shown) <= limit) break;
+    shown = shown.filter((j) => j !== i);
+  }
+  // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it.
+  const widths = [...natural];
+  for (const floor of [MIN_WIDTH, 1]) {
+    let over = total(shown, widths) - limit;
+    while (over > 0) {
+      let widest = -1;
+      for (const i of shown) if (widths[i]! > floor && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (widest < 0) break;
+      widths[widest]!--;
+      over--;
+    }
+  }
+  return [shown, shown.length ? widths : natural];
+}
+
+function pad(cell: Prepared, width: number, align: Align, last: boolean): string {
+  let { text, width: w } = cell;
+  if (w > width) {
+    text = truncate(text, width);
+    w = displayWidth(text);
+  }
+  const painted = cell.paint && text !== '' ? cell.paint(text) : text;
+  const fill = ' '.repeat(Math.max(0, width - w));
+  if (align === 'right') return fill + painted;
+  return last ? painted : painted + fill;
+}
+
+export function renderTable(out: Output, columns: Column[], rows: Cell[][]): string {
+  const headers = columns.map((c) => prepare(c.header));
+  const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
+  const [shown, widths] = layout(out, columns, headers, cells);
+  const line = (row: Prepared[], paint?: (s: string) => string) =>
+    shown
+      .map((i, k) => {
+        const cell = paint && row[i]!.text ? { ...row[i]!, paint } : row[i]!;
+        return pad(cell, widths[i]!, columns[i]!.align ?? 'left', k === shown.length - 1);
+      })
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  const lines = [line(headers, out.c.bold)];
+  for (const row of cells) lines.push(line(row));
+  return lines.join('\n');
+}
+
+/** `key  value` lines, keys padded to one width; on a terminal, long values end in an ellipsis. */
+export function renderPairs(out: Output, pairs: Array<[string, string]>): string {
+  const keys = pairs.map(([k]) => clean(k));
+  const width = Math.max(0, ...keys.map(displayWidth));
+  return pairs
+    .map(([, v], i) => {
+      const value = clean(v);
+      const shown = fitting(out) ? truncate(value, Math.max(1, out.columns - width - GAP)) : value;
+      return `${out.c.dim(keys[i]!.padEnd(width))}  ${shown}`;
+    })
     .join('\n');
 }
 
-/** `key  value` lines, keys padded to one width. */
-export function renderPairs(out: Output, pairs: Array<[string, string]>): string {
-  const width = Math.max(0, ...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${out.c.dim(clean(k).padEnd(width))}  ${clean(v)}`).join('\n');
+/**
+ * Short phrases joined on one line, carried over to the next where the terminal is too narrow
+ * (a header like `BTC/USD  92,231.74  -0.95% 24h  at ...`). `parts` are [plain, painted].
+ */
+export function flowLine(out: Output, parts: Array<[plain: string, painted: string]>, sep = '  '): string {
+  if (!fitting(out)) return parts.map(([, p]) => p).join(sep);
+  const lines: string[] = [];
+  let current = '';
+  let width = 0;
+  for (const [plain, painted] of parts) {
+    const w = displayWidth(plain);
+    if (width > 0 && width + sep.length + w > out.columns) {
+      lines.push(current);
+      current = '';
+      width = 0;
+    }
+    const fitted = w > out.columns ? truncate(plain, out.columns) : painted;
+    current += (width > 0 ? sep : '') + fitted;
+    width += (width > 0 ? sep.length : 0) + Math.min(w, out.columns);
+  }
+  if (current !== '' || lines.length === 0) lines.push(current);
+  return lines.join('\n');
+}
+
+/** Prose wrapped at word boundaries to the terminal's width (unchanged when piped or --wide). */
+export function wrapText(out: Output, text: string): string {
+  if (!fitting(out) || displayWidth(text) <= out.columns) return text;
+  return flowLine(
+    out,
+    text.split(' ').map((w) => [w, w]),
+    ' ',
+  );
 }

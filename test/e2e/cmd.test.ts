@@ -9,7 +9,8 @@ import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
 const GATEWAY = '/api/v1/agent/command';
-const USAGE_LINE = /^rate limit \d+\/\d+ left, resets in \d+m?s? · daily quota \d+\/\d+ used$/;
+const USAGE_LINES =
+  /^rate limit: limit \d+, remaining \d+, reset_s \d+\ndaily quota: limit \d+, used \d+, remaining \d+$/;
 const REQUEST_ID = /\(request id req_[0-9a-f]+\)/;
 
 const sentBodies = () => emu.server.requests.map((r) => r.body);
@@ -170,49 +171,74 @@ describe('fcast cmd: keys', () => {
 });
 
 describe('fcast cmd: output', () => {
-  it('shows analyze with bias, confidence and drivers first, and the quota on stderr', async () => {
+  it('shows analyze with bias, confidence as a percentage and drivers first, and the quota on stderr', async () => {
     const r = await emu.runWithKey(['cmd', 'analyze', 'BTC/USD', '1h']);
     expect(r.code).toBe(0);
     const envelope = await served({ command: 'analyze', args: ['BTCUSD', '1h'] });
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^symbol\s+BTCUSD$/);
-    expect(lines[2]).toBe(`bias        ${envelope.data.bias}`);
-    expect(lines[3]).toBe(`confidence  ${Math.round(envelope.data.confidence * 100)}%`);
-    expect(lines[4]).toBe('drivers');
-    expect(lines.slice(5, 5 + envelope.data.drivers.length)).toEqual(
+    expect(lines[0]).toMatch(/^BTC\/USD · 1h · as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \((now|\d+s ago)\)$/);
+    expect(lines[2]).toBe(`Bias        ${envelope.data.bias}`);
+    expect(lines[3]).toBe(`Confidence  ${Math.round(envelope.data.confidence * 100)}%`);
+    const f = envelope.data.forecast;
+    expect(lines[4]).toBe(
+      `Forecast    ${f.direction} · long ${Math.round(f.p_long * 100)}% · short ${Math.round(f.p_short * 100)}%`,
+    );
+    expect(lines[5]).toMatch(/^ {12}resolves \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in \d+h( \d+m)?\)$/);
+    expect(lines[7]).toBe('Drivers');
+    expect(lines.slice(8, 8 + envelope.data.drivers.length)).toEqual(
       envelope.data.drivers.map((d: string) => `  • ${d}`),
     );
-    expect(r.stdout).toMatch(/^indicators$/m);
+    expect(r.stdout).toMatch(/^Indicators\nIndicator\s+Value\nClose\s+\d{2,3},\d{3}\.\d\d$/m);
     // The gateway's envelope carries no meta.source: no attribution footer.
     expect(r.stdout).not.toMatch(/Source:|Tier:/);
-    expect(r.stderr.trimEnd()).toMatch(USAGE_LINE);
-    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr.trimEnd()).toMatch(USAGE_LINES);
   });
 
   it('counts the quota down from one call to the next', async () => {
     const first = await emu.runWithKey(['cmd', 'macro']);
     const second = await emu.runWithKey(['cmd', 'macro']);
-    const left = (s: string) => Number(/rate limit (\d+)\/\d+ left/.exec(s)![1]);
-    const used = (s: string) => Number(/daily quota (\d+)\/\d+ used/.exec(s)![1]);
+    const left = (s: string) => Number(/rate limit: .*remaining (\d+)/.exec(s)![1]);
+    const used = (s: string) => Number(/daily quota: .*used (\d+)/.exec(s)![1]);
     expect(left(second.stderr)).toBe(left(first.stderr) - 1);
     expect(used(second.stderr)).toBe(used(first.stderr) + 1);
   });
 
-  it('shows opportunities as a ranked table, directions coloured on a terminal', async () => {
+  it('shows opportunities as a ranked table: canonical symbols, fixed decimals, confidence in percent', async () => {
     const r = await emu.runWithKey(['cmd', 'opportunities', '4']);
     expect(r.code).toBe(0);
     const envelope = await served({ command: 'opportunities', args: [4] });
-    const rows = r.stdout.split('\n').filter((l) => /^\s+\d+\s+[A-Z]+USD\s/.test(l));
-    expect(rows.map((l) => l.trim().split(/\s+/).slice(0, 4))).toEqual(
-      envelope.data.items.map((i: any) => [String(i.rank), i.symbol, i.timeframe, i.direction]),
+    expect(r.stdout).toMatch(/^Opportunities · 4 ranked · generated \d{4}-\d\d-\d\d \d\d:00 UTC \(/);
+    expect(r.stdout).toMatch(/^#\s+Symbol\s+TF\s+Direction\s+Score\s+Confidence$/m);
+    const rows = r.stdout.split('\n').filter((l) => /^\d+\s+[A-Z]+\/[A-Z]+\s/.test(l));
+    expect(rows.map((l) => l.trim().split(/\s+/))).toEqual(
+      envelope.data.items.map((i: any) => [
+        String(i.rank),
+        i.symbol.replace(/USD$/, '/USD'),
+        i.timeframe,
+        i.direction,
+        i.score.toFixed(1),
+        `${Math.round(i.confidence * 100)}%`,
+      ]),
     );
-    expect(r.stdout).toMatch(/^rank\s+symbol\s+timeframe\s+direction\s+score\s+confidence$/m);
     expect(r.stdout).not.toMatch(/\x1b\[/);
     const tty = await emu.runWithKey(['cmd', 'opportunities', '4'], { tty: true });
     expect(tty.stdout).toMatch(/\x1b\[3[12]m(long|short)/);
   });
 
-  it('renders every command readably', async () => {
+  it('shows calendar sessions and times in the zone the user named', async () => {
+    const r = await emu.runWithKey(['cmd', 'calendar', 'AAPL/USD', 'Europe/Madrid']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('AAPL/USD · stock · times in Europe/Madrid');
+    expect(r.stdout).toMatch(/^Now {9}\d{4}-\d\d-\d\d \d\d:\d\d Europe\/Madrid$/m);
+    expect(r.stdout).toMatch(/^Next open {3}\d{4}-\d\d-\d\d 1[45]:30 Europe\/Madrid \(in /m);
+    // New York's 09:30-16:00 is 15:30-22:00 in Madrid, except in the weeks the two change clocks apart.
+    expect(r.stdout).toMatch(/^regular\s+Mon-Fri\s+1[45]:30\s+2[12]:00\s+09:30–16:00 America\/New_York$/m);
+    expect(r.stdout).not.toMatch(/T\d\d:\d\d|AAPLUSD/);
+    const utc = await emu.runWithKey(['cmd', 'calendar', 'AAPL/USD']);
+    expect(utc.stdout).toMatch(/^Next open {3}\d{4}-\d\d-\d\d 1[34]:30 UTC \(in /m);
+  });
+
+  it('renders every command readably: UTC times, canonical symbols, separators', async () => {
     const cases: string[][] = [
       ['snapshot'],
       ['search', 'bitcoin'],
@@ -224,13 +250,37 @@ describe('fcast cmd: output', () => {
     for (const argv of cases) {
       const r = await emu.runWithKey(['cmd', ...argv]);
       expect(r.code, argv.join(' ')).toBe(0);
-      expect(r.stdout).not.toMatch(/\[object Object\]|undefined|NaN/);
+      expect(r.stdout).not.toMatch(/\[object Object\]|undefined|NaN|\d{4}-\d\d-\d\dT\d\d/);
+      expect(r.stdout).not.toMatch(/\b(BTC|ETH|EUR|GBP|AAPL|SPX|SOL|XAU)USD\b/);
       expect(r.stdout.trim()).not.toBe('');
-      expect(r.stderr.trimEnd()).toMatch(USAGE_LINE);
+      expect(r.stderr.trimEnd()).toMatch(USAGE_LINES);
     }
     const snapshot = await emu.runWithKey(['cmd', 'snapshot']);
-    expect(snapshot.stdout).toMatch(/^symbols\nsymbol\s+display\s+name/m);
-    expect(snapshot.stdout).toMatch(/^BTCUSD\s+BTC\/USD\s+Bitcoin\s+crypto/m);
+    expect(snapshot.stdout).toMatch(/^Market snapshot · 8 symbols · as of \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(snapshot.stdout).toMatch(/^BTC\/USD\s+Bitcoin\s+crypto\s+open\s+\d{2,3},\d{3}\.\d\d\s+[+-]\d+\.\d\d%$/m);
+    const events = await emu.runWithKey(['cmd', 'events', 'all', '-', '30']);
+    expect(events.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\S.*\s(low|medium|high)\s+in \d/m);
+  });
+
+  it('keeps every gateway view within 80 and 60 columns on a terminal', async () => {
+    const commands: string[][] = [
+      ['snapshot'],
+      ['search', 'usd'],
+      ['indicators', 'EUR/USD', '1h'],
+      ['analyze', 'BTC/USD', '4h'],
+      ['opportunities', '12'],
+      ['macro'],
+      ['calendar', 'AAPL/USD', 'Asia/Tokyo'],
+      ['events', 'all', '-', '30'],
+    ];
+    for (const columns of [80, 60]) {
+      for (const argv of commands) {
+        const r = await emu.runWithKey(['cmd', ...argv, '--no-color'], { tty: true, columns });
+        expect(r.code, argv.join(' ')).toBe(0);
+        const widest = Math.max(...`${r.stdout}${r.stderr}`.split('\n').map((l) => [...l].length));
+        expect(widest, `${argv.join(' ')} at ${columns}:\n${r.stdout}`).toBeLessThanOrEqual(columns);
+      }
+    }
   });
 
   it('--json prints the envelope exactly as served, and the quota still on stderr', async () => {
@@ -242,7 +292,7 @@ describe('fcast cmd: output', () => {
     expect(Object.keys(printed)).toEqual(['ok', 'data', 'error', 'meta']);
     expect(printed.data).toEqual(direct.data);
     expect(Object.keys(printed.meta)).toEqual(Object.keys(direct.meta));
-    expect(r.stderr.trimEnd()).toMatch(USAGE_LINE);
+    expect(r.stderr.trimEnd()).toMatch(USAGE_LINES);
   });
 });
 
@@ -401,17 +451,28 @@ describe('fcast cmd against an independent server', () => {
     expect(r.stdout).toMatch(/^\{\n {2}"meta": \{/);
     expect(r.stdout).toContain('"n": 1e2');
     expect(r.stdout).toContain('"tiny": 1.50');
-    expect(r.stderr.trimEnd()).toBe('rate limit 7/100 left, resets in 1m · daily quota 5/500 used');
+    expect(r.stderr.trimEnd()).toBe('rate limit: max 100, left 7, reset_in 90\ndaily quota: quota 500, consumed 5');
     expect(bodies).toEqual([{ command: 'analyze', args: ['BTCUSD', '4h'] }]);
   });
 
-  it('renders data of another shape, with the quota line from other field names', async () => {
+  it('renders data with fewer fields, the others after it, and the quota lines with the names sent', async () => {
     reply = { status: 200, raw: RAW_SUCCESS };
     const r = await run(['analyze', 'BTCUSD', '4h']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^bias\s+bearish\nconfidence\s+40%\ndrivers\n {2}• volume fading\n/);
+    expect(r.stdout).toMatch(/^Analysis\n\nBias {8}bearish\nConfidence {2}40%\n\nDrivers\n {2}• volume fading\n/);
     expect(r.stdout).toMatch(/extra\n\s+n\s+100/);
-    expect(r.stderr).toContain('rate limit 7/100 left');
+    expect(r.stderr).toContain('rate limit: max 100, left 7, reset_in 90');
+  });
+
+  it('renders data in a shape no view reads with the generic renderer', async () => {
+    reply = {
+      status: 200,
+      raw: '{"ok":true,"error":null,"meta":{"request_id":"x"},"data":{"items":"none today","note":"feed paused"}}',
+    };
+    const r = await run(['opportunities', '3']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('items  none today\nnote   feed paused\n');
+    expect(r.stderr).toBe('');
   });
 
   it('a failure envelope with an unknown code still maps by status and shows the request id', async () => {

@@ -20,8 +20,15 @@ describe('fcast demo', () => {
     expect(tail).toContain(body.meta.source);
     expect(tail).toContain('demo');
     expect(tail).toContain('60 min');
-    const rows = lines.filter((l) => /^(\d+min|\d+h)\s/.test(l));
-    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(Object.keys(body.predictions));
+    // Open forecasts first, in horizon order; the settled ones below their own heading.
+    const rows = lines.filter((l) => /^(\d+min|\d+h)\s/.test(l)).map((l) => l.split(/\s+/)[0]);
+    const predictions = body.predictions as Record<string, { status: string }>;
+    const keys = Object.keys(predictions);
+    const settled = keys.filter((k) => predictions[k]!.status === 'settled');
+    expect(settled.length).toBeGreaterThan(0);
+    expect(rows).toEqual([...keys.filter((k) => !settled.includes(k)), ...settled]);
+    const heading = lines.findIndex((l) => l.startsWith('settled (target time passed)'));
+    expect(heading).toBe(lines.indexOf(lines.find((l) => l.startsWith(`${settled[0]} `))!) - 1);
     expect(r.stdout).not.toMatch(/\x1b\[/); // not a terminal: no colour
   });
 
@@ -78,5 +85,87 @@ describe('fcast demo', () => {
     expect(r.stderr).toMatch(/> GET http:\/\/127\.0\.0\.1:\d+\/api\/agent\/v1\/demo\.php/);
     expect(r.stderr).toMatch(/< 200/);
     expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+});
+
+describe('fcast demo: what, how sure, when', () => {
+  it('--tf keeps the timeframes given (any case, repeatable) in horizon order', async () => {
+    const r = await emu.run(['demo', '--tf', '6H,15min', '--tf', '1h']);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^(\d+min|\d+h)\s/.test(l));
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['15min', '1h', '6h']);
+  });
+
+  it('--tf naming a timeframe the response lacks exits 2 and lists those present', async () => {
+    const r = await emu.run(['demo', '--tf', '4h']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fcast: no forecast for --tf 4h; timeframes present: 1min, 5min, 10min, .*, 3h, 6h$/m);
+  });
+
+  it('btcusd exits 2 suggesting BTC/USD', async () => {
+    const r = await emu.run(['demo', 'btcusd']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/did you mean BTC\/USD\?/);
+  });
+
+  it('says when each forecast resolves, in percent, and marks a direction the target contradicts', async () => {
+    const r = await emu.run(['demo', 'ETH/USD', '--json']);
+    const body = JSON.parse(r.stdout) as {
+      meta: { server_t: number };
+      predictions: Record<
+        string,
+        {
+          target_t: number;
+          anchor_price: number;
+          target_price: number;
+          ia3: { direction: string; p_long: number; p_short: number };
+        }
+      >;
+    };
+    const table = await emu.run(['demo', 'ETH/USD']);
+    const rowOf = (tf: string) => table.stdout.split('\n').find((l) => l.startsWith(`${tf} `))!;
+    let marked = 0;
+    for (const [tf, f] of Object.entries(body.predictions)) {
+      const row = rowOf(tf);
+      const prob = f.ia3.direction === 'long' ? f.ia3.p_long : f.ia3.p_short;
+      const contradicted =
+        (f.ia3.direction === 'long') !== f.target_price > f.anchor_price && f.target_price !== f.anchor_price;
+      expect(row).toMatch(
+        new RegExp(`^${tf}\\s+${f.ia3.direction}${contradicted ? ' ≠' : ''}\\s+${Math.round(prob * 100)}%\\s`),
+      );
+      const left = f.target_t - body.meta.server_t;
+      if (left > 3600) expect(row).toMatch(new RegExp(`\\sin ${Math.floor(left / 3600)}h`));
+      if (contradicted) marked++;
+    }
+    expect(marked).toBeGreaterThan(0); // the seed's data has some; the legend explains them
+    expect(table.stdout).toMatch(/^≠ ia3's direction and the move to the target price disagree$/m);
+  });
+
+  it('piped keeps every column; a terminal hides the --wide ones until --wide', async () => {
+    const header = (out: string) => out.split('\n').find((l) => l.startsWith('TF '))!;
+    const piped = await emu.run(['demo']);
+    expect(header(piped.stdout)).toMatch(/Anchor\s+Status\s+ia2 Δ\s+ia1$/);
+    const tty = await emu.run(['demo', '--no-color'], { tty: true, columns: 200 });
+    expect(header(tty.stdout)).not.toMatch(/ia1|Status/);
+    const wide = await emu.run(['demo', '--no-color', '--wide'], { tty: true, columns: 60 });
+    expect(header(wide.stdout)).toBe(header(piped.stdout));
+  });
+});
+
+describe('fcast demo: a sign of life during a slow request', () => {
+  it("spins on a terminal's stderr after about a second, then clears the line; never piped or with --json", async () => {
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const tty = await emu.run(['demo', '--no-color'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\r\x1b\[2K⠋ fetching BTC\/USD/);
+    expect(tty.stderr.endsWith('\r\x1b[2K')).toBe(true);
+    expect(tty.stdout).not.toMatch(/fetching|\r/);
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const json = await emu.run(['demo', '--json'], { tty: true });
+    expect(json.stderr).toBe('');
+    emu.server.setFaults([{ kind: 'slow', delayMs: 1300 }]);
+    const piped = await emu.run(['demo']);
+    expect(piped.stderr).toBe('');
   });
 });

@@ -7,11 +7,11 @@ import type { App } from '../../src/command.js';
 import { buildProgram } from '../../src/program.js';
 import { runCli } from '../helpers/cli.js';
 
-function commandPaths(): string[][] {
+async function commandPaths(): Promise<string[][]> {
   const sink = { write: () => true };
-  const program = buildProgram({
+  const program = await buildProgram({
     ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-    exitCode: 0,
+    settle: () => undefined,
   });
   const paths: string[][] = [];
   const walk = (cmd: Command, prefix: string[]) => {
@@ -26,7 +26,7 @@ function commandPaths(): string[][] {
   return paths;
 }
 
-const paths = commandPaths();
+const paths = await commandPaths();
 
 describe('help', () => {
   it('the root help lists commands, settings and exit codes, on stdout', async () => {

@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -27,7 +29,7 @@ describe('fcast predict', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^BTC\/USD\s+[\d,]+\.\d\d\s+[+-][\d.]+% 24h\s+at 2026-11-22 11:45 UTC \(15m ago\)/);
     const rows = lines.filter((l) => /^(\d+min|\d+h)\s/.test(l));
-    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(Object.keys(body.predictions));
+    expect(rows.map((l) => l.split(/\s+/)[0]).sort()).toEqual(Object.keys(body.predictions).sort());
     expect(lastLines(r.stdout)).toContain(body.meta.source);
     expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
     expect(sent).toHaveLength(1);
@@ -58,13 +60,57 @@ describe('fcast predict', () => {
     expect(r.stdout).toBe(`[\n${expected.map((raw) => pretty(raw).replace(/^/gm, '  ')).join(',\n')}\n]\n`);
   });
 
-  it('shows several symbols in the order given, each with its own footer', async () => {
+  it('shows several symbols as an overview, one row each in the order given, and one footer', async () => {
     const r = await emu.runWithKey(['predict', 'SOL/USD', 'BTC/USD']);
     expect(r.code).toBe(0);
-    const headers = r.stdout.split('\n').filter((l) => /^[A-Z]+\/USD\s/.test(l));
-    expect(headers.map((l) => l.split(/\s+/)[0])).toEqual(['SOL/USD', 'BTC/USD']);
-    expect(r.stdout.match(/^Source: /gm)).toHaveLength(2);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Symbol\s+Price\s+24h\s+15min\s+1h\s+6h\s+Next$/);
+    expect(lines[1]).toMatch(/^SOL\/USD\s+[\d,.]+\s+[+-][\d.]+%\s+(long|short) \d+%/);
+    expect(lines[2]).toMatch(/^BTC\/USD\s/);
+    expect(lines[2]).toMatch(/\d+min in \d+m$/);
+    expect(r.stdout).not.toMatch(/^TF\s/m); // no detail tables without --detail
+    expect(r.stdout.match(/^Source: /gm)).toHaveLength(1);
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
+  });
+
+  it("--detail adds each symbol's table after the overview, still with one footer", async () => {
+    const r = await emu.runWithKey(['predict', 'SOL/USD', 'BTC/USD', '--detail']);
+    expect(r.code).toBe(0);
+    const headers = r.stdout
+      .split('\n')
+      .filter((l) => /^[A-Z]+\/USD\s+[\d,]+\.\d+\s+[+-]/.test(l) && l.includes(' 24h'));
+    expect(headers.map((l) => l.split(/\s+/)[0])).toEqual(['SOL/USD', 'BTC/USD']);
+    expect(r.stdout.match(/^TF\s/gm)).toHaveLength(2);
+    expect(r.stdout.indexOf('Symbol ')).toBeLessThan(r.stdout.indexOf('TF '));
+    expect(r.stdout.match(/^Source: /gm)).toHaveLength(1);
+  });
+
+  it("--tf keeps only the timeframes given, in the detail and as the overview's columns", async () => {
+    const one = await emu.runWithKey(['predict', 'BTC/USD', '--tf', '6h,1H']);
+    expect(one.code).toBe(0);
+    const rows = one.stdout.split('\n').filter((l) => /^(\d+min|\d+h)\s/.test(l));
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['1h', '6h']);
+    const several = await emu.runWithKey(['predict', 'BTC/USD', 'XAU/USD', '--tf', '3h']);
+    expect(several.stdout.split('\n')[0]).toMatch(/^Symbol\s+Price\s+24h\s+3h\s+Next$/);
+  });
+
+  it('--tf naming a timeframe no symbol has exits 2 listing those present; --json prints nothing', async () => {
+    for (const json of [[], ['--json']]) {
+      const r = await emu.runWithKey(['predict', 'XAU/USD', '--tf', '1h,10min', ...json]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^fcast: no forecast for --tf 10min; timeframes present: 1min, 5min, 15min, 30min, 1h, 2h, 3h, 6h$/m,
+      );
+    }
+  });
+
+  it('btcusd exits 2 suggesting BTC/USD, and sends nothing', async () => {
+    const r = await emu.runWithKey(['predict', 'btcusd']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fcast: invalid symbol 'btcusd': did you mean BTC\/USD\?$/m);
+    expect(emu.server.requests).toHaveLength(0);
   });
 
   it('an unknown symbol exits 4, names it and points at fcast symbols', async () => {
@@ -161,19 +207,28 @@ describe('fcast predict', () => {
     expect(r.code).toBe(0);
     expect(emu.server.requests[0]!.query.candles).toBe('1');
     const body = JSON.parse(await served('BTC/USD', true));
-    expect(r.stdout).toMatch(
-      /^15min closes \(96 candles\) · last [\d,.]+ · 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 /m,
-    );
-    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    expect(r.stdout).toMatch(/^BTC\/USD · 15min · 96 candles and the 15min forecast$/m);
+    expect(r.stdout).toMatch(/^BTC\/USD · 1h · 96 candles and the 1h forecast$/m);
     const chartLines = r.stdout.split('\n').filter((l) => BRAILLE.test(l));
     expect(chartLines.length).toBeGreaterThanOrEqual(16);
-    for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(120);
-    expect(r.stdout).toMatch(/◀ (last, )?15min target/);
-    expect(r.stdout).toMatch(/◀ (last, )?1h target/);
-    expect(r.stdout).toContain(
-      body.predictions['15min'].target_price.toLocaleString('en-US', { minimumFractionDigits: 2 }),
-    );
+    // Piped: 80 columns, whatever the terminal would be.
+    for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/^● last [\d,.]+/m);
+    const target = body.predictions['15min'].target_price as number;
+    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 \d\d:\d\d UTC \(in \d/);
+    expect(r.stdout).toContain(`15min target ${target.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+    expect(r.stdout).toMatch(/◆ 1h target/);
+    // The x axis: the first candle, then the last one and the target time.
+    expect(r.stdout).toMatch(/^ +\d\d-\d\d \d\d:\d\d +(\d\d-\d\d )?\d\d:\d\d → (\d\d-\d\d )?\d\d:\d\d$/m);
     expect(lastLines(r.stdout)).toMatch(/Tier: free · data delayed 15 min/);
+  });
+
+  it('--chart fits the terminal at 60 columns', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color'], { tty: true, columns: 60 });
+    expect(r.code).toBe(0);
+    const chart = r.stdout.slice(r.stdout.indexOf('BTC/USD · 15min'), r.stdout.lastIndexOf('times UTC'));
+    expect(chart.split('\n').length).toBeGreaterThan(30);
+    for (const line of chart.split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
   it('--dry-run prints each request in order, key masked, and sends nothing', async () => {
@@ -234,8 +289,8 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     const r = await withServedBody(body, ['predict', 'BTC/USD', '--chart']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles were not charted: not a list of candles/m);
-    expect(r.stdout).not.toMatch(/^15min closes/m);
-    expect(r.stdout).toMatch(/^1h closes \(96 candles\)/m);
+    expect(r.stdout).not.toMatch(/· 15min ·/);
+    expect(r.stdout).toMatch(/^BTC\/USD · 1h · 96 candles/m);
     expect(r.stdout).toMatch(BRAILLE);
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
   });
@@ -246,6 +301,44 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no candles/);
     expect(r.stdout).not.toMatch(BRAILLE);
-    expect(r.stdout).toMatch(/^1h\s+6h\s+open/m);
+    expect(r.stdout).toMatch(/^1h\s+(long|short)/m);
+  });
+});
+
+describe('fcast predict interrupted', () => {
+  it('Ctrl-C while several symbols wait prints one "interrupted" line and exits 130', async () => {
+    // A server that accepts and never answers; the built CLI gets SIGINT once all three wait.
+    const sockets: Socket[] = [];
+    let child: ChildProcess | undefined;
+    const server = createNetServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      if (sockets.length === 3) child?.kill('SIGINT');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../bin/fcast.js', import.meta.url)), 'predict', 'BTC/USD', 'ETH/USD', 'SOL/USD'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          FCAST_CONFIG_DIR: tempDir(),
+          FCAST_BASE_URL: `http://127.0.0.1:${port}`,
+          FCAST_API_KEY: emu.server.testKey,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child!.on('close', resolve));
+    for (const s of sockets) s.destroy();
+    server.close();
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('fcast: interrupted\n');
   });
 });

@@ -15,6 +15,8 @@ export interface RunOptions {
   stdin?: string | string[];
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
+  /** The terminal's width (default 120). */
+  columns?: number;
   configDir?: string;
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
   now?: number;
@@ -65,8 +67,8 @@ export function fakeClock(start = Date.now()): Clock & { sleeps: number[] } {
 
 export async function runCli(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   const configDir = opts.configDir ?? tempDir();
-  const stdout = new Capture(opts.tty === true);
-  const stderr = new Capture(opts.tty === true);
+  const stdout = new Capture(opts.tty === true, opts.columns);
+  const stderr = new Capture(opts.tty === true, opts.columns);
   const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin].flat()) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.tty === true;
   const clock = fakeClock(opts.now);

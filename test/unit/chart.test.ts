@@ -7,8 +7,8 @@ import { Output } from '../../src/output/io.js';
 const BRAILLE = /[\u2801-\u28ff]/;
 const plot = (line: string) => line.slice(line.search(/[┤│]/) + 1);
 
-function output(columns = 80): Output {
-  const sink = { write: () => true, columns };
+function output(columns = 80, isTTY = false): Output {
+  const sink = { write: () => true, columns, isTTY };
   return new Output({ stdout: sink, stderr: sink, stdin: process.stdin }, false, false);
 }
 
@@ -53,38 +53,71 @@ describe('candleCloses', () => {
 
 describe('renderLineChart', () => {
   const rising = Array.from({ length: 50 }, (_, i) => 100 + i);
+  const whole = (v: number) => v.toFixed(0);
 
-  it('fits the width it is given, marks included, and draws in braille', () => {
-    for (const width of [40, 80, 137]) {
-      const lines = renderLineChart(rising, { width, height: 6, marks: [{ label: 'last', value: 149 }] });
-      expect(lines).toHaveLength(6);
+  it('fits the width it is given, axis and points included, and draws in braille', () => {
+    for (const width of [40, 60, 80, 137]) {
+      const lines = renderLineChart(rising, {
+        width,
+        height: 6,
+        points: [{ step: 49, value: 149, glyph: '●' }],
+        axisLabels: [
+          { step: 0, text: '11-21 22:00' },
+          { step: 49, text: '11-22 10:15' },
+        ],
+      });
+      expect(lines).toHaveLength(8);
       for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
       expect(lines.join('\n')).toMatch(BRAILLE);
     }
   });
 
-  it('labels the top and bottom of the range and puts a rising line low on the left, high on the right', () => {
-    const lines = renderLineChart(rising, { width: 60, height: 5, formatValue: (v) => v.toFixed(0) });
+  it('labels at least three rows of the y axis, top and bottom at the ends of the range', () => {
+    const lines = renderLineChart(rising, { width: 60, height: 10, formatValue: whole });
+    const labelled = lines.filter((l) => /^\s*\d+ ┤/.test(l));
+    expect(labelled.length).toBeGreaterThanOrEqual(3);
     expect(lines[0]).toMatch(/^149 ┤/);
-    expect(lines[4]).toMatch(/^100 ┤/);
+    expect(lines[9]).toMatch(/^100 ┤/);
+    const values = labelled.map((l) => Number(l.trim().split(' ')[0]));
+    expect([...values].sort((a, b) => b - a)).toEqual(values);
+    expect(new Set(values).size).toBe(values.length);
+    // Even with only three rows, three are labelled.
+    expect(
+      renderLineChart(rising, { width: 40, height: 3, formatValue: whole }).filter((l) => /┤/.test(l)),
+    ).toHaveLength(3);
+  });
+
+  it('puts a rising line low on the left, high on the right', () => {
+    const lines = renderLineChart(rising, { width: 60, height: 5, formatValue: whole });
     const top = plot(lines[0]!);
     const bottom = plot(lines[4]!);
     expect(bottom.search(BRAILLE)).toBe(0);
     expect(top.search(BRAILLE)).toBeGreaterThan(bottom.trimEnd().length - 5);
   });
 
-  it('puts each mark on the row of its value, and stretches the range to include it', () => {
+  it('draws each point with its own glyph on the row of its value, in a cell of its own', () => {
     const lines = renderLineChart([10, 10, 10, 10], {
       width: 50,
       height: 5,
-      marks: [
-        { label: 'target', value: 20 },
-        { label: 'last', value: 10 },
+      points: [
+        { step: 3, value: 20, glyph: '◆' },
+        { step: 3, value: 10, glyph: '●' },
       ],
-      formatValue: (v) => v.toFixed(0),
+      formatValue: whole,
     });
-    expect(lines[0]).toMatch(/^20 ┤\s*◀ target$/);
-    expect(lines[4]).toMatch(/◀ last$/);
+    expect(lines[0]).toMatch(/^20 ┤\s*◆$/);
+    expect(lines[4]).toMatch(/●$/);
+    // Two points on one cell: both still show, side by side.
+    const same = renderLineChart([10, 10, 10, 10], {
+      width: 50,
+      height: 5,
+      points: [
+        { step: 3, value: 10, glyph: '●' },
+        { step: 3, value: 10, glyph: '◆' },
+      ],
+      formatValue: whole,
+    });
+    expect(same.filter((l) => /◆●$/.test(l))).toHaveLength(1);
   });
 
   it('draws the projection after the last close, reaching the target at the right edge', () => {
@@ -92,7 +125,7 @@ describe('renderLineChart', () => {
       width: 40,
       height: 4,
       projection: { value: 20, stepsAhead: 3 },
-      formatValue: (v) => v.toFixed(0),
+      formatValue: whole,
     });
     const top = plot(lines[0]!);
     const bottom = plot(lines[3]!);
@@ -102,6 +135,39 @@ describe('renderLineChart', () => {
     expect(top.slice(0, 15).trim()).toBe('');
   });
 
+  it('writes times under the axis at their steps: the first at the left, the last at the right', () => {
+    const lines = renderLineChart(rising, {
+      width: 60,
+      height: 4,
+      formatValue: whole,
+      axisLabels: [
+        { step: 0, text: '11-21 10:00' },
+        { step: 30, text: '22:00' },
+        { step: 49, text: '11-22 04:00' },
+      ],
+    });
+    const [axis, labels] = lines.slice(-2) as [string, string];
+    expect(axis).toMatch(/^ {4}└┬─+┬─+┬$/);
+    expect(labels).toMatch(/^ {5}11-21 10:00 +22:00 +11-22 04:00$/);
+    expect(labels.indexOf('11-22 04:00') + ' 11-22 04:00'.length - 1).toBe(axis.length);
+  });
+
+  it('joins a time too close to the last one into a span, and never overlaps labels', () => {
+    const lines = renderLineChart(rising, {
+      width: 60,
+      height: 4,
+      formatValue: whole,
+      projection: { value: 150, stepsAhead: 2 },
+      axisLabels: [
+        { step: 0, text: '11-21 10:00' },
+        { step: 49, text: '22:00' },
+        { step: 51, text: '23:30' },
+      ],
+    });
+    expect(lines.at(-1)).toMatch(/^ +11-21 10:00 +22:00 → 23:30$/);
+    expect([...lines.at(-1)!].length).toBeLessThanOrEqual(60);
+  });
+
   it('copes with a flat series', () => {
     const lines = renderLineChart([5, 5, 5], { width: 30, height: 3 });
     expect(lines.join('\n')).toMatch(BRAILLE);
@@ -109,33 +175,67 @@ describe('renderLineChart', () => {
 });
 
 describe('renderForecastCharts', () => {
+  const T0 = 1_700_000_000;
   const candles = (n: number, step: number) =>
     Array.from({ length: n }, (_, i) => ({
-      t: 1_700_000_000 + i * step,
+      t: T0 + i * step,
       o: 1,
       h: 1,
       l: 1,
       c: 100 + Math.sin(i / 5),
       v: 1,
     }));
-  const forecast = (target: number, horizon: number) => ({
+  const forecast = (target: number, horizon: number, lastCandle: number) => ({
     target_price: target,
     horizon_min: horizon,
-    target_t: 1_700_400_000,
+    target_t: lastCandle + horizon * 60,
+  });
+  const body = {
+    symbol: 'BTC/USD',
+    price: { last: 100.5 },
+    predictions: { '15min': forecast(101, 90, T0 + 95 * 900), '1h': forecast(99, 360, T0 + 95 * 3600) },
+    candles: { '15min': candles(96, 900), '1h': candles(96, 3600) },
+    meta: { server_t: T0 + 95 * 3600 + 600 },
+  };
+
+  it('draws one chart per candle timeframe: title, ticks, time axis with the forecast span, legend', () => {
+    const { text, problems } = renderForecastCharts(output(80, true), body);
+    expect(problems).toEqual([]);
+    expect(text).toMatch(/^BTC\/USD · 15min · 96 candles and the 15min forecast$/m);
+    expect(text).toMatch(/^BTC\/USD · 1h · 96 candles and the 1h forecast$/m);
+    // The 1h chart's x axis: first candle, then the last one and the target time as a span.
+    expect(text).toMatch(/^ +11-14 22:13 +11-18 21:13 → 11-19 03:13$/m);
+    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 99\.00 \(-1\.49%\) by 2023-11-19 03:13 UTC \(in 5h 50m\)$/m);
+    // The y labels: top and bottom of the range, two between, all with the same decimals.
+    expect(text).toMatch(/^101\.00 ┤[\s\S]*^100\.31 ┤[\s\S]*^ 99\.69 ┤[\s\S]*^ 99\.00 ┤/m);
+    expect(text).toMatch(/^⠉⠒ closes {2}⠁⠂ forecast {2}times UTC$/m);
+    expect(text.match(/●/g)).toHaveLength(4);
+    expect(text.match(/◆/g)).toHaveLength(4);
   });
 
-  it('draws one chart per candle timeframe with the last price and its own target', () => {
+  it('fits 60 and 80 columns on a terminal, and 80 when piped whatever the columns say', () => {
+    for (const [columns, tty, width] of [
+      [60, true, 60],
+      [80, true, 80],
+      [200, false, 80],
+    ] as const) {
+      const { text } = renderForecastCharts(output(columns, tty), body);
+      const widths = text.split('\n').map((l) => [...l].length);
+      expect(Math.max(...widths)).toBeLessThanOrEqual(width);
+      expect(Math.max(...widths)).toBeGreaterThan(width - 5);
+    }
+  });
+
+  it('draws candles whose times no date can hold without a time axis, rather than failing', () => {
+    const odd = candles(10, 3600).map((c, i) => (i === 0 ? { ...c, t: 1e20 } : c));
     const { text, problems } = renderForecastCharts(output(), {
       price: { last: 100.5 },
-      predictions: { '15min': forecast(101, 90), '1h': forecast(99, 360) },
-      candles: { '15min': candles(96, 900), '1h': candles(96, 3600) },
+      predictions: { '1h': { target_price: 101, horizon_min: 360, target_t: 1e20 } },
+      candles: { '1h': odd },
     });
-    expect(problems).toEqual([]);
-    expect(text).toMatch(
-      /^15min closes \(96 candles\) · last 100\.500 · 15min target 101\.000 \(\+0\.50%\) by 2023-11-19 13:20 UTC$/m,
-    );
-    expect(text).toMatch(/^1h closes \(96 candles\) · last 100\.500 · 1h target 99\.00000 \(-1\.49%\)/m);
-    for (const line of text.split('\n').filter((l) => /[┤│]/.test(l))) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(problems).toEqual(['no 15min candles in the response']);
+    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50%\) {2}⠉⠒ closes/m);
+    expect(text).not.toMatch(/└/);
   });
 
   it('reports what it cannot draw', () => {
@@ -147,7 +247,8 @@ describe('renderForecastCharts', () => {
       candles: { '1h': candles(10, 3600), '15min': 'x' },
     });
     expect(partial.problems).toEqual([expect.stringMatching(/^the 15min candles were not charted: not a list/)]);
-    expect(partial.text).toMatch(/^1h closes \(10 candles\) · last [\d.]+ · no 1h target/m);
+    expect(partial.text).toMatch(/^1h · 10 candles$/m);
+    expect(partial.text).toMatch(/^● last [\d.]+ {2}no 1h target/m);
   });
 });
 

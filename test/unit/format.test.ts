@@ -4,6 +4,7 @@ import {
   formatAge,
   formatDuration,
   formatMinutes,
+  formatNumber,
   formatPercent,
   formatPrice,
   formatRate,
@@ -38,7 +39,22 @@ describe('formatting', () => {
     expect(formatMinutes(90)).toBe('1h30m');
     expect(formatMinutes(2160)).toBe('36h');
     expect(formatUtc(Date.UTC(2026, 10, 22, 9, 46, 30) / 1000)).toBe('2026-11-22 09:46 UTC');
+    expect(formatUtc(1e20)).toBe(DASH); // beyond any Date: a dash, not a RangeError
     expect(formatAge(1000, 4600)).toBe('1h ago');
     expect(formatAge(4600, 1000)).toBe('in 1h');
+  });
+
+  it('groups thousands and rounds exactly as toLocaleString(en-US) does, without calling it', () => {
+    expect(formatNumber(1234567.891)).toBe('1,234,567.89');
+    expect(formatNumber(999.995)).toBe('1,000.00');
+    expect(formatNumber(1.005)).toBe('1.01'); // the shortest decimal rounds, not the binary 1.00499...
+    expect(formatNumber(-0.001)).toBe('-0.00');
+    expect(formatNumber(1e25, 0)).toBe('10,000,000,000,000,000,000,000,000');
+    const intl = (v: number, d: number) =>
+      v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+    const values = [0, -0, 0.5, 2.5, -1.005, 123.4445, 1e21, -1.5e22, 5e-7, 97123.456, 2 ** 53, 1234.5678e-9];
+    for (let i = 1; i < 400; i++) values.push(Math.sin(i) * 10 ** ((i % 24) - 8), Math.round(i * 7919.37) / 1000);
+    for (const v of values)
+      for (const d of [0, 1, 2, 3, 6, 20]) expect(formatNumber(v, d), `${v} ${d}`).toBe(intl(v, d));
   });
 });

@@ -1,0 +1,55 @@
+// What `demo` and `predict` share: the --tf filter and the help that explains the columns.
+// Kept free of output code so that building the command tree stays cheap.
+import { UsageError } from '../errors.js';
+import { shown } from '../input.js';
+
+/** `--tf 1h,6h` (repeatable): lower-cased timeframe names, in the order typed, without repeats. */
+export function parseTimeframeList(raw: string, previous: string[] = []): string[] {
+  const names = raw
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t !== '');
+  if (names.length === 0) throw new UsageError(`--tf needs timeframe names, like 1h or 15min,1h,6h; got ${shown(raw)}`);
+  return [...previous, ...names.filter((t) => !previous.includes(t))];
+}
+
+/**
+ * Checks --tf against the timeframes the responses hold: one that none holds is exit 2 naming
+ * those present (only the server knows which timeframes a symbol carries). Bodies off the
+ * documented shape are left to the generic renderer and not checked.
+ */
+export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[]): void {
+  const present: string[] = [];
+  let checked = false;
+  for (const body of bodies) {
+    const predictions =
+      body !== null && typeof body === 'object' ? (body as { predictions?: unknown }).predictions : undefined;
+    if (predictions === null || typeof predictions !== 'object' || Array.isArray(predictions)) continue;
+    checked = true;
+    for (const tf of Object.keys(predictions)) if (!present.includes(tf)) present.push(tf);
+  }
+  if (!wanted || !checked) return;
+  const missing = wanted.filter((tf) => !present.some((p) => p.toLowerCase() === tf));
+  if (missing.length > 0)
+    throw new UsageError(`no forecast for --tf ${missing.join(',')}; timeframes present: ${present.join(', ')}`);
+}
+
+export const TF_FLAG = [
+  '--tf <tf,...>',
+  'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)',
+] as const;
+
+/** What each column of the forecast table means, for --help of demo and predict. */
+export const FORECAST_COLUMNS_HELP = `
+Columns of the forecast table (open forecasts first, settled ones below):
+  TF        timeframe
+  Dir       ia3's direction; ≠ where the target price moves the other way
+  Prob      ia3's probability of that direction
+  Resolves  when the target time comes ("in 3h 20m") or how long ago it passed
+  At (UTC)  the target time           Target   the forecast price then
+  Move      target vs anchor price    Conf     ia2's confidence
+  Long, Short, Flat  ia3's probabilities
+  Horizon, Age, Anchor  horizon, age of the forecast, price when it was made
+  Status, ia2 Δ (ia2's predicted change), ia1 (ia1's score): piped, or --wide
+A narrow terminal drops columns from the end of this list first; --wide keeps
+them all.`;

@@ -1,0 +1,19 @@
+// `fcast __complete-symbols` as bin/fcast.js runs it on every TAB: scripts/build.js bundles
+// this file into dist/tab.cjs, CommonJS with no dependencies, so a keystroke costs little
+// more than starting node (no ES module loader, no commander, no command tree). The listing
+// itself is the one `fcast __complete-symbols` runs through main (symbols-cache.ts).
+import { homedir } from 'node:os';
+import { configDir, resolveSettings } from '../settings.js';
+import { listSymbols } from './symbols-cache.js';
+
+/** `write` is bin/fcast.js's: a plain write to fd 1, without building process.stdout. */
+export function completeSymbols(write: (text: string) => void): void {
+  const ctx = { env: process.env, platform: process.platform, homedir: homedir() };
+  listSymbols({
+    configDir: configDir(ctx),
+    env: ctx.env,
+    nowMs: Date.now(),
+    settings: () => resolveSettings(ctx, {}),
+    write,
+  });
+}

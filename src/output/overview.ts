@@ -1,0 +1,73 @@
+// The first thing `predict` shows for several symbols: one row per symbol with its price,
+// its 24 h change, the direction and probability of a few headline timeframes, and which
+// forecast resolves next, so a watchlist reads in one glance before any detail table.
+import type { ForecastEnvelope } from '../api/schemas.js';
+import { serverNow } from './attribution.js';
+import { directionOf, DISAGREES, forecastsByHorizon, isOpen } from './forecast-table.js';
+import { DASH, formatAge, formatPercent, formatPrice, formatRate } from './format.js';
+import type { Output } from './io.js';
+import { changePaint, signalPaint } from './paint.js';
+import { renderTable, wrapText, type Cell, type Column } from './table.js';
+import { asRecord, finiteNumber } from '../values.js';
+
+/** Headline timeframes when none are asked for: a short, a middle and a long horizon. */
+const DEFAULT_HEADLINE = ['15min', '1h', '6h'];
+const MAX_HEADLINE = 4;
+
+type Entry = { symbol: string; body: ForecastEnvelope };
+
+/** The timeframes to show: those asked for, else the defaults any body has, else the first few present. */
+function headlineTimeframes(entries: Entry[], asked?: string[]): string[] {
+  if (asked && asked.length > 0) return asked.slice(0, MAX_HEADLINE);
+  const present: string[] = [];
+  for (const { body } of entries)
+    for (const f of forecastsByHorizon(body)) if (!present.includes(String(f.tf))) present.push(String(f.tf));
+  const defaults = DEFAULT_HEADLINE.filter((tf) => present.includes(tf));
+  return defaults.length > 0 ? defaults : present.slice(0, DEFAULT_HEADLINE.length);
+}
+
+function directionCell(out: Output, f: Record<string, unknown> | undefined): Cell {
+  if (!f) return DASH;
+  const { dir, prob, disagrees } = directionOf(f);
+  return { text: `${dir} ${formatRate(prob, 0)}${disagrees ? ` ${DISAGREES}` : ''}`, paint: signalPaint(out, dir) };
+}
+
+export function renderOverview(out: Output, entries: Entry[], nowSeconds: number, asked?: string[]): string {
+  const headline = headlineTimeframes(entries, asked);
+  const columns: Column[] = [
+    { header: 'Symbol', maxWidth: 12 },
+    { header: 'Price', align: 'right' },
+    // A narrow terminal drops the third headline timeframe first, then the 24h change.
+    { header: '24h', align: 'right', priority: 5 },
+    ...headline.map((tf, i): Column => ({ header: tf, priority: i === 0 ? 0 : 2 + 2 * i, maxWidth: 14 })),
+    { header: 'Next', priority: 3, maxWidth: 22 },
+  ];
+  let disagreement = false;
+  const rows = entries.map(({ symbol, body }): Cell[] => {
+    const now = serverNow(body.meta, nowSeconds);
+    const price = asRecord(body.price);
+    const forecasts = forecastsByHorizon(body);
+    const byTf = (tf: string) => forecasts.find((f) => String(f.tf).toLowerCase() === tf.toLowerCase());
+    const next = forecasts
+      .filter((f) => isOpen(f, now) && finiteNumber(f.target_t) !== undefined)
+      .sort((a, b) => (a.target_t as number) - (b.target_t as number))[0];
+    disagreement ||= headline.some((tf) => {
+      const f = byTf(tf);
+      return f !== undefined && directionOf(f).disagrees;
+    });
+    return [
+      typeof body.symbol === 'string' ? body.symbol : symbol,
+      formatPrice(price.last),
+      { text: formatPercent(price.change24h_pct), paint: changePaint(out, price.change24h_pct) },
+      ...headline.map((tf) => directionCell(out, byTf(tf))),
+      next ? `${String(next.tf)} ${formatAge(next.target_t, now)}` : DASH,
+    ];
+  });
+  const lines = [renderTable(out, columns, rows)];
+  const legend = [
+    'direction and probability (ia3) per timeframe; Next: the first forecast to resolve',
+    ...(disagreement ? [`${DISAGREES} the target price moves the other way`] : []),
+  ].join('; ');
+  lines.push(out.c.dim(wrapText(out, legend)));
+  return lines.join('\n');
+}

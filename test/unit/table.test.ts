@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { Writer } from '../../src/context.js';
+import { Output } from '../../src/output/io.js';
+import { displayWidth, renderTable, truncate, type Column } from '../../src/output/table.js';
+
+function output(opts: { tty: boolean; columns?: number; wide?: boolean; env?: Record<string, string> }): Output {
+  const sink: Writer = { write: () => true, isTTY: opts.tty, columns: opts.columns };
+  return new Output({ stdout: sink, stderr: sink, stdin: process.stdin }, false, false, {
+    wide: opts.wide,
+    env: opts.env,
+  });
+}
+
+const COLUMNS: Column[] = [
+  { header: 'Name' },
+  { header: 'Keep', align: 'right' },
+  { header: 'Later', priority: 1 },
+  { header: 'First', priority: 2 },
+  { header: 'Also first', priority: 2 },
+  { header: 'Hidden', wideOnly: true },
+];
+const ROWS = [['alpha', '1', 'later-value', 'first-value', 'also-first', 'hidden-value']];
+const headerOf = (text: string) => text.split('\n')[0]!.split(/\s{2,}/);
+
+describe('renderTable', () => {
+  it('piped: every column and every character, whatever the width', () => {
+    const text = renderTable(output({ tty: false, columns: 10 }), COLUMNS, ROWS);
+    expect(headerOf(text)).toEqual(['Name', 'Keep', 'Later', 'First', 'Also first', 'Hidden']);
+  });
+
+  it('on a terminal: drops the highest priority first, the rightmost among equals, and hides wideOnly', () => {
+    const fits = (columns: number) => headerOf(renderTable(output({ tty: true, columns }), COLUMNS, ROWS));
+    expect(fits(200)).toEqual(['Name', 'Keep', 'Later', 'First', 'Also first']);
+    expect(fits(44)).toEqual(['Name', 'Keep', 'Later', 'First']);
+    expect(fits(31)).toEqual(['Name', 'Keep', 'Later']);
+    expect(fits(18)).toEqual(['Name', 'Keep']);
+  });
+
+  it('--wide shows every column on a terminal', () => {
+    const text = renderTable(output({ tty: true, columns: 20, wide: true }), COLUMNS, ROWS);
+    expect(headerOf(text)).toEqual(['Name', 'Keep', 'Later', 'First', 'Also first', 'Hidden']);
+  });
+
+  it('narrows what cannot be dropped, with an ellipsis, so no line is wider than the terminal', () => {
+    const long = 'x'.repeat(20_000);
+    const out = output({ tty: true, columns: 30 });
+    const text = renderTable(
+      out,
+      [{ header: long }, { header: 'B' }],
+      [
+        [long, 'short'],
+        ['a', 'b'],
+      ],
+    );
+    for (const line of text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(30);
+    expect(text).toContain('…');
+    expect(text.split('\n')[1]).toMatch(/^x+…\s+short$/);
+  });
+
+  it('maxWidth cuts long cells on a terminal only', () => {
+    const cols: Column[] = [{ header: 'Symbol', maxWidth: 8 }, { header: 'N' }];
+    const rows = [['ABCDEFGHIJKL', '1']];
+    expect(renderTable(output({ tty: true, columns: 80 }), cols, rows).split('\n')[1]).toBe('ABCDEFG…  1');
+    expect(renderTable(output({ tty: false }), cols, rows).split('\n')[1]).toBe('ABCDEFGHIJKL  1');
+  });
+
+  it('cleans headers and cells of escape sequences and bidi controls', () => {
+    const text = renderTable(
+      output({ tty: false }),
+      [{ header: '\x1b[31mred\x1b[0m\u202e' }],
+      [['\x1b]8;;http://x\x07link\x1b]8;;\x07']],
+    );
+    expect(text).toBe('red\nlink');
+  });
+
+  it('the width comes from stdout, else COLUMNS, else 80', () => {
+    expect(output({ tty: true, columns: 61 }).columns).toBe(61);
+    expect(output({ tty: true, env: { COLUMNS: '72' } }).columns).toBe(72);
+    expect(output({ tty: true, env: { COLUMNS: 'wide' } }).columns).toBe(80);
+  });
+
+  it('measures wide characters as two cells, and truncates by cells', () => {
+    expect(displayWidth('日本')).toBe(4);
+    expect(truncate('日本語テキスト', 5)).toBe('日本…');
+    expect(truncate('short', 5)).toBe('short');
+  });
+
+  it('renders 20,000 rows, one line each', () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => [`S${i}`, String(i)]);
+    const text = renderTable(
+      output({ tty: true, columns: 80 }),
+      [{ header: 'S' }, { header: 'N', align: 'right' }],
+      rows,
+    );
+    expect(text.split('\n')).toHaveLength(20_001);
+  });
+});
