@@ -1,5 +1,5 @@
 // The layers of ../shared/style.md, held by `npm run lint:deps`:
-//   program -> commands/* -> api/ (client, endpoints, schemas) -> settings types, errors, text
+//   program -> commands/* -> api/ (client, endpoints, schemas) -> settings, errors, text
 //                         -> evidence/ (pure)
 //                         -> output/ (renderers)            -> domain types, text helpers
 // A renderer takes parsed bodies, so output/ (and evidence/) may import the *types* of
@@ -38,11 +38,13 @@ module.exports = {
       to: { path: '^src/(commands|evidence|completion|doctor|mock|gateway)/|^src/command\\.ts$' },
     },
     {
-      name: 'api-reads-settings-types-only',
-      comment: 'Settings are resolved by the command and handed to the client; api/ only names their types.',
+      name: 'settings-and-errors-are-the-floor',
+      comment:
+        'settings, keys, errors, domain, values and context sit under every layer (api/ calls requireKey, the one ' +
+        'place that rule is written), so they import none of the layers.',
       severity: 'error',
-      from: { path: '^src/api/' },
-      to: { path: '^src/settings\\.ts$', dependencyTypesNot: ['type-only'] },
+      from: { path: '^src/(settings|keys|errors|domain|values|context)\\.ts$' },
+      to: { path: '^src/[^/]+/|^src/(command|program|main)\\.ts$' },
     },
     {
       name: 'output-never-fetches',

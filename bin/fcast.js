@@ -60,10 +60,10 @@ function writeOut(text) {
 }
 
 async function run() {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
-  // baseline (Liftoff), then an optimised tier in background threads that the process must
-  // join before it exits. A CLI's few short responses never need the optimised parser. Set
-  // here, for this process only, before anything loads undici.
+  // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
+  // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background
+  // threads that the process must join before it exits. A CLI's few short responses never
+  // need the optimised parser. Set here, for this process only, before anything loads undici.
   require('node:v8').setFlagsFromString('--liftoff-only');
 
   const bundle = freshBundle('fcast.cjs');
@@ -83,11 +83,17 @@ async function run() {
   };
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
 
-  // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace.
+  // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
+  // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.
+  const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err) => {
-      if (err.code !== 'EPIPE') throw err;
-      process.exit(process.exitCode ?? 0);
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (stream === process.stdout) {
+        const why = WRITE_FAILURES[err.code] ?? err.code ?? 'unknown error';
+        process.stderr.write(`fcast: cannot write the output to stdout: ${why}\n`);
+      }
+      process.exit(1);
     });
   }
 

@@ -113,7 +113,7 @@ __fcast_spec() {
     'doctor')
       ;;
     'mock')
-      __fcast_options='--port --host --seed --fault'
+      __fcast_options='--port --host --print-env --seed --fault'
       __fcast_value_options='--port --host --seed --fault'
       ;;
     'help')

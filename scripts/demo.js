@@ -18,8 +18,8 @@ const env = await new Promise((resolve, reject) => {
   mock.stdout.setEncoding('utf8');
   mock.stdout.on('data', (chunk) => {
     text += chunk;
-    const url = /^FCAST_BASE_URL=(\S+)$/m.exec(text);
-    const key = /^FCAST_API_KEY=(\S+)$/m.exec(text);
+    const url = /^(?:export )?FCAST_BASE_URL=(\S+)$/m.exec(text);
+    const key = /^(?:export )?FCAST_API_KEY=(\S+)$/m.exec(text);
     if (url && key) resolve({ FCAST_BASE_URL: url[1], FCAST_API_KEY: key[1] });
   });
   mock.once('exit', (code) => reject(new Error(`the emulator stopped before it was ready (exit ${code})\n${mockErr}`)));

@@ -1,14 +1,18 @@
 // What every command's action gets: the context, the global flags, an Output, and lazy
 // access to settings and the API, so a command that needs neither pays for neither.
 import type { Command } from 'commander';
-import type { Connection } from './api/endpoints.js';
 import type { OpenConnection } from './api/connect.js';
+import type { RequestSpec } from './api/client.js';
+import type { Connection } from './api/endpoints.js';
 import type { Transport } from './api/transport.js';
-import type { Ctx } from './context.js';
-import { colorWanted, Output } from './output/io.js';
 import type { ConfigStore } from './config-store.js';
+import type { Ctx } from './context.js';
+import { ExitCode, InterruptedError } from './errors.js';
+import { colorWanted, Output } from './output/io.js';
 import { Redactor } from './output/redact.js';
-import { configDir, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
+import { reportError } from './report.js';
+import { configDir, type GlobalFlags, resolveSettings, type Settings } from './settings.js';
+import { untilAborted } from './api/until-aborted.js';
 
 export interface Run {
   ctx: Ctx;
@@ -18,36 +22,40 @@ export interface Run {
   settings(): Settings;
   /** The API connection (HTTP client + shape checks); created on first use. */
   connect(): Promise<Connection>;
+  /** --dry-run: prepares the requests (settings and key checked), prints them, sends nothing. */
+  dryRun(...requests: RequestSpec[]): Promise<number>;
   /** The clock in epoch seconds, the unit of every time in the API. */
   nowSeconds(): number;
   /** The config file for writing (conf, imported only by the commands that write). */
   configStore(): Promise<ConfigStore>;
-  /** Releases the HTTP connections so the process can end at once. */
-  close(): Promise<void>;
+  /**
+   * Until the returned release is called, Ctrl-C does not end the command at once (register,
+   * while a key may be on its way): the command sees ctx.signal and ends with exit 130 itself.
+   */
+  holdInterrupts(): () => void;
   /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
   secrets: Redactor;
 }
 
 export interface App {
   ctx: Ctx;
-  exitCode: number;
-  /** The run of the command being executed, for main's error report (--json, --verbose). */
-  run?: Run;
-  /** Set by a command (the emulator) that stops cleanly on Ctrl-C by itself. */
-  handlesInterrupt?: boolean;
-  /** Lets tests swap the wire; production leaves it undefined and gets undici. */
+  /** Lets tests swap the wire; production leaves it undefined (see api/transport.ts). */
   transport?: (ctx: Ctx) => Transport;
+  /** How an action hands its exit code back to main: commander drops what actions return. */
+  settle(code: number): void;
   /** What every write passes (main wraps the streams with it); commands add keys they learn. */
   redactor?: Redactor;
 }
 
-function createRun(app: App, flags: GlobalFlags): Run {
+function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
   const { ctx } = app;
+  let holds = 0;
   const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
     wide: flags.wide,
     env: ctx.env,
   });
   let settings: Settings | undefined;
+  let opened: OpenConnection | undefined;
   let connection: Promise<OpenConnection> | undefined;
   const run: Run = {
     ctx,
@@ -59,29 +67,43 @@ function createRun(app: App, flags: GlobalFlags): Run {
       connection ??= (async () => {
         const current = run.settings();
         const { openConnection } = await import('./api/connect.js');
-        return openConnection(ctx, current, out, {
-          dryRun: flags.dryRun,
-          strict: flags.strict,
-          transport: app.transport,
-        });
+        opened = openConnection(ctx, current, out, { strict: flags.strict, transport: app.transport });
+        return opened;
       })();
       return (await connection).conn;
+    },
+    dryRun: async (...requests) => {
+      const { client } = await run.connect();
+      const [{ shownRequest }, { renderDryRun }] = await Promise.all([
+        import('./api/dry-run.js'),
+        import('./output/dry-run.js'),
+      ]);
+      const shown = requests.map((spec) => shownRequest(client.prepare(spec)));
+      out.data(renderDryRun(shown, flags.json === true));
+      return ExitCode.Ok;
     },
     nowSeconds: () => Math.floor(ctx.clock.now() / 1000),
     configStore: async () => {
       const { openConfigStore } = await import('./config-store.js');
       return openConfigStore(configDir(ctx));
     },
-    close: async () => {
-      if (connection) await (await connection.catch(() => undefined))?.close();
+    holdInterrupts: () => {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
     },
   };
-  return run;
+  // Destroys the connections at once: nothing the command left behind may delay the exit.
+  return { run, close: () => void opened?.close(), interruptsHeld: () => holds > 0 };
 }
 
 /**
  * Wraps a command's handler as a commander action. Commander passes the declared arguments,
- * then the command's own options, then the command; handlers get `(run, opts, ...args)`.
+ * then the command's own options, then the command; handlers get `(run, opts, ...args)` and
+ * return their exit code (nothing means success). Errors become the code here, reported once.
  */
 export function action<O, A extends unknown[]>(
   app: App,
@@ -92,9 +114,19 @@ export function action<O, A extends unknown[]>(
     const command = given[given.length - 1] as Command;
     const opts = given[given.length - 2] as O;
     const args = given.slice(0, -2) as A;
-    const run = createRun(app, command.optsWithGlobals() as GlobalFlags);
-    app.run = run;
-    app.exitCode = (await handler(run, opts, ...args)) ?? 0;
+    const flags = command.optsWithGlobals() as GlobalFlags;
+    const { run, close, interruptsHeld } = createRun(app, flags);
+    let code: number;
+    try {
+      // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.
+      const work = handler(run, opts, ...args);
+      code = (await untilAborted(work, app.ctx.signal, () => new InterruptedError(), interruptsHeld)) ?? ExitCode.Ok;
+    } catch (err) {
+      code = reportError(err, app.ctx.io, flags);
+    } finally {
+      close();
+    }
+    app.settle(code);
   };
 }
 

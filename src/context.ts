@@ -2,7 +2,7 @@
 // so a test can run any command in-process with captured streams, a temporary config
 // directory, its own environment and a clock that does not really sleep.
 import { homedir } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 export interface Writer {
@@ -20,6 +20,11 @@ export interface IO {
   stdout: Writer;
   stderr: Writer;
   stdin: Reader;
+  /**
+   * Flushes stdout and lets go of it, so that `$(fcast mock --print-env &)` sees its end while
+   * the process goes on; absent in tests, whose streams have no end.
+   */
+  releaseStdout?(): Promise<void>;
 }
 
 export interface Clock {
@@ -71,7 +76,7 @@ const realClock: Clock = {
 
 export function realContext(signal: AbortSignal): Ctx {
   return {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, releaseStdout },
     env: process.env,
     clock: realClock,
     signal,
@@ -80,4 +85,15 @@ export function realContext(signal: AbortSignal): Ctx {
     nodeVersion: process.versions.node,
     version: packageVersion(),
   };
+}
+
+/** Node never closes fd 1 itself: close it, and let /dev/null take its number for later writes. */
+function releaseStdout(): Promise<void> {
+  return new Promise((resolve) =>
+    process.stdout.write('', () => {
+      closeSync(1);
+      openSync('/dev/null', 'w');
+      resolve();
+    }),
+  );
 }

@@ -73,6 +73,29 @@ export class BadResponseError extends FcastError {
   }
 }
 
+export interface Amendment {
+  /** Put before the message, e.g. the symbol among several: `BTC/USD: HTTP 404 ...`. */
+  prefix?: string;
+  /** Added after the message, e.g. `; nothing was retried`. */
+  suffix?: string;
+  /** Replaces the hint; undefined keeps the one the error has. */
+  hint?: string;
+}
+
+/**
+ * The one way to add context to an error: a copy of the same class, exit code and details,
+ * with the prefix, suffix or hint changed and the original kept as its cause.
+ */
+export function amend<E extends FcastError>(err: E, change: Amendment): E {
+  const copy = Object.create(Object.getPrototypeOf(err) as object) as E;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(err));
+  const message = `${change.prefix ? `${change.prefix}: ` : ''}${err.message}${change.suffix ?? ''}`;
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  Object.defineProperty(copy, 'hint', { value: change.hint ?? err.hint, writable: false, configurable: true });
+  Object.defineProperty(copy, 'cause', { value: err, writable: true, configurable: true });
+  return copy;
+}
+
 /** A gate or an audit said no. The details were already written to stderr. */
 export class CheckFailedError extends FcastError {
   constructor(message: string) {

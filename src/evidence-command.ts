@@ -3,6 +3,7 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { RequestSpec } from './api/client.js';
 import type { Fetched } from './api/endpoints.js';
 import type { TrackRecord } from './api/schemas.js';
 import type { Run } from './command.js';
@@ -92,12 +93,18 @@ function saveAtomically(file: string, text: string): void {
   }
 }
 
+/** The endpoint of the command: the request it would send (for --dry-run), and the fetch. */
+export interface EvidenceEndpoint {
+  request: () => RequestSpec;
+  fetch: () => Promise<Fetched<TrackRecord>>;
+}
+
 export async function runEvidenceCommand(
   run: Run,
   flags: EvidenceFlags,
   filter: RecordFilter,
-  fetch: () => Promise<Fetched<TrackRecord>>,
-): Promise<void> {
+  endpoint: EvidenceEndpoint,
+): Promise<number | undefined> {
   const { out } = run;
   if (hasPeriodGates(flags) && flags.baseline === undefined) {
     throw new UsageError(
@@ -106,8 +113,9 @@ export async function runEvidenceCommand(
   }
   const baseline = flags.baseline === undefined ? undefined : await readBaseline(flags.baseline, filter);
   if (flags.save !== undefined) checkSavePath(flags.save);
+  if (run.flags.dryRun) return run.dryRun(endpoint.request());
 
-  const res = await fetch();
+  const res = await endpoint.fetch();
   const comparison = baseline ? compareWithBaseline(baseline.body, res.body) : undefined;
   const baselineView: BaselineView | undefined =
     baseline && comparison
@@ -144,4 +152,5 @@ export async function runEvidenceCommand(
     throw new CheckFailedError(`check failed: ${report.problems.join('; ')}`);
   }
   if (flags.save !== undefined) saveAtomically(flags.save, `${reindentJson(res.raw)}\n`);
+  return undefined;
 }

@@ -114,7 +114,8 @@ export interface GlobalFlags {
   maxWait?: number;
 }
 
-export interface Settings {
+/** The settings as values; `Settings` adds the checks a command (or the client it hands them to) runs before sending. */
+export interface SettingValues {
   configDir: string;
   configPath: string;
   baseUrl: Sourced<string> | undefined;
@@ -125,6 +126,26 @@ export interface Settings {
   retries: Sourced<number>;
   maxWait: Sourced<number>;
 }
+
+export interface Settings extends SettingValues {
+  /** The base URL as the root of every path, or exit 3 saying how to set one. */
+  requireBaseUrl(): URL;
+  /** The key a use of the service sends, or exit 3 saying what is missing or malformed. */
+  requireKey(use: KeyUse): ChosenKey;
+}
+
+// Methods on `this`, so a copy with a field changed ({ ...s, apiKey }) checks its own values.
+const CHECKS: Pick<Settings, 'requireBaseUrl' | 'requireKey'> = {
+  requireBaseUrl(this: SettingValues) {
+    return requireBaseUrl(this);
+  },
+  requireKey(this: SettingValues, use: KeyUse) {
+    return requireKey(this, use);
+  },
+};
+
+/** Settings from values: what resolveSettings returns, and what doctor builds for its own request. */
+export const completeSettings = (values: SettingValues): Settings => ({ ...values, ...CHECKS });
 
 export function configDir(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string {
   const { env, platform, homedir } = ctx;
@@ -277,7 +298,7 @@ export function withDefault<N extends SettingName>(name: N, lookup: Lookup<Value
 export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, flags: GlobalFlags): Settings {
   const found = inspectSettings(ctx, flags);
   if (found.fileProblem) throw found.fileProblem;
-  return {
+  return completeSettings({
     configDir: found.configDir,
     configPath: found.configPath,
     baseUrl: settle(found.baseUrl),
@@ -286,7 +307,7 @@ export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
     timeout: settle(found.timeout) ?? withDefault('timeout', found.timeout),
     retries: settle(found.retries) ?? withDefault('retries', found.retries),
     maxWait: settle(found.maxWait) ?? withDefault('maxWait', found.maxWait),
-  };
+  });
 }
 
 /** The key stored in the config file (not the environment): what register and auth login would replace. */
@@ -310,7 +331,7 @@ export const BASE_URL_HINT =
   "set FCAST_BASE_URL, pass --base-url URL, or run 'fcast config set base-url URL' (try 'fcast mock' for a local emulator)";
 
 /** The base URL as the root of every path (a trailing slash, no query), or exit 3 saying how to set one. */
-export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): URL {
+export function requireBaseUrl(settings: Pick<SettingValues, 'baseUrl'>): URL {
   if (!settings.baseUrl) throw new ConfigError('no base URL is set', { hint: BASE_URL_HINT });
   const url = new URL(settings.baseUrl.value);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
@@ -337,7 +358,7 @@ const MISSING_KEY_HINT: Record<KeyUse, string> = {
  * The key a use of the service sends, and whether it can be sent. The one statement of the rule
  * that the gateway falls back to the REST key (and never the other way round).
  */
-export function inspectKey(settings: Pick<Settings, 'apiKey' | 'gatewayKey'>, use: KeyUse): KeyInspection {
+export function inspectKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'>, use: KeyUse): KeyInspection {
   const { apiKey, gatewayKey } = settings;
   const chosen = use === 'gateway' ? (gatewayKey ?? apiKey) : apiKey;
   if (!chosen) {
@@ -362,7 +383,7 @@ export function inspectKey(settings: Pick<Settings, 'apiKey' | 'gatewayKey'>, us
 }
 
 /** The key to send, or exit 3 saying what is missing or malformed (without showing it). */
-export function requireKey(settings: Pick<Settings, 'apiKey' | 'gatewayKey'>, use: KeyUse): ChosenKey {
+export function requireKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'>, use: KeyUse): ChosenKey {
   const { key, problem } = inspectKey(settings, use);
   if (problem || !key) throw new ConfigError(problem?.message ?? 'no key', { hint: problem?.hint });
   return key;

@@ -47,8 +47,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
     mock.stdout!.on('data', (d: string) => {
       text += d;
-      const url = /^FCAST_BASE_URL=(\S+)$/m.exec(text);
-      const key = /^FCAST_API_KEY=(\S+)$/m.exec(text);
+      const url = /^export FCAST_BASE_URL=(\S+)$/m.exec(text);
+      const key = /^export FCAST_API_KEY=(\S+)$/m.exec(text);
       if (url && key) {
         env = { FCAST_BASE_URL: url[1]!, FCAST_API_KEY: key[1]! };
         resolve();

@@ -1,23 +1,18 @@
-// The one HTTP layer: base URL, keys and where they may go, the overall deadline, the size
-// cap, same-origin redirects, retries with announced waits, --verbose and --dry-run.
+// The one HTTP layer: base URL, keys and where they may go, the one deadline per exchange,
+// the size cap, same-origin redirects, retries with announced waits, the --verbose log, and
+// requests prepared as values (what --dry-run prints) before any is sent.
 // The retry loop is our own: undici's RetryHandler ignores the gateway's retry_after, has
 // no jitter, and drops the body of a failed POST that we need to report.
 import type { Clock } from '../context.js';
-import {
-  ApiError,
-  BadResponseError,
-  ConfigError,
-  ExitCode,
-  FcastError,
-  InterruptedError,
-  NetworkError,
-} from '../errors.js';
-import { maskKey } from '../keys.js';
-import type { Output } from '../output/io.js';
-import { type ChosenKey, requireBaseUrl, requireKey, type Settings } from '../settings.js';
+import { REST_PREFIX } from '../domain.js';
+import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
+import type { ChosenKey, Settings } from '../settings.js';
+import type { PreparedRequest } from './dry-run.js';
+import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
-import { DryRunDone } from './dry-run.js';
+import { untilAborted } from './until-aborted.js';
+import { networkError, RetryableNetworkError, Timeout } from './wire-errors.js';
 
 export type Auth = 'none' | 'rest' | 'gateway';
 /** `idempotent`: GETs and the read-only gateway; `rate-limit-only`: register, which must never be sent twice. */
@@ -31,6 +26,11 @@ export interface RequestSpec {
   body?: unknown;
   auth: Auth;
   retry: RetryPolicy;
+  /**
+   * Ctrl-C does not cut this exchange once it is on its way; the deadline still does. For
+   * register, whose answer may carry a key that exists nowhere else.
+   */
+  finishOnInterrupt?: boolean;
 }
 
 export interface ApiResponse {
@@ -44,11 +44,10 @@ export interface ApiResponse {
 
 export interface ClientOptions {
   settings: Settings;
-  out: Output;
+  log: ApiLog;
   clock: Clock;
   signal: AbortSignal;
   transport: Transport;
-  dryRun?: boolean;
   userAgent: string;
   maxBodyBytes?: number;
 }
@@ -56,9 +55,6 @@ export interface ClientOptions {
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const RETRYABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-class Timeout extends Error {}
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -74,7 +70,10 @@ export class ApiClient {
 
   /** The base URL, or exit 3 saying how to set one. */
   baseUrl(): URL {
-    return requireBaseUrl(this.opts.settings);
+    const url = this.opts.settings.requireBaseUrl();
+    // A base URL copied with the REST path on it: the root is meant, not the path twice.
+    if (url.pathname.endsWith(`/${REST_PREFIX}`)) url.pathname = url.pathname.slice(0, -REST_PREFIX.length);
+    return url;
   }
 
   /** The key a request needs, checked before anything is sent; undefined for keyless calls. */
@@ -84,7 +83,7 @@ export class ApiClient {
 
   /** Which key a request sends, and from where: the gateway's own, or the REST key it falls back to. */
   chosenKey(auth: Auth): ChosenKey | undefined {
-    return auth === 'none' ? undefined : requireKey(this.opts.settings, auth);
+    return auth === 'none' ? undefined : this.opts.settings.requireKey(auth);
   }
 
   buildUrl(spec: RequestSpec): URL {
@@ -95,7 +94,11 @@ export class ApiClient {
     return url;
   }
 
-  async request(spec: RequestSpec): Promise<ApiResponse> {
+  /**
+   * The request as it would go out, checked (base URL, key, where the key may travel) but not
+   * sent: --dry-run prints it, request() sends it.
+   */
+  prepare(spec: RequestSpec): PreparedRequest {
     const url = this.buildUrl(spec);
     const key = this.keyFor(spec.auth);
     // Plain http is safe only when the bytes never leave the machine: a loopback host, reached
@@ -115,21 +118,34 @@ export class ApiClient {
     if (key !== undefined) headers.authorization = `Bearer ${key}`;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
+    return {
+      method: spec.method,
+      url,
+      headers,
+      body,
+      value: spec.body,
+      idempotent: spec.retry === 'idempotent',
+      finishOnInterrupt: spec.finishOnInterrupt === true,
+    };
+  }
 
-    if (this.opts.dryRun) {
-      const shown = { ...headers };
-      if (key !== undefined) shown.authorization = `Bearer ${maskKey(key)}`;
-      throw new DryRunDone({ method: spec.method, url: url.href, headers: shown, body: spec.body ?? null });
-    }
+  async request(spec: RequestSpec): Promise<ApiResponse> {
+    return this.sendPrepared(this.prepare(spec));
+  }
 
+  /** Sends a prepared request, retrying what the policy allows. */
+  async sendPrepared(prepared: PreparedRequest): Promise<ApiResponse> {
+    const { method, url, headers, body, idempotent, finishOnInterrupt } = prepared;
     const { retries, maxWait } = this.opts.settings;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < retries.value;
       let res: ApiResponse;
       try {
-        res = await this.send(spec.method, url, headers, body);
+        // Ctrl-C before the request goes out still stops it: nothing was sent yet.
+        if (this.opts.signal.aborted) throw new InterruptedError();
+        res = await this.send(method, url, headers, body, finishOnInterrupt);
       } catch (err) {
-        if (err instanceof RetryableNetworkError && spec.retry === 'idempotent' && canRetry) {
+        if (err instanceof RetryableNetworkError && idempotent && canRetry) {
           await this.wait(
             Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value),
             err.message,
@@ -138,12 +154,12 @@ export class ApiClient {
           );
           continue;
         }
-        throw err instanceof RetryableNetworkError ? err.final(spec.retry) : err;
+        throw err instanceof RetryableNetworkError ? err.final(idempotent) : err;
       }
       if (res.status < 400) return res;
 
       const error = this.errorOf(res);
-      const retryable = RETRY_STATUSES.has(res.status) && (spec.retry === 'idempotent' || res.status === 429);
+      const retryable = RETRY_STATUSES.has(res.status) && (idempotent || res.status === 429);
       if (!retryable) throw error;
       const asked = error.details.retryAfter;
       if (asked !== undefined && asked > maxWait.value) {
@@ -151,6 +167,7 @@ export class ApiClient {
           exitCode: res.status === 429 ? ExitCode.RateLimited : ExitCode.Unavailable,
           message: `${error.message}; the server asks to wait ${asked}s, longer than --max-wait ${maxWait.value}s`,
           hint: `try again in ${asked}s, or raise --max-wait`,
+          cause: error,
         });
       }
       if (!canRetry) throw error;
@@ -165,8 +182,7 @@ export class ApiClient {
   }
 
   private errorOf(res: ApiResponse): ApiError {
-    const error = apiErrorFrom(res.status, res.body);
-    if (res.body !== undefined) error.details.raw = res.raw;
+    const error = apiErrorFrom(res.status, res.body, res.raw);
     const asked = header(res.headers, 'retry-after');
     const seconds = asked === undefined ? undefined : parseRetryAfter(asked, this.opts.clock.now());
     // The header, when present, is the HTTP-level answer; the gateway's retry_after is the fallback.
@@ -176,7 +192,7 @@ export class ApiClient {
 
   private async wait(seconds: number, why: string, attempt: number, retries: number): Promise<void> {
     const shown = seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds);
-    this.opts.out.note(`fcast: ${why}; retrying in ${shown}s (retry ${attempt + 1} of ${retries})`);
+    this.opts.log.note(`fcast: ${why}; retrying in ${shown}s (retry ${attempt + 1} of ${retries})`);
     try {
       await this.opts.clock.sleep(seconds * 1000, this.opts.signal);
     } catch {
@@ -190,12 +206,13 @@ export class ApiClient {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
+    finishOnInterrupt: boolean,
   ): Promise<ApiResponse> {
     let current = url;
     let currentMethod = method;
     let currentBody = body;
     for (let hop = 0; ; hop++) {
-      const res = await this.exchange(currentMethod, current, headers, currentBody);
+      const res = await this.exchange(currentMethod, current, headers, currentBody, finishOnInterrupt);
       if (!('location' in res)) return res;
       const next = new URL(res.location, current);
       if (next.origin !== url.origin && headers.authorization !== undefined) {
@@ -220,117 +237,71 @@ export class ApiClient {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
+    finishOnInterrupt: boolean,
   ): Promise<ApiResponse | { status: number; location: string }> {
-    const { out, settings, signal: outer } = this.opts;
+    const { log, settings } = this.opts;
+    const outer = finishOnInterrupt ? undefined : this.opts.signal;
     const started = this.opts.clock.now();
-    out.debug(`> ${method} ${url.href}`);
-    if (headers.authorization) out.debug('> Authorization: Bearer <redacted>');
+    log.debug(`> ${method} ${url.href}`);
+    if (headers.authorization) log.debug('> Authorization: Bearer <redacted>');
 
+    // One deadline for the whole exchange (DNS, connect, TLS, proxy tunnel, headers, body), and
+    // Ctrl-C, both raced against every phase: a phase the transport cannot cancel is left
+    // behind, and its connection destroyed when the command ends.
     const controller = new AbortController();
     const timeout = new Timeout(`no complete answer within ${settings.timeout.value}s`);
     const timer = setTimeout(() => controller.abort(timeout), settings.timeout.value * 1000);
     const onOuterAbort = () => controller.abort(new InterruptedError());
-    if (outer.aborted) onOuterAbort();
-    outer.addEventListener('abort', onOuterAbort, { once: true });
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const { signal } = controller;
+    const proxy = this.opts.transport.proxyFor?.(url);
     try {
       let wire: WireResponse;
       try {
-        wire = await this.opts.transport.send({ url, method, headers, body, signal: controller.signal });
+        wire = await untilAborted(this.opts.transport.send({ url, method, headers, body, signal }), signal);
       } catch (err) {
-        throw networkError(err, controller.signal, url, this.opts.transport.proxyFor?.(url));
+        throw networkError(err, signal, url, proxy);
       }
       const location = header(wire.headers, 'location');
       if (wire.status >= 300 && wire.status < 400 && location) {
         wire.body.resume();
-        out.debug(`< ${wire.status} ${statusText(wire.status)} -> ${location}`);
+        log.debug(`< ${wire.status} ${statusText(wire.status)} -> ${location}`);
         return { status: wire.status, location };
       }
-      const raw = await this.readBody(wire, controller.signal, url);
-      out.debug(
+      let raw: string;
+      try {
+        raw = await untilAborted(this.readBody(wire), signal);
+      } catch (err) {
+        wire.body.destroy();
+        const mapped = networkError(err, signal, url, proxy);
+        // The answer had begun: whatever broke, it is not a reset "before a response".
+        throw mapped instanceof RetryableNetworkError
+          ? new NetworkError(`the connection to ${url.host} broke while the answer was being read`, { cause: err })
+          : mapped;
+      }
+      log.debug(
         `< ${wire.status} ${statusText(wire.status)} (${this.opts.clock.now() - started} ms, ${raw.length} bytes)`,
       );
       return { status: wire.status, url: url.href, headers: wire.headers, raw, body: parseJson(raw) };
     } finally {
       clearTimeout(timer);
-      outer.removeEventListener('abort', onOuterAbort);
+      outer?.removeEventListener('abort', onOuterAbort);
     }
   }
 
-  private async readBody(wire: WireResponse, signal: AbortSignal, url: URL): Promise<string> {
+  private async readBody(wire: WireResponse): Promise<string> {
     const declared = Number(header(wire.headers, 'content-length'));
-    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-      wire.body.destroy();
-      throw tooLarge(this.maxBodyBytes);
-    }
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
     const chunks: Buffer[] = [];
     let size = 0;
-    try {
-      for await (const chunk of wire.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.maxBodyBytes) {
-          wire.body.destroy();
-          throw tooLarge(this.maxBodyBytes);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      if (err instanceof FcastError) throw err;
-      const mapped = networkError(err, signal, url, this.opts.transport.proxyFor?.(url));
-      // The answer had begun: whatever broke, it is not a reset "before a response".
-      throw mapped instanceof RetryableNetworkError
-        ? new NetworkError(`the connection to ${url.host} broke while the answer was being read`)
-        : mapped;
+    for await (const chunk of wire.body) {
+      size += (chunk as Buffer).length;
+      if (size > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
+      chunks.push(chunk as Buffer);
     }
     return Buffer.concat(chunks).toString('utf8');
   }
-}
-
-/** A connection refused or reset before any answer: safe to send again when the request is idempotent. */
-class RetryableNetworkError extends NetworkError {
-  final(policy: RetryPolicy): NetworkError {
-    if (policy === 'idempotent' || !this.mayHaveArrived) return this;
-    return new NetworkError(this.message, { hint: 'the request may have reached the server; nothing was retried' });
-  }
-}
-
-function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string | undefined): FcastError {
-  const reason = signal.reason;
-  if (signal.aborted && reason instanceof InterruptedError) return reason;
-  if (signal.aborted && reason instanceof Timeout) {
-    return new NetworkError(`request to ${url.host} timed out: ${reason.message}`, {
-      hint: 'raise --timeout, or check the network',
-    });
-  }
-  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e.code ?? e.cause?.code ?? '';
-  if (
-    proxy &&
-    (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(e.message ?? ''))
-  ) {
-    // The connection that failed may be the proxy's, not the service's: say which way it went.
-    const message = `request to ${url.host} through the proxy ${proxy} failed: ${e.message || code}`;
-    const opts = {
-      hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct',
-      mayHaveArrived: false,
-    };
-    // A refused proxy is a refused connection like any other: retried, as the contract asks.
-    return code === 'ECONNREFUSED' ? new RetryableNetworkError(message, opts) : new NetworkError(message, opts);
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {
-      hint: 'check the base URL and your DNS or proxy settings',
-      mayHaveArrived: false,
-    });
-  }
-  if (code === 'ECONNREFUSED') {
-    return new RetryableNetworkError(`connection to ${url.host} refused`, {
-      hint: 'is the service running at the base URL?',
-      mayHaveArrived: false,
-    });
-  }
-  if (RETRYABLE_NETWORK_CODES.has(code))
-    return new RetryableNetworkError(`connection to ${url.host} was reset (${code})`);
-  return new NetworkError(`request to ${url.host} failed: ${e.message || String(err)}${code ? ` (${code})` : ''}`);
 }
 
 function tooLarge(cap: number): BadResponseError {

@@ -1,7 +1,5 @@
-// --dry-run: the client builds the request, then throws it instead of sending it; main (or a
-// command that makes several requests) prints it. Nothing here touches the network.
-import { ExitCode, FcastError } from '../errors.js';
-import { stringifyJson } from '../output/json.js';
+// A request prepared but not sent: what --dry-run shows, with the key masked.
+import { maskKey } from '../keys.js';
 
 /** A request as --dry-run shows it: the key masked. */
 export interface DryRunRequest {
@@ -11,21 +9,20 @@ export interface DryRunRequest {
   body: unknown;
 }
 
-/** Thrown instead of sending under --dry-run: nothing was sent, and that is success. main prints it. */
-export class DryRunDone extends FcastError {
-  constructor(readonly request: DryRunRequest) {
-    super('dry run', ExitCode.Ok);
-  }
+export interface PreparedRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  /** The JSON text sent, and the value it was made from. */
+  body: string | undefined;
+  value: unknown;
+  idempotent: boolean;
+  finishOnInterrupt: boolean;
 }
 
-/** Requests as --dry-run prints them: curl-like text blocks, or JSON (an array for several). */
-export function renderDryRun(requests: DryRunRequest[], json: boolean): string {
-  if (json) return stringifyJson(requests.length === 1 ? requests[0] : requests);
-  return requests
-    .map((r) => {
-      const lines = [`${r.method} ${r.url}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
-      if (r.body !== null) lines.push('', stringifyJson(r.body));
-      return lines.join('\n');
-    })
-    .join('\n\n');
+export function shownRequest(prepared: PreparedRequest): DryRunRequest {
+  const headers = { ...prepared.headers };
+  const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '');
+  if (bearer) headers.authorization = `Bearer ${maskKey(bearer[1]!)}`;
+  return { method: prepared.method, url: prepared.url.href, headers, body: prepared.value ?? null };
 }

@@ -46,47 +46,61 @@ const rest = (path: string, query?: RequestSpec['query'], auth: RequestSpec['aut
   retry: 'idempotent',
 });
 
-export const fetchDiscovery = (conn: Connection) => call(conn, rest(''), LooseDocumentSchema, 'discovery');
+/** Every request of the seed, as a value: the fetch functions send them, --dry-run prints them. */
+export const requests = {
+  discovery: () => rest(''),
+  demo: (symbol: string) => rest('demo.php', { symbol }),
+  predictions: (symbol: string, opts: { candles?: boolean } = {}) =>
+    rest('predictions.php', { symbol, candles: opts.candles ? '1' : undefined }, 'rest'),
+  symbols: () => rest('symbols.php', undefined, 'rest'),
+  trackRecord: (opts: { symbol?: string } = {}) => rest('track-record.php', { symbol: opts.symbol }),
+  accuracy: (opts: { symbol?: string; tf?: string } = {}) => rest('accuracy.php', { symbol: opts.symbol, tf: opts.tf }),
+  verify: (id: number) => rest('verify.php', { id: String(id) }),
+  /**
+   * Never retried once it may have reached the server (a second POST could issue a second key),
+   * and not cut by Ctrl-C once sent: its answer may hold a key that exists nowhere else.
+   */
+  register: (email: string): RequestSpec => ({
+    method: 'POST',
+    path: `${REST_PREFIX}register.php`,
+    body: { email },
+    auth: 'none',
+    retry: 'rate-limit-only',
+    finishOnInterrupt: true,
+  }),
+  gateway: (command: string, args: unknown[]): RequestSpec => ({
+    method: 'POST',
+    path: GATEWAY_PATH,
+    body: { command, args },
+    auth: 'gateway',
+    retry: 'idempotent',
+  }),
+};
+
+export const fetchDiscovery = (conn: Connection) => call(conn, requests.discovery(), LooseDocumentSchema, 'discovery');
 
 export const fetchDemo = (conn: Connection, symbol: string) =>
-  call(conn, rest('demo.php', { symbol }), ForecastEnvelopeSchema, 'demo.php');
+  call(conn, requests.demo(symbol), ForecastEnvelopeSchema, 'demo.php');
 
 export const fetchPredictions = (conn: Connection, symbol: string, opts: { candles?: boolean } = {}) =>
-  call(
-    conn,
-    rest('predictions.php', { symbol, candles: opts.candles ? '1' : undefined }, 'rest'),
-    ForecastEnvelopeSchema,
-    'predictions.php',
-  );
+  call(conn, requests.predictions(symbol, opts), ForecastEnvelopeSchema, 'predictions.php');
 
-export const fetchSymbols = (conn: Connection) =>
-  call(conn, rest('symbols.php', undefined, 'rest'), SymbolsListSchema, 'symbols.php');
+export const fetchSymbols = (conn: Connection) => call(conn, requests.symbols(), SymbolsListSchema, 'symbols.php');
 
 export const fetchTrackRecord = (conn: Connection, opts: { symbol?: string } = {}) =>
-  call(conn, rest('track-record.php', { symbol: opts.symbol }), TrackRecordSchema, 'track-record.php');
+  call(conn, requests.trackRecord(opts), TrackRecordSchema, 'track-record.php');
 
 export const fetchAccuracy = (conn: Connection, opts: { symbol?: string; tf?: string } = {}) =>
-  call(conn, rest('accuracy.php', { symbol: opts.symbol, tf: opts.tf }), TrackRecordSchema, 'accuracy.php');
+  call(conn, requests.accuracy(opts), TrackRecordSchema, 'accuracy.php');
 
 export const fetchVerify = (conn: Connection, id: number) =>
-  call(conn, rest('verify.php', { id: String(id) }), LooseDocumentSchema, 'verify.php');
+  call(conn, requests.verify(id), LooseDocumentSchema, 'verify.php');
 
-/** Never retried once it may have reached the server: a second POST could issue a second key. */
 export const registerKey = (conn: Connection, email: string) =>
-  call(
-    conn,
-    { method: 'POST', path: `${REST_PREFIX}register.php`, body: { email }, auth: 'none', retry: 'rate-limit-only' },
-    RegistrationSchema,
-    'register.php',
-  );
+  call(conn, requests.register(email), RegistrationSchema, 'register.php');
 
 export async function runGatewayCommand(conn: Connection, command: string, args: unknown[]) {
-  const res = await call(
-    conn,
-    { method: 'POST', path: GATEWAY_PATH, body: { command, args }, auth: 'gateway', retry: 'idempotent' },
-    GatewayEnvelopeSchema,
-    `gateway ${command}`,
-  );
+  const res = await call(conn, requests.gateway(command, args), GatewayEnvelopeSchema, `gateway ${command}`);
   const failed = failureUnderSuccess(res.response.status, res.raw, res.body);
   if (failed) throw failed;
   return res;

@@ -1,41 +1,14 @@
-// The wire, on undici. Its index loads every dispatcher, interceptor, cache store and mock
-// it has (~85 ms on the dev machines); the three modules used here load in ~30 ms. undici
-// has no "exports" map, so these paths are files of the exact version package.json pins; the types
-// come from the package's own declarations.
-import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
-import type { Agent as AgentType, Dispatcher, EnvHttpProxyAgent as EnvAgentType } from 'undici';
+// The wire: one interface, two implementations. Direct connections use node:http(s), which
+// a CLI's one or few requests need and which loads in a fraction of undici's time; a proxy
+// (CONNECT tunnels, NO_PROXY) goes through undici's public EnvHttpProxyAgent, loaded only
+// when the environment names a proxy that applies. Neither enforces a deadline: the client
+// owns the one deadline and races every phase against it, so a transport that ignores an
+// abort can delay nothing.
 import type { Env } from '../context.js';
 import { ConfigError } from '../errors.js';
+import type { ProxySettings, Transport } from './wire.js';
 
-const require = createRequire(import.meta.url);
-
-export interface WireRequest {
-  url: URL;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-export interface WireResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
-
-export interface Transport {
-  send(req: WireRequest): Promise<WireResponse>;
-  close(): Promise<void>;
-  /** The proxy a request to `url` goes through (credentials removed), so errors can blame it. */
-  proxyFor?(url: URL): string | undefined;
-}
-
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
+export type { ProxySettings, Transport, WireRequest, WireResponse } from './wire.js';
 
 /** Which of the two spellings is in effect: the lower-case one wins, as in curl and undici. */
 export function proxyVariable(env: Env, lower: string): string | undefined {
@@ -103,44 +76,22 @@ function bypassesProxy(noProxy: string | undefined, url: URL): boolean {
   });
 }
 
-export function undiciTransport(proxy: ProxySettings): Transport {
-  const api = require('undici/lib/api/index.js') as {
-    request: (this: Dispatcher, opts: object) => Promise<Dispatcher.ResponseData>;
-  };
-  // What undici's index does on load, and its ProxyAgent relies on (it calls client.connect()).
-  const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-  Object.assign(DispatcherClass.prototype, api);
-  const { request } = api;
-  // The overall deadline is ours (client.ts); undici's per-phase timeouts would cut a
-  // slow-but-alive body or let a trickling one run past --timeout.
-  const timeouts = { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0 };
-  let dispatcher: Dispatcher;
-  if (proxy.httpProxy || proxy.httpsProxy) {
-    const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvAgentType;
-    // Given explicitly so that the context's environment, not process.env, decides.
-    dispatcher = new EnvHttpProxyAgent({
-      ...timeouts,
-      httpProxy: proxy.httpProxy ?? '',
-      httpsProxy: proxy.httpsProxy ?? '',
-      noProxy: proxy.noProxy ?? '',
-    });
-  } else {
-    const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
-    dispatcher = new Agent(timeouts);
-  }
+/** The production wire: direct over node:http(s), or through the proxy the environment names. */
+export function defaultTransport(proxy: ProxySettings): Transport {
+  let direct: Promise<Transport> | undefined;
+  let proxied: Promise<Transport> | undefined;
   return {
     async send(req) {
-      const res = await request.call(dispatcher, {
-        origin: req.url.origin,
-        path: req.url.pathname + req.url.search,
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal: req.signal,
-      });
-      return { status: res.statusCode, headers: res.headers, body: res.body as unknown as Readable };
+      if (proxyFor(proxy, req.url) === undefined) {
+        direct ??= import('./node-transport.js').then((m) => m.nodeTransport());
+        return (await direct).send(req);
+      }
+      proxied ??= import('./proxy-transport.js').then((m) => m.proxyTransport(proxy));
+      return (await proxied).send(req);
     },
-    close: () => dispatcher.close(),
+    close() {
+      for (const wire of [direct, proxied]) void wire?.then((w) => w.close());
+    },
     proxyFor: (url) => proxyFor(proxy, url),
   };
 }

@@ -3,13 +3,13 @@
 // it), or exit 7 under --strict. The judgement itself writes nothing: `judgeShape` returns it.
 import type { ZodType } from 'zod';
 import { BadResponseError } from '../errors.js';
-import type { Output } from '../output/io.js';
-import { clean } from '../output/sanitize.js';
 import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
 import type { ApiResponse } from './client.js';
+import type { ApiLog } from './log.js';
+import { NOT_THE_API } from './response-errors.js';
 
 export interface ShapeCheck {
-  out: Output;
+  log: ApiLog;
   strict: boolean;
 }
 
@@ -19,9 +19,12 @@ export interface ShapeCheck {
  */
 export function requireJson(res: ApiResponse, what: string): unknown {
   if (res.body === undefined) {
-    const start = clean(res.raw.slice(0, 60)).trim();
+    // Shown through the output layer, which strips control characters.
+    const start = res.raw.slice(0, 60).replace(/\s+/g, ' ').trim();
     throw new BadResponseError(
       `${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`,
+      // A web page where the API should be: most likely some other server at the base URL.
+      start.startsWith('<') ? { hint: `${NOT_THE_API} ('fcast doctor' checks it)` } : undefined,
     );
   }
   if (nestsDeeperThan(res.raw)) throw new NestedTooDeeplyError(what);
@@ -45,7 +48,7 @@ export function checkShape(schema: ZodType, body: unknown, what: string, opts: S
   const problem = judgeShape(schema, body, what);
   if (problem === undefined) return true;
   if (opts.strict) throw new BadResponseError(problem.replace(/ and \d+ more$/, ''));
-  opts.out.warn(problem);
+  opts.log.warn(problem);
   return false;
 }
 

@@ -38,12 +38,14 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
-        const { runEvidenceCommand } = await import('../evidence-command.js');
-        const filter = { symbol: flags.symbol, tf: flags.tf };
-        await runEvidenceCommand(run, flags, filter, async () => {
-          const conn = await run.connect();
-          const { fetchAccuracy } = await import('../api/endpoints.js');
-          return fetchAccuracy(conn, filter);
+        const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
+          import('../evidence-command.js'),
+          import('../api/endpoints.js'),
+        ]);
+        const query = { symbol: flags.symbol, tf: flags.tf };
+        return runEvidenceCommand(run, flags, query, {
+          request: () => requests.accuracy(query),
+          fetch: async () => fetchAccuracy(await run.connect(), query),
         });
       }),
     );

@@ -164,17 +164,15 @@ async function status(run: Run, check: boolean): Promise<void> {
   let failure: FcastError | undefined;
   if (check) {
     const conn = await run.connect();
-    const [{ fetchSymbols }, { DryRunDone }] = await Promise.all([
-      import('../api/endpoints.js'),
-      import('../api/dry-run.js'),
-    ]);
+    const { fetchSymbols, requests } = await import('../api/endpoints.js');
+    // The dry run prints the request it would send; that is the whole answer.
+    if (run.flags.dryRun) return void (await run.dryRun(requests.symbols()));
     try {
       const res = await fetchSymbols(conn);
       const meta = res.body.meta as Record<string, unknown> | undefined;
       checked = { ok: true, status: res.response.status, symbols: res.body.count, tier: meta?.tier ?? null };
     } catch (err) {
-      // The dry run printed the request it would send; that is the whole answer.
-      if (err instanceof DryRunDone || !(err instanceof FcastError)) throw err;
+      if (!(err instanceof FcastError)) throw err;
       failure = err;
       checked = { ok: false, exit_code: err.exitCode, error: err.message };
     }
@@ -188,7 +186,8 @@ async function status(run: Run, check: boolean): Promise<void> {
       config_file: s.configPath,
       ...(checked ? { check: checked } : {}),
     });
-    if (failure) throw failure; // stdout already holds the status document: main adds no body
+    // stdout already holds the status document: thrown without the server's body, none is added.
+    if (failure) throw new FcastError(failure.message, failure.exitCode, { hint: failure.hint, cause: failure });
     return;
   }
 

@@ -83,12 +83,13 @@ function helpOf(spec: GatewayCommand): string {
 async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
   const args = shapeGatewayArgs(command, raw);
   const conn = await run.connect();
-  const [{ runGatewayCommand }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
+  const [{ runGatewayCommand, requests }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
     import('../api/endpoints.js'),
     import('../gateway/errors.js'),
     import('../output/gateway/index.js'),
     import('../output/document.js'),
   ]);
+  if (run.flags.dryRun) return void (await run.dryRun(requests.gateway(command.name, args)));
   let res: Awaited<ReturnType<typeof runGatewayCommand>>;
   try {
     res = await runGatewayCommand(conn, command.name, args);

@@ -62,10 +62,11 @@ Install:
 
 async function refreshSymbols(run: Run): Promise<void> {
   const conn = await run.connect();
-  const [{ fetchSymbols }, { writeSymbolsCache }] = await Promise.all([
+  const [{ fetchSymbols, requests }, { writeSymbolsCache }] = await Promise.all([
     import('../api/endpoints.js'),
     import('../completion/symbols-cache.js'),
   ]);
+  if (run.flags.dryRun) return void (await run.dryRun(requests.symbols()));
   const res = await fetchSymbols(conn);
   // An off-shape list is not worth caching: the old one stays until a good answer comes.
   if (res.wellFormed)

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action, examples, type App } from '../command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../domain.js';
 import { parseDemoSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -26,10 +26,11 @@ export function register(program: Command, app: App): void {
       action(app, async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);
         const conn = await run.connect();
-        const [{ fetchDemo }, { withSpinner }] = await Promise.all([
+        const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
           import('../api/endpoints.js'),
           import('../output/spinner.js'),
         ]);
+        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
         const res = await withSpinner(
           run.out,
           { json: run.flags.json, label: `fetching ${canonical}` },

@@ -15,7 +15,8 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run) => {
         const conn = await run.connect();
-        const { fetchDiscovery } = await import('../api/endpoints.js');
+        const { fetchDiscovery, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.discovery());
         const res = await fetchDiscovery(conn);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const { renderDocument } = await import('../output/document.js');

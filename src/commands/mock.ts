@@ -8,6 +8,7 @@ interface MockFlags {
   host: string;
   seed?: string;
   fault: string[];
+  printEnv?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -23,6 +24,7 @@ export function register(program: Command, app: App): void {
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--fault <spec>',
@@ -34,7 +36,8 @@ export function register(program: Command, app: App): void {
     .addHelpText(
       'after',
       examples(
-        ['fcast mock', 'serve on a free port; prints FCAST_BASE_URL and a test key'],
+        ['fcast mock', 'serve on a free port; prints export lines for FCAST_BASE_URL and a test key'],
+        ['eval "$(fcast mock --print-env &)"', 'serve in the background and set both in this shell'],
         ['fcast mock --port 8787 --fault 429,times=1,retry-after=2', 'the first request is rate limited'],
       ),
     )
@@ -50,20 +53,35 @@ export function register(program: Command, app: App): void {
             throw new UsageError(`--fault ${spec}: ${(err as Error).message}`);
           }
         });
-        app.handlesInterrupt = true;
-        const server = await startMock({ port, host: opts.host, seed: opts.seed, faults, quiet: false });
-        // stdout: the lines a shell can `eval` or a test can read; stderr: the prose.
-        run.out.data(`FCAST_BASE_URL=${server.url}\nFCAST_API_KEY=${server.testKey}`);
-        run.out.note(
-          `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
+        // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
+        run.holdInterrupts();
+        const server = await startMock({
+          port,
+          host: opts.host,
+          seed: opts.seed,
+          faults,
+          quiet: opts.printEnv === true,
+        });
+        // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
+        // The emulator's test key is worthless outside it, and these lines exist to hand it over.
+        run.secrets.reveal(server.testKey, () =>
+          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`),
         );
+        if (opts.printEnv) {
+          // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
+          await run.ctx.io.releaseStdout?.();
+        } else {
+          run.out.note(
+            `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
+          );
+        }
         await new Promise<void>((resolve) => {
           const stop = () => resolve();
           if (run.ctx.signal.aborted) return resolve();
           run.ctx.signal.addEventListener('abort', stop, { once: true });
         });
         await server.close();
-        run.out.note('fcast mock: stopped');
+        if (!opts.printEnv) run.out.note('fcast mock: stopped');
       }),
     );
 }

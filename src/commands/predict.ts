@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, ConfigError, ExitCode, FcastError, InterruptedError } from '../errors.js';
+import { amend, ApiError, ConfigError, ExitCode, FcastError, InterruptedError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from './forecast-flags.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
 
 interface PredictFlags {
   candles?: boolean;
@@ -60,25 +60,12 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   // any request goes out, not be reported once per symbol.
   conn.client.baseUrl();
   conn.client.keyFor('rest');
-  const [{ fetchPredictions }, { DryRunDone, renderDryRun }] = await Promise.all([
+  const [{ fetchPredictions, requests }, { withContextHint }] = await Promise.all([
     import('../api/endpoints.js'),
-    import('../api/dry-run.js'),
+    import('../api/response-errors.js'),
   ]);
-
-  if (run.flags.dryRun) {
-    // Every request, in the order given, as one document: nothing is sent.
-    const requests = [];
-    for (const symbol of symbols) {
-      const err = await fetchPredictions(conn, symbol, { candles }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      if (!(err instanceof DryRunDone)) throw err;
-      requests.push(err.request);
-    }
-    run.out.data(renderDryRun(requests, run.flags.json === true));
-    return 0;
-  }
+  // Every request, in the order given, as one document: nothing is sent.
+  if (run.flags.dryRun) return run.dryRun(...symbols.map((symbol) => requests.predictions(symbol, { candles })));
 
   const [{ mapSettledWithLimit }, { withSpinner }] = await Promise.all([
     import('../concurrency.js'),
@@ -89,7 +76,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     { json: run.flags.json, label: `fetching ${symbols.length === 1 ? symbols[0] : `${symbols.length} symbols`}` },
     mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
       fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
-        throw forSymbol(err, symbol);
+        throw forSymbol(err, symbol, withContextHint);
       }),
     ),
   );
@@ -176,17 +163,10 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
 const isInterrupt = (err: unknown) => err instanceof FcastError && err.exitCode === ExitCode.Interrupted;
 
 /** Names the symbol in the error, since several may fail; a 404 is an unknown symbol. */
-function forSymbol(err: unknown, symbol: string): unknown {
+function forSymbol(err: unknown, symbol: string, withContextHint: (err: unknown, c: { symbol: true }) => unknown) {
   if (isInterrupt(err)) return err;
-  if (err instanceof ApiError) {
-    const notFound = err.status === 404;
-    return new ApiError(err.details, {
-      exitCode: err.exitCode,
-      message: `${symbol}: ${err.message}`,
-      hint: notFound ? `'fcast symbols' lists the symbols your key can use` : err.hint,
-    });
-  }
-  if (err instanceof FcastError && !(err instanceof ConfigError) && err.exitCode !== 0)
-    return new FcastError(`${symbol}: ${err.message}`, err.exitCode, { hint: err.hint, cause: err });
-  return err;
+  const told = withContextHint(err, { symbol: true });
+  if (told instanceof FcastError && !(told instanceof ConfigError) && told.exitCode !== 0)
+    return amend(told, { prefix: symbol });
+  return told;
 }

@@ -1,7 +1,15 @@
 import type { Command } from 'commander';
 import type { Transport } from '../api/transport.js';
 import { action, examples, type App, type Run } from '../command.js';
-import { ApiError, BadResponseError, ConfigError, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import {
+  ApiError,
+  amend,
+  BadResponseError,
+  ConfigError,
+  InterruptedError,
+  NetworkError,
+  UsageError,
+} from '../errors.js';
 import { parseEmail } from '../input.js';
 import { maskKey } from '../keys.js';
 import { configDir, secretFromEnv, storedSecret } from '../settings.js';
@@ -49,16 +57,16 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
   if (opts.save && !run.flags.dryRun) (await import('../config-store.js')).prepareConfigDir(configDir(run.ctx));
 
   const settings = run.settings();
-  const [{ openConnection }, { registerKey }, { holdExit }] = await Promise.all([
+  const [{ openConnection }, { registerKey, requests }, { holdExit }] = await Promise.all([
     import('../api/connect.js'),
     import('../api/endpoints.js'),
     import('../exit-guard.js'),
   ]);
-  const window = new KeyWindow(app, holdExit, settings.timeout.value * 1000);
+  if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
+  const window = new KeyWindow(run, holdExit, settings.timeout.value * 1000);
   // The shape is judged only after the key is safe: under --strict an off-shape body would
   // otherwise throw away the one copy of a key that was really issued.
   const connection = openConnection(run.ctx, settings, run.out, {
-    dryRun: run.flags.dryRun,
     transport: app.transport,
     wrap: (wire) => window.watch(wire),
   });
@@ -139,8 +147,9 @@ class KeyWindow {
   answered = false;
   private sending = false;
   private release: (() => void) | undefined;
+  private releaseInterrupts: (() => void) | undefined;
   constructor(
-    private readonly app: App,
+    private readonly run: Run,
     private readonly holdExit: () => () => void,
     private readonly deadlineMs: number,
   ) {}
@@ -152,7 +161,7 @@ class KeyWindow {
       proxyFor: wire.proxyFor ? (url) => wire.proxyFor?.(url) : undefined,
       send: async (req) => {
         this.sending = true;
-        this.app.handlesInterrupt = true;
+        this.releaseInterrupts ??= this.run.holdInterrupts();
         const own = new AbortController();
         const forward = () => {
           if (!(req.signal.reason instanceof InterruptedError)) own.abort(req.signal.reason);
@@ -189,7 +198,8 @@ class KeyWindow {
   close(): void {
     if (!this.sending) return;
     this.sending = false;
-    this.app.handlesInterrupt = false;
+    this.releaseInterrupts?.();
+    this.releaseInterrupts = undefined;
     this.release?.();
   }
 }
@@ -229,15 +239,15 @@ const lostKeyHint = (email: string) =>
 /** Register is never sent twice: say plainly whether a key may exist that we never saw. */
 function explainFailure(err: unknown, email: string): unknown {
   if (err instanceof NetworkError) {
-    if (!err.mayHaveArrived)
-      return new NetworkError(err.message, { hint: 'nothing was sent, so no key was issued; check the base URL' });
-    return new NetworkError(`${err.message}; the request may have reached the server and was not retried`, {
+    if (!err.mayHaveArrived) return amend(err, { hint: 'nothing was sent, so no key was issued; check the base URL' });
+    return amend(err, {
+      suffix: '; the request may have reached the server and was not retried',
       hint: lostKeyHint(email),
     });
   }
-  if (err instanceof BadResponseError) return new BadResponseError(err.message, { hint: lostKeyHint(email) });
+  if (err instanceof BadResponseError) return amend(err, { hint: lostKeyHint(email) });
   if (err instanceof ApiError && err.status === 409) {
-    return new ApiError(err.details, {
+    return amend(err, {
       hint: "if you still have that address's key, store it with 'fcast auth login'; otherwise register another address",
     });
   }

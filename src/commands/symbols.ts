@@ -19,10 +19,11 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run) => {
         const conn = await run.connect();
-        const [{ fetchSymbols }, { withSpinner }] = await Promise.all([
+        const [{ fetchSymbols, requests }, { withSpinner }] = await Promise.all([
           import('../api/endpoints.js'),
           import('../output/spinner.js'),
         ]);
+        if (run.flags.dryRun) return run.dryRun(requests.symbols());
         const res = await withSpinner(run.out, { json: run.flags.json, label: 'fetching symbols' }, fetchSymbols(conn));
         if (res.wellFormed) {
           // Feeds TAB after `fcast predict`, which must never wait for the network.

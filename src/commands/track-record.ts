@@ -31,11 +31,14 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, flags: EvidenceFlags) => {
-        const { runEvidenceCommand } = await import('../evidence-command.js');
-        await runEvidenceCommand(run, flags, { symbol: flags.symbol }, async () => {
-          const conn = await run.connect();
-          const { fetchTrackRecord } = await import('../api/endpoints.js');
-          return fetchTrackRecord(conn, { symbol: flags.symbol });
+        const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
+          import('../evidence-command.js'),
+          import('../api/endpoints.js'),
+        ]);
+        const query = { symbol: flags.symbol };
+        return runEvidenceCommand(run, flags, query, {
+          request: () => requests.trackRecord(query),
+          fetch: async () => fetchTrackRecord(await run.connect(), query),
         });
       }),
     );

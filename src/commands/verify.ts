@@ -21,7 +21,8 @@ export function register(program: Command, app: App): void {
       action(app, async (run, _opts, rawId: string) => {
         const id = parseWholeNumber(rawId, 'the forecast id', 1);
         const conn = await run.connect();
-        const { fetchVerify } = await import('../api/endpoints.js');
+        const { fetchVerify, requests } = await import('../api/endpoints.js');
+        if (run.flags.dryRun) return run.dryRun(requests.verify(id));
         const res = await fetchVerify(conn, id);
         if (run.flags.json) return run.out.rawJson(res.raw);
         const [{ checkSettlement }, { renderVerification }, { renderChecked }] = await Promise.all([

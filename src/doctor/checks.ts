@@ -28,6 +28,7 @@ import {
   type Inspection,
   type Lookup,
   type Settings,
+  completeSettings,
   type SettingName,
   type Sourced,
 } from '../settings.js';
@@ -336,7 +337,7 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     return [warn('service', 'skipped: --dry-run sends nothing'), authSkipped('--dry-run sends nothing')];
   if (!found.baseUrl.found) return [warn('service', 'skipped: no usable base URL'), authSkipped('no usable base URL')];
 
-  const settings: Settings = {
+  const settings: Settings = completeSettings({
     configDir: config.dir,
     configPath: config.path,
     baseUrl: found.baseUrl.found,
@@ -349,7 +350,7 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     // One attempt: doctor reports how things are, it does not wait for them to get better.
     retries: { value: 0, source: 'doctor' },
     maxWait: withDefault('maxWait', found.maxWait),
-  };
+  });
   let connection: OpenConnection;
   try {
     const { openConnection } = await import('../api/connect.js');

@@ -4,6 +4,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GATEWAY_PATH } from '../domain.js';
+import { UsageError } from '../errors.js';
 import {
   FaultList,
   parseFault,
@@ -164,6 +165,31 @@ function firstValues(params: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of params) if (!(k in out)) out[k] = v;
   return out;
+}
+
+/** Why the emulator could not listen, as a usage error naming the flag to change (exit 2). */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): unknown {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} on ${host} is already in use`, {
+        hint: 'try --port 0 (picks a free port), or stop what is using it',
+        cause: err,
+      });
+    case 'EACCES':
+      return new UsageError(`not allowed to listen on port ${port}`, {
+        hint: 'ports below 1024 need privileges: try --port 0 (picks a free port)',
+        cause: err,
+      });
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`cannot listen on ${host}: it is not an address of this machine`, {
+        hint: 'use --host 127.0.0.1 (the default), or an address this machine has',
+        cause: err,
+      });
+    default:
+      return err;
+  }
 }
 
 function urlHost(host: string): string {
@@ -377,9 +403,9 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
 
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (err) => reject(listenError(err, host, opts.port ?? 0)));
     httpServer.listen(opts.port ?? 0, host, () => {
-      httpServer.off('error', reject);
+      httpServer.removeAllListeners('error');
       resolve();
     });
   });

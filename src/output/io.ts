@@ -44,12 +44,8 @@ export class Output {
     return own !== undefined && own > 0 ? own : (this.envColumns ?? 80);
   }
 
-  /** Whether anything went to stdout: then it holds the command's one document already. */
-  wroteData = false;
-
   /** Data: a table or text block, newline-terminated. */
   data(text: string): void {
-    this.wroteData = true;
     this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 

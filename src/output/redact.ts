@@ -113,7 +113,10 @@ function maskPieces(text: string, part: string): string {
       let end = at + BLOCK;
       while (plain(out[start - 1]) && part.includes(out.slice(start - 1, end))) start--;
       while (plain(out[end]) && part.includes(out.slice(start, end + 1))) end++;
-      if (end - start < WINDOW) continue;
+      // Not a run of digits (a number in a body) nor of 3 characters or fewer (0000...): data,
+      // far likelier than a piece of a random key, and masking it would break a JSON number.
+      const piece = out.slice(start, end);
+      if (end - start < WINDOW || /^\d+$/.test(piece) || new Set(piece).size < 4) continue;
       out = `${out.slice(0, start)}<redacted>${out.slice(end)}`;
       at = start;
     }

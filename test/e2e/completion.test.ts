@@ -30,7 +30,7 @@ async function rootCommandNames(): Promise<string[]> {
     nodeVersion: process.versions.node,
     version: packageVersion(),
   };
-  const program = await buildProgram({ ctx, exitCode: 0 });
+  const program = await buildProgram({ ctx, settle: () => undefined });
   return program
     .createHelp()
     .visibleCommands(program)

@@ -103,3 +103,26 @@ describe('a proxy that cannot be reached', () => {
     expect(r.stderr).not.toContain('secret');
   });
 });
+
+describe('a proxy that refuses the tunnel', () => {
+  it('a 407 to CONNECT says the proxy wants credentials (exit 6), without echoing them', async () => {
+    const strict = createServer();
+    strict.on('connect', (_req, client: Socket) => {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n');
+    });
+    await new Promise<void>((r) => strict.listen(0, '127.0.0.1', r));
+    const port = (strict.address() as { port: number }).port;
+    try {
+      const r = await emu.run(['demo', '--retries', '0'], {
+        env: { FCAST_BASE_URL: 'https://forecasts.example', HTTPS_PROXY: `http://user:secret@127.0.0.1:${port}` },
+      });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/through the proxy http:\/\/127\.0\.0\.1:\d+ failed: it answered HTTP 407 to CONNECT/);
+      expect(r.stderr).toMatch(/hint: the proxy wants credentials/);
+      expect(r.stderr).not.toContain('secret');
+    } finally {
+      strict.closeAllConnections();
+      await new Promise<void>((r) => strict.close(() => r()));
+    }
+  });
+});

@@ -4,10 +4,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
-import { undiciTransport } from '../../src/api/transport.js';
+import { defaultTransport } from '../../src/api/transport.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, type FcastError, NetworkError } from '../../src/errors.js';
 import { Output } from '../../src/output/io.js';
-import type { Settings } from '../../src/settings.js';
+import { completeSettings, type Settings } from '../../src/settings.js';
 import { fakeClock } from '../helpers/cli.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -43,7 +43,7 @@ beforeEach(() => {
 
 const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
 
-function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number } = {}) {
+function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number; signal?: AbortSignal } = {}) {
   let stderr = '';
   const io = {
     stdout: { write: () => true },
@@ -56,7 +56,7 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     stdin: process.stdin,
   };
   const clock = fakeClock(0);
-  const settings: Settings = {
+  const settings: Settings = completeSettings({
     configDir: '/tmp',
     configPath: '/tmp/config.json',
     baseUrl: { value: base, source: 'test' },
@@ -66,15 +66,15 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     retries: { value: 2, source: 'default' },
     maxWait: { value: 60, source: 'default' },
     ...overrides,
-  };
+  });
   const c = new ApiClient({
     settings,
-    out: new Output(io, false, false),
+    log: new Output(io, false, false),
     clock,
-    signal: new AbortController().signal,
-    transport: undiciTransport({}),
+    transport: defaultTransport({}),
     userAgent: 'test',
     ...extra,
+    signal: extra.signal ?? new AbortController().signal,
   });
   return { c, clock, stderr: () => stderr };
 }
@@ -194,22 +194,33 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 200 goes back to the caller', async () => {
-    script = [0, 1, 2].map(() => (_q: IncomingMessage, s: ServerResponse) => {
-      s.writeHead(503, { 'content-type': 'text/html' });
+  it('decides by status whatever the body: an HTML 503 exits 6, an HTML 404 exits 4 and is not the API', async () => {
+    const html = (status: number) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(status, { 'content-type': 'text/html' });
       s.end('<html>down</html>');
-    });
-    expect((await failure(client().c.request(GET))).exitCode).toBe(ExitCode.Unavailable);
+    };
+    script = [0, 1, 2].map(() => html(503));
+    const down = await failure(client().c.request(GET));
+    expect(down.exitCode).toBe(ExitCode.Unavailable);
+    // A 503 page is what a proxy in front of the real API says: the service is in trouble.
+    expect(down.hint).toMatch(/having trouble/);
 
-    // Its caller, which expects JSON, exits 7 on it (test/e2e/discover.test.ts).
+    script = [html(404)];
+    const elsewhere = await failure(client().c.request(GET));
+    expect(elsewhere.exitCode).toBe(ExitCode.NotFound);
+    expect(elsewhere.message).toMatch(/does not look like the Market Forecast Agent API; check the base URL/);
+  });
+
+  it('an HTML 200 is returned as a response with no JSON body; the endpoint layer turns it into exit 7', async () => {
     script = [
       (_q, s) => {
         s.writeHead(200, { 'content-type': 'text/html' });
-        s.end('<html>ok</html>');
+        s.end('<html>hello</html>');
       },
     ];
-    const page = await client().c.request(GET);
-    expect([page.status, page.raw, page.body]).toEqual([200, '<html>ok</html>', undefined]);
+    const res = await client().c.request(GET);
+    expect(res.body).toBeUndefined();
+    expect(res.raw).toBe('<html>hello</html>');
   });
 
   it('parses Retry-After as seconds or as an HTTP date', () => {
@@ -270,6 +281,30 @@ describe('ApiClient', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toMatch(/timed out/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('Ctrl-C cuts a request at once, except one marked finishOnInterrupt (register), which is read to its end', async () => {
+    // The server answers only after the interrupt has happened.
+    const answerAfter = (ctl: AbortController, status: number) => (_q: IncomingMessage, s: ServerResponse) => {
+      ctl.abort();
+      setImmediate(() => json(s, status, { ok: true }));
+    };
+    const cut = new AbortController();
+    script = [answerAfter(cut, 200)];
+    const err = await failure(client({}, { signal: cut.signal }).c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.Interrupted);
+
+    const kept = new AbortController();
+    script = [answerAfter(kept, 201)];
+    const res = await client({}, { signal: kept.signal }).c.request({
+      method: 'POST',
+      path: 'api/agent/v1/register.php',
+      body: { email: 'a@example.com' },
+      auth: 'none',
+      retry: 'rate-limit-only',
+      finishOnInterrupt: true,
+    });
+    expect(res.status).toBe(201);
   });
 
   it('refuses to send a key over plain http to a non-loopback host, before connecting', async () => {

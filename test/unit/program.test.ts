@@ -7,7 +7,7 @@ import { buildProgram } from '../../src/program.js';
 const sink = { write: () => true };
 const app = (): App => ({
   ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-  exitCode: 0,
+  settle: () => undefined,
 });
 const registered = async (argv?: string[]) => (await buildProgram(app(), argv)).commands.map((c) => c.name());
 
