@@ -6,9 +6,8 @@
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
 // Both sit directly in dist/, as deep as src/context.ts and src/package-files.ts, whose
 // paths relative to their own URL (../package.json, ../bin/fcast.js) must hold in a bundle.
-// Left out of the bundle and loaded from node_modules when used: undici (by file, for the
-// wire) and conf, whose ajv, semver and fast-uri would be ~40% of the bundle's bytes to
-// parse on every run for the few commands that write the config file.
+// Left out of the bundle and loaded from node_modules when used: undici, which only a
+// proxied connection needs (direct ones use node:http), so no other run parses it.
 import { build } from 'esbuild';
 
 await build({
@@ -19,7 +18,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['undici', 'conf'],
+  external: ['undici'],
   define: { 'import.meta.url': '__fcastModuleUrl' },
   banner: { js: "const __fcastModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',

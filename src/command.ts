@@ -26,7 +26,7 @@ export interface Run {
   dryRun(...requests: RequestSpec[]): Promise<number>;
   /** The clock in epoch seconds, the unit of every time in the API. */
   nowSeconds(): number;
-  /** The config file for writing (conf, imported only by the commands that write). */
+  /** The config file for writing, under its lock (config-store.ts, imported only by the commands that write). */
   configStore(): Promise<ConfigStore>;
   /**
    * Until the returned release is called, Ctrl-C does not end the command at once (register,

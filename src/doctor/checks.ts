@@ -64,7 +64,7 @@ export interface DoctorInput {
   ctx: Ctx;
   flags: GlobalFlags;
   out: Output;
-  /** Tests swap the wire (App.transport); production gets undici. */
+  /** Tests swap the wire (App.transport); production gets node:http(s), and undici behind a proxy. */
   transport?: (ctx: Ctx) => Transport;
 }
 
