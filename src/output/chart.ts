@@ -5,6 +5,7 @@
 import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../domain.js';
 import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
+import { packParts } from './table.js';
 import { isRecord } from '../values.js';
 
 function toNumber(v: unknown): number | undefined {
@@ -283,23 +284,12 @@ function timeLabels(times: ReadonlyArray<{ step: number; t: number }>): AxisLabe
 }
 
 /** Legend items joined two spaces apart, as many to a line as fit `width`. */
-function packLegend(items: readonly string[], width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  let length = 0;
-  for (const item of items) {
-    const n = [...item.replace(/\x1b\[[0-9;]*m/g, '')].length;
-    if (line && length + 2 + n > width) {
-      lines.push(line);
-      line = '';
-      length = 0;
-    }
-    line += line ? `  ${item}` : item;
-    length += (length ? 2 : 0) + n;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+const packLegend = (items: readonly string[], width: number): string[] =>
+  packParts(
+    items.map((item): [string, string] => [item.replace(/\x1b\[[0-9;]*m/g, ''), item]),
+    width,
+    '  ',
+  );
 
 /** The first of the texts that fits the width (the last one otherwise). */
 const longestFitting = (texts: readonly string[], width: number) =>

@@ -94,7 +94,8 @@ function prepare(cell: Cell | undefined): Prepared {
 }
 
 /** Whether to fit the terminal: a TTY, and no --wide. */
-const fitting = (out: Output) => out.tty && !out.wide;
+/** Whether output is cut to the terminal: a TTY, unless --wide. */
+export const fitting = (out: Output): boolean => out.tty && !out.wide;
 
 /** The indices of the columns shown, and each one's width, for this output. */
 function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prepared[][]): [number[], number[]] {
@@ -181,22 +182,38 @@ export function renderPairs(out: Output, pairs: Array<[string, string]>): string
  */
 export function flowLine(out: Output, parts: Array<[plain: string, painted: string]>, sep = '  '): string {
   if (!fitting(out)) return parts.map(([, p]) => p).join(sep);
+  const fitted = parts.map(([plain, painted]): [string, string] => {
+    if (displayWidth(plain) <= out.columns) return [plain, painted];
+    const cut = truncate(plain, out.columns);
+    return [cut, cut];
+  });
+  return packParts(fitted, out.columns, sep).join('\n');
+}
+
+/**
+ * The one line packer of every view (headers, gateway headings, the chart's legend): parts
+ * joined by `sep`, a new line where the next would pass `width` display columns.
+ */
+export function packParts(
+  parts: ReadonlyArray<[plain: string, painted: string]>,
+  width: number,
+  sep: string,
+): string[] {
   const lines: string[] = [];
   let current = '';
-  let width = 0;
+  let used = 0;
   for (const [plain, painted] of parts) {
     const w = displayWidth(plain);
-    if (width > 0 && width + sep.length + w > out.columns) {
+    if (used > 0 && used + sep.length + w > width) {
       lines.push(current);
       current = '';
-      width = 0;
+      used = 0;
     }
-    const fitted = w > out.columns ? truncate(plain, out.columns) : painted;
-    current += (width > 0 ? sep : '') + fitted;
-    width += (width > 0 ? sep.length : 0) + Math.min(w, out.columns);
+    current += (used > 0 ? sep : '') + painted;
+    used += (used > 0 ? sep.length : 0) + w;
   }
   if (current !== '' || lines.length === 0) lines.push(current);
-  return lines.join('\n');
+  return lines;
 }
 
 /** Prose wrapped at word boundaries to the terminal's width (unchanged when piped or --wide). */

@@ -16,7 +16,7 @@ import {
   sections,
   symbolText,
   textWidth,
-  wrapText,
+  wrapIndented,
   when,
   type GatewayView,
   type ViewContext,
@@ -138,7 +138,7 @@ export const analyzeView: GatewayView = (raw, ctx) => {
     ? [
         out.c.bold('Drivers'),
         ...(data.drivers.length
-          ? data.drivers.map((d) => `  • ${wrapText(clean(d), textWidth(out), 4)}`)
+          ? data.drivers.map((d) => `  • ${wrapIndented(clean(d), textWidth(out), 4)}`)
           : ['  (none)']),
       ]
     : undefined;

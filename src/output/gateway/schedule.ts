@@ -14,7 +14,7 @@ import {
   symbolText,
   textWidth,
   when,
-  wrapText,
+  wrapIndented,
   type GatewayView,
   type ViewContext,
 } from './shared.js';
@@ -139,9 +139,11 @@ export const calendarView: GatewayView = (raw, ctx) => {
   if (data.market_state)
     lines.push(`${label('Market')}  ${statePaint(out, data.market_state)(clean(data.market_state))}`);
   if (data.next_open !== undefined)
-    lines.push(`${label('Next open')}  ${data.next_open ? wrapText(when(ctx, data.next_open), width, 12) : DASH}`);
+    lines.push(`${label('Next open')}  ${data.next_open ? wrapIndented(when(ctx, data.next_open), width, 12) : DASH}`);
   if (data.next_close !== undefined)
-    lines.push(`${label('Next close')}  ${data.next_close ? wrapText(when(ctx, data.next_close), width, 12) : DASH}`);
+    lines.push(
+      `${label('Next close')}  ${data.next_close ? wrapIndented(when(ctx, data.next_close), width, 12) : DASH}`,
+    );
   return sections(
     heading(ctx, symbolText(data.symbol), data.asset_class ?? undefined, `times in ${ctx.zone}`),
     lines,

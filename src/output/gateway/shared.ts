@@ -17,7 +17,7 @@ import {
 import type { Output } from '../io.js';
 import { changePaint } from '../paint.js';
 import { clean } from '../sanitize.js';
-import type { Cell, Column } from '../table.js';
+import { type Cell, type Column, fitting, packParts } from '../table.js';
 import { finiteNumber } from '../../values.js';
 
 export interface ViewContext {
@@ -38,19 +38,15 @@ export function readAs<S extends z.ZodTypeAny>(schema: S, data: unknown): z.infe
 }
 
 /** The width text must keep to: the terminal's on a TTY; piped, none (a script reads whole lines). */
-export const textWidth = (out: Output): number => (out.tty ? out.columns : Number.POSITIVE_INFINITY);
+export const textWidth = (out: Output): number => (fitting(out) ? out.columns : Number.POSITIVE_INFINITY);
 
 /** Parts joined by `joiner`, onto as many lines as keep each within `width`. */
-function packLine(parts: readonly string[], width: number, joiner = ' · '): string[] {
-  const lines: string[] = [];
-  for (const part of parts) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && [...last].length + joiner.length + [...part].length <= width)
-      lines[lines.length - 1] = `${last}${joiner}${part}`;
-    else lines.push(part);
-  }
-  return lines;
-}
+const packLine = (parts: readonly string[], width: number, joiner = ' · '): string[] =>
+  packParts(
+    parts.map((p): [string, string] => [p, p]),
+    width,
+    joiner,
+  );
 
 /** `BTC/USD · 1h · as of 2026-11-22 14:05 UTC (now)`: the first part bold, the empty ones left out, wrapped to fit. */
 export function heading(ctx: ViewContext, first: string, ...rest: Array<string | undefined>): string {
@@ -63,7 +59,7 @@ export function heading(ctx: ViewContext, first: string, ...rest: Array<string |
 }
 
 /** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
-export function wrapText(text: string, width: number, indent: number): string {
+export function wrapIndented(text: string, width: number, indent: number): string {
   if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
   return packLine(text.split(' '), Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
 }
