@@ -63,7 +63,7 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
     import('../exit-guard.js'),
   ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
-  const window = new KeyWindow(run, holdExit, settings.timeout.value * 1000);
+  const window = new KeyWindow(run, holdExit);
   // The shape is judged only after the key is safe: under --strict an off-shape body would
   // otherwise throw away the one copy of a key that was really issued.
   const connection = openConnection(run.ctx, settings, run.out, {
@@ -151,7 +151,6 @@ class KeyWindow {
   constructor(
     private readonly run: Run,
     private readonly holdExit: () => () => void,
-    private readonly deadlineMs: number,
   ) {}
 
   /** The wire, on which an interrupt no longer cuts the exchange; the deadline still does. */
@@ -159,27 +158,14 @@ class KeyWindow {
     return {
       close: () => wire.close(),
       proxyFor: wire.proxyFor ? (url) => wire.proxyFor?.(url) : undefined,
+      // The client never aborts a request marked finishOnInterrupt on Ctrl-C (only its
+      // deadline does), so the request goes through as it is.
       send: async (req) => {
         this.sending = true;
         this.releaseInterrupts ??= this.run.holdInterrupts();
-        const own = new AbortController();
-        const forward = () => {
-          if (!(req.signal.reason instanceof InterruptedError)) own.abort(req.signal.reason);
-        };
-        if (req.signal.aborted) forward();
-        req.signal.addEventListener('abort', forward, { once: true });
-        // The client's own deadline cannot fire once an interrupt has aborted its controller.
-        const deadline = setTimeout(() => own.abort(new Error('deadline')), this.deadlineMs);
-        deadline.unref?.();
-        try {
-          const res = await wire.send({ ...req, signal: own.signal });
-          if (res.status >= 200 && res.status < 300) this.holdKey();
-          res.body.once('close', () => clearTimeout(deadline));
-          return res;
-        } catch (err) {
-          clearTimeout(deadline);
-          throw err;
-        }
+        const res = await wire.send(req);
+        if (res.status >= 200 && res.status < 300) this.holdKey();
+        return res;
       },
     };
   }
