@@ -63,8 +63,11 @@ async function run() {
   // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
   // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background
   // threads that the process must join before it exits. A CLI's few short responses never
-  // need the optimised parser. Set here, for this process only, before anything loads undici.
-  require('node:v8').setFlagsFromString('--liftoff-only');
+  // need the optimised parser. Set here, for this process only, before anything loads undici;
+  // only when a proxy variable is set (the only way undici loads): node:v8 itself costs ~8 ms.
+  if (Object.keys(process.env).some((name) => /^https?_proxy$/i.test(name))) {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  }
 
   const bundle = freshBundle('fcast.cjs');
   // exitWhenFree from the same module graph as main: its hold is process-wide state.

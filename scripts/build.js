@@ -8,7 +8,23 @@
 // paths relative to their own URL (../package.json, ../bin/fcast.js) must hold in a bundle.
 // Left out of the bundle and loaded from node_modules when used: undici, which only a
 // proxied connection needs (direct ones use node:http), so no other run parses it.
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+// commander requires node:child_process at its top (~10 ms of CPU per run) for external
+// subcommands, which fcast has none of: the bundle loads it on the first spawn instead.
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyCommanderSpawn = {
+  name: 'lazy-commander-spawn',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(CHILD_PROCESS)) throw new Error(`${args.path}: no '${CHILD_PROCESS}' to make lazy`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
 
 await build({
   entryPoints: { fcast: 'src/entry.ts', tab: 'src/completion/tab.ts' },
@@ -21,5 +37,6 @@ await build({
   external: ['undici'],
   define: { 'import.meta.url': '__fcastModuleUrl' },
   banner: { js: "const __fcastModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyCommanderSpawn],
   logLevel: 'warning',
 });

@@ -142,5 +142,14 @@ function redactingWriter(stream: Writer, redactor: Redactor): Writer {
 }
 
 export function redactedIO(io: IO, redactor: Redactor): IO {
-  return { ...io, stdout: redactingWriter(io.stdout, redactor), stderr: redactingWriter(io.stderr, redactor) };
+  // stdin is passed through as a getter: process.stdin costs ~10 ms to build, and most
+  // commands never read it.
+  return {
+    stdout: redactingWriter(io.stdout, redactor),
+    stderr: redactingWriter(io.stderr, redactor),
+    ...(io.releaseStdout && { releaseStdout: io.releaseStdout }),
+    get stdin() {
+      return io.stdin;
+    },
+  };
 }
