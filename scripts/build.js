@@ -74,6 +74,8 @@ async function warmUp({ main, realContext }) {
   const mock = spawn(process.execPath, ['bin/fcast.js', 'mock', '--port', '0', '--print-env'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
+  // An emulator that never prints its address must not hold the build: killed, its output ends.
+  const stuck = setTimeout(() => mock.kill(), 20_000);
   try {
     let printed = '';
     for await (const chunk of mock.stdout) printed += chunk;
@@ -100,6 +102,7 @@ async function warmUp({ main, realContext }) {
       rmSync(configDir, { recursive: true, force: true });
     }
   } finally {
+    clearTimeout(stuck);
     mock.kill();
   }
 }
