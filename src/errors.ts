@@ -104,7 +104,7 @@ export class CheckFailedError extends FcastError {
 }
 
 /** The status decides the exit code, whatever the body says (a 503 with HTML exits 6). */
-export function exitCodeForStatus(status: number): ExitCode {
+function exitCodeForStatus(status: number): ExitCode {
   if (status === 400 || status === 422) return ExitCode.Usage;
   if (status === 401 || status === 403 || status === 407) return ExitCode.Config;
   if (status === 404 || status === 410) return ExitCode.NotFound;

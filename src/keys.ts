@@ -18,7 +18,7 @@ export function maskKey(key: string): string {
 // The seed does not document the gateway key's form: any single printable token of a
 // plausible length is accepted, which still catches an empty paste or a pasted sentence, and
 // never lets whitespace or a control character into an HTTP header.
-export const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
+const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
 
 export interface KeyKind {
   /** Its name in the settings table. */

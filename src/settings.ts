@@ -237,7 +237,7 @@ export interface Lookup<T> {
 const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
 
 /** Flag, then environment, then file; a value that does not parse is a problem, not a fall-through. */
-export function lookUpSetting<N extends SettingName>(
+function lookUpSetting<N extends SettingName>(
   name: N,
   flags: GlobalFlags,
   env: Env,

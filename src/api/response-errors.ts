@@ -10,14 +10,14 @@ export const statusText = (status: number): string => STATUS_CODES[status] ?? ''
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Whether a body is one the API writes: problem+json, or the gateway's envelope. */
-export function isApiErrorBody(body: unknown): boolean {
+function isApiErrorBody(body: unknown): boolean {
   if (!isRecord(body)) return false;
   if (typeof body.ok === 'boolean' || isRecord(body.error)) return true;
   return typeof body.title === 'string' || typeof body.type === 'string' || typeof body.detail === 'string';
 }
 
 /** What an error body says, whatever its kind; `body` is undefined when it was not JSON. */
-export function describeErrorBody(status: number, body: unknown): ApiErrorDetails {
+function describeErrorBody(status: number, body: unknown): ApiErrorDetails {
   const details: ApiErrorDetails = { status };
   if (body !== undefined) details.body = body;
   if (isRecord(body)) {
@@ -62,7 +62,7 @@ function sentKey(key: SentKey | undefined): string {
 }
 
 /** The one hint table: by status, told in the terms of the request that failed. */
-export function hintFor(status: number, context: HintContext = {}): string | undefined {
+function hintFor(status: number, context: HintContext = {}): string | undefined {
   const { gateway } = context;
   switch (status) {
     case 400:

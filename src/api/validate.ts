@@ -32,7 +32,7 @@ export function requireJson(res: ApiResponse, what: string): unknown {
 }
 
 /** A schema's verdict: the first broken field, and how many more, as a sentence; or undefined when it matched. */
-export function judgeShape(schema: ZodType, body: unknown, what: string): string | undefined {
+function judgeShape(schema: ZodType, body: unknown, what: string): string | undefined {
   const result = schema.safeParse(body);
   if (result.success) return undefined;
   const { issues } = result.error;

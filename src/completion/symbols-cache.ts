@@ -76,7 +76,7 @@ export function markRefreshStarted(configDir: string, cache: SymbolsCache | unde
 }
 
 /** Runs `fcast __complete-symbols --refresh` detached: the TAB that started it does not wait. */
-export function spawnRefresh(env: Env): void {
+function spawnRefresh(env: Env): void {
   try {
     // Loaded here, not at the top: node:child_process costs ~15 ms to load, and TAB spawns
     // at most once a day.

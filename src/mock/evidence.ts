@@ -41,7 +41,7 @@ const COHORT_SIZE: Record<string, number> = {
 const COHORT_SIZE_AT = Date.UTC(2026, 10, 22, 12) / 1000;
 
 /** The timeframe the `shrink` fault rewrites, and how far back its losses are cut. */
-export const SHRUNK_TIMEFRAME = '1h';
+const SHRUNK_TIMEFRAME = '1h';
 const SHRINK_BACK_S = 90 * 86_400;
 
 function maturityOf(nSettled: number): Maturity {

@@ -64,7 +64,7 @@ export interface MockServer {
 }
 
 export const DEFAULT_SEED = 'fcast-mock';
-export const DEFAULT_REQUEST_LOG = 1000;
+const DEFAULT_REQUEST_LOG = 1000;
 const MAX_REQUEST_BODY = 1024 * 1024;
 const GATEWAY = `/${GATEWAY_PATH}`;
 const REST_ROOT = REST_BASE.replace(/\/$/, '');

@@ -15,7 +15,7 @@ const EPOCH_MAX = 4_000_000_000;
 const MAX_KEY_PAD = 32;
 const TIME_KEY = /(^|_)(t|ts|time|at|date)$|_t$|^server_t$|timestamp/i;
 
-export function formatScalar(key: string, value: unknown, nowSeconds: number): string {
+function formatScalar(key: string, value: unknown, nowSeconds: number): string {
   if (value === null || value === undefined) return DASH;
   if (
     typeof value === 'number' &&

@@ -5,7 +5,7 @@ import { BadResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../values.js';
 
 /** What `--json` may write: a small body must never turn into hundreds of megabytes of indentation. */
-export const MAX_JSON_OUTPUT = 64 * 1024 * 1024;
+const MAX_JSON_OUTPUT = 64 * 1024 * 1024;
 
 const tooLarge = (cap: number) =>
   new BadResponseError(`the response would print as more than ${Math.round(cap / 1024 / 1024)} MiB of JSON; not shown`);

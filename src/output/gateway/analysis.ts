@@ -58,7 +58,7 @@ function groupDecimals(values: readonly number[], close: number | undefined, pri
 }
 
 /** The indicators as a two-column table; a group (MACD, Bollinger) as indented rows under its name. */
-export function indicatorTable(out: Output, set: z.infer<typeof IndicatorSet>): string {
+function indicatorTable(out: Output, set: z.infer<typeof IndicatorSet>): string {
   const close = finiteNumber(set.close);
   const priceDecimals = Math.min(6, Math.max(2, close === undefined ? 2 : decimalsOf(close)));
   const numbers = (vs: ReadonlyArray<number | null>) => vs.filter((v): v is number => v !== null);
