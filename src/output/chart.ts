@@ -5,6 +5,7 @@
 import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../domain.js';
 import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
+import { clean } from './sanitize.js';
 import { packParts } from './table.js';
 import { isRecord } from '../values.js';
 
@@ -306,7 +307,8 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
   const meta = isRecord(body.meta) ? body.meta : {};
   const nowSeconds = toNumber(meta.server_t);
   const width = chartWidth(out);
-  const symbol = typeof body.symbol === 'string' ? `${body.symbol} · ` : '';
+  // The symbol is the server's text: cleaned like every other string a view prints.
+  const symbol = typeof body.symbol === 'string' ? `${clean(body.symbol)} · ` : '';
 
   for (const tf of CANDLE_TIMEFRAMES) {
     if (candles[tf] === undefined) {
@@ -375,7 +377,9 @@ export function summarizeCandles(body: ForecastChartBody): { lines: string[]; pr
   if (!candles) return { lines: [], problems: ['the response has no candles'] };
   const lines: string[] = [];
   const problems: string[] = [];
-  for (const [tf, list] of Object.entries(candles)) {
+  for (const [key, list] of Object.entries(candles)) {
+    // The timeframe names here are the server's keys: cleaned before they are printed.
+    const tf = clean(key);
     const series = candleCloses(list);
     if (typeof series === 'string') {
       problems.push(`the ${tf} candles could not be read: ${series}`);

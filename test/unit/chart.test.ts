@@ -1,7 +1,7 @@
 // The terminal chart of `predict --chart`: reading the candle shapes the seed leaves open,
 // and drawing closes, marks and the forecast's projection within a given width.
 import { describe, expect, it } from 'vitest';
-import { candleCloses, renderForecastCharts, renderLineChart } from '../../src/output/chart.js';
+import { candleCloses, renderForecastCharts, renderLineChart, summarizeCandles } from '../../src/output/chart.js';
 import { timeframeMinutes } from '../../src/domain.js';
 import { Output } from '../../src/output/io.js';
 
@@ -237,6 +237,15 @@ describe('renderForecastCharts', () => {
     expect(problems).toEqual(['no 15min candles in the response']);
     expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50%\) {2}⠉⠒ closes/m);
     expect(text).not.toMatch(/└/);
+  });
+
+  it("cleans the server's text it prints: the symbol in each title and candle keys in the summary", () => {
+    const { text } = renderForecastCharts(output(80, true), { ...body, symbol: '\x1b[31mBTC\u202e/USD' });
+    expect(text).toMatch(/^BTC\/USD · 15min · 96 candles/m);
+    expect(text).not.toMatch(/[\x1b\u202e]/);
+    const { lines } = summarizeCandles({ candles: { '\x1b]8;;x\x07h1': candles(3, 3600) } });
+    expect(lines.join('\n')).toMatch(/^Candles h1: 3,/);
+    expect(lines.join('\n')).not.toMatch(/[\x1b\x07]/);
   });
 
   it('reports what it cannot draw', () => {
