@@ -13,6 +13,7 @@ import {
   collectBodies,
   FORBIDDEN,
   RESOURCES,
+  FUZZ_PARAMS,
   RUNS,
   runCase,
   startBodyServer,
@@ -63,7 +64,7 @@ describe.each(RESOURCES)('any %s body', (resource) => {
             // A renderer failing on a body its schema accepted means the schema is too loose.
             expect(r.stderr).not.toContain(RENDER_FAILED);
           }),
-          { numRuns: RUNS },
+          FUZZ_PARAMS,
         );
       }),
     TIMEOUT,
@@ -80,7 +81,7 @@ describe.each(RESOURCES)('any %s body', (resource) => {
             if (r.stdout !== '') expect(r.stdout).toBe(`${JSON.stringify(c.body, null, 2)}\n`);
             if (r.code === 0) expect(r.stdout).not.toBe('');
           }),
-          { numRuns: RUNS },
+          FUZZ_PARAMS,
         );
       }),
     TIMEOUT,
