@@ -37,11 +37,17 @@ function judgeShape(schema: ZodType, body: unknown, what: string): string | unde
   if (result.success) return undefined;
   const { issues } = result.error;
   const issue = issues[0]!;
-  // Paths are the server's keys: shortened, so a 20,000-character key makes no 20,000-character warning.
-  const where = issue.path.length ? issue.path.map((p) => short(String(p), 40)).join('.') : 'the body';
+  // Paths are the server's keys: shortened, so a 20,000-character key makes no 20,000-character
+  // warning, and JSON-quoted unless plain, so a tab or newline in a key shows as \t or \n.
+  const where = issue.path.length ? issue.path.map((p) => short(pathPart(p), 40)).join('.') : 'the body';
   const more = issues.length > 1 ? ` and ${issues.length - 1} more` : '';
-  return `${what}: the response does not match the documented shape (${where}: ${short(issue.message, 120)})${more}`;
+  // A message may quote a received value: kept to one line.
+  const message = short(issue.message.replace(/\s+/g, ' '), 120);
+  return `${what}: the response does not match the documented shape (${where}: ${message})${more}`;
 }
+
+const pathPart = (p: string | number): string =>
+  typeof p === 'number' || /^[\w/-]+$/.test(p) ? String(p) : JSON.stringify(p);
 
 /** Checks the shape; returns whether it matched. Off-shape is a warning, or exit 7 under --strict. */
 export function checkShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
