@@ -14,6 +14,8 @@
 // (bench-rss.cjs), so memory is compared process to process.
 // Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
 // BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
+// BENCH_ONLY=regex keeps the cases whose names match (and the pairs of two kept cases) and
+// skips the emulator load, for a quick look at one change: `BENCH_ONLY=predict npm run bench`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +64,8 @@ http.get(${JSON.stringify(`${server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`
 
 const base = { FCAST_BASE_URL: server.url, FCAST_API_KEY: server.testKey, FCAST_CONFIG_DIR: work };
 const slowEnv = { ...base, FCAST_BASE_URL: slow.url };
-const cases = [
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const allCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'fcast --version', args: [fcast, '--version'] },
   { name: 'fcast TAB', args: [fcast, '__complete-symbols'] },
@@ -75,8 +78,9 @@ const cases = [
   { name: 'predict 1', args: [fcast, 'predict', symbols[0]], env: slowEnv },
   { name: 'predict 20', args: [fcast, 'predict', ...twenty], env: slowEnv },
 ];
+const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 // [a, b, what is compared, the goal for a / b]
-const pairs = [
+const allPairs = [
   ['fcast --version', 'node -e 0', 'ms', 1.1],
   ['fcast TAB', 'node -e 0', 'ms', 1.2],
   ['fcast --help', 'node -e 0', 'ms', undefined],
@@ -86,6 +90,8 @@ const pairs = [
   ['predict 20 --json', 'predict 1 --json', 'ms', 1.5],
   ['predict 20', 'predict 1', 'ms', 1.5],
 ];
+const kept = new Set(cases.map((c) => c.name));
+const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
 
 /** The environment of every benchmarked process: this one's, less what would skew it. */
 function cleanEnv(extra) {
@@ -121,12 +127,19 @@ const mismatches = [];
 
 /** What each run must print, so a fast wrong answer cannot pass for a fast one. */
 function check(outputs) {
-  const fcastJson = outputs['fcast demo --json'];
-  if (fcastJson !== outputs['node:http client']) mismatches.push('demo --json differs from the client');
-  if (!outputs['fcast TAB'].startsWith(`${symbols[0]}\n`)) mismatches.push('TAB did not list the cache');
-  const array = JSON.parse(outputs['predict 20 --json']);
-  if (array.length !== 20 || array.some((b) => b?.ok !== true)) mismatches.push('predict 20 --json: not 20 bodies');
-  if (!outputs['fcast demo'].includes('BTC/USD')) mismatches.push('the demo table shows no BTC/USD');
+  const has = (...names) => names.every((n) => kept.has(n));
+  if (has('fcast demo --json', 'node:http client') && outputs['fcast demo --json'] !== outputs['node:http client'])
+    mismatches.push('demo --json differs from the client');
+  if (has('fcast TAB') && !outputs['fcast TAB'].startsWith(`${symbols[0]}\n`))
+    mismatches.push('TAB did not list the cache');
+  if (has('predict 20 --json')) {
+    const array = JSON.parse(outputs['predict 20 --json']);
+    if (array.length !== 20 || array.some((b) => b?.ok !== true)) mismatches.push('predict 20 --json: not 20 bodies');
+  }
+  if (has('predict 20') && (outputs['predict 20'].match(/BTC\/USD/g) ?? []).length < 3)
+    mismatches.push('the predict 20 table does not show every BTC/USD row');
+  if (has('fcast demo') && !outputs['fcast demo'].includes('BTC/USD'))
+    mismatches.push('the demo table shows no BTC/USD');
 }
 
 try {
@@ -149,18 +162,21 @@ try {
 }
 
 // The emulator under load (scripts/bench-mock.js): bounded to 10 s or 20,000 requests.
-const { measureMock } = await import('./bench-mock.js');
-const load = await measureMock();
-console.log(
-  `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
-);
+if (only === undefined) {
+  const { measureMock } = await import('./bench-mock.js');
+  const load = await measureMock();
+  console.log(
+    `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
+  );
+}
 
 function print(seconds) {
-  const floor = samples['node -e 0'].map((s) => s.ms);
+  const floor = (samples['node -e 0'] ?? []).map((s) => s.ms);
   console.log(`fcast benchmark: node ${process.versions.node}, ${runs} rounds, ${seconds.toFixed(0)} s`);
-  console.log(
-    `node -e 0 takes ${median(floor).toFixed(1)} ms (median wall time; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared)\n`,
-  );
+  if (floor.length > 0)
+    console.log(
+      `node -e 0 takes ${median(floor).toFixed(1)} ms (median wall time; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared)\n`,
+    );
   console.log(
     `${'case'.padEnd(20)}  ${'wall ms min / median / max'.padStart(26)}  ${'cpu ms median'.padStart(13)}  ${'peak RSS MiB'.padStart(12)}`,
   );
@@ -191,7 +207,7 @@ function print(seconds) {
   }
   console.log(
     mismatches.length === 0
-      ? `\noutputs checked in every round: fcast demo --json printed exactly the client's body`
+      ? `\noutputs checked in every round${kept.has('node:http client') ? ": fcast demo --json printed exactly the client's body" : ''}`
       : `\nOUTPUT PROBLEMS (${mismatches.length}): ${[...new Set(mismatches)].join('; ')}`,
   );
 }
