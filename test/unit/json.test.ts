@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FUZZ_PARAMS } from '../property/harness.js';
 import { BadResponseError } from '../../src/errors.js';
 import { jsonArrayOf, reindentJson } from '../../src/output/json.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/values.js';
@@ -7,6 +9,35 @@ describe('reindentJson', () => {
   it('matches JSON.stringify indentation for ordinary bodies', () => {
     const value = { ok: true, a: [1, 2, { b: null }], s: 'x', e: {}, l: [] };
     expect(reindentJson(JSON.stringify(value))).toBe(JSON.stringify(value, null, 2));
+  });
+
+  it('equals JSON.stringify(_, null, 2) for any JSON written compact or spaced (property)', () => {
+    // Strings mostly of what a scanner for the closing quote can get wrong: quotes, runs of
+    // backslashes, brackets and separators, control characters and lone surrogates.
+    const unit = fc.oneof(fc.constantFrom('\\', '"', '{', ']', ',', ':', ' ', '\n', '\u0000', '\ud800'), fc.string());
+    const json = fc.jsonValue({ maxDepth: 6, stringUnit: unit });
+    fc.assert(
+      // Compact text takes the native path; spaced text, the token scan: both must agree.
+      fc.property(
+        json,
+        fc.constantFrom(undefined, 1, 4, '\t'),
+        fc.integer({ min: 0, max: 3 }),
+        (value, space, depth) => {
+          const raw = JSON.stringify(value, null, space);
+          const want = JSON.stringify(value, null, 2).replace(/\n/g, `\n${'  '.repeat(depth)}`);
+          expect(reindentJson(raw, depth)).toBe(want);
+          expect(reindentJson(` ${raw}\r\n`, depth)).toBe(want);
+        },
+      ),
+      { ...FUZZ_PARAMS, numRuns: Math.max(FUZZ_PARAMS.numRuns, 2000) },
+    );
+  });
+
+  it('copies a string that ends in backslashes, or is only escapes, whole', () => {
+    for (const s of ['\\', 'a\\\\', '\\"', '"', '\\\\"x', '']) {
+      const raw = JSON.stringify({ [s]: [s, { s }] });
+      expect(reindentJson(raw)).toBe(JSON.stringify(JSON.parse(raw), null, 2));
+    }
   });
 
   it('keeps the order of integer-like keys and the spelling of numbers', () => {
@@ -41,6 +72,12 @@ describe('bounds on what --json writes', () => {
     const deepest = nestedWithValue(MAX_JSON_DEPTH);
     expect(JSON.parse(reindentJson(deepest))).toEqual(JSON.parse(deepest));
     expect(() => reindentJson(nestedWithValue(MAX_JSON_DEPTH + 1))).toThrow(NestedTooDeeplyError);
+    // Spaced, the same body takes the token scan, which must draw the line at the same level.
+    expect(reindentJson(` ${deepest}`)).toBe(reindentJson(deepest));
+    expect(() => reindentJson(` ${nestedWithValue(MAX_JSON_DEPTH + 1)}`)).toThrow(NestedTooDeeplyError);
+    // Empty arrays add no indentation, so they do not count as a level.
+    expect(() => reindentJson(nested(MAX_JSON_DEPTH + 1))).not.toThrow();
+    expect(() => reindentJson(` ${nested(MAX_JSON_DEPTH + 1)}`)).not.toThrow();
   });
 
   it('refuses 10,000 levels of nesting at once instead of writing 200 MB of indentation', () => {
