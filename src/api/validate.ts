@@ -6,6 +6,7 @@ import { BadResponseError } from '../errors.js';
 import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
 import type { ApiResponse } from './client.js';
 import type { ApiLog } from './log.js';
+import { quickAcceptor } from './quick-accept.js';
 import { NOT_THE_API } from './response-errors.js';
 
 export interface ShapeCheck {
@@ -33,6 +34,8 @@ export function requireJson(res: ApiResponse, what: string): unknown {
 
 /** A schema's verdict: the first broken field, and how many more, as a sentence; or undefined when it matched. */
 function judgeShape(schema: ZodType, body: unknown, what: string): string | undefined {
+  // The common case answered without zod; zod still words every refusal.
+  if (quickAcceptor(schema)(body)) return undefined;
   const result = schema.safeParse(body);
   if (result.success) return undefined;
   const { issues } = result.error;

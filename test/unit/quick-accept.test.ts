@@ -1,0 +1,98 @@
+// The quick acceptor must agree with zod exactly on the project's schemas: never "yes" where
+// zod says no (a wrong body would pass unwarned), and "yes" wherever zod does (or the fast path
+// is never taken and `predict` pays zod's price again). Checked on the emulator's bodies of
+// every resource and on the property harness's hostile mutations of them, each against every
+// schema, since a body of one resource is a wrong body for the others.
+import fc from 'fast-check';
+import { z } from 'zod';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { quickAcceptor } from '../../src/api/quick-accept.js';
+import * as schemas from '../../src/api/schemas.js';
+import { bodyOf, collectBodies, FUZZ_PARAMS, RESOURCES } from '../property/harness.js';
+
+const SCHEMAS = {
+  ForecastEnvelopeSchema: schemas.ForecastEnvelopeSchema,
+  RegistrationSchema: schemas.RegistrationSchema,
+  TrackRecordSchema: schemas.TrackRecordSchema,
+  SymbolsListSchema: schemas.SymbolsListSchema,
+  LooseDocumentSchema: schemas.LooseDocumentSchema,
+  ProblemSchema: schemas.ProblemSchema,
+  GatewayEnvelopeSchema: schemas.GatewayEnvelopeSchema,
+};
+
+let corpus: unknown[] = [];
+beforeAll(async () => {
+  const bodies = await collectBodies();
+  corpus = RESOURCES.flatMap((r) => bodies[r]);
+}, 30_000);
+
+describe('quickAcceptor', () => {
+  it('every schema the project has is covered (a new one must join this test)', () => {
+    const exported = Object.entries(schemas).filter(([name]) => name.endsWith('Schema'));
+    expect(exported.map(([name]) => name).sort()).toEqual(Object.keys(SCHEMAS).sort());
+  });
+
+  it('accepts each emulator body its own schema accepts, without zod', () => {
+    let accepted = 0;
+    for (const body of corpus) {
+      for (const schema of Object.values(SCHEMAS)) {
+        const zod = schema.safeParse(body).success;
+        expect(quickAcceptor(schema)(body)).toBe(zod);
+        if (zod) accepted++;
+      }
+    }
+    // Every body matches at least the loose schema, and most their own as well.
+    expect(accepted).toBeGreaterThan(corpus.length * 1.5);
+  });
+
+  for (const [name, schema] of Object.entries(SCHEMAS)) {
+    it(`agrees with zod on hostile mutations of every resource: ${name} (property)`, () => {
+      let accepted = 0;
+      let refused = 0;
+      fc.assert(
+        fc.property(bodyOf(corpus), (body) => {
+          const zod = schema.safeParse(body).success;
+          expect(quickAcceptor(schema)(body)).toBe(zod);
+          if (zod) accepted++;
+          else refused++;
+        }),
+        FUZZ_PARAMS,
+      );
+      // Both answers were exercised, or agreement proves little.
+      expect(accepted).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    });
+  }
+
+  it('agrees with zod on every kind of check it compiles, at the edges', () => {
+    const cases: Array<[z.ZodTypeAny, unknown[]]> = [
+      [z.number().int().min(0).max(10), [0, 10, -1, 11, 0.5, Number.NaN, Infinity, '1', null]],
+      [z.number().gt(0).lt(1), [0, 1, 0.5, -0]],
+      [z.number().finite(), [Infinity, -Infinity, 1e308, Number.NaN]],
+      [z.string().regex(/^a+$/g), ['a', 'aa', 'b', '', 1]],
+      [z.literal(true), [true, false, 'true', 1]],
+      [z.enum(['x', 'y']), ['x', 'z', 1, undefined]],
+      [z.array(z.number()).nullable().optional(), [[], [1], ['1'], null, undefined, {}]],
+      [z.record(z.number()), [{}, { a: 1 }, { a: '1' }, [], null, JSON.parse('{"__proto__":"x"}')]],
+      [z.object({ a: z.unknown(), b: z.boolean().optional() }).passthrough(), [{}, { b: 1 }, { b: true, c: 1 }, []]],
+    ];
+    for (const [schema, values] of cases)
+      for (const v of values)
+        expect(quickAcceptor(schema)(v), `${schema._def.typeName} on ${String(v)}`).toBe(schema.safeParse(v).success);
+  });
+
+  it('leaves the kinds it does not compile to zod: "no", never a wrong "yes"', () => {
+    const cases: Array<[z.ZodTypeAny, unknown]> = [
+      [z.object({ a: z.string() }).strict(), { a: 'x' }],
+      [z.string().email(), 'a@example.com'],
+      [z.array(z.number()).min(1), [1]],
+      [z.number().multipleOf(2), 4],
+      [z.coerce.number(), 1],
+      [z.union([z.string(), z.number()]), 1],
+    ];
+    for (const [schema, value] of cases) {
+      expect(schema.safeParse(value).success).toBe(true);
+      expect(quickAcceptor(schema)(value)).toBe(false);
+    }
+  });
+});
