@@ -98,7 +98,7 @@ async function run() {
   const { realContext, main, exitWhenFree } = bundle ? loadBundle(bundle) : await import('../dist/entry.js');
 
   const interrupt = new AbortController();
-  // Every request in flight listens to it (predict runs ten at once): not a leak.
+  // Every request in flight listens to it (predict runs twenty at once): not a leak.
   require('node:events').setMaxListeners(0, interrupt.signal);
   // One listener for good: between a `once` firing and the next being added, a signal would
   // find none and kill the process outright.

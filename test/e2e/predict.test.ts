@@ -60,6 +60,53 @@ describe('fcast predict', () => {
     expect(r.stdout).toBe(`[\n${expected.map((raw) => pretty(raw).replace(/^/gm, '  ')).join(',\n')}\n]\n`);
   });
 
+  it('sends up to twenty symbols at once: a watchlist of 20 is one round trip, of 25 two', async () => {
+    const bodies = new Map<string, string>();
+    for (const s of ['BTC/USD', 'ETH/USD', 'SOL/USD', 'EUR/USD', 'XAU/USD']) bodies.set(s, await served(s));
+    // Holds every request until twenty wait or none has come for 300 ms, then answers them all:
+    // the most waiting at once is how many fcast had in flight.
+    const waiting: Array<() => void> = [];
+    let most = 0;
+    let rounds = 0;
+    let quiet: NodeJS.Timeout | undefined;
+    const releaseAll = () => {
+      for (const answer of waiting.splice(0)) answer();
+    };
+    const server = createServer((req, res) => {
+      const symbol = new URL(req.url!, 'http://x').searchParams.get('symbol')!;
+      if (waiting.length === 0) rounds++;
+      waiting.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(bodies.get(symbol)));
+      most = Math.max(most, waiting.length);
+      clearTimeout(quiet);
+      if (waiting.length >= 20) releaseAll();
+      else quiet = setTimeout(releaseAll, 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = {
+      FCAST_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      FCAST_API_KEY: emu.server.testKey,
+    };
+    const symbols = (n: number) => Array.from({ length: n }, (_, i) => [...bodies.keys()][i % bodies.size]!);
+    try {
+      for (const [count, trips] of [
+        [20, 1],
+        [25, 2],
+      ] as const) {
+        most = 0;
+        rounds = 0;
+        const r = await runCli(['predict', '--json', ...symbols(count)], { now: FIXED_NOW, env });
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toHaveLength(count);
+        expect(most).toBe(20);
+        expect(rounds).toBe(trips);
+      }
+    } finally {
+      clearTimeout(quiet);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('shows several symbols as an overview, one row each in the order given, and one footer', async () => {
     const r = await emu.runWithKey(['predict', 'SOL/USD', 'BTC/USD']);
     expect(r.code).toBe(0);
