@@ -31,20 +31,18 @@ export class NestedTooDeeplyError extends BadResponseError {
 }
 
 /**
- * Whether JSON text nests deeper than `limit` (objects and arrays). One pass over the text
- * without recursion, so a body of 100,000 `[` costs what its length costs and no stack.
+ * Whether a parsed JSON value nests deeper than `limit` (objects and arrays, empty ones too).
+ * JSON.parse itself takes any depth without recursion; this walk stops one level past the
+ * limit, so its recursion is bounded, and it visits values, not characters: a body's few
+ * hundred values cost less than a scan of its text (which V8 would even compile twice over).
  */
-export function nestsDeeperThan(raw: string, limit = MAX_JSON_DEPTH): boolean {
-  let level = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw.charCodeAt(i);
-    if (ch === 0x22 /* " */) {
-      for (i++; i < raw.length && raw.charCodeAt(i) !== 0x22; i++) if (raw.charCodeAt(i) === 0x5c) i++;
-    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
-      if (++level > limit) return true;
-    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
-      level--;
-    }
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (nestsDeeperThan(child, limit - 1)) return true;
+  } else {
+    for (const key in value) if (nestsDeeperThan((value as JsonObject)[key], limit - 1)) return true;
   }
   return false;
 }

@@ -28,7 +28,7 @@ export function requireJson(res: ApiResponse, what: string): unknown {
       start.startsWith('<') ? { hint: `${NOT_THE_API} ('fcast doctor' checks it)` } : undefined,
     );
   }
-  if (nestsDeeperThan(res.raw)) throw new NestedTooDeeplyError(what);
+  if (nestsDeeperThan(res.body)) throw new NestedTooDeeplyError(what);
   return res.body;
 }
 

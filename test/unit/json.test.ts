@@ -96,10 +96,17 @@ describe('bounds on what --json writes', () => {
     expect(() => jsonArrayOf([body, body, body], 1000)).toThrow(BadResponseError);
   });
 
-  it('counts nesting outside strings only', () => {
-    expect(nestsDeeperThan('["[[[[", {"a": "{{{{"}]', 2)).toBe(false);
-    expect(nestsDeeperThan('[[[1]]]', 2)).toBe(true);
-    expect(nestsDeeperThan('["\\"[", [[1]]]', 3)).toBe(false);
-    expect(nestsDeeperThan(nested(100_000), MAX_JSON_DEPTH)).toBe(true);
+  it('measures the nesting of a parsed body: arrays and objects, empty ones too, at any depth', () => {
+    const deeper = (raw: string, limit: number) => nestsDeeperThan(JSON.parse(raw), limit);
+    expect(deeper('["[[[[", {"a": "{{{{"}]', 2)).toBe(false);
+    expect(deeper('[[[1]]]', 2)).toBe(true);
+    expect(deeper('[[[1]]]', 3)).toBe(false);
+    expect(deeper('{"a":{"b":{}}}', 2)).toBe(true);
+    expect(deeper('{"a":{"b":{}}}', 3)).toBe(false);
+    expect(deeper('[1, "x", null, [[]]]', 2)).toBe(true);
+    expect(deeper('"[[[["', 0)).toBe(false);
+    // JSON.parse takes 100,000 levels without recursion; the walk stops at the limit.
+    expect(deeper(nested(100_000), MAX_JSON_DEPTH)).toBe(true);
+    expect(deeper(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
   });
 });
