@@ -4,7 +4,9 @@
 // performance figures.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -133,6 +135,92 @@ describe('the first Ctrl-C or SIGTERM ends any phase at once (exit 130)', () => 
     expect(r.code, r.stderr).toBe(130);
     expect(Date.now() - sentAt).toBeLessThan(INTERRUPT_MS);
     expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+/**
+ * The two phases no server can stall on purpose. Connect: a listener whose accept queue is
+ * full (its process never accepts), so the kernel drops fcast's SYN and retries it for about
+ * two minutes. DNS: a resolver that never answers, put in place by a preload (lookups are
+ * made inside the process; there is no local resolver to stall).
+ */
+describe('the phases before the first byte: DNS and TCP connect', () => {
+  let blackHole: ChildProcess;
+  let blackHolePort = 0;
+  const fillers: Socket[] = [];
+  const hangDns = join(tempDir(), 'hang-dns.cjs');
+
+  beforeAll(async () => {
+    blackHole = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const s = require('node:net').createServer();
+         s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+           require('node:fs').writeSync(1, s.address().port + '\\n');
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // never accepts
+         });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [chunk] = (await once(blackHole.stdout!, 'data')) as [Buffer];
+    blackHolePort = Number(chunk.toString().trim());
+    // Fill the accept queue: connections past it get no SYN-ACK and stay pending.
+    let pending = 0;
+    for (let i = 0; i < 8; i++) {
+      const socket = connect(blackHolePort, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.on('connect', () => pending++);
+      fillers.push(socket);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pending, 'the queue holds a few; the rest must stay unanswered').toBeLessThan(8);
+    writeFileSync(
+      hangDns,
+      "const dns = require('node:dns');\ndns.lookup = () => {};\ndns.promises.lookup = () => new Promise(() => {});\n",
+    );
+  });
+
+  afterAll(() => {
+    for (const socket of fillers) socket.destroy();
+    blackHole.kill('SIGKILL');
+  });
+
+  const cases: Array<[phase: string, env: () => Record<string, string>]> = [
+    ['TCP connect (a SYN never answered)', () => ({ FCAST_BASE_URL: `http://127.0.0.1:${blackHolePort}` })],
+    [
+      'DNS (a resolver that never answers)',
+      () => ({ FCAST_BASE_URL: 'https://forecasts.example', NODE_OPTIONS: `--require ${hangDns}` }),
+    ],
+  ];
+
+  it.each(cases)('--timeout: exit 6 in the %s', async (_phase, env) => {
+    // The request is on its way once --verbose logs it; the clock starts there.
+    let sentAt = 0;
+    const r = await fcast(['demo', '--timeout', String(TIMEOUT_S), '--retries', '0', '--verbose'], env(), (child) => {
+      child.stderr!.on('data', (d: Buffer) => {
+        if (sentAt === 0 && d.toString().includes('> GET ')) sentAt = Date.now();
+      });
+    });
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/timed out: no complete answer within 1s/);
+    expect(sentAt).toBeGreaterThan(0);
+    expect(Date.now() - sentAt).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS);
+  });
+
+  it.each(cases)('SIGINT: exit 130 at once in the %s', async (_phase, env) => {
+    let sentAt = 0;
+    const r = await fcast(['demo', '--timeout', '120', '--verbose'], env(), (child) => {
+      child.stderr!.on('data', (d: Buffer) => {
+        if (sentAt === 0 && d.toString().includes('> GET ')) {
+          sentAt = Date.now();
+          child.kill('SIGINT');
+        }
+      });
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(sentAt).toBeGreaterThan(0);
+    expect(Date.now() - sentAt).toBeLessThan(INTERRUPT_MS);
   });
 });
 
