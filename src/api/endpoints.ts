@@ -1,18 +1,10 @@
 // One function per endpoint of the seed, REST and gateway. Each sends through the client,
 // insists on JSON, checks the documented shape, and hands back the body with its raw text.
-import type { ZodType, z } from 'zod';
 import { GATEWAY_PATH, REST_PREFIX } from '../domain.js';
 import type { ApiClient, ApiResponse, RequestSpec } from './client.js';
-import {
-  ForecastEnvelopeSchema,
-  GatewayEnvelopeSchema,
-  LooseDocumentSchema,
-  RegistrationSchema,
-  SymbolsListSchema,
-  TrackRecordSchema,
-} from './schemas.js';
+import type { SchemaName, Shape } from './schemas.js';
 import { failureUnderSuccess } from './response-errors.js';
-import { checkShape, requireJson, type ShapeCheck } from './validate.js';
+import { checkNamedShape, requireJson, type ShapeCheck } from './validate.js';
 
 export interface Connection extends ShapeCheck {
   client: ApiClient;
@@ -26,16 +18,16 @@ export interface Fetched<T> {
   response: ApiResponse;
 }
 
-async function call<S extends ZodType>(
+async function call<N extends SchemaName>(
   conn: Connection,
   spec: RequestSpec,
-  schema: S,
+  schema: N,
   what: string,
-): Promise<Fetched<z.infer<S>>> {
+): Promise<Fetched<Shape<N>>> {
   const response = await conn.client.request(spec);
   const body = requireJson(response, what);
-  const wellFormed = checkShape(schema, body, what, conn);
-  return { body: body as z.infer<S>, raw: response.raw, wellFormed, response };
+  const wellFormed = await checkNamedShape(schema, body, what, conn);
+  return { body: body as Shape<N>, raw: response.raw, wellFormed, response };
 }
 
 const rest = (path: string, query?: RequestSpec['query'], auth: RequestSpec['auth'] = 'none'): RequestSpec => ({
@@ -77,30 +69,30 @@ export const requests = {
   }),
 };
 
-export const fetchDiscovery = (conn: Connection) => call(conn, requests.discovery(), LooseDocumentSchema, 'discovery');
+export const fetchDiscovery = (conn: Connection) => call(conn, requests.discovery(), 'LooseDocument', 'discovery');
 
 export const fetchDemo = (conn: Connection, symbol: string) =>
-  call(conn, requests.demo(symbol), ForecastEnvelopeSchema, 'demo.php');
+  call(conn, requests.demo(symbol), 'ForecastEnvelope', 'demo.php');
 
 export const fetchPredictions = (conn: Connection, symbol: string, opts: { candles?: boolean } = {}) =>
-  call(conn, requests.predictions(symbol, opts), ForecastEnvelopeSchema, 'predictions.php');
+  call(conn, requests.predictions(symbol, opts), 'ForecastEnvelope', 'predictions.php');
 
-export const fetchSymbols = (conn: Connection) => call(conn, requests.symbols(), SymbolsListSchema, 'symbols.php');
+export const fetchSymbols = (conn: Connection) => call(conn, requests.symbols(), 'SymbolsList', 'symbols.php');
 
 export const fetchTrackRecord = (conn: Connection, opts: { symbol?: string } = {}) =>
-  call(conn, requests.trackRecord(opts), TrackRecordSchema, 'track-record.php');
+  call(conn, requests.trackRecord(opts), 'TrackRecord', 'track-record.php');
 
 export const fetchAccuracy = (conn: Connection, opts: { symbol?: string; tf?: string } = {}) =>
-  call(conn, requests.accuracy(opts), TrackRecordSchema, 'accuracy.php');
+  call(conn, requests.accuracy(opts), 'TrackRecord', 'accuracy.php');
 
 export const fetchVerify = (conn: Connection, id: number) =>
-  call(conn, requests.verify(id), LooseDocumentSchema, 'verify.php');
+  call(conn, requests.verify(id), 'LooseDocument', 'verify.php');
 
 export const registerKey = (conn: Connection, email: string) =>
-  call(conn, requests.register(email), RegistrationSchema, 'register.php');
+  call(conn, requests.register(email), 'Registration', 'register.php');
 
 export async function runGatewayCommand(conn: Connection, command: string, args: unknown[]) {
-  const res = await call(conn, requests.gateway(command, args), GatewayEnvelopeSchema, `gateway ${command}`);
+  const res = await call(conn, requests.gateway(command, args), 'GatewayEnvelope', `gateway ${command}`);
   const failed = failureUnderSuccess(res.response.status, res.raw, res.body);
   if (failed) throw failed;
   return res;

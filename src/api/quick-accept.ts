@@ -1,32 +1,39 @@
-// A fast "yes" for bodies of the documented shape. zod's safeParse costs about a millisecond per
-// forecast body on a cold process (it builds a parsed copy, with a context object per field,
-// that validate.ts throws away), which `predict` of twenty symbols pays twenty times. The
-// schemas stay the one truth: this compiles a plain predicate from a zod schema's own
-// definition, and zod still judges every body the predicate does not accept, so every warning
-// and --strict failure is zod's word for word. The predicate may say "no" to what zod accepts
-// (a kind of schema it does not know is always "no": zod then decides); it must never say
-// "yes" to what zod refuses. test/unit/quick-accept.test.ts holds it to exact agreement with
-// zod on the project's schemas.
+// A fast "yes" for bodies of the documented shape. zod costs a forecast body about a
+// millisecond on a cold process (it builds a parsed copy, with a context object per field,
+// that validate.ts throws away), and loading zod and building a schema costs ~8% of a whole
+// `fcast demo --json`. The schemas stay the one truth: this writes a plain JavaScript predicate
+// from a zod schema's own definition, and zod still judges every body the predicate does not
+// accept, so every warning and --strict failure is zod's word for word.
+// The predicate may say "no" to what zod accepts (a kind of schema it does not know is always
+// "no": zod then decides); it must never say "yes" to what zod refuses. The same source serves
+// twice: compiled on first use when fcast runs from its sources (the tests), and written into
+// the bundle by scripts/build.js (accept-table.ts), so that a run checks a body of the right
+// shape without loading zod at all. test/unit/quick-accept.test.ts holds both to exact
+// agreement with zod on the project's schemas.
+// The values judged are parsed JSON: plain objects, arrays, strings, finite numbers, booleans, null.
 import type { ZodTypeAny } from 'zod';
 
-type Accepts = (value: unknown) => boolean;
-
-const never: Accepts = () => false;
+export type Accepts = (value: unknown) => boolean;
 
 const compiled = new WeakMap<ZodTypeAny, Accepts>();
 
-/** A predicate true only of values the schema accepts. */
+/** A predicate true only of values the schema accepts, compiled once per schema. */
 export function quickAcceptor(schema: ZodTypeAny): Accepts {
   let accepts = compiled.get(schema);
   if (accepts === undefined) {
-    accepts = compile(schema);
+    accepts = new Function(`return ${acceptorSource(schema)};`)() as Accepts;
     compiled.set(schema, accepts);
   }
   return accepts;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Several named schemas' predicates as the source of one object literal (for the bundle). */
+export function acceptorTableSource(schemas: Record<string, ZodTypeAny>): string {
+  const entries = Object.entries(schemas).map(
+    ([name, schema]) => `  ${JSON.stringify(name)}: ${acceptorSource(schema)}`,
+  );
+  return `{\n${entries.join(',\n')}\n}`;
+}
 
 interface Check {
   kind: string;
@@ -55,96 +62,121 @@ interface Def {
   exactLength?: unknown;
 }
 
-function compile(schema: ZodTypeAny): Accepts {
-  const def = schema._def as Def;
-  switch (def.typeName) {
-    case 'ZodUnknown':
-    case 'ZodAny':
-      return () => true;
-    case 'ZodBoolean':
-      return (v) => typeof v === 'boolean';
-    case 'ZodLiteral': {
-      const { value } = def;
-      return (v) => v === value;
+const NOT_A_PLAIN_OBJECT = "if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;";
+
+/**
+ * The source of an expression whose value is the schema's predicate: one small function per
+ * schema node (a node used twice, like `meta`, is written once), inside one closure.
+ */
+export function acceptorSource(root: ZodTypeAny): string {
+  const names = new Map<ZodTypeAny, string>();
+  const functions: string[] = [];
+  const constants: string[] = [];
+
+  /** The name of the node's function, written on first use; set before the body, so a z.lazy cycle ends. */
+  const fn = (schema: ZodTypeAny): string => {
+    let name = names.get(schema);
+    if (name === undefined) {
+      name = `a${names.size}`;
+      names.set(schema, name);
+      functions.push(`function ${name}(v) {\n${body(schema).join('\n')}\n}`);
     }
-    case 'ZodEnum': {
-      const values = def.values ?? [];
-      return (v) => typeof v === 'string' && values.includes(v);
-    }
-    case 'ZodString':
-      return def.coerce ? never : stringAcceptor(def.checks ?? []);
-    case 'ZodNumber':
-      return def.coerce ? never : numberAcceptor(def.checks ?? []);
-    case 'ZodNullable': {
-      const inner = quickAcceptor(def.innerType!);
-      return (v) => v === null || inner(v);
-    }
-    case 'ZodOptional': {
-      const inner = quickAcceptor(def.innerType!);
-      return (v) => v === undefined || inner(v);
-    }
-    case 'ZodLazy': {
-      // Built on first use, as zod builds it (so a schema may refer to itself through z.lazy).
-      let inner: Accepts | undefined;
-      return (v) => {
-        inner ??= quickAcceptor(def.getter!());
-        return inner(v);
-      };
-    }
-    case 'ZodArray': {
-      if (def.minLength != null || def.maxLength != null || def.exactLength != null) return never;
-      const item = quickAcceptor(def.type!);
-      return (v) => Array.isArray(v) && v.every((x) => item(x));
-    }
-    case 'ZodRecord': {
-      const key = def.keyType?._def as Def | undefined;
-      if (key?.typeName !== 'ZodString' || key.coerce || (key.checks ?? []).length > 0) return never;
-      const item = quickAcceptor(def.valueType!);
-      return (v) => {
-        if (!isPlainObject(v)) return false;
+    return name;
+  };
+  const constant = (source: string): string => {
+    constants.push(`const c${constants.length} = ${source};`);
+    return `c${constants.length - 1}`;
+  };
+  const literal = (x: unknown): string | undefined =>
+    typeof x === 'string' || typeof x === 'boolean' || x === null || (typeof x === 'number' && Number.isFinite(x))
+      ? JSON.stringify(x)
+      : undefined;
+
+  function body(schema: ZodTypeAny): string[] {
+    const def = schema._def as Def;
+    const no = ['return false;'];
+    switch (def.typeName) {
+      case 'ZodUnknown':
+      case 'ZodAny':
+        return ['return true;'];
+      case 'ZodBoolean':
+        return ["return typeof v === 'boolean';"];
+      case 'ZodLiteral': {
+        const value = literal(def.value);
+        return value === undefined ? no : [`return v === ${value};`];
+      }
+      case 'ZodEnum': {
+        const values = (def.values ?? []).map(literal);
+        if (values.some((x) => x === undefined)) return no;
+        return [`return typeof v === 'string' && (${values.map((x) => `v === ${x}`).join(' || ') || 'false'});`];
+      }
+      case 'ZodString': {
+        if (def.coerce) return no;
+        const lines = ["if (typeof v !== 'string') return false;"];
+        for (const c of def.checks ?? []) {
+          if (c.kind !== 'regex') return no;
+          // As zod tests it: from the start, whatever an earlier test left in lastIndex.
+          const regex = constant(String(c.regex));
+          lines.push(`${regex}.lastIndex = 0;`, `if (!${regex}.test(v)) return false;`);
+        }
+        return [...lines, 'return true;'];
+      }
+      case 'ZodNumber': {
+        if (def.coerce) return no;
+        const lines = ["if (typeof v !== 'number' || Number.isNaN(v)) return false;"];
+        for (const c of def.checks ?? []) {
+          // zod's own comparisons, so an edge (a bound of NaN, say) falls the same way.
+          const bound = typeof c.value === 'number' ? numberSource(c.value) : undefined;
+          if (c.kind === 'int') lines.push('if (!Number.isInteger(v)) return false;');
+          else if (c.kind === 'finite') lines.push('if (!Number.isFinite(v)) return false;');
+          else if (c.kind === 'min' && bound !== undefined)
+            lines.push(`if (v ${c.inclusive ? '<' : '<='} ${bound}) return false;`);
+          else if (c.kind === 'max' && bound !== undefined)
+            lines.push(`if (v ${c.inclusive ? '>' : '>='} ${bound}) return false;`);
+          else return no;
+        }
+        return [...lines, 'return true;'];
+      }
+      case 'ZodNullable':
+        return [`return v === null || ${fn(def.innerType!)}(v);`];
+      case 'ZodOptional':
+        return [`return v === undefined || ${fn(def.innerType!)}(v);`];
+      case 'ZodLazy':
+        return [`return ${fn(def.getter!())}(v);`];
+      case 'ZodArray': {
+        if (def.minLength != null || def.maxLength != null || def.exactLength != null) return no;
+        return [
+          'if (!Array.isArray(v)) return false;',
+          `for (const x of v) if (!${fn(def.type!)}(x)) return false;`,
+          'return true;',
+        ];
+      }
+      case 'ZodRecord': {
+        const key = def.keyType?._def as Def | undefined;
+        if (key?.typeName !== 'ZodString' || key.coerce || (key.checks ?? []).length > 0) return no;
         // for...in, as zod walks a record.
-        for (const k in v) if (!item(v[k])) return false;
-        return true;
-      };
+        return [
+          NOT_A_PLAIN_OBJECT,
+          `for (const k in v) if (!${fn(def.valueType!)}(v[k])) return false;`,
+          'return true;',
+        ];
+      }
+      case 'ZodObject': {
+        // Extra keys are kept (passthrough) or dropped (strip): either way they are accepted.
+        const catchall = def.catchall?._def as Def | undefined;
+        if (def.unknownKeys === 'strict' || catchall?.typeName !== 'ZodNever') return no;
+        const fields = Object.entries(def.shape!()).map(
+          ([key, field]) => `if (!${fn(field)}(v[${JSON.stringify(key)}])) return false;`,
+        );
+        return [NOT_A_PLAIN_OBJECT, ...fields, 'return true;'];
+      }
+      default:
+        return no;
     }
-    case 'ZodObject': {
-      // Extra keys are kept (passthrough) or dropped (strip): either way they are accepted.
-      const catchall = def.catchall?._def as Def | undefined;
-      if (def.unknownKeys === 'strict' || catchall?.typeName !== 'ZodNever') return never;
-      const fields = Object.entries(def.shape!()).map(([k, s]) => [k, quickAcceptor(s)] as const);
-      return (v) => {
-        if (!isPlainObject(v)) return false;
-        for (const [k, accepts] of fields) if (!accepts(v[k])) return false;
-        return true;
-      };
-    }
-    default:
-      return never;
   }
+
+  const start = fn(root);
+  return `(() => {\n${[...constants, ...functions].join('\n')}\nreturn ${start};\n})()`;
 }
 
-function numberAcceptor(checks: Check[]): Accepts {
-  const tests: Array<(n: number) => boolean> = [];
-  for (const c of checks) {
-    const bound = c.value!;
-    if (c.kind === 'int') tests.push(Number.isInteger);
-    else if (c.kind === 'finite') tests.push(Number.isFinite);
-    else if (c.kind === 'min') tests.push(c.inclusive ? (n) => n >= bound : (n) => n > bound);
-    else if (c.kind === 'max') tests.push(c.inclusive ? (n) => n <= bound : (n) => n < bound);
-    else return never;
-  }
-  return (v) => typeof v === 'number' && !Number.isNaN(v) && tests.every((t) => t(v));
-}
-
-function stringAcceptor(checks: Check[]): Accepts {
-  const tests: Array<(s: string) => boolean> = [];
-  for (const c of checks) {
-    if (c.kind !== 'regex') return never;
-    const regex = c.regex!;
-    tests.push((s) => {
-      regex.lastIndex = 0;
-      return regex.test(s);
-    });
-  }
-  return (v) => typeof v === 'string' && tests.every((t) => t(v));
-}
+const numberSource = (n: number): string => (Object.is(n, -0) ? '-0' : String(n));

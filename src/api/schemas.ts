@@ -189,6 +189,20 @@ export const GatewayEnvelopeSchema = lazily(() =>
     .passthrough(),
 );
 
+/** Every schema by name: what endpoints ask for, and what the build precompiles (accept-table.ts). */
+export const SCHEMAS = {
+  ForecastEnvelope: ForecastEnvelopeSchema,
+  Registration: RegistrationSchema,
+  TrackRecord: TrackRecordSchema,
+  SymbolsList: SymbolsListSchema,
+  LooseDocument: LooseDocumentSchema,
+  Problem: ProblemSchema,
+  GatewayEnvelope: GatewayEnvelopeSchema,
+};
+export type SchemaName = keyof typeof SCHEMAS;
+/** The body each schema describes. */
+export type Shape<N extends SchemaName> = z.infer<(typeof SCHEMAS)[N]>;
+
 export type Meta = z.infer<ReturnType<typeof meta>>;
 export type EngineForecast = z.infer<ReturnType<typeof engineForecast>>;
 export type ForecastEnvelope = z.infer<typeof ForecastEnvelopeSchema>;

@@ -6,8 +6,10 @@ import { BadResponseError } from '../errors.js';
 import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
 import type { ApiResponse } from './client.js';
 import type { ApiLog } from './log.js';
+import { PRECOMPILED } from './accept-table.js';
 import { quickAcceptor } from './quick-accept.js';
 import { NOT_THE_API } from './response-errors.js';
+import type { SchemaName } from './schemas.js';
 
 export interface ShapeCheck {
   log: ApiLog;
@@ -51,6 +53,21 @@ function judgeShape(schema: ZodType, body: unknown, what: string): string | unde
 
 const pathPart = (p: string | number): string =>
   typeof p === 'number' || /^[\w/-]+$/.test(p) ? String(p) : JSON.stringify(p);
+
+/**
+ * checkShape by the schema's name: a body the bundle's precompiled predicate accepts is
+ * judged without loading zod or building a schema; any other, by the schema itself.
+ */
+export async function checkNamedShape(
+  name: SchemaName,
+  body: unknown,
+  what: string,
+  opts: ShapeCheck,
+): Promise<boolean> {
+  if (PRECOMPILED[name]?.(body)) return true;
+  const { SCHEMAS } = await import('./schemas.js');
+  return checkShape(SCHEMAS[name], body, what, opts);
+}
 
 /** Checks the shape; returns whether it matched. Off-shape is a warning, or exit 7 under --strict. */
 export function checkShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
