@@ -39,10 +39,14 @@ const lazyCommanderSpawn = {
 const { SCHEMAS } = await import('../dist/api/schemas.js');
 const { acceptorTableSource } = await import('../dist/api/quick-accept.js');
 const ACCEPT_TABLE = `export const PRECOMPILED = ${acceptorTableSource(SCHEMAS)};\n`;
+let tablesPlaced = 0;
 const precompiledShapes = {
   name: 'precompiled-shapes',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]api[\\/]accept-table\.ts$/ }, () => ({ contents: ACCEPT_TABLE, loader: 'js' }));
+    b.onLoad({ filter: /[\\/]src[\\/]api[\\/]accept-table\.ts$/ }, () => {
+      tablesPlaced++;
+      return { contents: ACCEPT_TABLE, loader: 'js' };
+    });
   },
 };
 
@@ -60,6 +64,9 @@ await build({
   plugins: [lazyCommanderSpawn, precompiledShapes],
   logLevel: 'warning',
 });
+// A moved or renamed accept-table.ts would leave the bundle checking every body with zod:
+// slower, and silently so. Better a failed build.
+if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not replaced by the precompiled shapes');
 
 // V8's code cache of the main bundle, for bin/fcast.js (loadBundle): compiling the bundle is
 // about half of loading it. Made after a few real runs against the emulator (demo and

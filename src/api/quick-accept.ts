@@ -17,11 +17,19 @@ export type Accepts = (value: unknown) => boolean;
 
 const compiled = new WeakMap<ZodTypeAny, Accepts>();
 
-/** A predicate true only of values the schema accepts, compiled once per schema. */
+/**
+ * A predicate true only of values the schema accepts, compiled once per schema; "no" to
+ * everything where the process forbids code generation from strings
+ * (--disallow-code-generation-from-strings), so that zod judges every body there.
+ */
 export function quickAcceptor(schema: ZodTypeAny): Accepts {
   let accepts = compiled.get(schema);
   if (accepts === undefined) {
-    accepts = new Function(`return ${acceptorSource(schema)};`)() as Accepts;
+    try {
+      accepts = new Function(`return ${acceptorSource(schema)};`)() as Accepts;
+    } catch {
+      accepts = () => false;
+    }
     compiled.set(schema, accepts);
   }
   return accepts;

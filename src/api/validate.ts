@@ -36,8 +36,6 @@ export function requireJson(res: ApiResponse, what: string): unknown {
 
 /** A schema's verdict: the first broken field, and how many more, as a sentence; or undefined when it matched. */
 function judgeShape(schema: ZodType, body: unknown, what: string): string | undefined {
-  // The common case answered without zod; zod still words every refusal.
-  if (quickAcceptor(schema)(body)) return undefined;
   const result = schema.safeParse(body);
   if (result.success) return undefined;
   const { issues } = result.error;
@@ -64,13 +62,21 @@ export async function checkNamedShape(
   what: string,
   opts: ShapeCheck,
 ): Promise<boolean> {
-  if (PRECOMPILED[name]?.(body)) return true;
+  const precompiled = PRECOMPILED[name];
+  if (precompiled?.(body)) return true;
   const { SCHEMAS } = await import('./schemas.js');
-  return checkShape(SCHEMAS[name], body, what, opts);
+  // The table said no: no second predicate, zod's verdict.
+  return precompiled ? reportShape(SCHEMAS[name], body, what, opts) : checkShape(SCHEMAS[name], body, what, opts);
 }
 
 /** Checks the shape; returns whether it matched. Off-shape is a warning, or exit 7 under --strict. */
 export function checkShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
+  // The common case answered without zod; zod still words every refusal.
+  return quickAcceptor(schema)(body) || reportShape(schema, body, what, opts);
+}
+
+/** zod's verdict, told: true when it matched, else a warning (or exit 7 under --strict) and false. */
+function reportShape(schema: ZodType, body: unknown, what: string, opts: ShapeCheck): boolean {
   const problem = judgeShape(schema, body, what);
   if (problem === undefined) return true;
   if (opts.strict) throw new BadResponseError(problem.replace(/ and \d+ more$/, ''));

@@ -14,8 +14,8 @@ interface PredictFlags {
 /**
  * Symbols fetched at once: a watchlist of up to 20 costs one round trip (a latency paid twice
  * is most of what 20 symbols cost over one), and a list of hundreds still opens no more than
- * 20 connections. The seed gives no rate limit for REST; a 429 is waited out and retried as
- * the server asks, so a burst past it costs a wait, not a failure.
+ * 20 connections. The seed gives no rate limit for REST; a 429 is retried after the wait the
+ * server asks for, within --retries and --max-wait, as for one symbol.
  */
 const PARALLEL_REQUESTS = 20;
 

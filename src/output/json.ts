@@ -1,6 +1,7 @@
 // `--json` prints the body as the server sent it: no field added, removed or reordered, and
 // numbers as written. JSON.parse + stringify would reorder integer-like keys and rewrite
-// numbers (1.10 -> 1.1), so the raw text is re-indented token by token instead.
+// numbers (1.10 -> 1.1), so the raw text is re-indented token by token; only a body that
+// stringify would write exactly as it came is re-indented by stringify itself.
 import { BadResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../values.js';
 
@@ -22,8 +23,14 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  */
 export function reindentJson(raw: string, depth = 0, cap = MAX_JSON_OUTPUT): string {
   const value: unknown = JSON.parse(raw); // the caller promised valid JSON; make sure before trusting the tokens
-  const native = nativeReindent(raw, value, depth, cap);
-  if (native !== undefined) return native;
+  return nativeReindent(raw, value, depth, cap) ?? reindentTokens(raw, depth, cap);
+}
+
+/**
+ * The token scan of valid JSON text: the reference, which the native path must equal in
+ * every text and every refusal (exported for the test that holds it to that).
+ */
+export function reindentTokens(raw: string, depth: number, cap: number): string {
   const indents: string[] = [];
   const newline = (level: number): string => {
     if (level > MAX_JSON_DEPTH + depth) throw new NestedTooDeeplyError();
@@ -68,19 +75,22 @@ export function reindentJson(raw: string, depth = 0, cap = MAX_JSON_OUTPUT): str
   return out;
 }
 
+/** Larger bodies go to the scan: the native path's compact copy may be ~5 times the body (1e20). */
+const NATIVE_MAX = 1024 * 1024;
+
 /**
  * The same text made by JSON.stringify, when that is provably the same: a body that is exactly
- * JSON.stringify's compact form of itself, give or take white space around it (no spaces, keys in the order the engine keeps them,
- * numbers in their shortest spelling) re-indents to exactly JSON.stringify's indented form.
- * Most bodies are written that way, and the native path costs a tenth of the token scan.
- * Undefined when it does not apply: then the scan does the work.
+ * JSON.stringify's compact form of itself, give or take white space around it (no spaces,
+ * keys in the order the engine keeps them, numbers in their shortest spelling), re-indents to
+ * exactly JSON.stringify's indented form. Most bodies are written that way, and the native
+ * path costs a tenth of the token scan. Undefined when it does not apply, or when the scan
+ * could refuse the body (too deep, too large): then the scan does the work, and words any refusal.
  */
 function nativeReindent(raw: string, value: unknown, depth: number, cap: number): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
+  if (value === null || typeof value !== 'object' || raw.length > NATIVE_MAX) return undefined;
   const levels = nonEmptyLevels(value, depth, MAX_JSON_DEPTH + depth);
-  // Each token gains at most a newline and its indentation: past the cap, the scan (which
-  // checks as it goes) must refuse it before a string that large is ever made.
-  if (raw.length * (2 * levels + 2) > cap) return undefined;
+  // Each token gains at most a newline and its indentation: within the cap, for certain.
+  if (levels === undefined || raw.length * (2 * levels + 2) > cap) return undefined;
   // Around the value there can only be JSON's own white space (it parsed): not part of the form.
   if (JSON.stringify(value) !== raw.trim()) return undefined;
   const text = JSON.stringify(value, null, 2);
@@ -90,16 +100,20 @@ function nativeReindent(raw: string, value: unknown, depth: number, cap: number)
 const indentOf = (level: number) => `\n${'  '.repeat(level)}`;
 
 /**
- * The deepest level of a non-empty array or object, `level` being the value's own; throws past
- * `limit`, as the scan does, and stops there, so the recursion is bounded.
+ * The deepest level of a non-empty array or object, `level` being the value's own; undefined
+ * past `limit`, where the walk stops, so its recursion is bounded.
  */
-function nonEmptyLevels(value: unknown, level: number, limit: number): number {
+function nonEmptyLevels(value: unknown, level: number, limit: number): number | undefined {
   if (value === null || typeof value !== 'object') return level;
   const children = Array.isArray(value) ? value : Object.values(value);
   if (children.length === 0) return level;
-  if (level + 1 > limit) throw new NestedTooDeeplyError();
+  if (level + 1 > limit) return undefined;
   let deepest = level + 1;
-  for (const child of children) deepest = Math.max(deepest, nonEmptyLevels(child, level + 1, limit));
+  for (const child of children) {
+    const below = nonEmptyLevels(child, level + 1, limit);
+    if (below === undefined) return undefined;
+    deepest = Math.max(deepest, below);
+  }
   return deepest;
 }
 

@@ -63,7 +63,7 @@ describe('fcast predict', () => {
   it('sends up to twenty symbols at once: a watchlist of 20 is one round trip, of 25 two', async () => {
     const bodies = new Map<string, string>();
     for (const s of ['BTC/USD', 'ETH/USD', 'SOL/USD', 'EUR/USD', 'XAU/USD']) bodies.set(s, await served(s));
-    // Holds every request until twenty wait or none has come for 300 ms, then answers them all:
+    // Holds every request until twenty wait or none has come for 500 ms, then answers them all:
     // the most waiting at once is how many fcast had in flight.
     const waiting: Array<() => void> = [];
     let most = 0;
@@ -79,7 +79,7 @@ describe('fcast predict', () => {
       most = Math.max(most, waiting.length);
       clearTimeout(quiet);
       if (waiting.length >= 20) releaseAll();
-      else quiet = setTimeout(releaseAll, 300);
+      else quiet = setTimeout(releaseAll, 500);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const env = {

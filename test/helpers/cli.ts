@@ -1,5 +1,6 @@
 // Runs fcast in-process with captured streams, its own environment, a temporary config
 // directory and a clock whose sleeps are recorded instead of waited.
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,12 @@ export interface RunResult {
   /** Every wait the CLI asked for, in milliseconds. */
   sleeps: number[];
   configDir: string;
+}
+
+/** As bin/fcast.js sets it: every request in flight listens to the one signal (predict sends twenty). */
+function listenedBy(signal: AbortSignal): AbortSignal {
+  setMaxListeners(0, signal);
+  return signal;
 }
 
 export function tempDir(prefix = 'fcast-test-'): string {
@@ -76,7 +83,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
     io: { stdout, stderr, stdin },
     env: { FCAST_CONFIG_DIR: configDir, ...opts.env },
     clock,
-    signal: opts.signal ?? new AbortController().signal,
+    signal: opts.signal ?? listenedBy(new AbortController().signal),
     platform: 'linux',
     homedir: configDir,
     nodeVersion: process.versions.node,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
 import { BadResponseError } from '../../src/errors.js';
-import { jsonArrayOf, reindentJson } from '../../src/output/json.js';
+import { jsonArrayOf, reindentJson, reindentTokens } from '../../src/output/json.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/values.js';
 
 describe('reindentJson', () => {
@@ -30,6 +30,35 @@ describe('reindentJson', () => {
         },
       ),
       { ...FUZZ_PARAMS, numRuns: Math.max(FUZZ_PARAMS.numRuns, 2000) },
+    );
+  });
+
+  it('takes the native path only where it equals the token scan, refusals included (property)', () => {
+    const outcome = (reindent: () => string) => {
+      try {
+        return reindent();
+      } catch (err) {
+        return `throws ${(err as Error).message}`;
+      }
+    };
+    // Nesting around the depth limit, with numbers that stringify writes longer than sent.
+    const deep = (levels: number, inner: unknown) => {
+      let v = inner;
+      for (let i = 0; i < levels; i++) v = [v, 1e20];
+      return v;
+    };
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.integer({ min: 0, max: 70 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 10, max: 20_000 }),
+        (inner, levels, depth, cap) => {
+          const raw = JSON.stringify(deep(levels, inner));
+          expect(outcome(() => reindentJson(raw, depth, cap))).toBe(outcome(() => reindentTokens(raw, depth, cap)));
+        },
+      ),
+      FUZZ_PARAMS,
     );
   });
 

@@ -7,8 +7,9 @@
 // bundle (acceptorTableSource, evaluated here as scripts/build.js writes it).
 import fc from 'fast-check';
 import { z } from 'zod';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PRECOMPILED } from '../../src/api/accept-table.js';
+import { checkShape } from '../../src/api/validate.js';
 import { type Accepts, acceptorTableSource, quickAcceptor } from '../../src/api/quick-accept.js';
 import * as schemas from '../../src/api/schemas.js';
 import { bodyOf, collectBodies, FUZZ_PARAMS, RESOURCES } from '../property/harness.js';
@@ -80,6 +81,26 @@ describe('quickAcceptor', () => {
     for (const [schema, values] of cases)
       for (const v of values)
         expect(quickAcceptor(schema)(v), `${schema._def.typeName} on ${String(v)}`).toBe(schema.safeParse(v).success);
+  });
+
+  describe('where code generation from strings is forbidden', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('says no to everything, and zod judges: a warning, never an internal error', () => {
+      // As --disallow-code-generation-from-strings makes `new Function` throw.
+      vi.stubGlobal('Function', function refused() {
+        throw new EvalError('Code generation from strings disallowed for this context');
+      });
+      const schema = z.object({ n: z.number() }).passthrough();
+      expect(quickAcceptor(schema)({ n: 1 })).toBe(false);
+      const warnings: string[] = [];
+      const log = { note: () => {}, warn: (m: string) => warnings.push(m), debug: () => {} };
+      expect(checkShape(schema, { n: 1 }, 'x.php', { log, strict: false })).toBe(true);
+      expect(checkShape(schema, { n: 'one' }, 'x.php', { log, strict: false })).toBe(false);
+      expect(warnings).toEqual([
+        expect.stringMatching(/^x\.php: the response does not match the documented shape \(n: /),
+      ]);
+    });
   });
 
   it('leaves the kinds it does not compile to zod: "no", never a wrong "yes"', () => {
