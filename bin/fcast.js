@@ -10,6 +10,14 @@
 const { statSync } = require('node:fs');
 const argv = process.argv.slice(2);
 
+/**
+ * Node's CommonJS wrapper (what `Module.wrap` adds), written out: `require('node:module')`
+ * would load Node's ES module loader and its source-map support with it (~2 ms of CPU).
+ * scripts/build.js reads this very line to make the code cache with the same text.
+ */
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
@@ -45,7 +53,8 @@ function freshBundle(bundle) {
  * its 640 KB is half of what loading it costs (~15 ms of CPU). The cache's first line names
  * the bundle's size and time and the Node version it was made for; any other (or no cache)
  * means a plain require. V8 itself refuses a cache of another V8 or other flags.
- * scripts/build.js makes the cache with the same wrapper.
+ * The bundle's `require` is this file's: it asks only for builtins and for undici, which
+ * resolves from bin/ as from dist/ (the package's node_modules).
  */
 function loadBundle(file) {
   const fs = require('node:fs');
@@ -54,13 +63,12 @@ function loadBundle(file) {
   const { size, mtimeMs } = statSync(file);
   const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
   if (!cache.subarray(0, header.length).equals(header)) return require(file);
-  const Module = require('node:module');
   const { Script } = require('node:vm');
-  const source = fs.readFileSync(file, 'utf8');
-  const script = new Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
+  const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
+  const script = new Script(source, { filename: file, cachedData: cache.subarray(header.length) });
   const module = { exports: {} };
   const dirname = require('node:path').dirname(file);
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname);
+  script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname);
   return module.exports;
 }
 

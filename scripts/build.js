@@ -75,7 +75,8 @@ if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not 
 // the cache still holds the top level. bin/fcast.js wraps the source the same way. The header
 // ties the cache to this very bundle and Node version (V8 itself checks only the source's length).
 const bundle = resolve('dist/fcast.cjs');
-const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle });
+const [before, after] = binWrapper();
+const script = new Script(before + readFileSync(bundle, 'utf8') + after, { filename: bundle });
 const module = { exports: {} };
 script
   .runInThisContext()
@@ -88,6 +89,19 @@ try {
 const { size, mtimeMs } = statSync(bundle);
 const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
 writeFileSync(`${bundle}.cache`, Buffer.concat([header, script.createCachedData()]));
+
+/**
+ * The wrapper bin/fcast.js puts around the bundle, read from its one line there: a cache made
+ * over any other text would be refused at every run (V8 checks the source it was made for).
+ */
+function binWrapper() {
+  const line = /^const WRAPPER = (\[.*\]);$/m.exec(readFileSync('bin/fcast.js', 'utf8'));
+  if (!line) throw new Error('build: no WRAPPER line in bin/fcast.js');
+  const wrapper = new Function(`return ${line[1]};`)();
+  if (wrapper[0] !== Module.wrap('').slice(0, wrapper[0].length))
+    throw new Error("build: bin/fcast.js's WRAPPER is not Node's");
+  return wrapper;
+}
 
 /** Runs the commands most often timed, in-process, against an emulator in a child process. */
 async function warmUp({ main, realContext }) {
