@@ -17,7 +17,6 @@ const argv = process.argv.slice(2);
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
-
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
