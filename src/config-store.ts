@@ -5,13 +5,13 @@
 //   group or others, as ssh insists for its key files;
 // - serialised: read-modify-write under an exclusive lock file (O_EXCL), so concurrent writers
 //   never lose one another's changes;
-// - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json.
+// - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
+//   (atomic-write.ts).
 // No library: conf brought ajv and semver (~120 ms to load) and cannot lock; proper-lockfile
 // keeps a lock alive with timers and judges staleness by age only, where a lock held for a few
 // milliseconds by a process that is alive or dead is simpler to judge by its pid.
 import {
   closeSync,
-  fsyncSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -22,11 +22,11 @@ import {
   realpathSync,
   renameSync,
   statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { ConfigError } from './errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
@@ -156,45 +156,11 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
     removeStaleTempFiles(path);
     const data = readConfigFile(path);
     change(data);
-    writeAtomically(path, `${JSON.stringify(data, null, '\t')}\n`);
+    writeAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
   } catch (err) {
     throw writeFailure(path, err);
   } finally {
     release();
-  }
-}
-
-const TEMP_MARK = '.tmp-';
-
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}${TEMP_MARK}${process.pid}-${Date.now().toString(36)}`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (err) {
-    unlinkQuietly(temp);
-    throw err;
-  }
-  syncDir(dirname(path));
-}
-
-/** After a rename, the directory entry itself must reach the disk for the file to survive a crash. */
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some filesystems (and Windows) cannot fsync a directory; the rename is still atomic.
   }
 }
 
@@ -212,14 +178,6 @@ function removeStaleTempFiles(path: string): void {
     return;
   }
   for (const name of names) if (name.startsWith(prefix)) unlinkQuietly(join(dirname(path), name));
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
 }
 
 // --- the lock --------------------------------------------------------------------------------

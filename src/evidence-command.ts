@@ -1,13 +1,14 @@
 // What `track-record` and `accuracy` share once their flags are read: the baseline is read and
 // checked before any request (exit 2 naming the file), the record is fetched, compared and
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
-import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { RequestSpec } from './api/client.js';
 import type { Fetched } from './api/endpoints.js';
 import type { TrackRecord } from './api/schemas.js';
+import { writeAtomically } from './atomic-write.js';
 import type { Run } from './command.js';
-import { CheckFailedError, UsageError } from './errors.js';
+import { CheckFailedError, InterruptedError, UsageError } from './errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from './evidence/baseline.js';
 import { runChecks } from './evidence/checks.js';
 import type { EvidenceFlags } from './evidence/flags.js';
@@ -71,25 +72,21 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
   return { file, body };
 }
 
-/** A file we may write: its directory exists and is writable, and it is not a directory itself. */
-function checkSavePath(file: string): void {
+/**
+ * Where --save writes, checked before any request: a regular file or none yet, in a writable
+ * directory. A symlink is followed, so the file it names is replaced and the link kept (a
+ * baseline shared through a link stays shared); a directory, device or pipe is refused.
+ */
+function savePath(file: string): string {
   try {
-    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new Error('it is a directory');
-    accessSync(dirname(file), constants.W_OK);
+    const target = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(file) : file;
+    const stat = statSync(target, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) throw new Error('it is a directory');
+    if (stat && !stat.isFile()) throw new Error('it is not a regular file');
+    accessSync(dirname(target), constants.W_OK);
+    return target;
   } catch (err) {
     throw new UsageError(`--save ${file}: cannot write there (${reason(err)})`, { cause: err });
-  }
-}
-
-/** Write to a temporary file beside it, then rename: a reader sees the old file or the new one. */
-function saveAtomically(file: string, text: string): void {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    writeFileSync(temp, text, { mode: 0o644 });
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw new UsageError(`--save ${file}: cannot write it (${reason(err)})`, { cause: err });
   }
 }
 
@@ -112,7 +109,7 @@ export async function runEvidenceCommand(
     );
   }
   const baseline = flags.baseline === undefined ? undefined : await readBaseline(flags.baseline, filter);
-  if (flags.save !== undefined) checkSavePath(flags.save);
+  const saveTo = flags.save === undefined ? undefined : savePath(flags.save);
   if (run.flags.dryRun) return run.dryRun(endpoint.request());
 
   const res = await endpoint.fetch();
@@ -151,6 +148,18 @@ export async function runEvidenceCommand(
       out.note(`not saved to ${flags.save}: a check failed, so the baseline stays as it was`);
     throw new CheckFailedError(`check failed: ${report.problems.join('; ')}`);
   }
-  if (flags.save !== undefined) saveAtomically(flags.save, `${reindentJson(res.raw)}\n`);
+  if (flags.save === undefined || saveTo === undefined) return undefined;
+  // A body a later --baseline would refuse is no baseline: the old one stays.
+  if (!res.wellFormed) {
+    out.note(`not saved to ${flags.save}: the body is off the documented shape, so the baseline stays as it was`);
+    return undefined;
+  }
+  // Ctrl-C while the table was printed: the run ends 130, and nothing is written after it.
+  if (run.ctx.signal.aborted) throw new InterruptedError();
+  try {
+    writeAtomically(saveTo, `${reindentJson(res.raw)}\n`, 0o644);
+  } catch (err) {
+    throw new UsageError(`--save ${flags.save}: cannot write it (${reason(err)})`, { cause: err });
+  }
   return undefined;
 }

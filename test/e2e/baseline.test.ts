@@ -1,11 +1,16 @@
 // `--baseline` and `--save` end to end: the emulator's record grows with its clock, so a
 // baseline saved 30 days earlier gives a known period; its `shrink` fault rewrites the 1h
 // record; edited baselines give another protocol, a vanished timeframe, another question.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
+// An independent Wilson interval (z = 1.96), to check fcast's figures against.
+import { wilson } from '../mock/helpers.js';
 
 const DAY_MS = 86_400_000;
 let clock = FIXED_NOW;
@@ -35,20 +40,28 @@ async function baselineFrom30DaysAgo(argv: string[] = ['track-record']): Promise
   return file;
 }
 
-/** An independent Wilson interval (z = 1.96), to check fcast's figures against. */
-function wilson(wins: number, n: number): [number, number] {
-  const z = 1.96;
-  const p = wins / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
-
 beforeEach(() => {
   clock = FIXED_NOW;
 });
 
+/** Runs `use` against a server that answers every request with `raw`. */
+async function servingRaw<T>(raw: string, use: (url: string) => Promise<T>): Promise<T> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(raw));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe('--save', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = tempDir();
+  });
+
   it('writes the body as received, indented like --json, whatever the output mode', async () => {
     const dir = tempDir();
     const json = await emu.run(['track-record', '--json', '--save', join(dir, 'a.json')]);
@@ -59,6 +72,49 @@ describe('--save', () => {
     expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe(json.stdout);
     expect(readFileSync(join(dir, 'c.json'), 'utf8')).toBe(json.stdout);
     expect(table.stdout).toMatch(/^Total /m);
+  });
+
+  it('writes the bytes as sent, not re-serialised: numbers as written, escapes and key order kept', async () => {
+    // The emulator writes what JSON.stringify would; a real server need not.
+    const body = JSON.stringify(await (await fetch(`${emu.server.url}/api/agent/v1/track-record.php`)).json());
+    const raw = `{"note":"caf\\u00e9","2":1.50,"1":1e3,${body.slice(1)}`;
+    const r = await servingRaw(raw, (url) =>
+      runCli(['track-record', '--save', join(dir, 'tr.json')], { env: { FCAST_BASE_URL: url }, now: FIXED_NOW }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const saved = readFileSync(join(dir, 'tr.json'), 'utf8');
+    expect(saved).toMatch(/^\{\n {2}"note": "caf\\u00e9",\n {2}"2": 1\.50,\n {2}"1": 1e3,\n/);
+  });
+
+  it('an off-shape body is not saved: the baseline stays as it was (a later --baseline would refuse it)', async () => {
+    const body = (await (await fetch(`${emu.server.url}/api/agent/v1/track-record.php`)).json()) as object;
+    writeFileSync(join(dir, 'tr.json'), 'the old baseline\n');
+    const r = await servingRaw(JSON.stringify({ ...body, generated_at: 1 }), (url) =>
+      runCli(['track-record', '--save', join(dir, 'tr.json')], { env: { FCAST_BASE_URL: url }, now: FIXED_NOW }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: track-record\.php: the response does not match the documented shape/m);
+    expect(r.stderr).toMatch(/^not saved to .*tr\.json: the body is off the documented shape/m);
+    expect(readFileSync(join(dir, 'tr.json'), 'utf8')).toBe('the old baseline\n');
+  });
+
+  it('through a symlink: the file it names is replaced and the link kept', async () => {
+    const target = join(dir, 'shared.json');
+    writeFileSync(target, '{}\n');
+    symlinkSync(target, join(dir, 'link.json'));
+    const r = await emu.run(['track-record', '--json', '--save', join(dir, 'link.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(r.stdout);
+  });
+
+  it('refuses a pipe or other special file, before any request (exit 2)', async () => {
+    const fifo = join(dir, 'fifo');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return; // no mkfifo here
+    const r = await emu.run(['track-record', '--save', fifo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--save .*fifo: cannot write there \(it is not a regular file\)/);
+    expect(emu.server.requests).toHaveLength(0);
   });
 
   it('refuses a path it cannot write, before any request (exit 2)', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { wilson } from '../mock/helpers.js';
 import { fetchBody, useTamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
@@ -61,15 +62,11 @@ describe('fcast track-record', () => {
     const r = await emu.run(['track-record']);
     const wins = body.results.reduce((a, x) => a + x.outcomes.win, 0);
     const losses = body.results.reduce((a, x) => a + x.outcomes.loss, 0);
-    const z = 1.96;
-    const n = wins + losses;
-    const p = wins / n;
-    const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-    const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+    const [low, high] = wilson(wins, wins + losses);
     const pct = (x: number) => (x * 100).toFixed(2);
     const total = r.stdout.split('\n').find((l) => l.startsWith('Total '))!;
-    expect(total).toContain(`${pct(p)}%  ${pct(centre - half)}–${pct(centre + half)}%`);
-    expect(total).toMatch(centre + half < 0.5 ? /%\s+below\s/ : centre - half > 0.5 ? /%\s+above\s/ : /straddles/);
+    expect(total).toContain(`${pct(wins / (wins + losses))}%  ${pct(low)}–${pct(high)}%`);
+    expect(total).toMatch(high < 0.5 ? /%\s+below\s/ : low > 0.5 ? /%\s+above\s/ : /straddles/);
     for (const row of body.results) {
       const line = r.stdout.split('\n').find((l) => l.startsWith(`${row.timeframe} `))!;
       const ci = row.resolved_win_rate_ci95;
@@ -123,6 +120,15 @@ describe('fcast track-record', () => {
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fcast: HTTP 404 .*NOPE\/USD/);
+  });
+
+  it('--format markdown with failing gates and --audit: the document on stdout, every verdict on stderr (exit 8)', async () => {
+    const r = await emu.run(['track-record', '--format', 'markdown', '--min-settled', '1', '--audit']);
+    expect(r.code).toBe(8);
+    expect(r.stdout).toMatch(/^\| TF \|/m);
+    expect(r.stdout).not.toMatch(/gate failed|check failed|audit/i);
+    expect(gateLines(r.stderr)).toEqual(['gate failed: 1d: n_settled 0 is below --min-settled 1']);
+    expect(r.stderr).toMatch(/^fcast: check failed: /m);
   });
 
   it('--json prints exactly the body, also when a gate fails (exit 8, failures on stderr)', async () => {
