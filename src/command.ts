@@ -6,7 +6,7 @@ import type { RequestSpec } from './api/client.js';
 import type { Connection } from './api/endpoints.js';
 import type { Transport } from './api/transport.js';
 import type { ConfigStore } from './config-store.js';
-import type { Ctx } from './context.js';
+import type { Ctx, IO, Writer } from './context.js';
 import { ExitCode, InterruptedError } from './errors.js';
 import { colorWanted, Output } from './output/io.js';
 import { Redactor } from './output/redact.js';
@@ -47,10 +47,27 @@ export interface App {
   redactor?: Redactor;
 }
 
+/** A writer that drops whatever comes once `ended()` says so. */
+function gated(writer: Writer, ended: () => boolean): Writer {
+  return {
+    write: (chunk) => ended() || writer.write(chunk),
+    get isTTY() {
+      return writer.isTTY;
+    },
+    get columns() {
+      return writer.columns;
+    },
+  };
+}
+
 function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
   const { ctx } = app;
   let holds = 0;
-  const out = new Output(ctx.io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
+  // Once the action has ended (Ctrl-C cuts a command short and leaves it running behind),
+  // nothing the command still does reaches the streams: "interrupted" is the last word.
+  let ended = false;
+  const io: IO = { ...ctx.io, stdout: gated(ctx.io.stdout, () => ended), stderr: gated(ctx.io.stderr, () => ended) };
+  const out = new Output(io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
     wide: flags.wide,
     env: ctx.env,
   });
@@ -96,8 +113,13 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
       };
     },
   };
-  // Destroys the connections at once: nothing the command left behind may delay the exit.
-  return { run, close: () => void opened?.close(), interruptsHeld: () => holds > 0 };
+  const close = () => {
+    out.progress(undefined);
+    ended = true;
+    // Destroys the connections at once: nothing the command left behind may delay the exit.
+    opened?.close();
+  };
+  return { run, close, interruptsHeld: () => holds > 0 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../command.js';
-import { amend, ApiError, ConfigError, ExitCode, FcastError, InterruptedError } from '../errors.js';
+import { amend, ApiError, ConfigError, FcastError } from '../errors.js';
 import { canonicalSymbol } from '../input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
 
@@ -82,9 +82,6 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       }),
     ),
   );
-  // Ctrl-C ends every request at once: one exit 130, not one "interrupted" per symbol.
-  if (run.ctx.signal.aborted || results.some((r) => r.status === 'rejected' && isInterrupt(r.reason)))
-    throw new InterruptedError();
 
   if (symbols.length === 1) {
     const only = results[0]!;
@@ -162,11 +159,8 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   return exitCode;
 }
 
-const isInterrupt = (err: unknown) => err instanceof FcastError && err.exitCode === ExitCode.Interrupted;
-
 /** Names the symbol in the error, since several may fail; a 404 is an unknown symbol. */
 function forSymbol(err: unknown, symbol: string, withContextHint: (err: unknown, c: { symbol: true }) => unknown) {
-  if (isInterrupt(err)) return err;
   const told = withContextHint(err, { symbol: true });
   if (told instanceof FcastError && !(told instanceof ConfigError) && told.exitCode !== 0)
     return amend(told, { prefix: symbol });

@@ -107,6 +107,40 @@ describe('fcast predict', () => {
     }
   });
 
+  it('Ctrl-C with some symbols answered and one stalled: exit 130, one line, nothing more on either stream', async () => {
+    const answered = await served('BTC/USD');
+    const controller = new AbortController();
+    const server = createServer((req, res) => {
+      if (req.url?.includes('SOL')) {
+        // Answered symbols are in; this one never is. The interrupt comes while it waits.
+        setTimeout(() => controller.abort(), 200);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answered);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = {
+      FCAST_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      FCAST_API_KEY: emu.server.testKey,
+    };
+    try {
+      const r = await runCli(['predict', 'BTC/USD', 'ETH/USD', 'SOL/USD'], {
+        now: FIXED_NOW,
+        env,
+        signal: controller.signal,
+        linger: 500,
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).toBe('fcast: interrupted\n');
+      // The tables of the answered symbols, which the command goes on to render behind the
+      // interrupt, reach neither stream.
+      expect(r.stdout).toBe('');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('shows several symbols as an overview, one row each in the order given, and one footer', async () => {
     const r = await emu.runWithKey(['predict', 'SOL/USD', 'BTC/USD']);
     expect(r.code).toBe(0);

@@ -22,6 +22,11 @@ export interface RunOptions {
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
   now?: number;
   signal?: AbortSignal;
+  /**
+   * Milliseconds to keep listening after main returns before the streams are read: what a
+   * command cut short by Ctrl-C still does behind its exit must show up to be caught.
+   */
+  linger?: number;
   /** Swap the wire (see App.transport), e.g. to count connection attempts. */
   transport?: MainOptions['transport'];
 }
@@ -90,6 +95,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
     version: packageVersion(),
   };
   const code = await main(argv, ctx, { transport: opts.transport });
+  if (opts.linger) await new Promise((resolve) => setTimeout(resolve, opts.linger));
   return { code, stdout: stdout.text, stderr: stderr.text, sleeps: clock.sleeps, configDir };
 }
 
