@@ -200,7 +200,12 @@ export class ApiClient {
     }
   }
 
-  /** One exchange, following redirects; a request that carries a key follows them only within its origin. */
+  /**
+   * One exchange, following redirects; a request that carries a key follows them only within
+   * its origin. One deadline for all of it (DNS, connect, TLS, proxy tunnel, headers, body, and
+   * every redirect hop), and Ctrl-C, both raced against every phase: a phase the transport
+   * cannot cancel is left behind, and its connection destroyed when the command ends.
+   */
   private async send(
     method: 'GET' | 'POST',
     url: URL,
@@ -208,11 +213,34 @@ export class ApiClient {
     body: string | undefined,
     finishOnInterrupt: boolean,
   ): Promise<ApiResponse> {
+    const { settings } = this.opts;
+    const outer = finishOnInterrupt ? undefined : this.opts.signal;
+    const controller = new AbortController();
+    const timeout = new Timeout(`no complete answer within ${settings.timeout.value}s`);
+    const timer = setTimeout(() => controller.abort(timeout), settings.timeout.value * 1000);
+    const onOuterAbort = () => controller.abort(new InterruptedError());
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      return await this.follow(method, url, headers, body, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  private async follow(
+    method: 'GET' | 'POST',
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ApiResponse> {
     let current = url;
     let currentMethod = method;
     let currentBody = body;
     for (let hop = 0; ; hop++) {
-      const res = await this.exchange(currentMethod, current, headers, currentBody, finishOnInterrupt);
+      const res = await this.exchange(currentMethod, current, headers, currentBody, signal);
       if (!('location' in res)) return res;
       const next = new URL(res.location, current);
       if (next.origin !== url.origin && headers.authorization !== undefined) {
@@ -237,57 +265,41 @@ export class ApiClient {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
-    finishOnInterrupt: boolean,
+    signal: AbortSignal,
   ): Promise<ApiResponse | { status: number; location: string }> {
-    const { log, settings } = this.opts;
-    const outer = finishOnInterrupt ? undefined : this.opts.signal;
+    const { log } = this.opts;
     const started = this.opts.clock.now();
     log.debug(`> ${method} ${url.href}`);
     if (headers.authorization) log.debug('> Authorization: Bearer <redacted>');
 
-    // One deadline for the whole exchange (DNS, connect, TLS, proxy tunnel, headers, body), and
-    // Ctrl-C, both raced against every phase: a phase the transport cannot cancel is left
-    // behind, and its connection destroyed when the command ends.
-    const controller = new AbortController();
-    const timeout = new Timeout(`no complete answer within ${settings.timeout.value}s`);
-    const timer = setTimeout(() => controller.abort(timeout), settings.timeout.value * 1000);
-    const onOuterAbort = () => controller.abort(new InterruptedError());
-    if (outer?.aborted) onOuterAbort();
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
-    const { signal } = controller;
     const proxy = this.opts.transport.proxyFor?.(url);
+    let wire: WireResponse;
     try {
-      let wire: WireResponse;
-      try {
-        wire = await untilAborted(this.opts.transport.send({ url, method, headers, body, signal }), signal);
-      } catch (err) {
-        throw networkError(err, signal, url, proxy);
-      }
-      const location = header(wire.headers, 'location');
-      if (wire.status >= 300 && wire.status < 400 && location) {
-        wire.body.resume();
-        log.debug(`< ${wire.status} ${statusText(wire.status)} -> ${location}`);
-        return { status: wire.status, location };
-      }
-      let raw: string;
-      try {
-        raw = await untilAborted(this.readBody(wire), signal);
-      } catch (err) {
-        wire.body.destroy();
-        const mapped = networkError(err, signal, url, proxy);
-        // The answer had begun: whatever broke, it is not a reset "before a response".
-        throw mapped instanceof RetryableNetworkError
-          ? new NetworkError(`the connection to ${url.host} broke while the answer was being read`, { cause: err })
-          : mapped;
-      }
-      log.debug(
-        `< ${wire.status} ${statusText(wire.status)} (${this.opts.clock.now() - started} ms, ${raw.length} bytes)`,
-      );
-      return { status: wire.status, url: url.href, headers: wire.headers, raw, body: parseJson(raw) };
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
+      wire = await untilAborted(this.opts.transport.send({ url, method, headers, body, signal }), signal);
+    } catch (err) {
+      throw networkError(err, signal, url, proxy);
     }
+    const location = header(wire.headers, 'location');
+    if (wire.status >= 300 && wire.status < 400 && location) {
+      wire.body.resume();
+      log.debug(`< ${wire.status} ${statusText(wire.status)} -> ${location}`);
+      return { status: wire.status, location };
+    }
+    let raw: string;
+    try {
+      raw = await untilAborted(this.readBody(wire), signal);
+    } catch (err) {
+      wire.body.destroy();
+      const mapped = networkError(err, signal, url, proxy);
+      // The answer had begun: whatever broke, it is not a reset "before a response".
+      throw mapped instanceof RetryableNetworkError
+        ? new NetworkError(`the connection to ${url.host} broke while the answer was being read`, { cause: err })
+        : mapped;
+    }
+    log.debug(
+      `< ${wire.status} ${statusText(wire.status)} (${this.opts.clock.now() - started} ms, ${raw.length} bytes)`,
+    );
+    return { status: wire.status, url: url.href, headers: wire.headers, raw, body: parseJson(raw) };
   }
 
   private async readBody(wire: WireResponse): Promise<string> {

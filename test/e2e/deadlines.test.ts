@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +108,30 @@ describe('--timeout holds in every phase (exit 6)', () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(connectedAt).toBeGreaterThan(0);
     expect(Date.now() - connectedAt).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS);
+  });
+});
+
+describe('--timeout holds across redirects', () => {
+  it('is one deadline for the request, not one per hop: five slow redirects still end at 1s (exit 6)', async () => {
+    let hops = 0;
+    const server = createHttpServer((_req, res) => {
+      hops++;
+      setTimeout(() => res.writeHead(302, { location: `/api/agent/v1/demo.php?hop=${hops}` }).end(), 600);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const r = await fcast(['demo', '--timeout', String(TIMEOUT_S), '--retries', '0'], {
+        FCAST_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      });
+      expect(r.code, r.stderr).toBe(6);
+      expect(r.stderr).toMatch(/timed out: no complete answer within 1s/);
+      expect(hops).toBeLessThanOrEqual(2);
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_S * 1000 + SLACK_MS);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
