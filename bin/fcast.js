@@ -17,6 +17,8 @@ const argv = process.argv.slice(2);
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
+const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
@@ -84,25 +86,31 @@ function writeOut(text) {
     // A non-blocking pipe that is full: let the stream queue the rest. A reader that left is no error.
     if (err?.code === 'EAGAIN') process.stdout.write(rest);
     else if (err?.code !== 'EPIPE') {
-      process.stderr.write(`fcast: cannot write the output (${err?.code ?? err})\n`);
+      process.stderr.write(writeFailure(err));
       process.exitCode = 1;
     }
   }
 }
 
-async function run() {
-  // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
-  // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background
-  // threads that the process must join before it exits. A CLI's few short responses never
-  // need the optimised parser. Set here, for this process only, before anything loads undici;
-  // only when a proxy variable is set (the only way undici loads): node:v8 itself costs ~8 ms.
-  if (Object.keys(process.env).some((name) => /^https?_proxy$/i.test(name))) {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  }
+/** The one line for stdout refusing the data (a full disk, a closed descriptor): the fast paths and main alike. */
+function writeFailure(err) {
+  return `fcast: cannot write the output to stdout: ${WRITE_FAILURES[err?.code] ?? err?.code ?? 'unknown error'}\n`;
+}
 
+async function run() {
   const bundle = freshBundle('fcast.cjs');
   // exitWhenFree from the same module graph as main: its hold is process-wide state.
   const { realContext, main, exitWhenFree } = bundle ? loadBundle(bundle) : await import('../dist/entry.js');
+
+  // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
+  // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background
+  // threads that the process must join before it exits. A CLI's few short responses never
+  // need the optimised parser. Set for this process only, before anything loads undici, only
+  // when a proxy variable is set (the only way undici loads: node:v8 itself costs ~8 ms), and
+  // after the bundle is compiled: V8 refuses a code cache made under other flags.
+  if (Object.keys(process.env).some((name) => /^https?_proxy$/i.test(name))) {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  }
 
   const interrupt = new AbortController();
   // Every request in flight listens to it (predict runs twenty at once): not a leak.
@@ -119,14 +127,10 @@ async function run() {
 
   // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
   // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.
-  const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err) => {
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      if (stream === process.stdout) {
-        const why = WRITE_FAILURES[err.code] ?? err.code ?? 'unknown error';
-        process.stderr.write(`fcast: cannot write the output to stdout: ${why}\n`);
-      }
+      if (stream === process.stdout) process.stderr.write(writeFailure(err));
       process.exit(1);
     });
   }

@@ -1,7 +1,8 @@
 // What a failed exchange means, told in the user's terms: the deadline, Ctrl-C, DNS, a refused
 // or reset connection, TLS trouble, a proxy that failed. Library text (undici, OpenSSL) never
 // reaches the message; it stays on the error's cause for --verbose.
-import { FcastError, NetworkError } from '../errors.js';
+import { BadResponseError, FcastError, NetworkError } from '../errors.js';
+import { NOT_THE_API } from './response-errors.js';
 
 /** The overall deadline passed (an abort reason, never thrown to a user as is). */
 export class Timeout extends Error {}
@@ -104,6 +105,14 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, proxy:
   }
   if (RETRYABLE_CODES.has(code))
     return new RetryableNetworkError(`connection to ${url.host} was reset (${code})`, { cause });
+  // llhttp's codes (node:http's parser and undici's): something answered, but not in HTTP,
+  // or with headers past any limit; a bad response (exit 7), not a network failure.
+  if (code.startsWith('HPE_')) {
+    return new BadResponseError(`${url.host} did not answer in HTTP (${code})`, {
+      hint: `${NOT_THE_API} and its port`,
+      cause,
+    });
+  }
   return new NetworkError(`request to ${url.host} failed${code ? ` (${code})` : ''}`, {
     hint: 'run again with --verbose for the details',
     cause,

@@ -2,7 +2,7 @@
 // executable (bin/fcast.js over dist/, built by `npx tsc -p .`) against servers that stall in
 // each phase. Times are loose upper bounds for correctness (a hang would take minutes), not
 // performance figures.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -283,6 +283,15 @@ describe('a write to a stdout that cannot take it', () => {
     const r = await demoWith(openSync('/dev/full', 'w'), []);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
+  });
+
+  it('the --version fast path says it in the same line (exit 1)', async () => {
+    const { openSync } = await import('node:fs');
+    const r = spawnSync(process.execPath, [BIN, '--version'], {
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.toString()).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
   });
 
   it('a reader that left (EPIPE, as with head): no message, no stack', async () => {

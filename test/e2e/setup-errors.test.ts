@@ -112,6 +112,41 @@ describe('a base URL that is not quite right', () => {
   });
 });
 
+describe('something at the base URL that does not speak HTTP', () => {
+  const cases: Array<[what: string, speak: (socket: import('node:net').Socket) => void]> = [
+    ['an SSH server (a banner, no HTTP)', (socket) => socket.write('SSH-2.0-OpenSSH_9.2p1\r\n')],
+    [
+      "headers that never end (past the parser's limit)",
+      (socket) => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        for (let i = 0; i < 2000; i++) socket.write(`x-filler-${i}: ${'x'.repeat(64)}\r\n`);
+      },
+    ],
+  ];
+  it.each(cases)(
+    '%s: exit 7, one line naming the parser code, the hint says it is not the API',
+    async (_what, speak) => {
+      const server = createServer((socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () => speak(socket));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+        const r = await runCli(['demo', '--retries', '0'], { env: { FCAST_BASE_URL: url } });
+        expect(r.code, r.stderr).toBe(7);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(
+          /^fcast: 127\.0\.0\.1:\d+ did not answer in HTTP \(HPE_[A-Z_]+\)\n {2}hint: this does not look like the Market Forecast Agent API/,
+        );
+        expect(r.stderr.trimEnd().split('\n')).toHaveLength(2);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
+});
+
 describe('--dry-run is a value, not an exception', () => {
   it('prints the prepared request and sends nothing, for the API path pasted into the base URL too', async () => {
     const r = await emu.run(['demo', '--dry-run'], { env: { FCAST_BASE_URL: `${emu.server.url}/api/agent/v1` } });
