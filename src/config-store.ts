@@ -32,10 +32,14 @@ import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
 export interface ConfigStore {
   readonly path: string;
-  /** The file as it is now (re-read on every call). */
-  all(): ConfigData;
+  /** The value as the file holds it now (re-read on every call). */
   get(key: string): unknown;
-  set(key: string, value: unknown): Promise<void>;
+  /**
+   * Sets `key`. With `ifStill`, only if the file still holds that value (undefined: none) when
+   * the lock is taken: a key checked, or confirmed for replacing, before the lock must not be
+   * replaced by a write that another process made meanwhile. Else ConfigError (exit 3).
+   */
+  set(key: string, value: unknown, guard?: { ifStill: unknown }): Promise<void>;
   delete(key: string): Promise<void>;
 }
 
@@ -44,13 +48,16 @@ export async function openConfigStore(dir: string): Promise<ConfigStore> {
   const path = prepareConfigDir(dir);
   // A corrupt file is reported with its path and never touched.
   readConfigFile(path);
-  const all = () => readConfigFile(path);
   return {
     path,
-    all,
-    get: (key) => all()[key],
-    set: (key, value) =>
+    get: (key) => readConfigFile(path)[key],
+    set: (key, value, guard) =>
       updateConfig(dir, (data) => {
+        if (guard && data[key] !== guard.ifStill) {
+          throw new ConfigError(`another process changed ${key} in ${path} meanwhile; nothing was replaced`, {
+            hint: 'run the command again to see what is stored now (--force replaces it)',
+          });
+        }
         data[key] = value;
       }),
     delete: (key) =>
@@ -177,7 +184,13 @@ function removeStaleTempFiles(path: string): void {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(prefix)) unlinkQuietly(join(dirname(path), name));
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    // Only a dead writer's: should a broken stale lock ever leave two holders, the other's
+    // temp file is its write in progress (atomic-write.ts names it by pid).
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(join(dirname(path), name));
+  }
 }
 
 // --- the lock --------------------------------------------------------------------------------

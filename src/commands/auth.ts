@@ -130,7 +130,8 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   }
   const store = await run.configStore();
   const configKey = SETTINGS[kind.setting].configKey;
-  await store.set(configKey, key);
+  // What was checked (or confirmed) above must still be what the file holds.
+  await store.set(configKey, key, force ? undefined : { ifStill: stored });
   if (run.flags.json) run.out.json({ saved: configKey, key: masked, path: store.path });
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
   if (replaces) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);

@@ -118,7 +118,8 @@ async function keepKey(run: Run, res: Registration, opts: RegisterFlags, replace
   } else {
     try {
       const store = await run.configStore();
-      await store.set('api-key', key);
+      // No key was stored when refuseToReplace looked: none may have appeared since.
+      await store.set('api-key', key, opts.force ? undefined : { ifStill: undefined });
       saved = `${store.path} (mode 0600)${replaced ? `, replacing ${maskKey(replaced)}` : ''}`;
     } catch (err) {
       saveError = err instanceof ConfigError ? err : new ConfigError(`cannot save the key: ${(err as Error).message}`);

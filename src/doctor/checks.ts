@@ -190,9 +190,11 @@ export function checkConfigDirectory(config: ConfigState, platform: NodeJS.Platf
     return pass(name, `${config.dir} does not exist yet (created with mode 0700 on the first save)`);
   if (!modesApply(platform)) return pass(name, `${config.dir} (modes are not checked on Windows)`);
   if ((config.dirMode & 0o077) === 0) return pass(name, `${config.dir}, mode ${octal(config.dirMode)}`);
-  return fail(
+  // Writable by others is refused (config.location, above), as every writing command refuses
+  // it; listable only is accepted there too, so here it is advice, not a failure.
+  return warn(
     name,
-    `${config.dir} has mode ${octal(config.dirMode)}: others can list it; it should be 0700`,
+    `${config.dir} has mode ${octal(config.dirMode)}: others can list it; 0700 keeps it private`,
     `chmod 700 ${shellQuote(config.dir)}`,
   );
 }

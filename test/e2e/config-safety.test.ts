@@ -119,6 +119,34 @@ describe('stale leftovers', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
     expect(config(dir)).toEqual({ retries: 1 });
   });
+
+  it('a live writer’s temp file is left alone: should a broken lock ever leave two holders, it is their write', async () => {
+    const dir = tempDir();
+    // The parent of this test process is alive for as long as the test runs.
+    const live = join(dir, `config.json.tmp-${process.ppid}-x`);
+    writeFileSync(live, '{}');
+    const r = await runCli(['config', 'set', 'retries', '1'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(live)).toBe(true);
+  });
+});
+
+describe('a value checked before the lock', () => {
+  it('is replaced only if the file still holds it when the lock is taken (exit 3 otherwise, nothing written)', async () => {
+    const dir = tempDir();
+    const { openConfigStore } = await import('../../src/config-store.js');
+    const store = await openConfigStore(dir);
+    await store.set('api-key', key(1), { ifStill: undefined });
+    // Another process writes between this one's check and its write.
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': key(2) }));
+    await expect(store.set('api-key', key(3), { ifStill: key(1) })).rejects.toMatchObject({
+      exitCode: 3,
+      message: expect.stringMatching(/another process changed api-key in .* meanwhile; nothing was replaced/),
+    });
+    expect(config(dir)).toEqual({ 'api-key': key(2) });
+    await store.set('api-key', key(3), { ifStill: key(2) });
+    expect(config(dir)).toEqual({ 'api-key': key(3) });
+  });
 });
 
 describe('where keys are written', () => {
