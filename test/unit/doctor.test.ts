@@ -38,7 +38,7 @@ describe('doctor checks', () => {
     expect(checkConfigFileMode(config({ fileMode: 0o644 }), 'linux').status).toBe('fail');
     expect(checkConfigFileMode(config({ fileMode: 0o644 }), 'win32').status).toBe('pass');
     expect(checkConfigFileMode(config({ fileMode: 0o400 }), 'darwin').status).toBe('pass');
-    expect(checkConfigDirectory(config({ dirMode: 0o750 }), 'linux').status).toBe('fail');
+    expect(checkConfigDirectory(config({ dirMode: 0o750 }), 'linux').status).toBe('warn');
     expect(checkConfigDirectory(config({ dirMode: 0o755 }), 'win32').status).toBe('pass');
     expect(checkConfigDirectory(config({ dirMode: undefined }), 'linux')).toMatchObject({
       status: 'pass',
