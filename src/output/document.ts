@@ -6,7 +6,7 @@ import { DASH, formatTimeWithAge } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { paintByKey } from './paint.js';
-import { renderTable, type Cell } from './table.js';
+import { renderTable, textWidth, wrapIndented, type Cell } from './table.js';
 import { isRecord, isScalar, maxOf } from '../values.js';
 
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
@@ -49,7 +49,7 @@ function appendBlock(lines: string[], out: Output, value: unknown, opts: Documen
     if (value.length === 0) lines.push(`${pad}(none)`);
     else if (value.every(isScalar)) lines.push(pad + value.map((v) => formatScalar('', v, opts.nowSeconds)).join(', '));
     else if (value.every(isRecord)) {
-      for (const line of renderRecords(out, value, opts.nowSeconds).split('\n')) lines.push(pad + line);
+      for (const line of renderRecords(out, value, opts.nowSeconds, pad.length).split('\n')) lines.push(pad + line);
     } else {
       value.forEach((item, i) => {
         lines.push(`${pad}${out.c.dim(`[${i + 1}]`)}`);
@@ -67,14 +67,16 @@ function appendBlock(lines: string[], out: Output, value: unknown, opts: Documen
   const inline = (v: unknown) => isScalar(v) || (Array.isArray(v) && v.every(isScalar));
   // A very long key is not allowed to pad every other line out to its length.
   const width = Math.min(MAX_KEY_PAD, maxOf(entries.filter(([, v]) => inline(v)).map(([k]) => clean(k).length)));
+  // A long value wraps on a terminal, each line at the value's column.
+  const valueAt = pad.length + width + 2;
+  const pair = (name: string, text: string) =>
+    `${pad}${out.c.dim(name.padEnd(width))}  ${wrapIndented(text, textWidth(out), valueAt)}`;
   for (const [key, v] of entries) {
     const name = clean(key);
     if (isScalar(v)) {
-      lines.push(`${pad}${out.c.dim(name.padEnd(width))}  ${formatScalar(key, v, opts.nowSeconds)}`);
+      lines.push(pair(name, formatScalar(key, v, opts.nowSeconds)));
     } else if (Array.isArray(v) && v.every(isScalar)) {
-      lines.push(
-        `${pad}${out.c.dim(name.padEnd(width))}  ${v.length ? v.map((x) => formatScalar(key, x, opts.nowSeconds)).join(', ') : '(none)'}`,
-      );
+      lines.push(pair(name, v.length ? v.map((x) => formatScalar(key, x, opts.nowSeconds)).join(', ') : '(none)'));
     } else {
       lines.push(`${pad}${out.c.bold(name)}`);
       appendBlock(lines, out, v, opts, indent + 1);
@@ -83,7 +85,12 @@ function appendBlock(lines: string[], out: Output, value: unknown, opts: Documen
 }
 
 /** Records as a table, signals and changes coloured; nested values are shown compactly as JSON. */
-export function renderRecords(out: Output, records: Array<Record<string, unknown>>, nowSeconds: number): string {
+export function renderRecords(
+  out: Output,
+  records: Array<Record<string, unknown>>,
+  nowSeconds: number,
+  indent = 0,
+): string {
   const seen = new Set<string>();
   for (const r of records) for (const k of Object.keys(r)) seen.add(k);
   const keys = [...seen];
@@ -104,6 +111,7 @@ export function renderRecords(out: Output, records: Array<Record<string, unknown
     // Column names are keys the server chose: cleaned like any other server text.
     keys.map((k, i) => ({ header: clean(k), align: numeric[i] ? 'right' : 'left' })),
     rows,
+    indent,
   );
 }
 

@@ -98,7 +98,13 @@ function prepare(cell: Cell | undefined): Prepared {
 export const fitting = (out: Output): boolean => out.tty && !out.wide;
 
 /** The indices of the columns shown, and each one's width, for this output. */
-function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prepared[][]): [number[], number[]] {
+function layout(
+  out: Output,
+  columns: Column[],
+  headers: Prepared[],
+  cells: Prepared[][],
+  indent: number,
+): [number[], number[]] {
   const fit = fitting(out);
   const natural = columns.map((c, i) => {
     let width = headers[i]!.width;
@@ -108,7 +114,7 @@ function layout(out: Output, columns: Column[], headers: Prepared[], cells: Prep
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
   if (!fit) return [shown, natural];
 
-  const limit = out.columns;
+  const limit = Math.max(1, out.columns - indent);
   const total = (idx: number[], w = natural) =>
     idx.reduce((sum, i) => sum + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
   // Least useful first: the highest priority, the rightmost among equals.
@@ -146,10 +152,11 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
   return last ? painted : painted + fill;
 }
 
-export function renderTable(out: Output, columns: Column[], rows: Cell[][]): string {
+/** `indent`: the columns the caller puts before every line (a nested table), out of the width. */
+export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
   const headers = columns.map((c) => prepare(c.header));
   const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
-  const [shown, widths] = layout(out, columns, headers, cells);
+  const [shown, widths] = layout(out, columns, headers, cells, indent);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
     shown
       .map((i, k) => {
@@ -217,6 +224,23 @@ export function packParts(
 }
 
 /** Prose wrapped at word boundaries to the terminal's width (unchanged when piped or --wide). */
+/** The width text must keep to: the terminal's on a TTY; piped, none (a script reads whole lines). */
+export const textWidth = (out: Output): number => (fitting(out) ? out.columns : Number.POSITIVE_INFINITY);
+
+/** Parts joined by `joiner`, onto as many lines as keep each within `width`. */
+export const packLine = (parts: readonly string[], width: number, joiner = ' · '): string[] =>
+  packParts(
+    parts.map((p): [string, string] => [p, p]),
+    width,
+    joiner,
+  );
+
+/** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
+export function wrapIndented(text: string, width: number, indent: number): string {
+  if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
+  return packLine(text.split(' '), Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
+}
+
 export function wrapText(out: Output, text: string): string {
   if (!fitting(out) || displayWidth(text) <= out.columns) return text;
   return flowLine(

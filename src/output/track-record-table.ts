@@ -200,9 +200,10 @@ export function renderTrackRecordMarkdown(out: Output, view: TrackRecordView): s
   if (view.figures.rows.length) lines.push(...markdownTable(RECORD_COLUMNS, view.figures));
   else lines.push('_No timeframes in this result._');
   lines.push(...baselineSection(view));
-  // Markdown is read in a browser, never on this terminal: no colour. A trailing backslash is
-  // a hard line break, so the footer stays three lines in the source and in the rendering.
-  const footer = attributionFooter(new Output(out.io, false, false), asRecord(view.body).meta);
+  // Markdown is read in a browser, never on this terminal: no colour, and not fitted to the
+  // terminal's width (`wide`), or a wrapped disclaimer would turn into hard breaks. A trailing
+  // backslash is a hard line break, so the footer stays three lines in the source and in the rendering.
+  const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), asRecord(view.body).meta);
   if (footer) lines.push('', footer.split('\n').join('\\\n'));
   return lines.join('\n');
 }

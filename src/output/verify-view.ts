@@ -8,6 +8,7 @@ import { serverNow, withAttribution } from './attribution.js';
 import { renderBlock } from './document.js';
 import { formatNumber, formatPercent } from './format.js';
 import type { Output } from './io.js';
+import { flowLine } from './table.js';
 import { asRecord, isRecord } from '../values.js';
 
 const PRICE_KEYS = new Set(['anchor_price', 'target_price', 'close_at_target', 'close']);
@@ -66,16 +67,30 @@ function withPricesFormatted(value: unknown, decimals: number): unknown {
 /** Small returns get more decimals: +0.0225% would round to +0.02%, too coarse to judge a 0.01% band. */
 const returnText = (pct: number): string => formatPercent(pct, Math.abs(pct) < 0.1 ? 4 : 2);
 
+/** The check in one sentence, wrapped at the terminal's width with only its verdict coloured. */
 export function describeCheck(out: Output, check: SettlementCheck, decimals = 2): string {
-  if (!check.checked) return out.c.dim(`Check: not possible: the body does not show ${check.missing.join(', ')}`);
+  const words = (text: string, paint: (s: string) => string = (s) => s): Array<[string, string]> =>
+    text.split(' ').map((w) => [w, paint(w)]);
+  if (!check.checked)
+    return flowLine(
+      out,
+      words(`Check: not possible: the body does not show ${check.missing.join(', ')}`, out.c.dim),
+      ' ',
+    );
   const band = check.neutralBandPct !== undefined ? ` (neutral within ±${check.neutralBandPct}%)` : '';
   const price = (v: number) => formatNumber(v, decimals);
-  const figures = `Check: ${check.direction} from ${price(check.anchor)} to ${price(check.close)} (${returnText(check.returnPct)}) -> ${check.expected}${band}`;
-  if (check.published === undefined) return `${figures}; no published outcome to compare`;
-  if (check.agrees === true) return `${figures}; ${out.c.green('the published outcome agrees')}`;
-  if (check.agrees === false)
-    return `${figures}; ${out.c.red(`the published outcome is ${check.published}: it does NOT agree`)}`;
-  return `${figures}; the published outcome is ${check.published}, which cannot be checked without a neutral band`;
+  const figures = words(
+    `Check: ${check.direction} from ${price(check.anchor)} to ${price(check.close)} (${returnText(check.returnPct)}) -> ${check.expected}${band};`,
+  );
+  const verdict =
+    check.published === undefined
+      ? words('no published outcome to compare')
+      : check.agrees === true
+        ? words('the published outcome agrees', out.c.green)
+        : check.agrees === false
+          ? words(`the published outcome is ${check.published}: it does NOT agree`, out.c.red)
+          : words(`the published outcome is ${check.published}, which cannot be checked without a neutral band`);
+  return flowLine(out, [...figures, ...verdict], ' ');
 }
 
 export function renderVerification(

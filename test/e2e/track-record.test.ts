@@ -122,6 +122,17 @@ describe('fcast track-record', () => {
     expect(r.stderr).toMatch(/^fcast: HTTP 404 .*NOPE\/USD/);
   });
 
+  it('--format markdown on a narrow terminal is not fitted to it: the footer stays three source lines', async () => {
+    const r = await emu.run(['track-record', '--format', 'markdown'], { tty: true, columns: 40 });
+    expect(r.code).toBe(0);
+    const [disclaimer, source, tier] = r.stdout.trimEnd().split('\n').slice(-3);
+    expect(disclaimer).toMatch(/^[A-Z].*\\$/);
+    expect(disclaimer!.length).toBeGreaterThan(40);
+    expect(source).toMatch(/^Source: .*\\$/);
+    expect(tier).toMatch(/^Tier: /);
+    expect(r.stdout.trimEnd().split('\n').at(-4)).toBe('');
+  });
+
   it('--format markdown with failing gates and --audit: the document on stdout, every verdict on stderr (exit 8)', async () => {
     const r = await emu.run(['track-record', '--format', 'markdown', '--min-settled', '1', '--audit']);
     expect(r.code).toBe(8);

@@ -5,7 +5,7 @@ import { DASH, decimalsOf, formatFixed } from '../format.js';
 import type { Output } from '../io.js';
 import { signalPaint } from '../paint.js';
 import { clean } from '../sanitize.js';
-import { renderTable, type Cell } from '../table.js';
+import { renderTable, textWidth, wrapIndented, type Cell } from '../table.js';
 import { finiteNumber, isRecord } from '../../values.js';
 import {
   heading,
@@ -15,8 +15,6 @@ import {
   right,
   sections,
   symbolText,
-  textWidth,
-  wrapIndented,
   when,
   type GatewayView,
   type ViewContext,

@@ -5,16 +5,14 @@ import { z } from 'zod';
 import { DASH, formatAge, formatClock, formatZoned, isoToEpoch, zonedParts } from '../format.js';
 import type { Output } from '../io.js';
 import { clean } from '../sanitize.js';
-import { renderTable, type Cell, type Column } from '../table.js';
+import { renderTable, textWidth, wrapIndented, type Cell, type Column } from '../table.js';
 import {
   heading,
   otherFields,
   readAs,
   sections,
   symbolText,
-  textWidth,
   when,
-  wrapIndented,
   type GatewayView,
   type ViewContext,
 } from './shared.js';

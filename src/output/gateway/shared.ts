@@ -17,7 +17,7 @@ import {
 import type { Output } from '../io.js';
 import { changePaint } from '../paint.js';
 import { clean } from '../sanitize.js';
-import { type Cell, type Column, fitting, packParts } from '../table.js';
+import { type Cell, type Column, packLine, textWidth } from '../table.js';
 import { finiteNumber } from '../../values.js';
 
 export interface ViewContext {
@@ -37,17 +37,6 @@ export function readAs<S extends z.ZodTypeAny>(schema: S, data: unknown): z.infe
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The width text must keep to: the terminal's on a TTY; piped, none (a script reads whole lines). */
-export const textWidth = (out: Output): number => (fitting(out) ? out.columns : Number.POSITIVE_INFINITY);
-
-/** Parts joined by `joiner`, onto as many lines as keep each within `width`. */
-const packLine = (parts: readonly string[], width: number, joiner = ' · '): string[] =>
-  packParts(
-    parts.map((p): [string, string] => [p, p]),
-    width,
-    joiner,
-  );
-
 /** `BTC/USD · 1h · as of 2026-11-22 14:05 UTC (now)`: the first part bold, the empty ones left out, wrapped to fit. */
 export function heading(ctx: ViewContext, first: string, ...rest: Array<string | undefined>): string {
   const parts = [clean(first), ...rest.filter((p): p is string => !!p).map(clean)];
@@ -56,12 +45,6 @@ export function heading(ctx: ViewContext, first: string, ...rest: Array<string |
     ctx.out.c.bold(lines[0]!.slice(0, parts[0]!.length)) + lines[0]!.slice(parts[0]!.length),
     ...lines.slice(1),
   ].join('\n');
-}
-
-/** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
-export function wrapIndented(text: string, width: number, indent: number): string {
-  if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
-  return packLine(text.split(' '), Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
 }
 
 /** An ISO time (or epoch seconds) as `2026-11-22 14:05 UTC (3h ago)`, in the view's zone. */
