@@ -83,22 +83,28 @@ function helpOf(spec: GatewayCommand): string {
 async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Promise<void> {
   const args = shapeGatewayArgs(command, raw);
   const conn = await run.connect();
-  const [{ runGatewayCommand, requests }, { explainGatewayError }, view, { renderChecked }] = await Promise.all([
+  const [{ runGatewayCommand, requests }, { withContextHint }, { describeUsage }] = await Promise.all([
     import('../api/endpoints.js'),
-    import('../gateway/errors.js'),
-    import('../output/gateway/index.js'),
-    import('../output/document.js'),
+    import('../api/response-errors.js'),
+    import('../output/gateway/usage.js'),
   ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.gateway(command.name, args)));
   let res: Awaited<ReturnType<typeof runGatewayCommand>>;
   try {
     res = await runGatewayCommand(conn, command.name, args);
   } catch (err) {
-    throw explainGatewayError(err, command, conn.client.chosenKey('gateway'));
+    // In the gateway's terms: which scope the command needs, which key was sent.
+    const key = conn.client.chosenKey('gateway');
+    throw withContextHint(err, { gateway: { command: command.name, scope: command.scope, key } });
   }
   const nowSeconds = run.nowSeconds();
   if (run.flags.json) run.out.rawJson(res.raw);
-  else
+  else {
+    // The views (eight, with their schemas) only for a table.
+    const [view, { renderChecked }] = await Promise.all([
+      import('../output/gateway/index.js'),
+      import('../output/document.js'),
+    ]);
     run.out.data(
       renderChecked(run.out, res, nowSeconds, (body) =>
         view.renderGatewayResult(run.out, body, {
@@ -108,9 +114,10 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
         }),
       ),
     );
+  }
   // An envelope off its shape has no meta we can trust to describe the usage.
   if (!res.wellFormed) return;
-  const usage = view.describeUsage(res.body.meta);
+  const usage = describeUsage(res.body.meta);
   if (usage) run.out.note(usage);
   if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);
 }

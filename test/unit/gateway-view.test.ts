@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IO } from '../../src/context.js';
 import { Output } from '../../src/output/io.js';
-import { describeUsage, renderGatewayResult } from '../../src/output/gateway/index.js';
+import { renderGatewayResult } from '../../src/output/gateway/index.js';
+import { describeUsage } from '../../src/output/gateway/usage.js';
 import { indicatorName } from '../../src/output/gateway/analysis.js';
 import * as mock from '../../src/mock/gateway-commands.js';
 import { findGatewaySymbol } from '../../src/mock/catalog.js';

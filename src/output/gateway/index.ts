@@ -5,8 +5,7 @@ import { withAttribution } from '../attribution.js';
 import { renderBlock, renderRecords } from '../document.js';
 import { isoToEpoch } from '../format.js';
 import type { Output } from '../io.js';
-import { clean } from '../sanitize.js';
-import { isRecord, isScalar } from '../../values.js';
+import { isRecord } from '../../values.js';
 import { analyzeView, indicatorsView } from './analysis.js';
 import { searchView, snapshotView } from './market.js';
 import { macroView, opportunitiesView } from './ranking.js';
@@ -54,29 +53,4 @@ export function renderGatewayResult(out: Output, envelope: unknown, opts: Gatewa
   if (isRecord(data) && isRecord(data.meta) && typeof data.meta.source === 'string')
     return withAttribution(out, text, data.meta);
   return text;
-}
-
-/** `limit 60, remaining 58, reset_s 42`: the fields as the gateway names them (the seed does not). */
-function describeCounter(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) return isScalar(value) ? clean(String(value)) : undefined;
-  const parts = Object.entries(value)
-    .filter(([, v]) => v !== null && isScalar(v))
-    .map(([k, v]) => `${clean(k)} ${clean(String(v))}`);
-  return parts.length ? parts.join(', ') : undefined;
-}
-
-/**
- * `rate limit: limit 60, remaining 58, reset_s 42` and `daily quota: limit 1000, used 2` (a line
- * each, so that both fit a narrow terminal), or
- * undefined when `meta` says nothing about either (error envelopes carry only the request id).
- */
-export function describeUsage(meta: unknown): string | undefined {
-  if (!isRecord(meta)) return undefined;
-  const parts: string[] = [];
-  const rate = describeCounter(meta.rate_limit);
-  if (rate) parts.push(`rate limit: ${rate}`);
-  const quota = describeCounter(meta.daily_quota);
-  if (quota) parts.push(`daily quota: ${quota}`);
-  return parts.length ? parts.join('\n') : undefined;
 }
