@@ -2,6 +2,16 @@
 // completions and the emulator, so that the three can never disagree.
 
 export const DEMO_SYMBOLS = ['BTC/USD', 'ETH/USD', 'EUR/USD'] as const;
+
+/** Quote currencies a symbol written without its slash (`BTCUSD`, the gateway's form) most likely ends with. */
+const QUOTE_CURRENCIES = ['USDT', 'USDC', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'BTC', 'ETH'];
+
+/** `BTCUSD` -> `BTC/USD` (any case in, as given out); undefined when no known quote ends it. */
+export function slashedSymbol(code: string): string | undefined {
+  const upper = code.toUpperCase();
+  const quote = QUOTE_CURRENCIES.find((q) => upper.length > q.length && upper.endsWith(q));
+  return quote ? `${code.slice(0, -quote.length)}/${code.slice(-quote.length)}` : undefined;
+}
 export const DEFAULT_DEMO_SYMBOL = 'BTC/USD';
 
 /** Timeframes of the demo response and their horizons in minutes, in horizon order. */

@@ -7,6 +7,7 @@ import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
   MATURITY_LEVELS,
+  slashedSymbol,
 } from './domain.js';
 import { UsageError } from './errors.js';
 import { clean } from './output/sanitize.js';
@@ -33,15 +34,10 @@ export function canonicalSymbol(raw: string): string {
   return `${m[1]!.toUpperCase()}/${m[2]!.toUpperCase()}`;
 }
 
-/** Quote currencies a symbol typed without its slash most likely ends with. */
-const QUOTES = ['USDT', 'USDC', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'BTC', 'ETH'];
-
 /** `btcusd` -> `BTC/USD`: the gateway's form (and the habit of many sites) typed where REST wants a slash. */
 function slashedGuess(raw: string): string | undefined {
   const text = raw.trim().toUpperCase();
-  if (!/^[A-Z0-9.]{4,20}$/.test(text)) return undefined;
-  const quote = QUOTES.find((q) => text.endsWith(q) && text.length > q.length);
-  return quote ? `${text.slice(0, -quote.length)}/${quote}` : undefined;
+  return /^[A-Z0-9.]{4,20}$/.test(text) ? slashedSymbol(text) : undefined;
 }
 
 export function parseDemoSymbol(raw: string | undefined): string {

@@ -1,5 +1,6 @@
 // Numbers and times as people read them. Every function takes possibly-missing values and
 // shows a dash for them, never `null`, `undefined` or `NaN`.
+import { slashedSymbol } from '../domain.js';
 import { finiteNumber } from '../values.js';
 
 export const DASH = '–';
@@ -162,10 +163,8 @@ export function columnDecimals(values: readonly unknown[], min: number, max: num
 export function slashSymbol(code: unknown): string {
   if (typeof code !== 'string') return DASH;
   if (code.includes('/')) return code;
-  const quote = SYMBOL_QUOTES.find((q) => code.length > q.length + 1 && code.toUpperCase().endsWith(q));
-  return quote ? `${code.slice(0, -quote.length)}/${code.slice(-quote.length)}` : code;
+  return slashedSymbol(code) ?? code;
 }
-const SYMBOL_QUOTES = ['USDT', 'USDC', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'BTC', 'ETH'];
 
 /** Wall-clock parts of an instant in one time zone. */
 export interface ZonedParts {
