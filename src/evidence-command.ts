@@ -3,7 +3,7 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RequestSpec } from './api/client.js';
+import { MAX_BODY_BYTES, type RequestSpec } from './api/client.js';
 import type { Fetched } from './api/endpoints.js';
 import type { TrackRecord } from './api/schemas.js';
 import { writeAtomically } from './atomic-write.js';
@@ -18,8 +18,6 @@ import { reindentJson } from './output/json.js';
 import { clean } from './output/sanitize.js';
 import type { BaselineView, TrackRecordView } from './output/track-record-table.js';
 
-/** The size cap of a response holds for a baseline too: it was one. */
-const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
 const BASELINE_HINT = 'give an earlier --json output of the same command, with the same --symbol and --tf';
 
 interface Baseline {
@@ -48,7 +46,8 @@ const reason = (err: unknown): string => {
 async function readBaseline(file: string, filter: RecordFilter): Promise<Baseline> {
   let text: string;
   try {
-    if (statSync(file).size > MAX_BASELINE_BYTES) throw baselineError(file, 'it is larger than 16 MiB');
+    // The size cap of a response holds for a baseline too: it was one.
+    if (statSync(file).size > MAX_BODY_BYTES) throw baselineError(file, 'it is larger than 16 MiB');
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;

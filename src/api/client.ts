@@ -52,7 +52,7 @@ export interface ClientOptions {
   maxBodyBytes?: number;
 }
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 

@@ -108,12 +108,11 @@ function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
 function baselineLines(input: BaselineInput, request: PeriodGateThresholds, report: CheckReport): void {
   const { file, comparison } = input;
   const note = (text: string) => report.lines.push({ level: 'note', text });
-  const name = file;
   if (!comparison.comparable) {
     const theirs = comparison.baselineProtocol ?? 'no protocol id';
     const ours = comparison.currentProtocol ?? 'no protocol id';
     note(
-      `baseline ${name}: protocol ${theirs} there, ${ours} now: not comparable (a new cohort counts afresh); nothing compared`,
+      `baseline ${file}: protocol ${theirs} there, ${ours} now: not comparable (a new cohort counts afresh); nothing compared`,
     );
     if (hasPeriodGates(request))
       note('baseline: --min-new-settled and --min-new-win-rate not applied: nothing to compare');
@@ -121,13 +120,13 @@ function baselineLines(input: BaselineInput, request: PeriodGateThresholds, repo
   }
   for (const { timeframe, drops } of comparison.drops) {
     const counts = drops.map((d) => `${d.count} ${d.before} -> ${d.now}`).join(', ');
-    note(`baseline: ${timeframe}: counts went down since ${name}: ${counts}`);
+    note(`baseline: ${timeframe}: counts went down since ${file}: ${counts}`);
   }
-  for (const tf of comparison.vanished) note(`baseline: ${tf}: in ${name} but missing now`);
+  for (const tf of comparison.vanished) note(`baseline: ${tf}: in ${file} but missing now`);
   if (comparison.drops.length)
-    report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${name}`);
+    report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${file}`);
   if (comparison.vanished.length)
-    report.problems.push(`${plural(comparison.vanished.length, 'timeframe')} of ${name} missing now`);
+    report.problems.push(`${plural(comparison.vanished.length, 'timeframe')} of ${file} missing now`);
   gateLines(evaluatePeriodGates(comparison.changes, request), report, ' since the baseline');
 }
 
