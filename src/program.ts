@@ -75,24 +75,27 @@ function rootCommand(app: App): Command {
     .helpOption('-h, --help', 'show help')
     .option('--json', 'print the response body as JSON on stdout (data only)');
   addSettingFlags(program);
-  return program
-    .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
-    .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
-    .option('--strict', 'exit 7 when a response breaks the documented shape')
-    .option('--wide', 'every table column, whatever the terminal width (piped tables always have them)')
-    .option('--no-color', 'no colour, even with FORCE_COLOR')
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-      // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
-      getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
-      getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
-      outputError: (s, write) =>
-        write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
-    })
-    .addHelpText('after', rootHelpFooter());
+  return (
+    program
+      .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
+      .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
+      .option('--strict', 'exit 7 when a response breaks the documented shape')
+      .option('--wide', 'every table column, whatever the terminal width (piped tables always have them)')
+      .option('--no-color', 'no colour, even with FORCE_COLOR')
+      .showSuggestionAfterError(true)
+      .exitOverride()
+      .configureOutput({
+        writeOut: (s) => io.stdout.write(s),
+        writeErr: (s) => io.stderr.write(s),
+        // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
+        getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
+        getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
+        outputError: (s, write) =>
+          write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
+      })
+      // Built only when help is shown, not on every run.
+      .addHelpText('after', () => rootHelpFooter())
+  );
 }
 
 /** The settings' flags, from the settings table: `--timeout <seconds>` and its parser. */

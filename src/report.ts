@@ -7,7 +7,7 @@ import { errorLines } from './output/io.js';
 import { reindentJson } from './output/json.js';
 import { clean } from './output/sanitize.js';
 
-export interface ReportFlags {
+interface ReportFlags {
   json?: boolean;
   verbose?: boolean;
 }

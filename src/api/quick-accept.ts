@@ -76,7 +76,7 @@ const NOT_A_PLAIN_OBJECT = "if (typeof v !== 'object' || v === null || Array.isA
  * The source of an expression whose value is the schema's predicate: one small function per
  * schema node (a node used twice, like `meta`, is written once), inside one closure.
  */
-export function acceptorSource(root: ZodTypeAny): string {
+function acceptorSource(root: ZodTypeAny): string {
   const names = new Map<ZodTypeAny, string>();
   const functions: string[] = [];
   const constants: string[] = [];
