@@ -4,36 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSymbolsCache, symbolsCachePath, writeSymbolsCache } from '../src/completion/symbols-cache.js';
-import { tempDir } from './helpers/cli.js';
+import { BIN, spawnFcast, tempDir } from './helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
-
-interface Exec {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function fcast(
-  args: string[],
-  env: Record<string, string> = {},
-  onSpawn?: (child: ChildProcess) => void,
-): Promise<Exec> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-  onSpawn?.(child);
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-}
+const fcast = (args: string[], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void) =>
+  spawnFcast(args, env, { onSpawn });
 
 let mock: ChildProcess;
 let env: Record<string, string> = {};

@@ -3,16 +3,14 @@
 // passes without a word, an off-shape one warns (exit 7 under --strict), and a process that
 // forbids code generation from strings is no different. The in-process tests run the sources,
 // where the predicates are compiled on first use; these run bin/fcast.js over the bundle.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS } from '../../src/api/schemas.js';
-import { tempDir } from '../helpers/cli.js';
+import { spawnFcast } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
-const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
 const BUNDLE = fileURLToPath(new URL('../../dist/fcast.cjs', import.meta.url));
 const emu = useEmulator();
 let server: Server;
@@ -35,19 +33,8 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function fcast(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: url, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-}
+const fcast = (args: string[], env: Record<string, string> = {}) =>
+  spawnFcast(args, { FCAST_BASE_URL: url, NO_COLOR: '1', ...env });
 
 const WARNING =
   /^warning: demo\.php: the response does not match the documented shape \(meta\.data_delay_min: Expected number, received string\)$/m;

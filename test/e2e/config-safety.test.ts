@@ -18,35 +18,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, type Spawned, spawnFcast, tempDir } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
 const KEY_IN_TEXT = /[A-Za-z0-9]+_ag_[0-9a-f]{40}/g;
 const key = (n: number) => `mfa_ag_${n.toString(16).padStart(8, '0').repeat(5)}`;
 const config = (dir: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-interface Exec {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function fcast(args: string[], env: Record<string, string>, stdin?: string, onSpawn?: (c: ChildProcess) => void) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  if (stdin !== undefined) child.stdin!.end(stdin);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
-  onSpawn?.(child);
-  return new Promise<Exec>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const fcast = (args: string[], env: Record<string, string>, stdin?: string, onSpawn?: (c: ChildProcess) => void) =>
+  spawnFcast(args, env, { stdin, onSpawn });
 
 describe('concurrent writers', () => {
   it('20 processes of config set and auth login --force lose none of one another’s changes (3 rounds)', async () => {
@@ -271,7 +252,7 @@ describe('register and Ctrl-C', () => {
    * fcast (this process, as far as the lock says) holds the config lock when the answer goes
    * out, so the save waits; the signals come 100 ms apart, and the lock is let go after them.
    */
-  async function registerInterrupted(issued: string, signals: number): Promise<Exec & { dir: string }> {
+  async function registerInterrupted(issued: string, signals: number): Promise<Spawned & { dir: string }> {
     const dir = tempDir();
     const lock = join(dir, 'config.json.lock');
     let child: ChildProcess | undefined;

@@ -8,11 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { BIN, spawnFcast, tempDir } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
 /**
  * The deadline given to fcast, and the slack allowed on a busy machine (2 cores shared by the
  * whole suite). Clocks start when the stall server sees the connection, not at spawn, so a
@@ -22,21 +20,8 @@ const TIMEOUT_S = 1;
 const SLACK_MS = 4000;
 const INTERRUPT_MS = 3000;
 
-interface Exec {
-  code: number | null;
-  stderr: string;
-}
-
-function fcast(args: string[], env: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Exec> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
-  onSpawn?.(child);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-}
+const fcast = (args: string[], env: Record<string, string>, onSpawn?: (child: ChildProcess) => void) =>
+  spawnFcast(args, env, { onSpawn });
 
 /** A TCP server that accepts and never says a word: no TLS handshake, no headers, no CONNECT reply. */
 class Stall {

@@ -1,10 +1,12 @@
 // Runs fcast in-process with captured streams, its own environment, a temporary config
 // directory and a clock whose sleeps are recorded instead of waited.
 import { setMaxListeners } from 'node:events';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
 import { packageVersion } from '../../src/context.js';
 import { main, type MainOptions } from '../../src/main.js';
@@ -116,4 +118,34 @@ export function expectExit(result: Printed, code: number): void {
     result.code,
     `the run printed\n${shown('stdout', result.stdout)}${shown('stderr', result.stderr)}--- and its exit code`,
   ).toBe(code);
+}
+
+/** The real executable, as a user runs it: bin/fcast.js over the bundle `npm test` builds. */
+export const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
+
+export interface Spawned extends Printed {
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * bin/fcast.js in a child process, with PATH, a fresh config directory and `env` only (never
+ * this process's environment); `stdin` is written and closed, `onSpawn` sees the child at once
+ * (to signal it, or watch its stderr).
+ */
+export function spawnFcast(
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { stdin?: string; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<Spawned> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
+    stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+  opts.onSpawn?.(child);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
