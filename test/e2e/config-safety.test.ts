@@ -278,25 +278,22 @@ describe('register and Ctrl-C', () => {
     return { ...r, dir };
   }
 
-  it('SIGINT while the new key is being saved: it is printed and saved, then exit 130 (5 runs)', async () => {
-    for (let run = 0; run < 5; run++) {
-      const issued = key(1000 + run);
-      const r = await registerInterrupted(issued, 1);
-      expect(r.code, r.stderr).toBe(130);
-      expect(r.stdout.match(KEY_IN_TEXT), r.stderr).toEqual([issued]);
-      expect(config(r.dir)['api-key']).toBe(issued);
-    }
-  }, 60_000);
-
-  it('two SIGINTs while the new key is being saved: still printed and saved before exit 130 (5 runs)', async () => {
-    for (let run = 0; run < 5; run++) {
-      const issued = key(2000 + run);
-      const r = await registerInterrupted(issued, 2);
-      expect(r.code, r.stderr).toBe(130);
-      expect(r.stdout.match(KEY_IN_TEXT), r.stderr).toEqual([issued]);
-      expect(config(r.dir)['api-key']).toBe(issued);
-    }
-  }, 60_000);
+  it.each([
+    [1, 'one SIGINT'],
+    [2, 'two SIGINTs'],
+  ])(
+    '%i: %s while the new key is being saved: printed and saved, then exit 130 (5 runs)',
+    async (signals) => {
+      for (let run = 0; run < 5; run++) {
+        const issued = key(1000 * signals + run);
+        const r = await registerInterrupted(issued, signals);
+        expect(r.code, r.stderr).toBe(130);
+        expect(r.stdout.match(KEY_IN_TEXT), r.stderr).toEqual([issued]);
+        expect(config(r.dir)['api-key']).toBe(issued);
+      }
+    },
+    60_000,
+  );
 
   it('SIGINT while the answer is awaited waits for it (saying why), then exits 130 with the key kept', async () => {
     const dir = tempDir();
