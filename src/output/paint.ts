@@ -26,6 +26,11 @@ export function changePaint(out: Output, value: unknown): Paint | undefined {
   return n > 0 ? out.c.green : out.c.red;
 }
 
+/** A market's state (`market_state`): open green, closed dim, anything else plain; one colour in every view. */
+export function marketStatePaint(out: Output, state: unknown): Paint | undefined {
+  return state === 'open' ? out.c.green : state === 'closed' ? out.c.dim : undefined;
+}
+
 const SIGNAL_KEY = /^(bias|direction|side|signal|label)$/i;
 const CHANGE_KEY = /change|return|_pct$/i;
 

@@ -174,12 +174,10 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][], inde
 export function renderPairs(out: Output, pairs: Array<[string, string]>): string {
   const keys = pairs.map(([k]) => clean(k));
   const width = Math.max(0, ...keys.map(displayWidth));
+  // A long value wraps at its column rather than losing its end (a settlement rule cut short
+  // says something else).
   return pairs
-    .map(([, v], i) => {
-      const value = clean(v);
-      const shown = fitting(out) ? truncate(value, Math.max(1, out.columns - width - GAP)) : value;
-      return `${out.c.dim(keys[i]!.padEnd(width))}  ${shown}`;
-    })
+    .map(([, v], i) => `${out.c.dim(keys[i]!.padEnd(width))}  ${wrapIndented(clean(v), textWidth(out), width + GAP)}`)
     .join('\n');
 }
 

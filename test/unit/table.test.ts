@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Writer } from '../../src/context.js';
 import { Output } from '../../src/output/io.js';
-import { displayWidth, renderTable, truncate, type Column } from '../../src/output/table.js';
+import { displayWidth, renderPairs, renderTable, truncate, type Column } from '../../src/output/table.js';
 
 function output(opts: { tty: boolean; columns?: number; wide?: boolean; env?: Record<string, string> }): Output {
   const sink: Writer = { write: () => true, isTTY: opts.tty, columns: opts.columns };
@@ -93,5 +93,29 @@ describe('renderTable', () => {
       rows,
     );
     expect(text.split('\n')).toHaveLength(20_001);
+  });
+});
+
+describe('renderPairs', () => {
+  const pairs: Array<[string, string]> = [
+    ['Rule', 'close at target_t vs anchor_price; |return| below 0.01% is neutral'],
+    ['Id', 'p3'],
+  ];
+
+  it('wraps a long value at its column on a narrow terminal, losing none of it', () => {
+    const text = renderPairs(output({ tty: true, columns: 30 }), pairs);
+    for (const line of text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(30);
+    expect(text).not.toContain('…');
+    expect(text.replace(/\s+/g, ' ')).toContain(pairs[0]![1]);
+    expect(
+      text
+        .split('\n')
+        .slice(1, -1)
+        .every((l) => l.startsWith(' '.repeat(6))),
+    ).toBe(true);
+  });
+
+  it('keeps each pair on one line when piped', () => {
+    expect(renderPairs(output({ tty: false, columns: 30 }), pairs).split('\n')).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 // `snapshot` and `search`: one row per symbol, as the REST symbol tables show them.
 import { z } from 'zod';
-import { signalPaint } from '../paint.js';
+import { marketStatePaint, signalPaint } from '../paint.js';
 import { renderTable, type Cell } from '../table.js';
 import type { Output } from '../io.js';
 import {
@@ -42,7 +42,7 @@ const SnapshotData = z
 /** open green, closed dim: whether a market trades now matters before its price does. */
 const stateCell = (out: Output, state: string | null | undefined): Cell => ({
   text: state ?? '',
-  paint: state === 'open' ? out.c.green : state === 'closed' ? out.c.dim : undefined,
+  paint: marketStatePaint(out, state),
 });
 
 export const snapshotView: GatewayView = (raw, ctx) => {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DASH, formatAge, formatClock, formatZoned, isoToEpoch, zonedParts } from '../format.js';
 import type { Output } from '../io.js';
+import { marketStatePaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, textWidth, wrapIndented, type Cell, type Column } from '../table.js';
 import {
@@ -122,9 +123,6 @@ function sessionTable(ctx: ViewContext, sessions: ReadonlyArray<z.infer<typeof S
   return renderTable(ctx.out, columns, rows);
 }
 
-const statePaint = (out: Output, state: string | null | undefined) =>
-  state === 'open' ? out.c.green : state === 'closed' ? out.c.yellow : (s: string) => s;
-
 export const calendarView: GatewayView = (raw, ctx) => {
   const data = readAs(CalendarData, raw);
   if (!data) return undefined;
@@ -135,7 +133,7 @@ export const calendarView: GatewayView = (raw, ctx) => {
   const lines: string[] = [];
   if (data.now) lines.push(`${label('Now')}  ${when(ctx, data.now).replace(/ \(.*\)$/, '')}`);
   if (data.market_state)
-    lines.push(`${label('Market')}  ${statePaint(out, data.market_state)(clean(data.market_state))}`);
+    lines.push(`${label('Market')}  ${(marketStatePaint(out, data.market_state) ?? String)(clean(data.market_state))}`);
   if (data.next_open !== undefined)
     lines.push(`${label('Next open')}  ${data.next_open ? wrapIndented(when(ctx, data.next_open), width, 12) : DASH}`);
   if (data.next_close !== undefined)
