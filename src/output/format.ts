@@ -139,7 +139,8 @@ export function groupThousands(text: string): string {
 /** A number with exactly `decimals` decimals and thousands separators; `signed` adds a `+` above zero. */
 export function formatFixed(v: unknown, decimals: number, signed = false): string {
   if (!isNum(v)) return DASH;
-  const text = groupThousands(v.toFixed(decimals));
+  // formatNumber's rounding, so a price reads the same here as in the forecast table.
+  const text = formatNumber(v, decimals);
   // -0.00 reads as a change that is not there.
   if (/^-[0.,]+$/.test(text)) return text.slice(1);
   return signed && v > 0 && !/^[0.,]+$/.test(text) ? `+${text}` : text;

@@ -3,6 +3,7 @@ import {
   DASH,
   formatAge,
   formatDuration,
+  formatFixed,
   formatMinutes,
   formatNumber,
   formatPercent,
@@ -56,5 +57,20 @@ describe('formatting', () => {
     for (let i = 1; i < 400; i++) values.push(Math.sin(i) * 10 ** ((i % 24) - 8), Math.round(i * 7919.37) / 1000);
     for (const v of values)
       for (const d of [0, 1, 2, 3, 6, 20]) expect(formatNumber(v, d), `${v} ${d}`).toBe(intl(v, d));
+  });
+});
+
+describe('formatFixed', () => {
+  it('rounds as formatNumber does, so a value reads the same in every view', () => {
+    for (const v of [1.005, 2.675, 1234.5678, -1.125, 96515.1, 1.045])
+      for (const d of [0, 1, 2, 3]) expect(formatFixed(v, d)).toBe(formatNumber(v, d));
+  });
+
+  it('shows no sign on a value that rounds to zero, and + above zero only when asked', () => {
+    expect(formatFixed(-0.001, 2)).toBe('0.00');
+    expect(formatFixed(0.001, 2, true)).toBe('0.00');
+    expect(formatFixed(1.5, 1, true)).toBe('+1.5');
+    expect(formatFixed(-1.5, 1, true)).toBe('-1.5');
+    expect(formatFixed(null, 2)).toBe(DASH);
   });
 });
