@@ -23,7 +23,6 @@ const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
 export interface KeyKind {
   /** Its name in the settings table. */
   setting: 'apiKey' | 'gatewayKey';
-  envName: string;
   label: string;
   /** What a well-formed key looks like, for the refusal message. */
   expected: string;
@@ -34,7 +33,6 @@ export interface KeyKind {
 
 export const REST_KEY_KIND: KeyKind = {
   setting: 'apiKey',
-  envName: 'FCAST_API_KEY',
   label: 'API key',
   expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
   isWellFormed: isRestKey,
@@ -42,7 +40,6 @@ export const REST_KEY_KIND: KeyKind = {
 };
 export const GATEWAY_KEY_KIND: KeyKind = {
   setting: 'gatewayKey',
-  envName: 'FCAST_GATEWAY_KEY',
   label: 'gateway key',
   expected: 'one token of 8 to 512 printable characters',
   isWellFormed: isGatewayKey,

@@ -136,7 +136,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
   if (replaces) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
   if (secretFromEnv(run.ctx.env, kind.setting) !== undefined) {
-    run.out.warn(`${kind.envName} is set in the environment and takes precedence over the saved key`);
+    run.out.warn(`${SETTINGS[kind.setting].env} is set in the environment and takes precedence over the saved key`);
   }
 }
 
@@ -230,7 +230,7 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
   const { path, value: stored } = storedSecret(run.ctx, kind.setting);
   if (secretFromEnv(run.ctx.env, kind.setting) !== undefined) {
     run.out.warn(
-      `${kind.envName} is set in the environment; logout cannot unset it (run 'unset ${kind.envName}' in your shell)`,
+      `${SETTINGS[kind.setting].env} is set in the environment; logout cannot unset it (run 'unset ${SETTINGS[kind.setting].env}' in your shell)`,
     );
   }
   if (stored === undefined) {
