@@ -1,18 +1,24 @@
-// The layers of ../shared/style.md, held by `npm run lint:deps`:
-//   program -> commands/* -> api/ (client, endpoints, schemas) -> settings, errors, text
-//                         -> evidence/ (pure)
-//                         -> output/ (renderers)            -> domain types, text helpers
-// A renderer takes parsed bodies, so output/ (and evidence/) may import the *types* of
-// api/schemas.ts: those are the domain types. Nothing else of api/ is theirs to use.
-// The evidence/ rules are warnings for now: style.md asks for it to be pure, issue 9 does not yet.
+// The layers of ../shared/style.md, one folder each, held by `npm run lint:deps`:
+//
+//   entry -> cli/ (main, program) -> commands/* -> watch/    -> output/, api/
+//                                              -> journal/  -> evidence/, api/
+//                                              -> api/      -> config/ -> core/
+//                                              -> evidence/ (pure)     -> core/
+//                                              -> output/ (renderers)  -> core/
+//
+// core/ is the floor (domain vocabulary, errors, context, values) and imports no layer; config/
+// stands on core/ only. A renderer takes parsed bodies, so output/, evidence/ and journal/ may
+// import the *types* of api/schemas.ts: those are the domain types. Nothing else of api/ is theirs.
+const LAYERS_ABOVE_API = 'commands|cli|evidence|completion|doctor|mock|watch|journal|output';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'only-program-registers-commands',
-      comment: 'A command is reached through its registration in src/program.ts, never imported by another module.',
+      comment: 'A command is reached through its registration in src/cli/program.ts, never imported by another module.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/program\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/cli/program\\.ts$' },
       to: { path: '^src/commands/' },
     },
     {
@@ -20,8 +26,22 @@ module.exports = {
       comment:
         'main.ts and program.ts sit on top: only main.ts builds the program, and only entry.ts (what bin/fcast.js loads) imports main.ts.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(main|entry)\\.ts$' },
-      to: { path: '^src/(main|program)\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/(cli/main|entry)\\.ts$' },
+      to: { path: '^src/(cli/main|cli/program|entry)\\.ts$' },
+    },
+    {
+      name: 'core-is-the-floor',
+      comment: 'core/ (domain, errors, context, values) sits under every layer and imports none of them.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'config-stands-on-core',
+      comment: 'config/ (settings, the config store, keys) is read by api/ and commands alike: it imports only core/.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(core|config)/' },
     },
     {
       name: 'api-never-writes-output',
@@ -32,19 +52,10 @@ module.exports = {
     },
     {
       name: 'api-stays-below-commands',
-      comment: 'api/ knows settings types, errors and its own modules, not what uses it.',
+      comment: 'api/ knows settings, errors and its own modules, not what uses it.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: '^src/(commands|evidence|completion|doctor|mock|gateway)/|^src/command\\.ts$' },
-    },
-    {
-      name: 'settings-and-errors-are-the-floor',
-      comment:
-        'settings, keys, errors, domain, values and context sit under every layer (api/ calls requireKey, the one ' +
-        'place that rule is written), so they import none of the layers.',
-      severity: 'error',
-      from: { path: '^src/(settings|keys|errors|domain|values|context)\\.ts$' },
-      to: { path: '^src/[^/]+/|^src/(command|program|main)\\.ts$' },
+      to: { path: `^src/(${LAYERS_ABOVE_API})/` },
     },
     {
       name: 'output-never-fetches',
@@ -55,38 +66,46 @@ module.exports = {
     },
     {
       name: 'output-names-schema-types-only',
-      comment: 'The schemas are values too (zod); validating a body is the command\'s step, before output/.',
+      comment: "The schemas are values too (zod); validating a body is the command's step, before output/.",
       severity: 'error',
       from: { path: '^src/output/' },
       to: { path: '^src/api/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'output-never-decides',
-      comment: 'evidence/ computes rows once; output/ renders them, it does not call back into evidence/.',
+      comment: 'evidence/ and journal/ compute; output/ renders what they computed, it does not call back into them.',
       severity: 'error',
       from: { path: '^src/output/' },
-      to: { path: '^src/(evidence|commands|completion|doctor|mock|gateway)/|^src/command\\.ts$' },
+      to: { path: '^src/(evidence|journal|watch|commands|cli|completion|doctor|mock)/' },
     },
     {
       name: 'evidence-is-pure',
-      comment: 'evidence/ computes: it neither fetches nor renders.',
-      severity: 'warn',
+      comment: 'evidence/ computes: it neither fetches, renders nor reads settings.',
+      severity: 'error',
       from: { path: '^src/evidence/' },
-      to: { path: '^src/(output|commands|completion|doctor|mock)/|^src/command\\.ts$' },
-    },
-    {
-      name: 'evidence-never-fetches',
-      comment: 'Of api/, evidence/ may name the schema types (import type), nothing more.',
-      severity: 'warn',
-      from: { path: '^src/evidence/' },
-      to: { path: '^src/api/', pathNot: '^src/api/schemas\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(core|evidence|api/schemas\\.ts$)' },
     },
     {
       name: 'evidence-names-schema-types-only',
-      comment: 'The schemas are values too (zod); validating a body is the command\'s step, before evidence/.',
-      severity: 'warn',
+      comment: "The schemas are values too (zod); validating a body is the command's step, before evidence/.",
+      severity: 'error',
       from: { path: '^src/evidence/' },
       to: { path: '^src/api/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'cli-is-not-a-command',
+      comment: 'cli/ holds the tree and what commands share; it reaches a command only through program.ts.',
+      severity: 'error',
+      from: { path: '^src/cli/', pathNot: '^src/cli/program\\.ts$' },
+      to: { path: '^src/commands/' },
+    },
+    {
+      name: 'mock-serves-alone',
+      comment:
+        'The emulator shares the domain vocabulary and the pure statistics, never the client: it must not agree with fcast by importing it.',
+      severity: 'error',
+      from: { path: '^src/mock/' },
+      to: { path: '^src/', pathNot: '^src/(core|mock|evidence)/' },
     },
     {
       name: 'no-circular',

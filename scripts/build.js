@@ -4,8 +4,9 @@
 // and compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
 //   dist/fcast.cjs  everything (src/entry.ts); the dynamic imports of command actions stay lazy
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
-// Both sit directly in dist/, as deep as src/context.ts and src/package-files.ts, whose
-// paths relative to their own URL (../package.json, ../bin/fcast.js) must hold in a bundle.
+// Both sit directly in dist/; their import.meta.url is that of a file in dist/core/, as deep as
+// src/core/package-files.ts, whose paths relative to its own URL (../../bin/fcast.js) must hold
+// in a bundle as in tsc's output.
 // Left out of the bundle and loaded from node_modules when used: undici, which only a
 // proxied connection needs (direct ones use node:http), so no other run parses it.
 import { spawn } from 'node:child_process';
@@ -60,7 +61,9 @@ await build({
   target: 'node20',
   external: ['undici'],
   define: { 'import.meta.url': '__fcastModuleUrl' },
-  banner: { js: "const __fcastModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: {
+    js: "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'core', 'bundle.cjs')).href;",
+  },
   plugins: [lazyCommanderSpawn, precompiledShapes],
   logLevel: 'warning',
 });

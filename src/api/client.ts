@@ -3,10 +3,10 @@
 // requests prepared as values (what --dry-run prints) before any is sent.
 // The retry loop is our own: undici's RetryHandler ignores the gateway's retry_after, has
 // no jitter, and drops the body of a failed POST that we need to report.
-import type { Clock } from '../context.js';
-import { REST_PREFIX } from '../domain.js';
-import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
-import type { ChosenKey, Settings } from '../settings.js';
+import type { Clock } from '../core/context.js';
+import { REST_PREFIX } from '../core/domain.js';
+import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../core/errors.js';
+import type { ChosenKey, Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
 import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';

@@ -1,8 +1,8 @@
 // A connection to the service: the wire (direct or proxied, or a test's), the client over it,
 // and the shape-check policy. Every command gets one through Run.connect(); doctor opens its
 // own with settings of its choosing.
-import type { Ctx } from '../context.js';
-import type { Settings } from '../settings.js';
+import type { Ctx } from '../core/context.js';
+import type { Settings } from '../config/settings.js';
 import { ApiClient } from './client.js';
 import type { Connection } from './endpoints.js';
 import type { ApiLog } from './log.js';

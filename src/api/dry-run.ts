@@ -1,5 +1,5 @@
 // A request prepared but not sent: what --dry-run shows, with the key masked.
-import { maskKey } from '../keys.js';
+import { maskKey } from '../config/keys.js';
 
 /** A request as --dry-run shows it: the key masked. */
 export interface DryRunRequest {

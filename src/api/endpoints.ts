@@ -1,6 +1,6 @@
 // One function per endpoint of the seed, REST and gateway. Each sends through the client,
 // insists on JSON, checks the documented shape, and hands back the body with its raw text.
-import { GATEWAY_PATH, REST_PREFIX } from '../domain.js';
+import { GATEWAY_PATH, REST_PREFIX } from '../core/domain.js';
 import type { ApiClient, ApiResponse, RequestSpec } from './client.js';
 import type { SchemaName, Shape } from './schemas.js';
 import { failureUnderSuccess } from './response-errors.js';

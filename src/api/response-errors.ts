@@ -2,8 +2,8 @@
 // the gateway, or just the status when the body is neither. This file also holds the one
 // table of hints by status, for REST and gateway alike.
 import { STATUS_CODES } from 'node:http';
-import { ApiError, type ApiErrorDetails, amend, ExitCode } from '../errors.js';
-import { isRecord } from '../values.js';
+import { ApiError, type ApiErrorDetails, amend, ExitCode } from '../core/errors.js';
+import { isRecord } from '../core/values.js';
 
 export const statusText = (status: number): string => STATUS_CODES[status] ?? '';
 

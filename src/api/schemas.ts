@@ -7,7 +7,7 @@
 // Each schema is built on its first use (zod builds are ~20 ms for the lot, and a command
 // needs one): `lazily` wraps the builder in a z.lazy whose inner schema is made once.
 import { z } from 'zod';
-import { MATURITY_LEVELS, REST_KEY_PATTERN } from '../domain.js';
+import { MATURITY_LEVELS, REST_KEY_PATTERN } from '../core/domain.js';
 
 function once<T>(build: () => T): () => T {
   let made: T | undefined;

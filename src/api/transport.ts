@@ -4,8 +4,8 @@
 // when the environment names a proxy that applies. Neither enforces a deadline: the client
 // owns the one deadline and races every phase against it, so a transport that ignores an
 // abort can delay nothing.
-import type { Env } from '../context.js';
-import { ConfigError } from '../errors.js';
+import type { Env } from '../core/context.js';
+import { ConfigError } from '../core/errors.js';
 import type { ProxySettings, Transport } from './wire.js';
 
 export type { ProxySettings, Transport, WireRequest, WireResponse } from './wire.js';

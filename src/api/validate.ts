@@ -2,8 +2,8 @@
 // prints with --json, since the service may be ahead of us, and as a generic document without
 // it), or exit 7 under --strict. The judgement itself writes nothing: `judgeShape` returns it.
 import type { ZodType } from 'zod';
-import { BadResponseError } from '../errors.js';
-import { NestedTooDeeplyError, nestsDeeperThan } from '../values.js';
+import { BadResponseError } from '../core/errors.js';
+import { NestedTooDeeplyError, nestsDeeperThan } from '../core/values.js';
 import type { ApiResponse } from './client.js';
 import type { ApiLog } from './log.js';
 import { PRECOMPILED } from './accept-table.js';

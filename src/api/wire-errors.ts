@@ -1,7 +1,7 @@
 // What a failed exchange means, told in the user's terms: the deadline, Ctrl-C, DNS, a refused
 // or reset connection, TLS trouble, a proxy that failed. Library text (undici, OpenSSL) never
 // reaches the message; it stays on the error's cause for --verbose.
-import { BadResponseError, FcastError, NetworkError } from '../errors.js';
+import { BadResponseError, FcastError, NetworkError } from '../core/errors.js';
 import { NOT_THE_API } from './response-errors.js';
 
 /** The overall deadline passed (an abort reason, never thrown to a user as is). */

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import { action, examples, type App } from '../command.js';
-import { ACCURACY_TIMEFRAMES } from '../domain.js';
-import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../evidence/flags.js';
-import { parseAccuracyTimeframe } from '../input.js';
+import { action, examples, type App } from '../cli/command.js';
+import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
+import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
+import { parseAccuracyTimeframe } from '../cli/input.js';
 
 export function register(program: Command, app: App): void {
   const command = program
@@ -39,7 +39,7 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
         const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
-          import('../evidence-command.js'),
+          import('../cli/evidence-command.js'),
           import('../api/endpoints.js'),
         ]);
         const query = { symbol: flags.symbol, tf: flags.tf };

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../command.js';
-import { FcastError, UsageError } from '../errors.js';
-import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../keys.js';
-import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../settings.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
+import { FcastError, UsageError } from '../core/errors.js';
+import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../config/keys.js';
+import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../config/settings.js';
 
 interface LoginFlags {
   gateway?: boolean;
@@ -98,7 +98,7 @@ export function register(program: Command, app: App): void {
 
 async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   const { stdin, stderr } = run.ctx.io;
-  const { readHiddenLine, readPiped } = await import('../secret-input.js');
+  const { readHiddenLine, readPiped } = await import('../config/secret-input.js');
   const fromTerminal = stdin.isTTY === true;
   const typed = fromTerminal
     ? await readHiddenLine(stdin, stderr, `Paste your ${kind.label} (input hidden), then press Enter: `, run.ctx.signal)
@@ -120,7 +120,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
     return;
   }
   if (replaces && !force) {
-    const { confirm } = await import('../secret-input.js');
+    const { confirm } = await import('../config/secret-input.js');
     const question = `Replace the ${kind.label} ${maskKey(stored)} stored in ${path}? It cannot be recovered: the service keeps only its hash.`;
     if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
       run.out.note(`kept the ${kind.label} ${maskKey(stored)}; nothing was saved`);
@@ -240,7 +240,7 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
   }
   const masked = maskKey(stored);
   if (!yes) {
-    const { confirm } = await import('../secret-input.js');
+    const { confirm } = await import('../config/secret-input.js');
     const question = `Remove the ${kind.label} ${masked} from ${path}? It cannot be recovered: the service keeps only its hash.`;
     if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
       run.out.note(`kept the ${kind.label}; nothing was removed`);

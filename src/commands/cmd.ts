@@ -1,13 +1,13 @@
 import { Argument, Help, type Command } from 'commander';
-import { action, examples, type App, type Run } from '../command.js';
-import { GATEWAY_COMMANDS, type GatewayCommand } from '../domain.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
+import { GATEWAY_COMMANDS, type GatewayCommand } from '../core/domain.js';
 import {
   argumentsUsage,
   describeArgument,
   requireGatewayCommand,
   shapeGatewayArgs,
   userTimeZone,
-} from '../gateway/args.js';
+} from '../cli/gateway-args.js';
 
 // Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
 // `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.

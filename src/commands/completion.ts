@@ -1,7 +1,7 @@
 import { Argument, Option, type Command } from 'commander';
-import { action, examples, type App, type Run } from '../command.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
 import { COMPLETE_SYMBOLS_COMMAND, SHELLS, type Shell } from '../completion/names.js';
-import { configDir } from '../settings.js';
+import { configDir } from '../config/settings.js';
 
 export function register(program: Command, app: App): void {
   program

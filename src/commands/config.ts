@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../command.js';
-import { UsageError } from '../errors.js';
-import { maskKey } from '../keys.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
+import { UsageError } from '../core/errors.js';
+import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
 import {
   CONFIG_KEYS,
@@ -13,7 +13,7 @@ import {
   settingOfConfigKey,
   type SettingName,
   type Sourced,
-} from '../settings.js';
+} from '../config/settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
 

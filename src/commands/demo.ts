@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../command.js';
-import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../domain.js';
-import { parseDemoSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
+import { action, examples, type App } from '../cli/command.js';
+import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
+import { parseDemoSymbol } from '../cli/input.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 
 export function register(program: Command, app: App): void {
   program

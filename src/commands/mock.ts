@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../command.js';
-import { UsageError } from '../errors.js';
-import { parseWholeNumber } from '../input.js';
+import { action, examples, type App } from '../cli/command.js';
+import { UsageError } from '../core/errors.js';
+import { parseWholeNumber } from '../cli/input.js';
 
 interface MockFlags {
   port: string;

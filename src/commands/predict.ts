@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../command.js';
-import { amend, ApiError, ConfigError, FcastError } from '../errors.js';
-import { canonicalSymbol } from '../input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../forecast-flags.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
+import { amend, ApiError, ConfigError, FcastError } from '../core/errors.js';
+import { canonicalSymbol } from '../cli/input.js';
+import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 
 interface PredictFlags {
   candles?: boolean;
@@ -70,7 +70,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   if (run.flags.dryRun) return run.dryRun(...symbols.map((symbol) => requests.predictions(symbol, { candles })));
 
   const [{ mapSettledWithLimit }, { withSpinner }] = await Promise.all([
-    import('../concurrency.js'),
+    import('../core/concurrency.js'),
     import('../output/spinner.js'),
   ]);
   const results = await withSpinner(

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Transport } from '../api/transport.js';
-import { action, examples, type App, type Run } from '../command.js';
+import { action, examples, type App, type Run } from '../cli/command.js';
 import {
   ApiError,
   amend,
@@ -9,11 +9,11 @@ import {
   InterruptedError,
   NetworkError,
   UsageError,
-} from '../errors.js';
-import { parseEmail } from '../input.js';
-import { maskKey } from '../keys.js';
-import { configDir, secretFromEnv, storedSecret } from '../settings.js';
-import { asRecord } from '../values.js';
+} from '../core/errors.js';
+import { parseEmail } from '../cli/input.js';
+import { maskKey } from '../config/keys.js';
+import { configDir, secretFromEnv, storedSecret } from '../config/settings.js';
+import { asRecord } from '../core/values.js';
 
 interface RegisterFlags {
   email: string;
@@ -54,13 +54,13 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
   const email = parseEmail(opts.email);
   const replaced = opts.save ? refuseToReplace(run, opts.force === true) : undefined;
   // Where the key will go is checked (and the directory made) before a key can be issued.
-  if (opts.save && !run.flags.dryRun) (await import('../config-store.js')).prepareConfigDir(configDir(run.ctx));
+  if (opts.save && !run.flags.dryRun) (await import('../config/config-store.js')).prepareConfigDir(configDir(run.ctx));
 
   const settings = run.settings();
   const [{ openConnection }, { registerKey, requests }, { holdExit }] = await Promise.all([
     import('../api/connect.js'),
     import('../api/endpoints.js'),
-    import('../exit-guard.js'),
+    import('../cli/exit-guard.js'),
   ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
   const window = new KeyWindow(run, holdExit);

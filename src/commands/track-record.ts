@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../command.js';
-import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../evidence/flags.js';
+import { action, examples, type App } from '../cli/command.js';
+import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
 
 export function register(program: Command, app: App): void {
   const command = program
@@ -32,7 +32,7 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, flags: EvidenceFlags) => {
         const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
-          import('../evidence-command.js'),
+          import('../cli/evidence-command.js'),
           import('../api/endpoints.js'),
         ]);
         const query = { symbol: flags.symbol };

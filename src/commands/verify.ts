@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../command.js';
-import { parseWholeNumber } from '../input.js';
+import { action, examples, type App } from '../cli/command.js';
+import { parseWholeNumber } from '../cli/input.js';
 
 export function register(program: Command, app: App): void {
   program

@@ -3,7 +3,7 @@
 // lintable as they are); this module only fills their two tables, written there as a comment
 // line `# @command-table@` or `# @value-lists@`, from the command tree. TAB never waits for
 // node, except for symbols, which come from a local cache.
-import { packageFileUrl } from '../package-files.js';
+import { packageFileUrl } from '../core/package-files.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Shell } from './names.js';

@@ -5,9 +5,9 @@
 // on TAB before anything else (see tab.ts), so it imports nothing heavy.
 import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Env } from '../context.js';
-import { fcastBin } from '../package-files.js';
-import type { Settings } from '../settings.js';
+import type { Env } from '../core/context.js';
+import { fcastBin } from '../core/package-files.js';
+import type { Settings } from '../config/settings.js';
 import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
 
 const SYMBOLS_CACHE_FILE = 'symbols-cache.json';

@@ -1,9 +1,9 @@
 // What TAB can offer at each command path, read from the command tree itself: a command,
 // flag or `.choices()` added anywhere reaches the completion scripts without touching this file.
 import type { Argument, Command, Option } from 'commander';
-import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMANDS, MATURITY_LEVELS } from '../domain.js';
-import { EVIDENCE_FORMATS } from '../evidence/flags.js';
-import { CONFIG_KEYS } from '../settings.js';
+import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMANDS, MATURITY_LEVELS } from '../core/domain.js';
+import { EVIDENCE_FORMATS } from '../cli/evidence-flags.js';
+import { CONFIG_KEYS } from '../config/settings.js';
 
 export interface Word {
   value: string;

@@ -8,10 +8,10 @@ import { statSync } from 'node:fs';
 import type { OpenConnection } from '../api/connect.js';
 import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings } from '../api/transport.js';
 import type { Transport } from '../api/transport.js';
-import type { Ctx, Env } from '../context.js';
-import { ExitCode, FcastError } from '../errors.js';
-import { configLocationProblem } from '../config-store.js';
-import { maskKey } from '../keys.js';
+import type { Ctx, Env } from '../core/context.js';
+import { ExitCode, FcastError } from '../core/errors.js';
+import { configLocationProblem } from '../config/config-store.js';
+import { maskKey } from '../config/keys.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import {
@@ -31,7 +31,7 @@ import {
   completeSettings,
   type SettingName,
   type Sourced,
-} from '../settings.js';
+} from '../config/settings.js';
 
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */
 export const MIN_NODE_VERSION = '20.18.1';

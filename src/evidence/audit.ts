@@ -1,7 +1,7 @@
 // `--audit`: the published resolved win rate and its Wilson interval are recomputed from the
 // row's own outcome counts. The contract fixes z = 1.96 and a tolerance of 0.001, wide
 // enough for a server that rounds to four decimals, narrow enough to catch a wrong figure.
-import { finiteNumber } from '../values.js';
+import { finiteNumber } from '../core/values.js';
 import { outcomeCounts, outcomeKeysSeen, resultRows, timeframeOf, type ResultRow } from './results.js';
 import { WILSON_Z, wilsonInterval } from './wilson.js';
 

@@ -2,8 +2,8 @@
 // protocol cohort a settled forecast stays settled, so every count can only grow: a count that
 // went down, or a timeframe that vanished, means the record was rewritten. What grew is the
 // period since the baseline, judged on its own: its outcomes, resolved win rate and interval.
-import type { BaselineComparison, CountDrop, CountName, PeriodChange } from '../domain.js';
-import { asRecord, nonEmptyText } from '../values.js';
+import type { BaselineComparison, CountDrop, CountName, PeriodChange } from '../core/domain.js';
+import { asRecord, nonEmptyText } from '../core/values.js';
 import { outcomeCounts, resultRows, settledOf, timeframeOf } from './results.js';
 import { resolvedRate, versus50 } from './wilson.js';
 

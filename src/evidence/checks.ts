@@ -3,7 +3,7 @@
 // make the run fail with exit 8. Pure: the command prints the report (each line cleaned of
 // terminal controls and line breaks, since timeframes and figures are server text) and
 // decides the exit.
-import type { BaselineComparison } from '../domain.js';
+import type { BaselineComparison } from '../core/domain.js';
 import { AUDIT_TOLERANCE, AUDIT_Z, auditTrackRecord, type AuditDisagreement } from './audit.js';
 import {
   evaluateGates,

@@ -1,8 +1,8 @@
 // CI gates on a track record, and on the period since a baseline. Every timeframe in the result
 // must pass every gate given; a figure equal to its threshold passes. A figure that is missing
 // or null cannot prove a threshold, so it fails, and so does a result with no timeframes at all.
-import { MATURITY_LEVELS, type Maturity, type PeriodChange } from '../domain.js';
-import { finiteNumber } from '../values.js';
+import { MATURITY_LEVELS, type Maturity, type PeriodChange } from '../core/domain.js';
+import { finiteNumber } from '../core/values.js';
 import { resultRows, timeframeOf } from './results.js';
 
 export interface GateThresholds {

@@ -1,8 +1,8 @@
 // A track record's rows read by the seed's own names: `timeframe`, `n_settled`, and the
 // `outcomes` object that "carries win, loss and neutral counts" (`win`, `loss`, `neutral`).
 // Nothing else is guessed: a count under any other name is not a count, and shows as a dash.
-import type { Outcome } from '../domain.js';
-import { asRecord } from '../values.js';
+import type { Outcome } from '../core/domain.js';
+import { asRecord } from '../core/values.js';
 
 export interface OutcomeCounts {
   wins?: number;

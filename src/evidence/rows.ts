@@ -2,8 +2,8 @@
 // seed's names, and (for two rows or more) a Total row computed from the counts: the body's
 // `totals` has no field names in the seed, so no spelling of them is guessed. Renderers only
 // format these rows (domain.ts holds their types, shared by both sides).
-import type { PeriodChange, RecordRow, RecordRows } from '../domain.js';
-import { finiteNumber, nonEmptyText } from '../values.js';
+import type { PeriodChange, RecordRow, RecordRows } from '../core/domain.js';
+import { finiteNumber, nonEmptyText } from '../core/values.js';
 import { outcomeCounts, resultRows, settledOf, timeframeOf } from './results.js';
 import { resolvedRate, versus50 } from './wilson.js';
 

@@ -5,8 +5,8 @@
 // `anchor_price`, `target_t`, the `settlement` block's `close_at_target`, `neutral_band_pct`
 // and `outcome` (`win`, `loss`, `neutral`, the track record's words), and the market closes as
 // `{t, close}` records. A figure found under no such name means no check, never a guess.
-import type { Direction, Outcome, SettlementCheck } from '../domain.js';
-import { asRecord, finiteNumber, isRecord } from '../values.js';
+import type { Direction, Outcome, SettlementCheck } from '../core/domain.js';
+import { asRecord, finiteNumber, isRecord } from '../core/values.js';
 
 const DIRECTIONS: readonly Direction[] = ['long', 'short'];
 const OUTCOMES: readonly Outcome[] = ['win', 'loss', 'neutral'];

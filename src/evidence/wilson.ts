@@ -1,6 +1,6 @@
 // The Wilson score interval: the one used by `--audit`, by the change since a baseline, and
 // by the emulator when it publishes its figures, so that all three agree to the last digit.
-import type { Versus50 } from '../domain.js';
+import type { Versus50 } from '../core/domain.js';
 
 /** z for a 95% interval, as the contract fixes it. */
 export const WILSON_Z = 1.96;

@@ -1,7 +1,7 @@
 // The emulated universe: which symbols exist, how their prices behave, and which forecast
 // timeframes each one carries. A few symbols deliberately carry fewer timeframes so that
 // clients meet partial `predictions` maps and `symbols.php` entries of different sizes.
-import { FORECAST_TIMEFRAMES, timeframeMinutes } from '../domain.js';
+import { FORECAST_TIMEFRAMES, timeframeMinutes } from '../core/domain.js';
 
 export type AssetClass = 'crypto' | 'fx' | 'metal' | 'stock' | 'index';
 export const ASSET_CLASSES: readonly AssetClass[] = ['crypto', 'fx', 'metal', 'stock', 'index'];

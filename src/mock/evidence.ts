@@ -3,7 +3,13 @@
 // mature, some early, `4h` nearly empty and `1d` empty (null rates), so every branch shows up.
 // The record grows with the clock, as a cumulative record does: every count of every timeframe
 // only ever goes up. The `shrink` fault rewrites it, dropping the losses of one timeframe.
-import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction, type Maturity, type Outcome } from '../domain.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  FORECAST_TIMEFRAMES,
+  type Direction,
+  type Maturity,
+  type Outcome,
+} from '../core/domain.js';
 import { wilsonInterval } from '../evidence/wilson.js';
 import { SYMBOLS, tfSeconds, type SymbolInfo } from './catalog.js';
 import { engineForecast, POLICY_VERSION } from './forecasts.js';

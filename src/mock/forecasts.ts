@@ -1,7 +1,7 @@
 // Forecasts as the seed describes them: issued on a cadence per timeframe, shown with the tier's
 // delay, settled once their target time has passed. The engines peek a little at the emulated
 // future so that the track record and `verify.php` show a plausible edge rather than a coin toss.
-import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction } from '../domain.js';
+import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction } from '../core/domain.js';
 import { tfSeconds, type SymbolInfo } from './catalog.js';
 import { DELAY_MIN, meta, LINKS, type MetaBody, type Tier } from './meta.js';
 import { candlesUntil, change24hPct, priceAt, rawPrice, typicalMovePct, type Candle } from './prices.js';

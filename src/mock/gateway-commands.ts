@@ -1,6 +1,6 @@
 // The `data` of each gateway command. The seed leaves these shapes open; they are built to be
 // realistic and self-consistent with the REST side (same price paths, same forecasts).
-import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES } from '../domain.js';
+import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES } from '../core/domain.js';
 import { gatewayCode, SYMBOLS, tfSeconds, type AssetClass, type PathSpec, type SymbolInfo } from './catalog.js';
 import { engineForecast, latestTs } from './forecasts.js';
 import { indicatorsFor, type IndicatorSet } from './indicators.js';

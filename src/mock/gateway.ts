@@ -7,7 +7,7 @@ import {
   GATEWAY_COMMAND_NAMES,
   type GatewayArg,
   type GatewayCommand,
-} from '../domain.js';
+} from '../core/domain.js';
 import { ASSET_CLASSES, findGatewaySymbol, type AssetClass } from './catalog.js';
 import * as commands from './gateway-commands.js';
 import { isValidTimeZone } from './market-hours.js';

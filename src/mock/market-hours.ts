@@ -7,7 +7,7 @@ const NEW_YORK = 'America/New_York';
 const STEP_S = 900;
 const SCAN_LIMIT_S = 9 * 86_400;
 
-export { isValidTimeZone } from '../domain.js';
+export { isValidTimeZone } from '../core/domain.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {

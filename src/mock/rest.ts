@@ -10,7 +10,7 @@ import {
   GATEWAY_COMMAND_NAMES,
   GATEWAY_PATH,
   REST_PREFIX,
-} from '../domain.js';
+} from '../core/domain.js';
 import { findSymbol, SYMBOLS, type SymbolInfo } from './catalog.js';
 import { trackRecord, verifyBody } from './evidence.js';
 import { forecastEnvelope, latestForecasts } from './forecasts.js';

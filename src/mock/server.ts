@@ -3,8 +3,8 @@
 // the recorded requests; it is neither recorded nor subject to faults, so a fault can always be lifted.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GATEWAY_PATH } from '../domain.js';
-import { UsageError } from '../errors.js';
+import { GATEWAY_PATH } from '../core/domain.js';
+import { UsageError } from '../core/errors.js';
 import {
   FaultList,
   parseFault,

@@ -1,7 +1,7 @@
 // What one emulator instance remembers while it runs: issued keys, e-mails, gateway usage.
 // Everything else is computed on demand from the seed and the clock.
 import { createHash } from 'node:crypto';
-import type { GatewayScope } from '../domain.js';
+import type { GatewayScope } from '../core/domain.js';
 
 export interface GatewayUsage {
   minute: number;

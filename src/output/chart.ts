@@ -2,12 +2,12 @@
 // forecast drawn on after the last close: a dotted line from the last close to the target
 // price, as far to the right as the forecast's horizon reaches. The seed does not fix the
 // shape of a candle, so the common ones are read and anything else is reported, not drawn.
-import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../domain.js';
+import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../core/domain.js';
 import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { packParts } from './table.js';
-import { isRecord } from '../values.js';
+import { isRecord } from '../core/values.js';
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;

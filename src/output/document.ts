@@ -7,7 +7,7 @@ import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { paintByKey } from './paint.js';
 import { renderTable, textWidth, wrapIndented, type Cell } from './table.js';
-import { isRecord, isScalar, maxOf } from '../values.js';
+import { isRecord, isScalar, maxOf } from '../core/values.js';
 
 // 2001-09-09 .. 2096: numbers in this range under a time-like key are epoch seconds.
 const EPOCH_MIN = 1_000_000_000;

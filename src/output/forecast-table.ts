@@ -21,7 +21,7 @@ import {
 import { changePaint, signalPaint } from './paint.js';
 import { clean } from './sanitize.js';
 import { flowLine, renderTable, wrapText, type Cell, type Column } from './table.js';
-import { asRecord, finiteNumber } from '../values.js';
+import { asRecord, finiteNumber } from '../core/values.js';
 
 type Row = Record<string, unknown>;
 const obj = asRecord;

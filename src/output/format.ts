@@ -1,7 +1,7 @@
 // Numbers and times as people read them. Every function takes possibly-missing values and
 // shows a dash for them, never `null`, `undefined` or `NaN`.
-import { slashedSymbol } from '../domain.js';
-import { finiteNumber } from '../values.js';
+import { slashedSymbol } from '../core/domain.js';
+import { finiteNumber } from '../core/values.js';
 
 export const DASH = '–';
 

@@ -1,10 +1,10 @@
 // One place for where output goes: data to stdout, people's messages to stderr, colour
 // only when it is wanted.
 import { createColors } from 'picocolors';
-import type { Env, IO } from '../context.js';
+import type { Env, IO } from '../core/context.js';
 import { reindentJson, stringifyJson } from './json.js';
 import { clean, cleanBlock } from './sanitize.js';
-import type { FcastError } from '../errors.js';
+import type { FcastError } from '../core/errors.js';
 
 export type Colors = ReturnType<typeof createColors>;
 

@@ -2,8 +2,8 @@
 // numbers as written. JSON.parse + stringify would reorder integer-like keys and rewrite
 // numbers (1.10 -> 1.1), so the raw text is re-indented token by token; only a body that
 // stringify would write exactly as it came is re-indented by stringify itself.
-import { BadResponseError } from '../errors.js';
-import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../values.js';
+import { BadResponseError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../core/values.js';
 
 /** What `--json` may write: a small body must never turn into hundreds of megabytes of indentation. */
 const MAX_JSON_OUTPUT = 64 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { DASH, formatAge, formatPercent, formatPrice, formatRate } from './forma
 import type { Output } from './io.js';
 import { changePaint, signalPaint } from './paint.js';
 import { renderTable, wrapText, type Cell, type Column } from './table.js';
-import { asRecord, finiteNumber } from '../values.js';
+import { asRecord, finiteNumber } from '../core/values.js';
 
 /** Headline timeframes when none are asked for: a short, a middle and a long horizon. */
 const DEFAULT_HEADLINE = ['15min', '1h', '6h'];

@@ -1,7 +1,7 @@
 // What colour a value gets, the same in every table: up and long green, down and short red,
 // neutral yellow. With colour off, Output's colours are identities, so these cost nothing.
 import type { Output } from './io.js';
-import { finiteNumber } from '../values.js';
+import { finiteNumber } from '../core/values.js';
 
 export type Paint = (s: string) => string;
 

@@ -3,7 +3,7 @@
 // masked, whether they come from the server, a typed argument or an environment variable.
 // The masks hold no JSON-special characters, so a JSON document stays valid. The one
 // exception is `register` showing its new key once, through `reveal`.
-import type { IO, Writer } from '../context.js';
+import type { IO, Writer } from '../core/context.js';
 
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;

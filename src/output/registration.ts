@@ -6,7 +6,7 @@ import { DASH } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderPairs } from './table.js';
-import { isRecord, maxOf } from '../values.js';
+import { isRecord, maxOf } from '../core/values.js';
 
 // Keys and values are the server's: cleaned here (renderPairs cleans the value as a whole, but
 // a key's length also sets the padding of the others).

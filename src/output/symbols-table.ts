@@ -5,7 +5,7 @@ import { serverNow, withAttribution } from './attribution.js';
 import { DASH, formatAge, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { renderTable } from './table.js';
-import { isRecord } from '../values.js';
+import { isRecord } from '../core/values.js';
 
 /** The newest forecast time among a symbol's timeframes, or undefined when it has none. */
 function newestForecast(timeframes: unknown): number | undefined {

@@ -2,8 +2,8 @@
 // Total row and the attribution; as a terminal table or as Markdown for CI summaries and
 // pull-request comments. The figures arrive computed (evidence/rows.ts): this file formats
 // them and never reads the body's rows itself. Absent and null figures show as a dash.
-import type { BaselineComparison, PeriodChange, RecordRow, RecordRows, Versus50 } from '../domain.js';
-import { asRecord, nonEmptyText } from '../values.js';
+import type { BaselineComparison, PeriodChange, RecordRow, RecordRows, Versus50 } from '../core/domain.js';
+import { asRecord, nonEmptyText } from '../core/values.js';
 import { attributionFooter, withAttribution } from './attribution.js';
 import { DASH, formatNumber, formatPercent, formatRate, formatUtc, isoToEpoch } from './format.js';
 import { Output } from './io.js';

@@ -3,13 +3,13 @@
 // published outcome follows from the figures. The check is computed by the command; this
 // view only formats it. Prices are shown with thousands separators and the precision the
 // server publishes for this instrument: 96,515.10 and 229.87, never 96515.1 or 229.870.
-import type { SettlementCheck } from '../domain.js';
+import type { SettlementCheck } from '../core/domain.js';
 import { serverNow, withAttribution } from './attribution.js';
 import { renderBlock } from './document.js';
 import { formatNumber, formatPercent } from './format.js';
 import type { Output } from './io.js';
 import { flowLine } from './table.js';
-import { asRecord, isRecord } from '../values.js';
+import { asRecord, isRecord } from '../core/values.js';
 
 const PRICE_KEYS = new Set(['anchor_price', 'target_price', 'close_at_target', 'close']);
 

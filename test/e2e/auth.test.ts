@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maskKey } from '../../src/keys.js';
+import { maskKey } from '../../src/config/keys.js';
 import { tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GATEWAY_COMMANDS } from '../../src/domain.js';
+import { GATEWAY_COMMANDS } from '../../src/core/domain.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 

@@ -5,10 +5,10 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { COMPLETE_SYMBOLS_COMMAND } from '../../src/completion/names.js';
 import { symbolsCachePath, writeSymbolsCache } from '../../src/completion/symbols-cache.js';
-import { packageVersion, type Ctx } from '../../src/context.js';
-import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMAND_NAMES, MATURITY_LEVELS } from '../../src/domain.js';
-import { buildProgram } from '../../src/program.js';
-import { CONFIG_KEYS } from '../../src/settings.js';
+import { packageVersion, type Ctx } from '../../src/core/context.js';
+import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMAND_NAMES, MATURITY_LEVELS } from '../../src/core/domain.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { expectExit, fakeClock, runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 

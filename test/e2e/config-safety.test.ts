@@ -70,7 +70,7 @@ describe('concurrent writers', () => {
   }, 120_000);
 
   it('20 writers of distinct keys through the store: every one of them lands (3 rounds)', async () => {
-    const store = new URL('../../dist/config-store.js', import.meta.url).href;
+    const store = new URL('../../dist/config/config-store.js', import.meta.url).href;
     for (let round = 0; round < 3; round++) {
       const dir = tempDir();
       const script = (i: number) =>
@@ -117,7 +117,7 @@ describe('stale leftovers', () => {
 describe('a value checked before the lock', () => {
   it('is replaced only if the file still holds it when the lock is taken (exit 3 otherwise, nothing written)', async () => {
     const dir = tempDir();
-    const { openConfigStore } = await import('../../src/config-store.js');
+    const { openConfigStore } = await import('../../src/config/config-store.js');
     const store = await openConfigStore(dir);
     await store.set('api-key', key(1), { ifStill: undefined });
     // Another process writes between this one's check and its write.

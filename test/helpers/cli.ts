@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Clock, Ctx, Env, Writer } from '../../src/context.js';
-import { packageVersion } from '../../src/context.js';
-import { main, type MainOptions } from '../../src/main.js';
+import type { Clock, Ctx, Env, Writer } from '../../src/core/context.js';
+import { packageVersion } from '../../src/core/context.js';
+import { main, type MainOptions } from '../../src/cli/main.js';
 import { expect } from 'vitest';
 
 export interface RunOptions {

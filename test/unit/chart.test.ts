@@ -2,7 +2,7 @@
 // and drawing closes, marks and the forecast's projection within a given width.
 import { describe, expect, it } from 'vitest';
 import { candleCloses, renderForecastCharts, renderLineChart, summarizeCandles } from '../../src/output/chart.js';
-import { timeframeMinutes } from '../../src/domain.js';
+import { timeframeMinutes } from '../../src/core/domain.js';
 import { Output } from '../../src/output/io.js';
 
 const BRAILLE = /[\u2801-\u28ff]/;

@@ -5,9 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
 import { defaultTransport } from '../../src/api/transport.js';
-import { ApiError, BadResponseError, ConfigError, ExitCode, type FcastError, NetworkError } from '../../src/errors.js';
+import {
+  ApiError,
+  BadResponseError,
+  ConfigError,
+  ExitCode,
+  type FcastError,
+  NetworkError,
+} from '../../src/core/errors.js';
 import { Output } from '../../src/output/io.js';
-import { completeSettings, type Settings } from '../../src/settings.js';
+import { completeSettings, type Settings } from '../../src/config/settings.js';
 import { fakeClock } from '../helpers/cli.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapSettledWithLimit } from '../../src/concurrency.js';
+import { mapSettledWithLimit } from '../../src/core/concurrency.js';
 
 describe('mapSettledWithLimit', () => {
   it('never runs more than the limit at once, and returns results in the order given', async () => {

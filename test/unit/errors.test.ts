@@ -1,7 +1,7 @@
 // amend(): the one way to add a prefix, suffix or hint to an error, keeping its class, exit
 // code, details and cause.
 import { describe, expect, it } from 'vitest';
-import { amend, ApiError, ExitCode, NetworkError } from '../../src/errors.js';
+import { amend, ApiError, ExitCode, NetworkError } from '../../src/core/errors.js';
 
 describe('amend', () => {
   it('keeps the class, exit code and details, and the original as the cause', () => {

@@ -1,8 +1,8 @@
 // The shaping of `fcast cmd` arguments into the gateway's `args` array, and every refusal
 // (exit 2) that must happen before a request is sent.
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_COMMANDS, type GatewayCommand } from '../../src/domain.js';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { GATEWAY_COMMANDS, type GatewayCommand } from '../../src/core/domain.js';
+import { ExitCode, UsageError } from '../../src/core/errors.js';
 import {
   argumentsUsage,
   checkTimeZone,
@@ -11,7 +11,7 @@ import {
   gatewayTimeframe,
   requireGatewayCommand,
   shapeGatewayArgs,
-} from '../../src/gateway/args.js';
+} from '../../src/cli/gateway-args.js';
 
 const command = (name: string): GatewayCommand => GATEWAY_COMMANDS.find((c) => c.name === name)!;
 const shape = (name: string, ...raw: string[]) => shapeGatewayArgs(command(name), raw);

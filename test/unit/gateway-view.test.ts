@@ -2,7 +2,7 @@
 // symbols, thousands separators, fixed decimals, signed changes, percentages, times in UTC or
 // the zone the user named; anything else goes to the generic renderer.
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/core/context.js';
 import { Output } from '../../src/output/io.js';
 import { renderGatewayResult } from '../../src/output/gateway/index.js';
 import { describeUsage } from '../../src/output/gateway/usage.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
-import { BadResponseError } from '../../src/errors.js';
+import { BadResponseError } from '../../src/core/errors.js';
 import { jsonArrayOf, reindentJson, reindentTokens } from '../../src/output/json.js';
-import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/values.js';
+import { MAX_JSON_DEPTH, NestedTooDeeplyError, nestsDeeperThan } from '../../src/core/values.js';
 
 describe('reindentJson', () => {
   it('matches JSON.stringify indentation for ordinary bodies', () => {

@@ -1,8 +1,8 @@
 // A run registers only the command it names; help, completion and unknown names get the
 // whole tree, so listings and suggestions never miss a command.
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../src/command.js';
-import { buildProgram } from '../../src/program.js';
+import type { App } from '../../src/cli/command.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 const sink = { write: () => true };
 const app = (): App => ({

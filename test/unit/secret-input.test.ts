@@ -1,10 +1,10 @@
 // Reading a key from a terminal with echo off, a piped key, and a yes/no answer.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { checkTypedKey, GATEWAY_KEY_KIND, REST_KEY_KIND, type KeyKind } from '../../src/keys.js';
-import type { Reader } from '../../src/context.js';
-import { ExitCode, type FcastError, InterruptedError } from '../../src/errors.js';
-import { confirm, readHiddenLine, readPiped } from '../../src/secret-input.js';
+import { checkTypedKey, GATEWAY_KEY_KIND, REST_KEY_KIND, type KeyKind } from '../../src/config/keys.js';
+import type { Reader } from '../../src/core/context.js';
+import { ExitCode, type FcastError, InterruptedError } from '../../src/core/errors.js';
+import { confirm, readHiddenLine, readPiped } from '../../src/config/secret-input.js';
 
 function terminal() {
   const stdin = new PassThrough() as PassThrough & Reader & { isTTY: boolean; rawModes: boolean[] };

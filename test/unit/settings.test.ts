@@ -1,8 +1,8 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, UsageError } from '../../src/errors.js';
-import { configDir, resolveSettings } from '../../src/settings.js';
+import { ConfigError, UsageError } from '../../src/core/errors.js';
+import { configDir, resolveSettings } from '../../src/config/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 function ctxWith(env: Record<string, string>, file?: string) {
@@ -73,7 +73,7 @@ describe('settings precedence', () => {
 
 describe('the settings table', () => {
   it('gives the flags, the help footer and the config keys, each setting once', async () => {
-    const { CONFIG_KEYS, SECRET_KEYS, settingFlags, settingsHelp } = await import('../../src/settings.js');
+    const { CONFIG_KEYS, SECRET_KEYS, settingFlags, settingsHelp } = await import('../../src/config/settings.js');
     expect(CONFIG_KEYS).toEqual(['base-url', 'timeout', 'retries', 'max-wait']);
     expect(SECRET_KEYS).toEqual(['api-key', 'gateway-key']);
     expect(settingFlags().map((f) => f.flag)).toEqual([
@@ -89,7 +89,7 @@ describe('the settings table', () => {
   });
 
   it('requireKey: the gateway falls back to the REST key, never the other way; malformed keys are not shown', async () => {
-    const { requireKey, inspectKey } = await import('../../src/settings.js');
+    const { requireKey, inspectKey } = await import('../../src/config/settings.js');
     const rest = { value: `mfa_ag_${'a'.repeat(40)}`, source: 'FCAST_API_KEY' };
     const gw = { value: 'gateway-token', source: 'file' };
     expect(requireKey({ apiKey: rest, gatewayKey: undefined }, 'gateway')).toMatchObject({ kind: 'rest' });

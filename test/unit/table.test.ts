@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Writer } from '../../src/context.js';
+import type { Writer } from '../../src/core/context.js';
 import { Output } from '../../src/output/io.js';
 import { displayWidth, renderPairs, renderTable, truncate, type Column } from '../../src/output/table.js';
 

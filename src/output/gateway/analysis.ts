@@ -6,7 +6,7 @@ import type { Output } from '../io.js';
 import { signalPaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, textWidth, wrapIndented, type Cell } from '../table.js';
-import { finiteNumber, isRecord } from '../../values.js';
+import { finiteNumber, isRecord } from '../../core/values.js';
 import {
   heading,
   otherFields,

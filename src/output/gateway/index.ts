@@ -5,7 +5,7 @@ import { withAttribution } from '../attribution.js';
 import { renderBlock, renderRecords } from '../document.js';
 import { isoToEpoch } from '../format.js';
 import type { Output } from '../io.js';
-import { isRecord } from '../../values.js';
+import { isRecord } from '../../core/values.js';
 import { analyzeView, indicatorsView } from './analysis.js';
 import { searchView, snapshotView } from './market.js';
 import { macroView, opportunitiesView } from './ranking.js';

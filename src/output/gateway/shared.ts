@@ -18,7 +18,7 @@ import type { Output } from '../io.js';
 import { changePaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { type Cell, type Column, packLine, textWidth } from '../table.js';
-import { finiteNumber } from '../../values.js';
+import { finiteNumber } from '../../core/values.js';
 
 export interface ViewContext {
   out: Output;

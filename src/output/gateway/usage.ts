@@ -2,7 +2,7 @@
 // result, --json included: apart from the views, so that a run that renders no table does not
 // load them (eight views and their schemas, ~10 ms).
 import { clean } from '../sanitize.js';
-import { isRecord, isScalar } from '../../values.js';
+import { isRecord, isScalar } from '../../core/values.js';
 
 /** `limit 60, remaining 58, reset_s 42`: the fields as the gateway names them (the seed does not). */
 function describeCounter(value: unknown): string | undefined {

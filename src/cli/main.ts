@@ -1,12 +1,12 @@
 // main(argv, ctx) parses and runs one command and returns its exit code. It never exits:
 // bin/fcast.js does, so tests can call main() in-process as often as they like.
 import type { App } from './command.js';
-import type { Ctx } from './context.js';
-import { ExitCode } from './errors.js';
-import { Redactor, redactedIO } from './output/redact.js';
+import type { Ctx } from '../core/context.js';
+import { ExitCode } from '../core/errors.js';
+import { Redactor, redactedIO } from '../output/redact.js';
 import { buildProgram } from './program.js';
 import { reportError } from './report.js';
-import { knownSecrets } from './settings.js';
+import { knownSecrets } from '../config/settings.js';
 
 export interface MainOptions {
   /** Tests may swap the wire; see App.transport. */

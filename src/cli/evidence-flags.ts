@@ -3,9 +3,9 @@
 // checked by its parser while the command line is read, before any request (exit 2).
 // Imported when the command tree is built: keep it free of heavy modules.
 import { Option, type Command } from 'commander';
-import { MATURITY_LEVELS } from '../domain.js';
-import { canonicalSymbol, parseChoice, parseMaturity, parseRate, parseWholeNumber } from '../input.js';
-import type { GateThresholds, PeriodGateThresholds } from './gates.js';
+import { MATURITY_LEVELS } from '../core/domain.js';
+import { canonicalSymbol, parseChoice, parseMaturity, parseRate, parseWholeNumber } from './input.js';
+import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
 
 export const EVIDENCE_FORMATS = ['table', 'markdown'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];

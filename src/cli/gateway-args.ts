@@ -6,9 +6,9 @@ import {
   type GatewayArg,
   type GatewayArgKind,
   type GatewayCommand,
-} from '../domain.js';
-import { UsageError } from '../errors.js';
-import { canonicalSymbol, parseWholeNumber, shown } from '../input.js';
+} from '../core/domain.js';
+import { UsageError } from '../core/errors.js';
+import { canonicalSymbol, parseWholeNumber, shown } from './input.js';
 
 /** One JSON value of the `args` array; null stands for an optional argument left out. */
 export type GatewayArgValue = string | number | null;

@@ -8,9 +8,9 @@ import {
   EMAIL_PATTERN,
   MATURITY_LEVELS,
   slashedSymbol,
-} from './domain.js';
-import { UsageError } from './errors.js';
-import { clean } from './output/sanitize.js';
+} from '../core/domain.js';
+import { UsageError } from '../core/errors.js';
+import { clean } from '../output/sanitize.js';
 
 /** A typed value quoted for an error message, cleaned of terminal controls. */
 export const shown = (value: string) => `'${clean(value)}'`;

@@ -1,7 +1,7 @@
 // Reading what a person types or pipes in: a key (never echoed, never an argument) and a
 // yes/no answer. Keys come from stdin so that they stay out of the shell history and `ps`.
-import type { Reader, Writer } from './context.js';
-import { InterruptedError, UsageError } from './errors.js';
+import type { Reader, Writer } from '../core/context.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 
 /** Far above any key; stops `fcast auth login < /dev/urandom` from eating memory. */
 const MAX_PIPED_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 // Key handling that every command shares: what a REST key looks like, and how one is shown
 // (never whole: a masked form is enough to tell two keys apart).
-import { REST_KEY_PATTERN } from './domain.js';
-import { UsageError } from './errors.js';
+import { REST_KEY_PATTERN } from '../core/domain.js';
+import { UsageError } from '../core/errors.js';
 
 export const isRestKey = (key: string): boolean => REST_KEY_PATTERN.test(key);
 

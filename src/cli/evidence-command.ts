@@ -3,20 +3,20 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MAX_BODY_BYTES, type RequestSpec } from './api/client.js';
-import type { Fetched } from './api/endpoints.js';
-import type { TrackRecord } from './api/schemas.js';
-import { writeAtomically } from './atomic-write.js';
+import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
+import type { Fetched } from '../api/endpoints.js';
+import type { TrackRecord } from '../api/schemas.js';
+import { writeAtomically } from '../config/atomic-write.js';
 import type { Run } from './command.js';
-import { CheckFailedError, InterruptedError, UsageError } from './errors.js';
-import { compareWithBaseline, filterMismatch, type RecordFilter } from './evidence/baseline.js';
-import { runChecks } from './evidence/checks.js';
-import type { EvidenceFlags } from './evidence/flags.js';
-import { hasPeriodGates } from './evidence/gates.js';
-import { recordRows } from './evidence/rows.js';
-import { reindentJson } from './output/json.js';
-import { clean } from './output/sanitize.js';
-import type { BaselineView, TrackRecordView } from './output/track-record-table.js';
+import { CheckFailedError, InterruptedError, UsageError } from '../core/errors.js';
+import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
+import { runChecks } from '../evidence/checks.js';
+import type { EvidenceFlags } from './evidence-flags.js';
+import { hasPeriodGates } from '../evidence/gates.js';
+import { recordRows } from '../evidence/rows.js';
+import { reindentJson } from '../output/json.js';
+import { clean } from '../output/sanitize.js';
+import type { BaselineView, TrackRecordView } from '../output/track-record-table.js';
 
 const BASELINE_HINT = 'give an earlier --json output of the same command, with the same --symbol and --tf';
 
@@ -59,7 +59,7 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
   } catch (err) {
     throw baselineError(file, 'it is not JSON', err);
   }
-  const { TrackRecordSchema } = await import('./api/schemas.js');
+  const { TrackRecordSchema } = await import('../api/schemas.js');
   const parsed = TrackRecordSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -123,7 +123,7 @@ export async function runEvidenceCommand(
     baseline: baselineView,
   };
 
-  const render = await import('./output/track-record-table.js');
+  const render = await import('../output/track-record-table.js');
   if (run.flags.json) {
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
     if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
@@ -131,7 +131,7 @@ export async function runEvidenceCommand(
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else {
     // A body off the documented shape (already warned about) goes to the generic renderer.
-    const { renderChecked } = await import('./output/document.js');
+    const { renderChecked } = await import('../output/document.js');
     const format = flags.format === 'markdown' ? render.renderTrackRecordMarkdown : render.renderTrackRecordTable;
     out.data(renderChecked(out, res, run.nowSeconds(), () => format(out, view)));
   }

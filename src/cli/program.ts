@@ -4,9 +4,9 @@
 // and import their heavy parts only when their action runs.
 import { Command, Option } from 'commander';
 import type { App } from './command.js';
-import { COMPLETE_SYMBOLS_COMMAND } from './completion/names.js';
-import { EXIT_CODE_HELP } from './errors.js';
-import { flagParser, settingFlags, settingsHelp } from './settings.js';
+import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
+import { EXIT_CODE_HELP } from '../core/errors.js';
+import { flagParser, settingFlags, settingsHelp } from '../config/settings.js';
 
 interface CommandModule {
   register(program: Command, app: App): void;
@@ -14,20 +14,20 @@ interface CommandModule {
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */
 const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: () => Promise<CommandModule>]> = [
-  [['discover'], () => import('./commands/discover.js')],
-  [['demo'], () => import('./commands/demo.js')],
-  [['register'], () => import('./commands/register.js')],
-  [['auth'], () => import('./commands/auth.js')],
-  [['config'], () => import('./commands/config.js')],
-  [['predict'], () => import('./commands/predict.js')],
-  [['symbols'], () => import('./commands/symbols.js')],
-  [['track-record'], () => import('./commands/track-record.js')],
-  [['accuracy'], () => import('./commands/accuracy.js')],
-  [['verify'], () => import('./commands/verify.js')],
-  [['cmd'], () => import('./commands/cmd.js')],
-  [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('./commands/completion.js')],
-  [['doctor'], () => import('./commands/doctor.js')],
-  [['mock'], () => import('./commands/mock.js')],
+  [['discover'], () => import('../commands/discover.js')],
+  [['demo'], () => import('../commands/demo.js')],
+  [['register'], () => import('../commands/register.js')],
+  [['auth'], () => import('../commands/auth.js')],
+  [['config'], () => import('../commands/config.js')],
+  [['predict'], () => import('../commands/predict.js')],
+  [['symbols'], () => import('../commands/symbols.js')],
+  [['track-record'], () => import('../commands/track-record.js')],
+  [['accuracy'], () => import('../commands/accuracy.js')],
+  [['verify'], () => import('../commands/verify.js')],
+  [['cmd'], () => import('../commands/cmd.js')],
+  [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('../commands/completion.js')],
+  [['doctor'], () => import('../commands/doctor.js')],
+  [['mock'], () => import('../commands/mock.js')],
 ];
 
 /** Commands that read the whole tree when they run. */

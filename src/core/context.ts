@@ -3,6 +3,7 @@
 // directory, its own environment and a clock that does not really sleep.
 import { homedir } from 'node:os';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { packageFileUrl } from './package-files.js';
 import type { Readable } from 'node:stream';
 
 export interface Writer {
@@ -52,7 +53,7 @@ export interface Ctx {
 }
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFileUrl('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -4,8 +4,8 @@
 // Reading is plain fs + JSON.parse (every command reads); writing is config-store.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Ctx, Env } from './context.js';
-import { ConfigError, UsageError } from './errors.js';
+import type { Ctx, Env } from '../core/context.js';
+import { ConfigError, UsageError } from '../core/errors.js';
 import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
 
 /** A bad value whose exit code depends on who typed it: a flag is a usage error (2), the environment or the file a config error (3). */

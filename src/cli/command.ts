@@ -1,18 +1,18 @@
 // What every command's action gets: the context, the global flags, an Output, and lazy
 // access to settings and the API, so a command that needs neither pays for neither.
 import type { Command } from 'commander';
-import type { OpenConnection } from './api/connect.js';
-import type { RequestSpec } from './api/client.js';
-import type { Connection } from './api/endpoints.js';
-import type { Transport } from './api/transport.js';
-import type { ConfigStore } from './config-store.js';
-import type { Ctx, IO, Writer } from './context.js';
-import { ExitCode, InterruptedError } from './errors.js';
-import { colorWanted, Output } from './output/io.js';
-import { Redactor } from './output/redact.js';
+import type { OpenConnection } from '../api/connect.js';
+import type { RequestSpec } from '../api/client.js';
+import type { Connection } from '../api/endpoints.js';
+import type { Transport } from '../api/transport.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { Ctx, IO, Writer } from '../core/context.js';
+import { ExitCode, InterruptedError } from '../core/errors.js';
+import { colorWanted, Output } from '../output/io.js';
+import { Redactor } from '../output/redact.js';
 import { reportError } from './report.js';
-import { configDir, type GlobalFlags, resolveSettings, type Settings } from './settings.js';
-import { untilAborted } from './api/until-aborted.js';
+import { configDir, type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
+import { untilAborted } from '../api/until-aborted.js';
 
 export interface Run {
   ctx: Ctx;
@@ -83,7 +83,7 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
     connect: async () => {
       connection ??= (async () => {
         const current = run.settings();
-        const { openConnection } = await import('./api/connect.js');
+        const { openConnection } = await import('../api/connect.js');
         opened = openConnection(ctx, current, out, { strict: flags.strict, transport: app.transport });
         return opened;
       })();
@@ -92,8 +92,8 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
     dryRun: async (...requests) => {
       const { client } = await run.connect();
       const [{ shownRequest }, { renderDryRun }] = await Promise.all([
-        import('./api/dry-run.js'),
-        import('./output/dry-run.js'),
+        import('../api/dry-run.js'),
+        import('../output/dry-run.js'),
       ]);
       const shown = requests.map((spec) => shownRequest(client.prepare(spec)));
       out.data(renderDryRun(shown, flags.json === true));
@@ -101,7 +101,7 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
     },
     nowSeconds: () => Math.floor(ctx.clock.now() / 1000),
     configStore: async () => {
-      const { openConfigStore } = await import('./config-store.js');
+      const { openConfigStore } = await import('../config/config-store.js');
       return openConfigStore(configDir(ctx));
     },
     holdInterrupts: () => {

@@ -27,7 +27,7 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
 export interface ConfigStore {

@@ -1,6 +1,6 @@
 // What `demo` and `predict` share: the --tf filter and the help that explains the columns.
 // Kept free of output code so that building the command tree stays cheap.
-import { UsageError } from './errors.js';
+import { UsageError } from '../core/errors.js';
 import { shown } from './input.js';
 
 /** `--tf 1h,6h` (repeatable): lower-cased timeframe names, in the order typed, without repeats. */

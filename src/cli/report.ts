@@ -1,11 +1,11 @@
 // An error, told once: one line and a hint on stderr, the server's error body on stdout under
 // --json, the stack (and the library error under it) only with --verbose. Returns the exit code.
 import { CommanderError } from 'commander';
-import type { IO } from './context.js';
-import { ApiError, ExitCode, FcastError } from './errors.js';
-import { errorLines } from './output/io.js';
-import { reindentJson } from './output/json.js';
-import { clean } from './output/sanitize.js';
+import type { IO } from '../core/context.js';
+import { ApiError, ExitCode, FcastError } from '../core/errors.js';
+import { errorLines } from '../output/io.js';
+import { reindentJson } from '../output/json.js';
+import { clean } from '../output/sanitize.js';
 
 interface ReportFlags {
   json?: boolean;
