@@ -9,6 +9,8 @@ interface MockFlags {
   seed?: string;
   fault: string[];
   printEnv?: boolean;
+  clock?: string;
+  speed?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -27,6 +29,11 @@ export function register(program: Command, app: App): void {
     .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
+      '--clock <time>',
+      'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds',
+    )
+    .option('--speed <n>', 'run the emulated clock n times as fast as real time (default 1; 0 stops it)')
+    .option(
       '--fault <spec>',
       'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options ' +
         'like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php',
@@ -39,13 +46,16 @@ export function register(program: Command, app: App): void {
         ['fcast mock', 'serve on a free port; prints export lines for FCAST_BASE_URL and a test key'],
         ['eval "$(fcast mock --print-env &)"', 'serve in the background and set both in this shell'],
         ['fcast mock --port 8787 --fault 429,times=1,retry-after=2', 'the first request is rate limited'],
+        ['fcast mock --speed 60', 'an emulated minute every second: forecasts renew, settle'],
+        ['fcast mock --clock 2026-01-05T09:00Z --speed 0', 'a stopped clock, for reproducible bodies'],
       ),
     )
     .action(
       action(app, async (run, opts: MockFlags) => {
         const port = parseWholeNumber(opts.port, '--port');
         if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-        const { startMock, parseFault } = await import('../mock/index.js');
+        const { startMock, parseFault, parseInstant, MAX_SPEED } = await import('../mock/index.js');
+        const clock = parseClock(opts, parseInstant, MAX_SPEED);
         const faults = opts.fault.map((spec) => {
           try {
             return parseFault(spec);
@@ -60,6 +70,7 @@ export function register(program: Command, app: App): void {
           host: opts.host,
           seed: opts.seed,
           faults,
+          clock,
           quiet: opts.printEnv === true,
         });
         // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
@@ -74,6 +85,11 @@ export function register(program: Command, app: App): void {
           run.out.note(
             `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
           );
+          if (clock.start !== undefined || clock.speed !== undefined) {
+            const speed = server.clock.speed;
+            const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
+            run.out.note(`fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace}`);
+          }
         }
         await new Promise<void>((resolve) => {
           const stop = () => resolve();
@@ -84,4 +100,32 @@ export function register(program: Command, app: App): void {
         if (!opts.printEnv) run.out.note('fcast mock: stopped');
       }),
     );
+}
+
+/** --clock and --speed, checked before anything listens (exit 2 naming what is allowed). */
+function parseClock(
+  opts: MockFlags,
+  parseInstant: (text: string) => number | undefined,
+  maxSpeed: number,
+): { start?: number; speed?: number } {
+  const clock: { start?: number; speed?: number } = {};
+  if (opts.clock !== undefined) {
+    clock.start = parseInstant(opts.clock);
+    if (clock.start === undefined)
+      throw new UsageError(
+        `--clock must be an ISO 8601 time like 2026-11-24T19:00Z, or epoch seconds; got '${opts.clock}'`,
+        {
+          hint: "see 'fcast mock --help'",
+        },
+      );
+  }
+  if (opts.speed !== undefined) {
+    const speed = Number(opts.speed.trim());
+    if (opts.speed.trim() === '' || !Number.isFinite(speed) || speed < 0 || speed > maxSpeed)
+      throw new UsageError(`--speed must be a number from 0 to ${maxSpeed}, got '${opts.speed}'`, {
+        hint: "see 'fcast mock --help'",
+      });
+    clock.speed = speed;
+  }
+  return clock;
 }

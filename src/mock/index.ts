@@ -3,3 +3,4 @@ export { startMock, parseFault, DEFAULT_SEED } from './server.js';
 export type { MockOptions, MockServer, RecordedRequest, Fault } from './server.js';
 export { FAULT_KINDS, type FaultKind } from './faults.js';
 export { ATTRIBUTION } from './meta.js';
+export { parseInstant, MAX_SPEED, type ClockSettings, type EmulatedClock } from './clock.js';

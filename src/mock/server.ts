@@ -21,6 +21,7 @@ import { meta } from './meta.js';
 import { HttpProblem } from './problems.js';
 import { handleRest, REST_BASE, tierOf } from './rest.js';
 import { createState, serverT, type GatewayLimits, type MockState } from './state.js';
+import { emulatedClock, parseInstant, type ClockSettings, type EmulatedClock } from './clock.js';
 
 export { parseFault, type Fault };
 
@@ -28,8 +29,10 @@ export interface MockOptions {
   port?: number;
   host?: string;
   seed?: string;
-  /** Milliseconds since the epoch; default Date.now. */
+  /** The wall clock the emulated one runs against, in milliseconds since the epoch; default Date.now. */
   now?: () => number;
+  /** Where the emulated clock starts and how fast it runs (default: now, real time). */
+  clock?: ClockSettings;
   faults?: Fault[];
   /** No request log on stderr. Defaults to true, so test runs stay silent; `fcast mock` passes false. */
   quiet?: boolean;
@@ -59,6 +62,8 @@ export interface MockServer {
   limitedGatewayKey: string;
   /** The latest requests, oldest first: at most `requestLog` of them. */
   requests: RecordedRequest[];
+  /** The emulated clock every body follows; a test may advance it. */
+  clock: EmulatedClock;
   setFaults(f: Fault[]): void;
   close(): Promise<void>;
 }
@@ -198,7 +203,8 @@ function urlHost(host: string): string {
 }
 
 export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
-  const state = createState(opts.seed ?? DEFAULT_SEED, opts.now ?? Date.now, opts.gatewayLimits);
+  const clock = emulatedClock(opts.clock, opts.now ?? Date.now);
+  const state = createState(opts.seed ?? DEFAULT_SEED, clock.now, opts.gatewayLimits);
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];
@@ -262,9 +268,21 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       }
       return sendJson(res, 405, { ok: false, error: 'use GET, POST or DELETE' }, { allow: 'GET, POST, DELETE' });
     }
+    if (pathname === '/__mock/clock') {
+      if (method === 'POST' || method === 'PUT') {
+        try {
+          moveClock(clock, body.text);
+        } catch (err) {
+          return sendJson(res, 400, { ok: false, error: (err as Error).message });
+        }
+      } else if (method !== 'GET') {
+        return sendJson(res, 405, { ok: false, error: 'use GET or POST' }, { allow: 'GET, POST' });
+      }
+      return sendJson(res, 200, clockBody(clock));
+    }
     return sendJson(res, 404, {
       ok: false,
-      error: 'admin routes: GET|POST|DELETE /__mock/faults, GET|DELETE /__mock/requests',
+      error: 'admin routes: GET|POST|DELETE /__mock/faults, GET|DELETE /__mock/requests, GET|POST /__mock/clock',
     });
   }
 
@@ -417,6 +435,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     testKey: state.testKey,
     limitedGatewayKey: state.limitedGatewayKey,
     requests,
+    clock,
     setFaults(f: Fault[]) {
       faults.set(f);
     },
@@ -431,4 +450,40 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     },
   };
   return server;
+}
+
+/** What GET /__mock/clock answers: the emulated time, as ISO and epoch seconds, and its speed. */
+function clockBody(clock: EmulatedClock): { ok: true; now: string; t: number; speed: number } {
+  const ms = clock.now();
+  return { ok: true, now: new Date(ms).toISOString(), t: Math.floor(ms / 1000), speed: clock.speed };
+}
+
+/**
+ * POST /__mock/clock: `{"advance": seconds}` moves the clock, `{"set": "2026-11-24T19:00Z"}`
+ * (or epoch seconds) puts it at an instant, `{"speed": N}` changes its pace; they combine.
+ */
+function moveClock(clock: EmulatedClock, text: string | undefined): void {
+  const usage = 'expected a JSON object like {"advance": 3600}, {"set": "2026-11-24T19:00Z"} or {"speed": 60}';
+  let change: unknown;
+  try {
+    change = JSON.parse(text ?? '');
+  } catch {
+    throw new Error(usage);
+  }
+  if (change === null || typeof change !== 'object' || Array.isArray(change)) throw new Error(usage);
+  const { advance, set, speed, ...rest } = change as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || (advance === undefined && set === undefined && speed === undefined))
+    throw new Error(usage);
+  if (advance !== undefined && (typeof advance !== 'number' || !Number.isFinite(advance)))
+    throw new Error('advance must be a number of seconds');
+  if (speed !== undefined && typeof speed !== 'number') throw new Error('speed must be a number');
+  let start: number | undefined;
+  if (set !== undefined) {
+    start = typeof set === 'number' ? set * 1000 : typeof set === 'string' ? parseInstant(set) : undefined;
+    if (start === undefined || !Number.isFinite(start))
+      throw new Error('set must be an ISO 8601 time or epoch seconds');
+  }
+  // One change: a bad speed refuses the whole request, leaving the clock as it was.
+  if (start !== undefined || speed !== undefined) clock.set({ start, speed: speed as number | undefined });
+  if (typeof advance === 'number') clock.advance(advance * 1000);
 }

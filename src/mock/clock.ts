@@ -1,0 +1,84 @@
+// The emulated clock: starts at a chosen instant and runs a chosen number of times as fast as
+// real time, as Stripe's test clocks let a script see a month pass in a minute. Every body the
+// emulator serves is a pure function of the seed and this clock, so forecasts, candles, prices,
+// settlements and the track record move together and agree with one another.
+// Scripts (and the suite) can also move it: POST /__mock/clock {"advance": 3600} jumps an
+// emulated hour at once, without a real second of waiting.
+
+export interface ClockSettings {
+  /** Milliseconds since the epoch at which the emulated clock starts; default the real now. */
+  start?: number;
+  /** Emulated seconds per real second: 1 is real time, 60 an emulated minute a second, 0 a stopped clock. */
+  speed?: number;
+}
+
+export interface EmulatedClock {
+  /** Emulated milliseconds since the epoch. */
+  now(): number;
+  readonly speed: number;
+  /** Moves the emulated clock by `ms` (forward or back); the speed stays. */
+  advance(ms: number): void;
+  /** Sets the emulated time (and the speed, when given) from this real instant on. */
+  set(settings: ClockSettings): void;
+}
+
+/** A day of emulated time per real second, at most: beyond that a second's answers lose meaning. */
+export const MAX_SPEED = 86_400;
+
+/** The emulated clock; `real` is the wall clock it runs against (tests may pass their own). */
+export function emulatedClock(settings: ClockSettings = {}, real: () => number = Date.now): EmulatedClock {
+  let origin = real();
+  let start = settings.start ?? origin;
+  let speed = settings.speed ?? 1;
+  checkSpeed(speed);
+  return {
+    // Whole milliseconds: bodies carry epoch seconds, and a fraction would only make two
+    // answers in the same emulated second differ.
+    now: () => Math.floor(start + (real() - origin) * speed),
+    get speed() {
+      return speed;
+    },
+    advance(ms) {
+      if (!Number.isFinite(ms)) throw new RangeError('advance needs a finite number of milliseconds');
+      start += ms;
+    },
+    set(next) {
+      const current = start + (real() - origin) * speed;
+      if (next.speed !== undefined) checkSpeed(next.speed);
+      origin = real();
+      start = next.start ?? current;
+      speed = next.speed ?? speed;
+    },
+  };
+}
+
+function checkSpeed(speed: number): void {
+  if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED)
+    throw new RangeError(`the speed must be a number from 0 to ${MAX_SPEED}, got ${speed}`);
+}
+
+/**
+ * An instant as typed: ISO 8601 with a date (`2026-11-24`, `2026-11-24T19:00Z`,
+ * `2026-11-24T19:00:00+01:00`), or epoch seconds. A time without a zone is UTC, never the
+ * machine's local time: two machines must emulate the same instant for the same words.
+ */
+export function parseInstant(text: string): number | undefined {
+  const t = text.trim();
+  if (/^\d{9,11}$/.test(t)) return Number(t) * 1000;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(t);
+  if (!m) return undefined;
+  const [, date, time = '00:00:00', zone = 'Z'] = m;
+  const ms = Date.parse(`${date}T${time}${zone.toUpperCase()}`);
+  if (Number.isNaN(ms)) return undefined;
+  // Date.parse rolls 2026-02-30 over to March: a date that does not exist is refused.
+  if (new Date(ms + offsetMs(zone)).toISOString().slice(0, 10) !== date) return undefined;
+  return ms;
+}
+
+function offsetMs(zone: string): number {
+  if (zone.toUpperCase() === 'Z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+  if (!m) return 0;
+  const minutes = Number(m[2]) * 60 + Number(m[3]);
+  return (m[1] === '-' ? -1 : 1) * minutes * 60_000;
+}
