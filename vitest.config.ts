@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // One temporary directory per run, removed at its end: a run leaves /tmp as it found it.
+    globalSetup: ['./test/helpers/temp-root.ts'],
     // Two cores: one fork per core keeps the loopback servers from starving each other.
     pool: 'forks',
     maxWorkers: 2,

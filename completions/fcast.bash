@@ -113,8 +113,8 @@ __fcast_spec() {
     'doctor')
       ;;
     'mock')
-      __fcast_options='--port --host --print-env --seed --fault'
-      __fcast_value_options='--port --host --seed --fault'
+      __fcast_options='--port --host --print-env --seed --clock --speed --fault'
+      __fcast_value_options='--port --host --seed --clock --speed --fault'
       ;;
     'help')
       __fcast_args='list9'

@@ -87,8 +87,8 @@ function __fcast_spec
             set -g __fcast_args 'list8'
         case 'doctor'
         case 'mock'
-            set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
-            set -g __fcast_value_options '--port' '--host' '--seed' '--fault'
+            set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
+            set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
         case 'help'
             set -g __fcast_args 'list9'
     end

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
-const { realContext } = await import('../dist/context.js');
-const { main } = await import('../dist/main.js');
+const { realContext } = await import('../dist/core/context.js');
+const { main } = await import('../dist/cli/main.js');
 const { COMPLETION_FILES } = await import('../dist/completion/generate.js');
 
 const dir = fileURLToPath(new URL('../completions/', import.meta.url));

@@ -2,7 +2,7 @@
 // directory and a clock whose sleeps are recorded instead of waited.
 import { setMaxListeners } from 'node:events';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Clock, Ctx, Env, Writer } from '../../src/core/context.js';
 import { packageVersion } from '../../src/core/context.js';
 import { main, type MainOptions } from '../../src/cli/main.js';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 export interface RunOptions {
   env?: Env;
@@ -48,8 +48,26 @@ function listenedBy(signal: AbortSignal): AbortSignal {
   return signal;
 }
 
+/** Directories made by this test file, removed when it ends (pass or fail). */
+const made: string[] = [];
+let cleanupRegistered = false;
+
 export function tempDir(prefix = 'fcast-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  if (!cleanupRegistered) {
+    cleanupRegistered = true;
+    // Registered on first use, from within the file's collection or its tests: vitest runs it
+    // after the file's last test. test/helpers/temp-root.ts removes whatever escapes this.
+    try {
+      afterAll(() => {
+        for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+      });
+    } catch {
+      cleanupRegistered = false;
+    }
+  }
+  return dir;
 }
 
 class Capture implements Writer {
