@@ -9,16 +9,17 @@ __fcast_spec() {
   case "$1" in
     '')
       __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock help'
-      __fcast_options='-V --version --json --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
-      __fcast_value_options='--base-url --timeout --retries --max-wait'
+      __fcast_options='-V --version --json --format --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
+      __fcast_value_options='--format --base-url --timeout --retries --max-wait'
+      __fcast_option_values='--format=list1'
       ;;
     'discover')
       ;;
     'demo')
       __fcast_options='--tf'
       __fcast_value_options='--tf'
-      __fcast_option_values='--tf=list1'
-      __fcast_args='list2'
+      __fcast_option_values='--tf=list2'
+      __fcast_args='list3'
       ;;
     'register')
       __fcast_options='--email --no-save --force'
@@ -37,7 +38,7 @@ __fcast_spec() {
       __fcast_options='--gateway -y --yes'
       ;;
     'auth help')
-      __fcast_args='list3'
+      __fcast_args='list4'
       ;;
     'config')
       __fcast_commands='list get set unset path help'
@@ -45,36 +46,36 @@ __fcast_spec() {
     'config list')
       ;;
     'config get')
-      __fcast_args='list4'
+      __fcast_args='list5'
       ;;
     'config set')
-      __fcast_args='list4 -'
+      __fcast_args='list5 -'
       ;;
     'config unset')
-      __fcast_args='list4'
+      __fcast_args='list5'
       ;;
     'config path')
       ;;
     'config help')
-      __fcast_args='list5'
+      __fcast_args='list6'
       ;;
     'predict')
       __fcast_options='--candles --chart --tf --detail'
       __fcast_value_options='--tf'
-      __fcast_option_values='--tf=list1'
+      __fcast_option_values='--tf=list2'
       __fcast_args='symbols...'
       ;;
     'symbols')
       ;;
     'track-record')
-      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --format'
-      __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save --format'
-      __fcast_option_values='--symbol=symbols --min-maturity=list6 --format=list7'
+      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_option_values='--symbol=symbols --min-maturity=list7'
       ;;
     'accuracy')
-      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --format'
-      __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save --format'
-      __fcast_option_values='--tf=list1 --symbol=symbols --min-maturity=list6 --format=list7'
+      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_option_values='--tf=list2 --symbol=symbols --min-maturity=list7'
       ;;
     'verify')
       __fcast_args='-'
@@ -130,13 +131,13 @@ __fcast_values() {
       listed=$("$__fcast_program" __complete-symbols 2>/dev/null)
       __fcast_words+=" ${listed//$'\n'/ }"
       ;;
-    list1) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
-    list2) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
-    list3) __fcast_words+=' login status logout' ;;
-    list4) __fcast_words+=' base-url timeout retries max-wait' ;;
-    list5) __fcast_words+=' list get set unset path' ;;
-    list6) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list7) __fcast_words+=' table markdown' ;;
+    list1) __fcast_words+=' table json csv tsv markdown jsonl' ;;
+    list2) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
+    list3) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
+    list4) __fcast_words+=' login status logout' ;;
+    list5) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
+    list6) __fcast_words+=' list get set unset path' ;;
+    list7) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
     list8) __fcast_words+=' bash zsh fish' ;;
     list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock' ;;
   esac

@@ -7,7 +7,8 @@ import type { Connection } from '../api/endpoints.js';
 import type { Transport } from '../api/transport.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Ctx, IO, Writer } from '../core/context.js';
-import { ExitCode, InterruptedError } from '../core/errors.js';
+import type { OutputFormat } from '../core/domain.js';
+import { ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { colorWanted, Output } from '../output/io.js';
 import { Redactor } from '../output/redact.js';
 import { reportError } from './report.js';
@@ -26,6 +27,8 @@ export interface Run {
   dryRun(...requests: RequestSpec[]): Promise<number>;
   /** The clock in epoch seconds, the unit of every time in the API. */
   nowSeconds(): number;
+  /** The output format asked for (--format, or json for --json), already checked against the command's own. */
+  readonly format: OutputFormat;
   /** The config file for writing, under its lock (config-store.ts, imported only by the commands that write). */
   configStore(): Promise<ConfigStore>;
   /**
@@ -60,7 +63,11 @@ function gated(writer: Writer, ended: () => boolean): Writer {
   };
 }
 
-function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; interruptsHeld(): boolean } {
+function createRun(
+  app: App,
+  flags: GlobalFlags,
+  format: OutputFormat,
+): { run: Run; close(): void; interruptsHeld(): boolean } {
   const { ctx } = app;
   let holds = 0;
   // Once the action has ended (Ctrl-C cuts a command short and leaves it running behind),
@@ -78,6 +85,7 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
     ctx,
     flags,
     out,
+    format,
     secrets: app.redactor ?? new Redactor(),
     settings: () => (settings ??= resolveSettings(ctx, flags)),
     connect: async () => {
@@ -122,6 +130,37 @@ function createRun(app: App, flags: GlobalFlags): { run: Run; close(): void; int
   return { run, close, interruptsHeld: () => holds > 0 };
 }
 
+export interface ActionOptions {
+  /** The --format values the command gives; the first is its default. Default: table and json. */
+  formats?: readonly OutputFormat[];
+}
+
+const TABLE_AND_JSON: readonly OutputFormat[] = ['table', 'json'];
+
+/**
+ * The format a run asks for: --json is --format json (and wins over another --format, which
+ * the command may note); one the command cannot give is exit 2 naming those it gives.
+ */
+function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly OutputFormat[]): OutputFormat {
+  const typed = flags.format as OutputFormat | undefined;
+  if (typed !== undefined && !formats.includes(typed)) {
+    const path = commandPath(command);
+    const list = `${formats.slice(0, -1).join(', ')}${formats.length > 1 ? ' or ' : ''}${formats.at(-1)}`;
+    throw new UsageError(`${path} gives --format ${list}, not '${typed}'`, {
+      hint: `see 'fcast ${path} --help'`,
+    });
+  }
+  if (typed === 'json') flags.json = true;
+  return flags.json ? 'json' : (typed ?? formats[0] ?? 'table');
+}
+
+/** `track-record`, `auth login`: the command's path below the root, as typed. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 /**
  * Wraps a command's handler as a commander action. Commander passes the declared arguments,
  * then the command's own options, then the command; handlers get `(run, opts, ...args)` and
@@ -131,13 +170,21 @@ export function action<O, A extends unknown[]>(
   app: App,
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing mean success
   handler: (run: Run, opts: O, ...args: A) => Promise<number | void>,
+  options: ActionOptions = {},
 ) {
   return async (...given: unknown[]): Promise<void> => {
     const command = given[given.length - 1] as Command;
     const opts = given[given.length - 2] as O;
     const args = given.slice(0, -2) as A;
     const flags = command.optsWithGlobals() as GlobalFlags;
-    const { run, close, interruptsHeld } = createRun(app, flags);
+    let format: OutputFormat;
+    try {
+      format = chosenFormat(command, flags, options.formats ?? TABLE_AND_JSON);
+    } catch (err) {
+      app.settle(reportError(err, app.ctx.io, flags));
+      return;
+    }
+    const { run, close, interruptsHeld } = createRun(app, flags, format);
     let code: number;
     try {
       // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.

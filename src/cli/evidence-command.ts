@@ -126,13 +126,13 @@ export async function runEvidenceCommand(
   const render = await import('../output/track-record-table.js');
   if (run.flags.json) {
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
-    if (flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
+    if (run.flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else {
     // A body off the documented shape (already warned about) goes to the generic renderer.
     const { renderChecked } = await import('../output/document.js');
-    const format = flags.format === 'markdown' ? render.renderTrackRecordMarkdown : render.renderTrackRecordTable;
+    const format = run.format === 'markdown' ? render.renderTrackRecordMarkdown : render.renderTrackRecordTable;
     out.data(renderChecked(out, res, run.nowSeconds(), () => format(out, view)));
   }
 

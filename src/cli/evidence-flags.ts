@@ -3,22 +3,20 @@
 // checked by its parser while the command line is read, before any request (exit 2).
 // Imported when the command tree is built: keep it free of heavy modules.
 import { Option, type Command } from 'commander';
-import { MATURITY_LEVELS } from '../core/domain.js';
-import { canonicalSymbol, parseChoice, parseMaturity, parseRate, parseWholeNumber } from './input.js';
+import { MATURITY_LEVELS, type OutputFormat } from '../core/domain.js';
+import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from './input.js';
 import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
 
-export const EVIDENCE_FORMATS = ['table', 'markdown'] as const;
-export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
+/** What track-record and accuracy give with --format. */
+export const EVIDENCE_FORMATS = ['table', 'json', 'markdown'] as const satisfies readonly OutputFormat[];
 
 export interface EvidenceFlags extends GateThresholds, PeriodGateThresholds {
   symbol?: string;
   audit?: boolean;
   baseline?: string;
   save?: string;
-  format: EvidenceFormat;
 }
 
-const parseEvidenceFormat = (raw: string): EvidenceFormat => parseChoice(raw, EVIDENCE_FORMATS, '--format');
 const parseMinMaturity = (raw: string) => parseMaturity(raw, '--min-maturity');
 
 export function addEvidenceFlags(command: Command): Command {
@@ -68,14 +66,6 @@ export function addEvidenceFlags(command: Command): Command {
     .option(
       '--save <file>',
       'write the body as received (indented like --json) to FILE, atomically, after the comparison; skipped on exit 8',
-    )
-    .addOption(
-      new Option(
-        '--format <format>',
-        `${EVIDENCE_FORMATS.join(' or ')}: markdown suits CI step summaries and PR comments (--json wins over it)`,
-      )
-        .default('table')
-        .argParser(parseEvidenceFormat),
     );
 }
 

@@ -2,6 +2,7 @@
 // (exit 2) that names the allowed values.
 import {
   ACCURACY_TIMEFRAMES,
+  canonicalSymbolOf,
   DEFAULT_DEMO_SYMBOL,
   DEMO_SYMBOLS,
   EMAIL_MAX_LENGTH,
@@ -24,14 +25,14 @@ export function parseChoice<T extends string>(raw: string, allowed: readonly T[]
 
 /** `btc/usd`, `BTC-USD` -> `BTC/USD`. */
 export function canonicalSymbol(raw: string): string {
-  const m = /^\s*([A-Za-z0-9.]{1,15})\s*[/-]\s*([A-Za-z0-9.]{1,15})\s*$/.exec(raw);
-  if (!m) {
+  const symbol = canonicalSymbolOf(raw);
+  if (symbol === undefined) {
     const guess = slashedGuess(raw);
     throw new UsageError(
       `invalid symbol ${shown(raw)}: ${guess ? `did you mean ${guess}?` : 'expected BASE/QUOTE, like BTC/USD'}`,
     );
   }
-  return `${m[1]!.toUpperCase()}/${m[2]!.toUpperCase()}`;
+  return symbol;
 }
 
 /** `btcusd` -> `BTC/USD`: the gateway's form (and the habit of many sites) typed where REST wants a slash. */

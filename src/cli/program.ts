@@ -73,7 +73,13 @@ function rootCommand(app: App): Command {
     .description('Probabilistic market forecasts, their public track record and the command gateway, in a terminal.')
     .version(app.ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--json', 'print the response body as JSON on stdout (data only)');
+    .option('--json', 'print the response body as JSON on stdout (data only); the same as --format json')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'table, json, csv, tsv or markdown (each command lists those it gives)',
+      ).argParser((raw) => raw.trim().toLowerCase()),
+    );
   addSettingFlags(program);
   return (
     program

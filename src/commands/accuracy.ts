@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
 import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
-import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
+import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
 import { parseAccuracyTimeframe } from '../cli/input.js';
 
 export function register(program: Command, app: App): void {
@@ -37,16 +37,20 @@ export function register(program: Command, app: App): void {
         ),
     )
     .action(
-      action(app, async (run, flags: EvidenceFlags & { tf?: string }) => {
-        const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
-          import('../cli/evidence-command.js'),
-          import('../api/endpoints.js'),
-        ]);
-        const query = { symbol: flags.symbol, tf: flags.tf };
-        return runEvidenceCommand(run, flags, query, {
-          request: () => requests.accuracy(query),
-          fetch: async () => fetchAccuracy(await run.connect(), query),
-        });
-      }),
+      action(
+        app,
+        async (run, flags: EvidenceFlags & { tf?: string }) => {
+          const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
+            import('../cli/evidence-command.js'),
+            import('../api/endpoints.js'),
+          ]);
+          const query = { symbol: flags.symbol, tf: flags.tf };
+          return runEvidenceCommand(run, flags, query, {
+            request: () => requests.accuracy(query),
+            fetch: async () => fetchAccuracy(await run.connect(), query),
+          });
+        },
+        { formats: EVIDENCE_FORMATS },
+      ),
     );
 }

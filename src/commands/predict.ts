@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../cli/command.js';
-import { amend, ApiError, ConfigError, FcastError } from '../core/errors.js';
+import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 
@@ -34,7 +34,7 @@ export function register(program: Command, app: App): void {
         'timeframes, or of those given with --tf, and the forecast that resolves next); --detail adds ' +
         "each symbol's full table after it.",
     )
-    .argument('<symbol...>', 'one or more symbols, e.g. BTC/USD eth-usd')
+    .argument('[symbol...]', 'one or more symbols, e.g. BTC/USD eth-usd (default: the watchlist setting)')
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)', false)
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
@@ -55,7 +55,7 @@ export function register(program: Command, app: App): void {
 }
 
 async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<number> {
-  const symbols = typed.map(canonicalSymbol);
+  const symbols = typed.length > 0 ? typed.map(canonicalSymbol) : watchlist(run);
   const candles = opts.candles === true || opts.chart === true;
   const conn = await run.connect();
   // Settings checks up front, once: a missing base URL or key must stop every symbol before
@@ -157,6 +157,15 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     if (exitCode === 0) exitCode = err.exitCode;
   }
   return exitCode;
+}
+
+/** The watchlist setting, for a predict given no symbol; without one, exit 2 saying how to give them. */
+function watchlist(run: Run): string[] {
+  const list = run.settings().watchlist;
+  if (list) return list.value;
+  throw new UsageError('predict needs at least one symbol, like BTC/USD', {
+    hint: "give symbols, or set a watchlist: 'fcast config set watchlist BTC/USD,ETH/USD' (or FCAST_WATCHLIST)",
+  });
 }
 
 /** Names the symbol in the error, since several may fail; a 404 is an unknown symbol. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
-import { addEvidenceFlags, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
+import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
 
 export function register(program: Command, app: App): void {
   const command = program
@@ -30,16 +30,20 @@ export function register(program: Command, app: App): void {
         ),
     )
     .action(
-      action(app, async (run, flags: EvidenceFlags) => {
-        const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
-          import('../cli/evidence-command.js'),
-          import('../api/endpoints.js'),
-        ]);
-        const query = { symbol: flags.symbol };
-        return runEvidenceCommand(run, flags, query, {
-          request: () => requests.trackRecord(query),
-          fetch: async () => fetchTrackRecord(await run.connect(), query),
-        });
-      }),
+      action(
+        app,
+        async (run, flags: EvidenceFlags) => {
+          const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
+            import('../cli/evidence-command.js'),
+            import('../api/endpoints.js'),
+          ]);
+          const query = { symbol: flags.symbol };
+          return runEvidenceCommand(run, flags, query, {
+            request: () => requests.trackRecord(query),
+            fetch: async () => fetchTrackRecord(await run.connect(), query),
+          });
+        },
+        { formats: EVIDENCE_FORMATS },
+      ),
     );
 }

@@ -1,8 +1,13 @@
 // What TAB can offer at each command path, read from the command tree itself: a command,
 // flag or `.choices()` added anywhere reaches the completion scripts without touching this file.
 import type { Argument, Command, Option } from 'commander';
-import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMANDS, MATURITY_LEVELS } from '../core/domain.js';
-import { EVIDENCE_FORMATS } from '../cli/evidence-flags.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  DEMO_SYMBOLS,
+  GATEWAY_COMMANDS,
+  MATURITY_LEVELS,
+  OUTPUT_FORMATS,
+} from '../core/domain.js';
 import { CONFIG_KEYS } from '../config/settings.js';
 
 export interface Word {
@@ -22,7 +27,7 @@ const OPTION_VALUES: Record<string, Values> = {
   '--tf': words(ACCURACY_TIMEFRAMES),
   '--min-maturity': words(MATURITY_LEVELS),
   '--symbol': 'symbols',
-  '--format': words(EVIDENCE_FORMATS),
+  '--format': words(OUTPUT_FORMATS),
 };
 
 /**

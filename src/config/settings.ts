@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx, Env } from '../core/context.js';
+import { canonicalSymbolOf } from '../core/domain.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
 
@@ -81,6 +82,21 @@ export const SETTINGS = {
     parse: (raw, where) => parseNumber(raw, where, { min: 0, minIncluded: true, what: 'a number of seconds from 0' }),
     help: 'longest wait accepted for a retry',
   }),
+  watchlist: spec<string[]>({
+    env: 'FCAST_WATCHLIST',
+    configKey: 'watchlist',
+    parse: parseSymbolList,
+    help: "predict's symbols when given none",
+    footer: 'e.g. BTC/USD,ETH/USD',
+  }),
+  record: spec<boolean>({
+    env: 'FCAST_RECORD',
+    configKey: 'record',
+    default: false,
+    parse: parseSwitch,
+    help: 'record forecasts shown (journal)',
+    footer: 'or --record',
+  }),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -102,6 +118,8 @@ export interface Sourced<T> {
 /** The global flags as commander parsed them; the settings' flags were checked by their parsers. */
 export interface GlobalFlags {
   json?: boolean;
+  /** --format as typed (lower-cased); run.format() checks it against what the command gives. */
+  format?: string;
   verbose?: boolean;
   dryRun?: boolean;
   strict?: boolean;
@@ -125,6 +143,9 @@ export interface SettingValues {
   timeout: Sourced<number>;
   retries: Sourced<number>;
   maxWait: Sourced<number>;
+  /** Canonical symbols, in the order set; undefined when none is set. */
+  watchlist: Sourced<string[]> | undefined;
+  record: Sourced<boolean>;
 }
 
 export interface Settings extends SettingValues {
@@ -156,6 +177,19 @@ export function configDir(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): strin
 }
 
 export const configFilePath = (dir: string): string => join(dir, 'config.json');
+
+/**
+ * Where the journal lives: FCAST_DATA_DIR, else the OS data directory (XDG_DATA_HOME or
+ * ~/.local/share on Linux, Application Support on macOS, LOCALAPPDATA on Windows). Data, not
+ * settings: a user who resets the config keeps the forecasts they recorded.
+ */
+export function dataDir(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string {
+  const { env, platform, homedir } = ctx;
+  if (env.FCAST_DATA_DIR) return env.FCAST_DATA_DIR;
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir, 'AppData', 'Local'), 'fcast', 'Data');
+  if (platform === 'darwin') return join(homedir, 'Library', 'Application Support', 'fcast');
+  return join(env.XDG_DATA_HOME || join(homedir, '.local', 'share'), 'fcast');
+}
 
 export type ConfigData = Record<string, unknown>;
 
@@ -218,6 +252,29 @@ function parseCount(raw: unknown, where: string): number {
   if (String(raw).trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
     throw new SettingError(`${where} must be a whole number from 0 to 10, got '${String(raw)}'`);
   return n;
+}
+
+/** `BTC/USD,eth-usd` or `BTC/USD ETH/USD` (or a JSON array in the file): canonical symbols, without repeats. */
+function parseSymbolList(raw: unknown, where: string): string[] | undefined {
+  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/);
+  const symbols: string[] = [];
+  for (const item of items.map((i) => i.trim()).filter((i) => i !== '')) {
+    const symbol = canonicalSymbolOf(item);
+    if (symbol === undefined)
+      throw new SettingError(`${where} must list symbols like BTC/USD,ETH/USD; '${item}' is not BASE/QUOTE`);
+    if (!symbols.includes(symbol)) symbols.push(symbol);
+  }
+  return symbols.length > 0 ? symbols : undefined;
+}
+
+/** A switch: true/false, 1/0, yes/no, on/off (any case); blank counts as unset. */
+function parseSwitch(raw: unknown, where: string): boolean | undefined {
+  if (typeof raw === 'boolean') return raw;
+  const text = String(raw).trim().toLowerCase();
+  if (text === '') return undefined;
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  throw new SettingError(`${where} must be on or off (1/0, true/false, yes/no), got '${String(raw)}'`);
 }
 
 /** A key: a string, trimmed; blank counts as unset. Whether it is well formed is requireKey's question. */
@@ -307,6 +364,8 @@ export function resolveSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
     timeout: settle(found.timeout) ?? withDefault('timeout', found.timeout),
     retries: settle(found.retries) ?? withDefault('retries', found.retries),
     maxWait: settle(found.maxWait) ?? withDefault('maxWait', found.maxWait),
+    watchlist: settle(found.watchlist),
+    record: settle(found.record) ?? withDefault('record', found.record),
   });
 }
 
@@ -424,7 +483,7 @@ export function settingsHelp(): string[] {
       [s.flag?.split(' ')[0], s.default === undefined ? '' : `default ${String(s.default)}`].filter(Boolean).join(', ');
     return `  ${s.env.padEnd(18)} ${s.help.padEnd(width)} (${note})`;
   });
-  return [...lines, `  config keys        ${CONFIG_KEYS.join(', ')} (see 'fcast config')`];
+  return [...lines, `  config keys        ${CONFIG_KEYS.join(', ')}`];
 }
 
 /** Every key fcast can know of at start (environment and config file), for the redactor; never throws. */

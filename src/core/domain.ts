@@ -1,6 +1,19 @@
 // The service's vocabulary as the seed documents it, shared by the CLI's input checks, its
 // completions and the emulator, so that the three can never disagree.
 
+/**
+ * What `--format` can ask for. Each command gives some of them and refuses the rest with
+ * exit 2 naming those it gives (cli/command.ts); `--json` is `--format json`.
+ */
+export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv', 'markdown', 'jsonl'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `eth-usd`, ` btc / usd ` -> `ETH/USD`, `BTC/USD`: the canonical form REST is sent; undefined when it is not BASE/QUOTE. */
+export function canonicalSymbolOf(raw: string): string | undefined {
+  const m = /^\s*([A-Za-z0-9.]{1,15})\s*[/-]\s*([A-Za-z0-9.]{1,15})\s*$/.exec(raw);
+  return m ? `${m[1]!.toUpperCase()}/${m[2]!.toUpperCase()}` : undefined;
+}
+
 export const DEMO_SYMBOLS = ['BTC/USD', 'ETH/USD', 'EUR/USD'] as const;
 
 /** Quote currencies a symbol written without its slash (`BTCUSD`, the gateway's form) most likely ends with. */

@@ -352,6 +352,8 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
     // One attempt: doctor reports how things are, it does not wait for them to get better.
     retries: { value: 0, source: 'doctor' },
     maxWait: withDefault('maxWait', found.maxWait),
+    watchlist: undefined,
+    record: withDefault('record', {}),
   });
   let connection: OpenConnection;
   try {

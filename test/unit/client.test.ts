@@ -72,6 +72,8 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     timeout: { value: 5, source: 'default' },
     retries: { value: 2, source: 'default' },
     maxWait: { value: 60, source: 'default' },
+    watchlist: undefined,
+    record: { value: false, source: 'default' },
     ...overrides,
   });
   const c = new ApiClient({

@@ -96,7 +96,7 @@ describe('describeTree', () => {
       { words: [{ value: 'BTC/USD' }, { value: 'ETH/USD' }, { value: 'EUR/USD' }] },
     ]);
     expect(byLabel(nodes, 'config get').args).toEqual([
-      { words: ['base-url', 'timeout', 'retries', 'max-wait'].map((value) => ({ value })) },
+      { words: ['base-url', 'timeout', 'retries', 'max-wait', 'watchlist', 'record'].map((value) => ({ value })) },
     ]);
     expect(byLabel(nodes, 'config pick').args).toEqual([{ words: [{ value: 'red' }, { value: 'blue' }] }]);
   });

@@ -74,7 +74,7 @@ describe('settings precedence', () => {
 describe('the settings table', () => {
   it('gives the flags, the help footer and the config keys, each setting once', async () => {
     const { CONFIG_KEYS, SECRET_KEYS, settingFlags, settingsHelp } = await import('../../src/config/settings.js');
-    expect(CONFIG_KEYS).toEqual(['base-url', 'timeout', 'retries', 'max-wait']);
+    expect(CONFIG_KEYS).toEqual(['base-url', 'timeout', 'retries', 'max-wait', 'watchlist', 'record']);
     expect(SECRET_KEYS).toEqual(['api-key', 'gateway-key']);
     expect(settingFlags().map((f) => f.flag)).toEqual([
       '--base-url <url>',
@@ -83,9 +83,45 @@ describe('the settings table', () => {
       '--max-wait <seconds>',
     ]);
     const footer = settingsHelp().join('\n');
-    for (const env of ['FCAST_BASE_URL', 'FCAST_API_KEY', 'FCAST_GATEWAY_KEY', 'FCAST_TIMEOUT', 'FCAST_MAX_WAIT'])
+    for (const env of [
+      'FCAST_BASE_URL',
+      'FCAST_API_KEY',
+      'FCAST_GATEWAY_KEY',
+      'FCAST_TIMEOUT',
+      'FCAST_MAX_WAIT',
+      'FCAST_WATCHLIST',
+      'FCAST_RECORD',
+    ])
       expect(footer).toContain(env);
     expect(Math.max(...settingsHelp().map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('watchlist: symbols in canonical form, in order, without repeats; record: a switch', async () => {
+    const { resolveSettings } = await import('../../src/config/settings.js');
+    const at = (env: Record<string, string>) =>
+      resolveSettings({ env: { FCAST_CONFIG_DIR: '/nonexistent', ...env }, platform: 'linux', homedir: '/h' }, {});
+    expect(at({ FCAST_WATCHLIST: ' btc-usd, ETH/usd BTC/USD,,' }).watchlist).toEqual({
+      value: ['BTC/USD', 'ETH/USD'],
+      source: 'FCAST_WATCHLIST',
+    });
+    expect(at({}).watchlist).toBeUndefined();
+    expect(() => at({ FCAST_WATCHLIST: 'BTC/USD,bitcoin' })).toThrowError(
+      /FCAST_WATCHLIST must list symbols like BTC\/USD,ETH\/USD; 'bitcoin' is not BASE\/QUOTE/,
+    );
+    expect(at({}).record).toEqual({ value: false, source: 'default' });
+    for (const on of ['1', 'true', 'YES', 'on']) expect(at({ FCAST_RECORD: on }).record.value).toBe(true);
+    for (const off of ['0', 'false', 'No', 'off']) expect(at({ FCAST_RECORD: off }).record.value).toBe(false);
+    expect(() => at({ FCAST_RECORD: 'sometimes' })).toThrowError(/FCAST_RECORD must be on or off/);
+  });
+
+  it('the data directory: FCAST_DATA_DIR, else the OS data directory', async () => {
+    const { dataDir } = await import('../../src/config/settings.js');
+    expect(dataDir({ env: {}, platform: 'linux', homedir: '/h' })).toBe('/h/.local/share/fcast');
+    expect(dataDir({ env: { XDG_DATA_HOME: '/x' }, platform: 'linux', homedir: '/h' })).toBe('/x/fcast');
+    expect(dataDir({ env: {}, platform: 'darwin', homedir: '/h' })).toBe('/h/Library/Application Support/fcast');
+    expect(dataDir({ env: { FCAST_DATA_DIR: '/d', XDG_DATA_HOME: '/x' }, platform: 'linux', homedir: '/h' })).toBe(
+      '/d',
+    );
   });
 
   it('requireKey: the gateway falls back to the REST key, never the other way; malformed keys are not shown', async () => {
