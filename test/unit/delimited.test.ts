@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { renderDelimited } from '../../src/output/formats/delimited.js';
+
+describe('renderDelimited', () => {
+  it('CSV: RFC 4180 quoting, LF line ends, numbers as JavaScript writes them, null empty', () => {
+    const text = renderDelimited(
+      'csv',
+      ['symbol', 'note', 'p', 'x'],
+      [
+        ['BTC/USD', 'a, "quoted"\nline', -0.19, null],
+        ['ETH/USD', 'plain', 1e-7, true],
+      ],
+    );
+    expect(text).toBe('symbol,note,p,x\nBTC/USD,"a, ""quoted""\nline",-0.19,\nETH/USD,plain,1e-7,true\n');
+  });
+
+  it('CSV: a text cell a spreadsheet would run is prefixed with a quote; a number never', () => {
+    const rows = [['=1+1'], ['+1'], ['-2'], ['@SUM(A1)'], ['\tx'], ['a=b'], [-3]];
+    const text = renderDelimited('csv', ['v'], rows);
+    expect(text.split('\n').slice(1, -1)).toEqual(["'=1+1", "'+1", "'-2", "'@SUM(A1)", "'\tx", 'a=b', '-3']);
+    // A carriage return becomes a line break when cleaned (it could overwrite a line), then quoted.
+    expect(renderDelimited('csv', ['v'], [['\r=x']])).toBe('v\n"\n=x"\n');
+  });
+
+  it('TSV: tab, newline, carriage return and backslash escaped, one line per row; no formula prefix', () => {
+    const text = renderDelimited('tsv', ['a', 'b'], [['x\ty\nz\\', '=1']]);
+    expect(text).toBe('a\tb\nx\\ty\\nz\\\\\t=1\n');
+  });
+
+  it('cleans terminal controls from text cells', () => {
+    expect(renderDelimited('csv', ['v'], [['\x1b[31mred\x1b[0m\u202e']])).toBe('v\nred\n');
+  });
+});
