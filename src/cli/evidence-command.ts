@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
 import { writeAtomically } from '../config/atomic-write.js';
-import type { Run } from './command.js';
+import { isDelimited, type Run } from './command.js';
 import { CheckFailedError, InterruptedError, UsageError } from '../core/errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
 import { runChecks } from '../evidence/checks.js';
@@ -128,6 +128,11 @@ export async function runEvidenceCommand(
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
     if (run.flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
+    for (const line of render.renderChangeLines(view)) out.note(clean(line));
+  } else if (isDelimited(run.format)) {
+    // Records hold what the body says; the period since a baseline is fcast's, told on stderr as with --json.
+    const { trackRecordTable, renderRecords } = await import('../output/formats/tables.js');
+    out.data(renderRecords(run.format, trackRecordTable(res.raw)));
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else {
     // A body off the documented shape (already warned about) goes to the generic renderer.

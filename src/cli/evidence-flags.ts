@@ -8,7 +8,7 @@ import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from './i
 import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
 
 /** What track-record and accuracy give with --format. */
-export const EVIDENCE_FORMATS = ['table', 'json', 'markdown'] as const satisfies readonly OutputFormat[];
+export const EVIDENCE_FORMATS = ['table', 'json', 'csv', 'tsv', 'markdown'] as const satisfies readonly OutputFormat[];
 
 export interface EvidenceFlags extends GateThresholds, PeriodGateThresholds {
   symbol?: string;
