@@ -90,7 +90,7 @@ Gates and audit (exit 8 when one fails; the failures are listed on stderr):
   Wilson interval) shows as extra columns, a Markdown section, or on stderr with --json;
   --min-new-settled and --min-new-win-rate gate it. --save FILE writes the body after the
   comparison (the same FILE as --baseline is the usual CI use) unless a check failed.
-  Output (table, csv, tsv, markdown or --json) is printed first, then the checks run.
+  The output, in any --format, is printed first; then the checks run.
   In GitHub Actions (GITHUB_ACTIONS=true), a run that checks something also
   prints an ::error line per failure and a ::warning per warning or small sample
   on stderr, and appends the Markdown table with its verdict to the file named
