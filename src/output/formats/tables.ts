@@ -72,6 +72,14 @@ const OPEN_LAYOUT: Layout = { known: [], epochs: [] };
 
 const itemsOf = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 
+/** The rows of one body, each with its attribution. */
+const tableOfBody = (rows: readonly Fields[], body: JsonValue, layout: Layout): RecordTable =>
+  tableOf(
+    rows,
+    rows.map(() => attributionOf(body)),
+    layout,
+  );
+
 /**
  * One row per forecast of each body, in the order given and the order sent; with `tfs`, only
  * those timeframes (as --tf filters the table). A body with no forecast still gives its
@@ -123,11 +131,7 @@ export function symbolsTable(raw: string): RecordTable {
       rows.push(row);
     }
   }
-  return tableOf(
-    rows,
-    rows.map(() => attributionOf(body)),
-    SYMBOLS_LAYOUT,
-  );
+  return tableOfBody(rows, body, SYMBOLS_LAYOUT);
 }
 
 /** One row per item of `results`: a timeframe of the track record. */
@@ -141,11 +145,7 @@ export function trackRecordTable(raw: string): RecordTable {
     row.add('generated_at', fieldOf(body, 'generated_at') ?? null);
     return row;
   });
-  return tableOf(
-    rows,
-    rows.map(() => attributionOf(body)),
-    TRACK_RECORD_LAYOUT,
-  );
+  return tableOfBody(rows, body, TRACK_RECORD_LAYOUT);
 }
 
 /**
@@ -168,11 +168,7 @@ export function verifyTable(raw: string): RecordTable {
     if (close !== undefined) row.addRecord(close);
     return row;
   });
-  return tableOf(
-    rows,
-    rows.map(() => attributionOf(body)),
-    OPEN_LAYOUT,
-  );
+  return tableOfBody(rows, body, OPEN_LAYOUT);
 }
 
 /**
