@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evidenceAnnotations } from '../../src/cli/evidence-annotations.js';
+import { compareWithBaseline } from '../../src/evidence/baseline.js';
 import { runChecks } from '../../src/evidence/checks.js';
 import { recordRows } from '../../src/evidence/rows.js';
 import {
@@ -149,6 +150,29 @@ describe('the verdict and the evidence annotations', () => {
     );
     expect(annotations[2]!.message).toMatch(/^audit: 1h: resolved_win_rate_ci95 published missing/);
     expect(annotations[4]!.message).toMatch(/^audit: 1d: not auditable/);
+  });
+
+  it('a --baseline shrink: one ::error per timeframe whose counts went down or that vanished', () => {
+    const before = { protocol: { id: 'p' }, results: body.results };
+    const now = {
+      protocol: { id: 'p' },
+      results: [{ ...body.results[0]!, n_settled: 9, outcomes: { win: 1, loss: 8, neutral: 0 } }, body.results[1]!],
+    };
+    const comparison = compareWithBaseline(before, now);
+    const report = runChecks(now, {}, { strict: false, baseline: { file: 'tr.json', comparison } });
+    const rows = recordRows(now).rows.filter((r) => r.maturity !== 'insufficient_sample');
+    expect(evidenceAnnotations('track-record', report, rows)).toEqual([
+      {
+        level: 'error',
+        title: 'fcast track-record: baseline (1h)',
+        message: 'baseline: 1h: counts went down since tr.json: n_settled 10 -> 9, win 2 -> 1',
+      },
+      {
+        level: 'error',
+        title: 'fcast track-record: baseline (1d)',
+        message: 'baseline: 1d: in tr.json but missing now',
+      },
+    ]);
   });
 
   it('nothing failed, nothing small: no annotation', () => {
