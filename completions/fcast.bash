@@ -68,12 +68,12 @@ __fcast_spec() {
     'symbols')
       ;;
     'track-record')
-      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
       __fcast_option_values='--symbol=symbols --min-maturity=list7'
       ;;
     'accuracy')
-      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
       __fcast_option_values='--tf=list2 --symbol=symbols --min-maturity=list7'
       ;;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
@@ -23,27 +23,37 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
-        const canonical = parseDemoSymbol(symbol);
-        const conn = await run.connect();
-        const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
-          import('../api/endpoints.js'),
-          import('../output/spinner.js'),
-        ]);
-        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
-        const res = await withSpinner(
-          run.out,
-          { json: run.flags.json, label: `fetching ${canonical}` },
-          fetchDemo(conn, canonical),
-        );
-        checkTimeframes(opts.tf, [res.body]);
-        if (run.flags.json) return run.out.rawJson(res.raw);
-        const [{ renderForecast }, { renderChecked }] = await Promise.all([
-          import('../output/forecast-table.js'),
-          import('../output/document.js'),
-        ]);
-        const now = run.nowSeconds();
-        run.out.data(renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })));
-      }),
+      action(
+        app,
+        async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
+          const canonical = parseDemoSymbol(symbol);
+          const conn = await run.connect();
+          const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
+            import('../api/endpoints.js'),
+            import('../output/spinner.js'),
+          ]);
+          if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
+          const res = await withSpinner(
+            run.out,
+            { json: run.flags.json, label: `fetching ${canonical}` },
+            fetchDemo(conn, canonical),
+          );
+          checkTimeframes(opts.tf, [res.body]);
+          if (run.flags.json) return run.out.rawJson(res.raw);
+          if (isDelimited(run.format)) {
+            const { forecastTable, renderRecords } = await import('../output/formats/tables.js');
+            return run.out.data(renderRecords(run.format, forecastTable([res.raw], opts.tf)));
+          }
+          const [{ renderForecast }, { renderChecked }] = await Promise.all([
+            import('../output/forecast-table.js'),
+            import('../output/document.js'),
+          ]);
+          const now = run.nowSeconds();
+          run.out.data(
+            renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })),
+          );
+        },
+        { formats: RECORD_FORMATS },
+      ),
     );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
@@ -51,7 +51,11 @@ export function register(program: Command, app: App): void {
         ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
       ),
     )
-    .action(action(app, (run, opts: PredictFlags, symbols: string[]) => predict(run, opts, symbols)));
+    .action(
+      action(app, (run, opts: PredictFlags, symbols: string[]) => predict(run, opts, symbols), {
+        formats: RECORD_FORMATS,
+      }),
+    );
 }
 
 async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<number> {
@@ -114,6 +118,11 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       const { jsonArrayOf } = await import('../output/json.js');
       run.out.data(jsonArrayOf(raws));
     }
+  } else if (isDelimited(run.format)) {
+    // One table of every symbol that answered, in the order given; the others' errors follow on stderr.
+    const { forecastTable, renderRecords } = await import('../output/formats/tables.js');
+    const raws = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.raw] : []));
+    if (raws.length > 0) run.out.data(renderRecords(run.format, forecastTable(raws, opts.tf)));
   } else {
     const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
       import('../output/prediction.js'),

@@ -58,7 +58,7 @@ describe('--format', () => {
     [['discover', '--format', 'csv'], "discover gives --format table or json, not 'csv'", 'discover'],
     [
       ['track-record', '--format', 'nope'],
-      "track-record gives --format table, json or markdown, not 'nope'",
+      "track-record gives --format table, json, csv, tsv or markdown, not 'nope'",
       'track-record',
     ],
     [
