@@ -44,15 +44,7 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   for (let i = 0; i < n; i++) {
     const ch = raw.charCodeAt(i);
     if (ch === 0x22 /* " */) {
-      // To the closing quote: one preceded by an even number of backslashes.
-      let j = i;
-      for (;;) {
-        j = raw.indexOf('"', j + 1);
-        let k = j - 1;
-        while (raw.charCodeAt(k) === 0x5c) k--;
-        if ((j - k) % 2 === 1) break;
-      }
-      i = j;
+      i = closingQuote(raw, i);
       continue;
     }
     if (ch === 0x2c /* , */) out += `${raw.slice(from, i)},${newline(level)}`;
@@ -73,6 +65,17 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   out += raw.slice(from);
   if (out.length > cap) throw tooLarge(cap);
   return out;
+}
+
+/** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes. */
+function closingQuote(raw: string, open: number): number {
+  let j = open;
+  for (;;) {
+    j = raw.indexOf('"', j + 1);
+    let k = j - 1;
+    while (raw.charCodeAt(k) === 0x5c) k--;
+    if ((j - k) % 2 === 1) return j;
+  }
 }
 
 /** Larger bodies go to the scan: the native path's compact copy may be ~5 times the body (1e20). */
@@ -145,16 +148,8 @@ export function compactJson(raw: string): string {
   let from = 0;
   for (let i = 0; i < raw.length; i++) {
     const ch = raw.charCodeAt(i);
-    if (ch === 0x22 /* " */) {
-      let j = i;
-      for (;;) {
-        j = raw.indexOf('"', j + 1);
-        let k = j - 1;
-        while (raw.charCodeAt(k) === 0x5c) k--;
-        if ((j - k) % 2 === 1) break;
-      }
-      i = j;
-    } else if (isSpace(ch)) {
+    if (ch === 0x22 /* " */) i = closingQuote(raw, i);
+    else if (isSpace(ch)) {
       out += raw.slice(from, i);
       from = i + 1;
     }
