@@ -7,9 +7,12 @@ import { streamForecasts } from './stream.js';
 
 export type { Answer, Forecast, ForecastSource, WatchOptions } from './source.js';
 
-/** Refreshes `source` until q, Ctrl-C, --count or a permanent failure; returns the exit code. */
+/**
+ * Refreshes `source` until q, Ctrl-C, --count or a permanent failure; returns the exit code.
+ * The board needs a terminal that can move its cursor: TERM=dumb gets the stream.
+ */
 export function watchForecasts(ctx: Ctx, out: Output, source: ForecastSource, options: WatchOptions): Promise<number> {
-  return out.tty && !options.json
+  return out.tty && !options.json && ctx.env.TERM !== 'dumb'
     ? boardForecasts(ctx, out, source, options)
     : streamForecasts(ctx, out, source, options);
 }

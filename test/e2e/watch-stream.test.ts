@@ -60,6 +60,13 @@ describe('--watch --json: NDJSON', () => {
 });
 
 describe('--watch, piped: plain tables', () => {
+  it('a terminal that cannot move its cursor (TERM=dumb) gets the stream, not the board', async () => {
+    const r = await emu.run(['demo', '--watch', '--count', '2'], { tty: true, env: { TERM: 'dumb' } });
+    expectExit(r, 0);
+    expect(r.stdout).not.toContain('\x1b[?1049h');
+    expect(r.stdout.match(/^BTC\/USD /gm)).toHaveLength(2);
+  });
+
   it('each refresh prints the plain table (every column) then a blank line', async () => {
     const one = await emu.run(['demo']);
     const r = await emu.run(['demo', '--watch', '--count', '2']);
