@@ -9,16 +9,20 @@ import { useEmulator } from '../helpers/emulator.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const SOCKET = `fcast-watch-${process.pid}`;
+// The server's socket in a directory of this file's (removed when it ends), not /tmp/tmux-UID;
+// outside any tmux the test itself may run in.
+const TMUX_ENV = { ...process.env, TMUX_TMPDIR: tempDir('fcast-tmux-'), TMUX: undefined };
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8', env: TMUX_ENV });
   if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
 
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
-});
+const killServer = () => {
+  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server'], { env: TMUX_ENV });
+};
+afterAll(killServer);
 
 /** Polls `read` every 100 ms until `ok`, for at most `ms`; the last reading in the failure. */
 async function until<T>(what: string, ms: number, read: () => T, ok: (value: T) => boolean): Promise<T> {
@@ -63,7 +67,7 @@ async function stop(child: ChildProcess): Promise<void> {
 const mocks: ChildProcess[] = [];
 afterEach(async () => {
   for (const m of mocks.splice(0)) await stop(m);
-  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  killServer();
 });
 
 /**
