@@ -16,8 +16,8 @@ __fcast_spec() {
     'discover')
       ;;
     'demo')
-      __fcast_options='--tf'
-      __fcast_value_options='--tf'
+      __fcast_options='--tf --watch --interval --count'
+      __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='list3'
       ;;
@@ -60,8 +60,8 @@ __fcast_spec() {
       __fcast_args='list6'
       ;;
     'predict')
-      __fcast_options='--candles --chart --tf --detail'
-      __fcast_value_options='--tf'
+      __fcast_options='--candles --chart --tf --detail --watch --interval --count'
+      __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='symbols...'
       ;;
