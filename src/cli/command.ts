@@ -191,7 +191,9 @@ export function action<O, A extends unknown[]>(
       const work = handler(run, opts, ...args);
       code = (await untilAborted(work, app.ctx.signal, () => new InterruptedError(), interruptsHeld)) ?? ExitCode.Ok;
     } catch (err) {
-      code = reportError(err, app.ctx.io, flags);
+      // The spinner's line goes first: a report written after it would leave it on the screen
+      // (with the ^C the terminal echoed onto it).
+      code = reportError(err, app.ctx.io, { ...flags, lineCleared: run.out.endProgress() });
     } finally {
       close();
     }
