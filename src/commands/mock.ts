@@ -18,7 +18,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function register(program: Command, app: App): void {
   program
     .command('mock')
-    .summary('serve the bundled emulator of the whole API on loopback')
+    .summary('serve an emulator of the whole API on loopback')
     .description(
       'An offline emulator of the Market Forecast Agent API, REST and gateway, for trying fcast and testing scripts.\n' +
         'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs\n' +

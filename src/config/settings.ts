@@ -450,13 +450,18 @@ export function requireKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'
 
 // --- the command line ------------------------------------------------------------------------
 
-/** The settings that have a flag, with its help line: `base URL of the service (env FCAST_BASE_URL)`. */
+/**
+ * The settings that have a flag, with its help line: `request deadline (default 30)`. The
+ * environment variables and config keys are in `fcast help settings`: on one line each here,
+ * the root help stays within 80 columns.
+ */
 export function settingFlags(): Array<{ name: SettingName; flag: string; help: string }> {
   return NAMES.flatMap((name) => {
     const s: SettingSpec<unknown> = SETTINGS[name];
     if (!s.flag) return [];
-    const extra = s.default === undefined ? '' : `, default ${String(s.default)}`;
-    return [{ name, flag: s.flag, help: `${s.help} (env ${s.env}${extra})` }];
+    return [
+      { name, flag: s.flag, help: s.default === undefined ? s.help : `${s.help} (default ${String(s.default)})` },
+    ];
   });
 }
 

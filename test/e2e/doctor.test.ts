@@ -7,13 +7,20 @@ import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
 
-/** The check lines of a table run, by name: `{ mark, text }`. */
+/** The check lines of a table run, by name: `{ mark, text }`; a fix (on the line below) joins the text as `; fix: ...`. */
 function lines(stdout: string): Map<string, { mark: string; text: string }> {
   const found = new Map<string, { mark: string; text: string }>();
+  let last: { mark: string; text: string } | undefined;
   for (const line of stdout.trimEnd().split('\n')) {
+    const fix = /^ +(fix: .*)$/.exec(line);
+    if (fix && last) {
+      last.text += `; ${fix[1]}`;
+      continue;
+    }
     const m = /^([✓✗!]) (.+?)\s{2,}(.*)$/.exec(line);
     if (!m) throw new Error(`not a check line: ${line}`);
-    found.set(m[2]!, { mark: m[1]!, text: m[3]! });
+    last = { mark: m[1]!, text: m[3]! };
+    found.set(m[2]!, last);
   }
   return found;
 }
