@@ -57,6 +57,9 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
  * command gets its own error output, made once the tree is complete.
  */
 function pointErrorsAtHelp(command: Command): void {
+  // Commander leaves a description unwrapped where fewer than 40 columns remain beside the
+  // flags (a terminal 60 wide): wrapped in 20, it still fits.
+  command.configureHelp({ ...command.configureHelp(), minWidthToWrap: 20 });
   const path = commandPath(command);
   const hint = `see 'fcast ${path ? `${path} ` : ''}--help'`;
   command.configureOutput({
@@ -175,9 +178,10 @@ function rootCommand(app: App): Command {
       .configureOutput({
         writeOut: (s) => io.stdout.write(s),
         writeErr: (s) => io.stderr.write(s),
-        // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
-        getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
-        getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
+        // Help wraps at the terminal's width, at most 80 columns (piped: 80), so it reads the
+        // same on a wide terminal, in every log and in every snapshot.
+        getOutHelpWidth: () => Math.min(HELP_WIDTH, io.stdout.isTTY ? (io.stdout.columns ?? HELP_WIDTH) : HELP_WIDTH),
+        getErrHelpWidth: () => Math.min(HELP_WIDTH, io.stderr.isTTY ? (io.stderr.columns ?? HELP_WIDTH) : HELP_WIDTH),
       })
       .configureHelp({
         // `predict [symbol...]`, not `predict [options] [symbol...]`: every command has options,

@@ -245,3 +245,36 @@ describe('fcast doctor', () => {
     expect(emu.server.requests).toHaveLength(0);
   });
 });
+
+describe('fcast doctor on a terminal', () => {
+  it.each([60, 80])('wraps between words under %i columns, carried-over lines under the detail', async (columns) => {
+    const port = await closedPort();
+    const r = await emu.run(['doctor', '--no-color'], {
+      tty: true,
+      columns,
+      env: { FCAST_BASE_URL: `http://127.0.0.1:${port}` },
+    });
+    expect(r.code).toBe(6);
+    const lines = r.stdout.trimEnd().split('\n');
+    const indent = lines[0]!.search(/ {2}\S/) + 2;
+    // Only a word longer than the room beside the names (a long path) may pass the width, alone on its line.
+    for (const line of lines.filter((l) => [...l].length > columns))
+      expect([...line].slice(indent).join('').trim().split(/\s+/), line).toHaveLength(1);
+    for (const line of lines.filter((l) => !/^[✓✗!] /.test(l))) {
+      expect(line.slice(0, indent).trim(), line).toBe('');
+      expect(line[indent], line).not.toBe(' ');
+    }
+    // Words stay whole: joined back, the service's fix reads as one sentence.
+    const service = lines.slice(lines.findIndex((l) => l.startsWith('✗ service')));
+    const joined = service
+      .slice(
+        0,
+        service.findIndex((l, i) => i > 0 && /^[✓✗!] /.test(l)),
+      )
+      .map((l) => l.trim())
+      .join(' ');
+    expect(joined).toContain(
+      "fix: check the base URL (from FCAST_BASE_URL in the environment): the root of a running service, without /api/agent/v1/ ('fcast mock' serves one locally)",
+    );
+  });
+});
