@@ -75,6 +75,20 @@ class Terminal {
     await this.waitFor(new RegExp(`^ready-${tag}$`, 'm'));
   }
 
+  /**
+   * zsh with no ~/.zshrc first offers, to anyone but root, to write one; a reader presses q
+   * (the README says so). Waits a moment for the offer, as the prompt may come instead.
+   */
+  async dismissNewUserMenu(): Promise<void> {
+    const offer = /Type one of the keys in parentheses/;
+    const deadline = Date.now() + 2000;
+    while (Date.now() < deadline && !offer.test(this.screen())) {
+      if (process.getuid?.() === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (offer.test(this.screen())) this.keys('q');
+  }
+
   stop(): void {
     this.tmux('kill-server');
   }
@@ -100,6 +114,7 @@ describe.skipIf(!hasTmux)(`completion, installed as the README says${hasTmux ? '
     const terminal = new Terminal(dir);
     try {
       terminal.start(`${env} ${start}`, home);
+      if (shell === 'zsh') await terminal.dismissNewUserMenu();
       await terminal.settle('first');
       terminal.paste(block!.script);
       await terminal.settle('pasted');
