@@ -1,8 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { closedPort, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -32,14 +31,6 @@ function configDirWith(contents: string, mode = 0o600): string {
   writeFileSync(join(dir, 'config.json'), contents);
   chmodSync(join(dir, 'config.json'), mode);
   return dir;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('fcast doctor', () => {

@@ -2,21 +2,12 @@
 // near miss gets the likely value, each hint is a different next step, and an error caused by a
 // setting says where that setting came from.
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { closedPort, runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('usage errors name the help of their command, and the likely value', () => {
   it.each([

@@ -1,13 +1,10 @@
 // What a person sees on a real terminal (a pty from util-linux `script`): register's new key
 // whole, colour or not, and no spinner left behind by Ctrl-C. Skipped where `script` is absent.
-import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { hasScript, runOnPty, screen, withoutColour } from '../helpers/pty.js';
+import { racingRegistration } from '../helpers/register-race.js';
 
 const emu = useEmulator();
 
@@ -43,32 +40,17 @@ describe.skipIf(!hasScript)(`register on a terminal${hasScript ? '' : ' (skipped
   it('the key is shown whole when saving it fails (exit 3), in colour', async () => {
     // A server that answers with a real key, and as the request arrives stores another key in
     // the very config file fcast checked a moment before: the save is refused.
-    const answer = await fetch(`${emu.server.url}/api/agent/v1/register.php`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: freshEmail('race') }),
-    });
-    const body = await answer.text();
-    const issued = (JSON.parse(body) as { api_key: string }).api_key;
     const dir = tempDir();
-    const server = createServer((_req, res) => {
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': `mfa_ag_${'ab'.repeat(20)}` }), {
-        mode: 0o600,
-      });
-      res.writeHead(201, { 'content-type': 'application/json' }).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const race = await racingRegistration(emu.server.url, freshEmail('race'), dir, `mfa_ag_${'ab'.repeat(20)}`);
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const r = await runOnPty(['register', '--email', 'a@example.com'], {
-        env: { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: dir },
+        env: { FCAST_BASE_URL: race.url, FCAST_CONFIG_DIR: dir },
       });
       expect(r.code, r.output).toBe(3);
-      expect(r.output).toContain(`\x1b[32m${issued}\x1b[39m`);
+      expect(r.output).toContain(`\x1b[32m${race.issued}\x1b[39m`);
       expect(withoutColour(r.output)).toMatch(/the new key was printed but not saved/);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await race.close();
     }
   });
 });
