@@ -23,13 +23,16 @@ const blocks = pasteBlocks(readDoc('README.md'), 'README.md');
 /** A terminal 120 x 40 running `command` in tmux, on a server of its own (its socket in a temporary directory). */
 class Terminal {
   private readonly socket: string;
-  constructor(dir: string) {
+  constructor(private readonly dir: string) {
     this.socket = join(dir, 'tmux.sock');
   }
 
   private tmux(...args: string[]): SpawnSyncReturns<string> {
-    // -f /dev/null: none of the machine's tmux configuration.
-    return spawnSync('tmux', ['-S', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    // -f /dev/null: none of the machine's tmux configuration; TMUX_TMPDIR: nothing in /tmp.
+    return spawnSync('tmux', ['-S', this.socket, '-f', '/dev/null', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, TMUX_TMPDIR: this.dir },
+    });
   }
 
   start(command: string, cwd: string): void {
@@ -110,7 +113,8 @@ describe.skipIf(!hasTmux)(`completion, installed as the README says${hasTmux ? '
     );
     chmodSync(join(bin, 'fcast'), 0o755);
     // A new user's terminal: this HOME, fcast on the PATH, and nothing else of this process.
-    const env = `env -i HOME=${home} PATH=${bin}:/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8`;
+    // XDG_RUNTIME_DIR: fish keeps its runtime files there, else in /tmp/fish.$USER.
+    const env = `env -i HOME=${home} PATH=${bin}:/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 XDG_RUNTIME_DIR=${dir}`;
     const terminal = new Terminal(dir);
     try {
       terminal.start(`${env} ${start}`, home);

@@ -59,6 +59,8 @@ function freshEnv(): NodeJS.ProcessEnv {
     FCAST_API_KEY: emu.server.testKey,
     FCAST_CONFIG_DIR: tempDir('fcast-docs-config-'),
     FCAST_DATA_DIR: tempDir('fcast-docs-data-'),
+    // fish keeps its runtime files there, else in /tmp/fish.$USER.
+    XDG_RUNTIME_DIR: tempDir('fcast-docs-run-'),
   };
 }
 
