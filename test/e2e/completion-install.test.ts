@@ -129,6 +129,9 @@ describe.skipIf(!hasTmux)(`completion, installed as the README says${hasTmux ? '
       terminal.keys('Tab');
       const screen = await terminal.waitFor(/fcast predict/);
       expect(screen).not.toMatch(/command not found|Unknown command|no such file/i);
+    } catch (err) {
+      // What the terminal showed says more than the assertion alone.
+      throw new Error(`${(err as Error).message}\n--- the terminal shows:\n${terminal.screen()}`, { cause: err });
     } finally {
       terminal.stop();
       // fish writes its generated completions in the background; let it finish before the directory goes.
