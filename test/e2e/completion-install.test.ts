@@ -20,6 +20,15 @@ const SHELLS = [
 
 const blocks = pasteBlocks(readDoc('README.md'), 'README.md');
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A terminal 120 x 40 running `command` in tmux, on a server of its own (its socket in a temporary directory). */
 class Terminal {
   private readonly socket: string;
@@ -92,8 +101,12 @@ class Terminal {
     if (offer.test(this.screen())) this.keys('q');
   }
 
-  stop(): void {
+  /** Ends the shell and waits for it to be gone: on its way out it still writes (bash its history). */
+  async stop(): Promise<void> {
+    const pid = Number(this.tmux('display-message', '-p', '#{pane_pid}').stdout.trim());
     this.tmux('kill-server');
+    const deadline = Date.now() + 5000;
+    while (pid > 0 && Date.now() < deadline && alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -133,7 +146,7 @@ describe.skipIf(!hasTmux)(`completion, installed as the README says${hasTmux ? '
       // What the terminal showed says more than the assertion alone.
       throw new Error(`${(err as Error).message}\n--- the terminal shows:\n${terminal.screen()}`, { cause: err });
     } finally {
-      terminal.stop();
+      await terminal.stop();
       // fish writes its generated completions in the background; let it finish before the directory goes.
       rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
