@@ -139,7 +139,7 @@ __fcast_values() {
     list6) __fcast_words+=' list get set unset path' ;;
     list7) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
     list8) __fcast_words+=' bash zsh fish' ;;
-    list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock' ;;
+    list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 
