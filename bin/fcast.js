@@ -52,18 +52,19 @@ function freshBundle(bundle) {
 /**
  * The bundle, compiled with the V8 code cache that `npm run build` left beside it: compiling
  * its 640 KB is half of what loading it costs (~15 ms of CPU). The cache's first line names
- * the bundle's size and time and the Node version it was made for; any other (or no cache)
- * means a plain require. V8 itself refuses a cache of another V8 or other flags.
+ * the bundle's size and time and the Node version it was made for; any other (or no cache:
+ * the npm package ships none) means Node's own compile cache where there is one.
+ * V8 itself refuses a cache of another V8 or other flags.
  * The bundle's `require` is this file's: it asks only for builtins and for undici, which
  * resolves from bin/ as from dist/ (the package's node_modules).
  */
 function loadBundle(file) {
   const fs = require('node:fs');
-  if (!statSync(`${file}.cache`, { throwIfNoEntry: false })) return require(file);
+  if (!statSync(`${file}.cache`, { throwIfNoEntry: false })) return requireCompiled(file);
   const cache = fs.readFileSync(`${file}.cache`);
   const { size, mtimeMs } = statSync(file);
   const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
-  if (!cache.subarray(0, header.length).equals(header)) return require(file);
+  if (!cache.subarray(0, header.length).equals(header)) return requireCompiled(file);
   const { Script } = require('node:vm');
   const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
   const script = new Script(source, { filename: file, cachedData: cache.subarray(header.length) });
@@ -71,6 +72,21 @@ function loadBundle(file) {
   const dirname = require('node:path').dirname(file);
   script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname);
   return module.exports;
+}
+
+/**
+ * Node's own compile cache for what loads next (22.1+; none on Node 20): kept in os.tmpdir()
+ * (or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off) and written by the first
+ * run, of the code compiled while loading, so it saves about two thirds of what the build's
+ * cache saves (notes/performance.md). For a bundle without that cache, as the npm package is.
+ */
+function compileCached() {
+  require('node:module').enableCompileCache?.();
+}
+
+function requireCompiled(file) {
+  compileCached();
+  return require(file);
 }
 
 /**
@@ -99,6 +115,7 @@ function writeFailure(err) {
 
 async function run() {
   const bundle = freshBundle('fcast.cjs');
+  if (!bundle) compileCached();
   // exitWhenFree from the same module graph as main: its hold is process-wide state.
   const { realContext, main, exitWhenFree } = bundle ? loadBundle(bundle) : await import('../dist/entry.js');
 

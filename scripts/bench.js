@@ -18,6 +18,9 @@
 // BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
 // BENCH_ONLY=regex keeps the cases whose names match (and the pairs of two kept cases) and
 // skips the emulator load, for a quick look at one change: `BENCH_ONLY=predict npm run bench`.
+// BENCH_VS=name=path/to/bin/fcast.js[,name2=...] runs another build (another checkout, built)
+// in the same rounds: its demo and predict cases, their ratios to the client and to this build
+// pair by pair. How a change is judged on a loaded machine: `BENCH_VS=main=../main/bin/fcast.js`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +83,6 @@ const allCases = [
   { name: 'predict 1', args: [fcast, 'predict', symbols[0]], env: slowEnv },
   { name: 'predict 20', args: [fcast, 'predict', ...twenty], env: slowEnv },
 ];
-const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
   ['fcast --version', 'node -e 0', 'ms', 1.1],
@@ -92,6 +94,19 @@ const allPairs = [
   ['predict 20 --json', 'predict 1 --json', 'ms', 1.5],
   ['predict 20', 'predict 1', 'ms', 1.5],
 ];
+const compared = allCases.filter((c) => /^(fcast demo|predict 20)/.test(c.name));
+for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
+  const [name, bin] = vs.split('=');
+  if (!name || !bin) throw new Error(`BENCH_VS: '${vs}' is not name=path/to/bin/fcast.js`);
+  for (const c of compared) {
+    const other = `${c.name} [${name}]`;
+    allCases.push({ ...c, name: other, args: [bin, ...c.args.slice(1)] });
+    const vsClient = allPairs.find(([a, b, what]) => a === c.name && b === 'node:http client' && what === 'ms');
+    if (vsClient) allPairs.push([other, 'node:http client', 'ms', vsClient[3]]);
+    allPairs.push([other, c.name, 'ms', undefined]);
+  }
+}
+const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 const kept = new Set(cases.map((c) => c.name));
 const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
 
@@ -142,6 +157,11 @@ function check(outputs) {
     mismatches.push('the predict 20 table does not show every BTC/USD row');
   if (has('fcast demo') && !outputs['fcast demo'].includes('BTC/USD'))
     mismatches.push('the demo table shows no BTC/USD');
+  // Another build (BENCH_VS) must print what this one prints: the clock is fixed.
+  for (const [name, out] of Object.entries(outputs)) {
+    const own = name.replace(/ \[[^\]]*\]$/, '');
+    if (own !== name && has(own) && out !== outputs[own]) mismatches.push(`${name} differs from ${own}`);
+  }
 }
 
 try {
@@ -208,6 +228,7 @@ if (only === undefined) {
 }
 
 function print(seconds) {
+  const width = Math.max(20, ...cases.map((c) => c.name.length));
   const floor = (samples['node -e 0'] ?? []).map((s) => s.ms);
   console.log(`fcast benchmark: node ${process.versions.node}, ${runs} rounds, ${seconds.toFixed(0)} s`);
   if (floor.length > 0)
@@ -215,7 +236,7 @@ function print(seconds) {
       `node -e 0 takes ${median(floor).toFixed(1)} ms (median wall time; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared)\n`,
     );
   console.log(
-    `${'case'.padEnd(20)}  ${'wall ms min / median / max'.padStart(26)}  ${'cpu ms median'.padStart(13)}  ${'peak RSS MiB'.padStart(12)}`,
+    `${'case'.padEnd(width)}  ${'wall ms min / median / max'.padStart(26)}  ${'cpu ms median'.padStart(13)}  ${'peak RSS MiB'.padStart(12)}`,
   );
   for (const c of cases) {
     const s = samples[c.name];
@@ -224,15 +245,16 @@ function print(seconds) {
       1,
     );
     console.log(
-      `${c.name.padEnd(20)}  ${wall.padStart(26)}  ${median(s.map((x) => x.cpu))
+      `${c.name.padEnd(width)}  ${wall.padStart(26)}  ${median(s.map((x) => x.cpu))
         .toFixed(1)
         .padStart(13)}  ${median(s.map((x) => x.rss))
         .toFixed(1)
         .padStart(12)}`,
     );
   }
+  const labelWidth = Math.max(44, ...pairs.map(([a, b]) => a.length + b.length + 3));
   console.log(
-    `\n${'ratio, pair by pair'.padEnd(44)}  ${'wall min / median / max'.padStart(24)}  ${'cpu median'.padStart(10)}  goal`,
+    `\n${'ratio, pair by pair'.padEnd(labelWidth)}  ${'wall min / median / max'.padStart(24)}  ${'cpu median'.padStart(10)}  goal`,
   );
   for (const [a, b, what, goal] of pairs) {
     const ratios = (key) => samples[a].map((x, i) => x[key] / samples[b][i][key]);
@@ -240,7 +262,7 @@ function print(seconds) {
     const main = what === 'rss' ? ratios('rss') : ratios('ms');
     const cpu = what === 'rss' ? '' : median(ratios('cpu')).toFixed(2);
     const verdict = goal === undefined ? '' : `<= ${goal} ${median(main) <= goal ? 'met' : 'NOT met'}`;
-    console.log(`${label.padEnd(44)}  ${spread(main, 2).padStart(24)}  ${cpu.padStart(10)}  ${verdict}`);
+    console.log(`${label.padEnd(labelWidth)}  ${spread(main, 2).padStart(24)}  ${cpu.padStart(10)}  ${verdict}`);
   }
   console.log(
     mismatches.length === 0

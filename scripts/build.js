@@ -109,8 +109,10 @@ function binWrapper() {
 /** Runs the commands most often timed, in-process, against an emulator in a child process. */
 async function warmUp({ main, realContext }) {
   // The emulator runs from the bin in its own process, so that its code stays out of the cache.
+  // The bundle has no cache of its own yet: Node's (22+) would leave a directory in /tmp.
   const mock = spawn(process.execPath, ['bin/fcast.js', 'mock', '--port', '0', '--print-env'], {
     stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
   });
   // An emulator that never prints its address must not hold the build: killed, its output ends.
   const stuck = setTimeout(() => mock.kill(), 20_000);
