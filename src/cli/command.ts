@@ -142,7 +142,10 @@ const TABLE_AND_JSON: readonly OutputFormat[] = ['table', 'json'];
  * the command may note); one the command cannot give is exit 2 naming those it gives.
  */
 function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly OutputFormat[]): OutputFormat {
-  const typed = flags.format as OutputFormat | undefined;
+  // --json asks for json as --format json does: a command that cannot give it says so too.
+  const typed = (flags.format ?? (flags.json && !formats.includes('json') ? 'json' : undefined)) as
+    | OutputFormat
+    | undefined;
   if (typed !== undefined && !formats.includes(typed)) {
     const path = commandPath(command);
     const list = `${formats.slice(0, -1).join(', ')}${formats.length > 1 ? ' or ' : ''}${formats.at(-1)}`;

@@ -3,6 +3,7 @@ import { action, examples, type App } from '../cli/command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -13,6 +14,7 @@ export function register(program: Command, app: App): void {
     )
     .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
+    .option(RECORD_FLAG[0], RECORD_FLAG[1])
     .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText(
       'after',
@@ -23,7 +25,7 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, opts: { tf?: string[] }, symbol: string | undefined) => {
+      action(app, async (run, opts: { tf?: string[]; record?: boolean }, symbol: string | undefined) => {
         const canonical = parseDemoSymbol(symbol);
         const conn = await run.connect();
         const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
@@ -37,13 +39,18 @@ export function register(program: Command, app: App): void {
           fetchDemo(conn, canonical),
         );
         checkTimeframes(opts.tf, [res.body]);
-        if (run.flags.json) return run.out.rawJson(res.raw);
-        const [{ renderForecast }, { renderChecked }] = await Promise.all([
-          import('../output/forecast-table.js'),
-          import('../output/document.js'),
-        ]);
-        const now = run.nowSeconds();
-        run.out.data(renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })));
+        if (run.flags.json) run.out.rawJson(res.raw);
+        else {
+          const [{ renderForecast }, { renderChecked }] = await Promise.all([
+            import('../output/forecast-table.js'),
+            import('../output/document.js'),
+          ]);
+          const now = run.nowSeconds();
+          run.out.data(
+            renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })),
+          );
+        }
+        await recordIfAsked(run, opts.record, [{ symbol: canonical, res }]);
       }),
     );
 }

@@ -3,12 +3,14 @@ import { action, examples, type App, type Run } from '../cli/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 
 interface PredictFlags {
   candles?: boolean;
   chart?: boolean;
   detail?: boolean;
   tf?: string[];
+  record?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export function register(program: Command, app: App): void {
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
     .option('--detail', "with several symbols: each symbol's full table after the overview", false)
+    .option(RECORD_FLAG[0], RECORD_FLAG[1])
     .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText(
       'after',
@@ -148,6 +151,12 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     if (parts.length > 0) run.out.data(parts.join('\n\n'));
     for (const problem of problems) run.out.note(`fcast: ${problem}`);
   }
+
+  await recordIfAsked(
+    run,
+    opts.record,
+    results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [])),
+  );
 
   let exitCode = 0;
   for (const r of results) {
