@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { checkRecord, forEachLine } from './lines.js';
-import { forecastKey, type JournalRecord } from './record.js';
+import type { JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
 import { readJournal, withJournal } from './store.js';
 
@@ -23,6 +23,23 @@ export interface ImportSummary {
 }
 
 const BATCH = 20_000;
+
+/** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
+class KeyMap<V> {
+  private readonly series = new Map<string, Map<number, V>>();
+  get(symbol: string, tf: string, ts: number): V | undefined {
+    return this.series.get(`${symbol}\t${tf}`)?.get(ts);
+  }
+  set(symbol: string, tf: string, ts: number, value: V): void {
+    const key = `${symbol}\t${tf}`;
+    let m = this.series.get(key);
+    if (!m) {
+      m = new Map();
+      this.series.set(key, m);
+    }
+    m.set(ts, value);
+  }
+}
 const SHOWN_PROBLEMS = 5;
 
 /** Every line of a text file, the last one too when it has no newline, with its number. */
@@ -65,13 +82,13 @@ export async function importJournal(dataDir: string, path: string, nowS: number)
   }
   const format = sniff(path);
   return withJournal(dataDir, (tx) => {
-    const recorded = new Set<string>();
-    const settled = new Map<string, 'settled' | 'unsettleable'>();
-    const prices = new Set<string>();
+    const recorded = new KeyMap<true>();
+    const settled = new KeyMap<'settled' | 'unsettleable'>();
+    const prices = new KeyMap<true>();
     readJournal(tx.dir, (r) => {
-      if (r.kind === 'price') prices.add(`${r.symbol}\t${r.t}`);
-      else if (r.kind === 'forecast') recorded.add(forecastKey(r));
-      else if (settled.get(forecastKey(r)) !== 'settled') settled.set(forecastKey(r), r.status);
+      if (r.kind === 'price') prices.set(r.symbol, '', r.t, true);
+      else if (r.kind === 'forecast') recorded.set(r.symbol, r.tf, r.ts, true);
+      else if (settled.get(r.symbol, r.tf, r.ts) !== 'settled') settled.set(r.symbol, r.tf, r.ts, r.status);
     });
     const summary: ImportSummary = {
       format,
@@ -96,20 +113,17 @@ export async function importJournal(dataDir: string, path: string, nowS: number)
       let added = false;
       for (const r of records) {
         if (r.kind === 'price') {
-          const key = `${r.symbol}\t${r.t}`;
-          if (prices.has(key)) continue;
-          prices.add(key);
+          if (prices.get(r.symbol, '', r.t)) continue;
+          prices.set(r.symbol, '', r.t, true);
           summary.prices++;
         } else if (r.kind === 'forecast') {
-          const key = forecastKey(r);
-          if (recorded.has(key)) continue;
-          recorded.add(key);
+          if (recorded.get(r.symbol, r.tf, r.ts)) continue;
+          recorded.set(r.symbol, r.tf, r.ts, true);
           summary.forecasts++;
         } else {
-          const key = forecastKey(r);
-          const had = settled.get(key);
+          const had = settled.get(r.symbol, r.tf, r.ts);
           if (had === 'settled' || (had === 'unsettleable' && r.status === 'unsettleable')) continue;
-          settled.set(key, r.status);
+          settled.set(r.symbol, r.tf, r.ts, r.status);
           summary.settlements++;
         }
         batch.push(r);

@@ -198,12 +198,15 @@ export interface ScoredLine {
 export interface ReportVisitor {
   forecast(symbol: string, tf: string, ts: number): void;
   settlement(s: ScoredLine): void;
+  /** Price observations, for a reader that wants their keys (a report does not). */
+  price?(symbol: string, t: number): void;
 }
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","symbol":"`);
 const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","symbol":"`);
-const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price",`);
+const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","symbol":"`);
+const T = bytes(',"t":');
 const TF = bytes(',"tf":"');
 const TS = bytes(',"ts":');
 const DIRECTION = bytes(',"direction":"');
@@ -326,9 +329,9 @@ function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolea
 }
 
 /**
- * Reads `path` for a report: each forecast's key and each settlement's scored fields, through
- * the fast path where the line is fcast's own, else in full. Price lines are not needed. The
- * ScoredLine handed to the visitor is reused for the next line: copy what you keep.
+ * Reads `path` for a report: each forecast's key and each settlement's scored fields (and each
+ * price's key, when asked), through the fast path where the line is fcast's own, else in full.
+ * The ScoredLine handed to the visitor is reused for the next line: copy what you keep.
  */
 export function scanForReport(path: string, visitor: ReportVisitor, problems: ReadProblems): void {
   const c = new LineCursor();
@@ -399,7 +402,13 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     }
     if (buf[start + 15] === 112) {
       c.literal(PRICE_HEAD);
-      return c.ok && buf[end - 1] === 125;
+      if (!visitor.price) return c.ok && buf[end - 1] === 125;
+      const symbol = c.text();
+      c.literal(T);
+      const t = c.number();
+      if (!c.ok || !Number.isInteger(t) || buf[end - 1] !== 125) return false;
+      visitor.price(symbol, t);
+      return true;
     }
     return false;
   };
@@ -410,6 +419,7 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     if (r === 'damaged') problems.damaged++;
     else if (r === 'newer') problems.newer++;
     else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
+    else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
     else if (r.kind === 'settlement') {
       visitor.settlement({
         symbol: r.symbol,

@@ -68,9 +68,73 @@ export interface ReportScan {
   scores: Map<string, { scores: TimeframeScores; open: number; unsettleable: number }>;
 }
 
+/**
+ * The distinct times of one series in one file. A journal is written in time order, so a time
+ * above every one seen so far is new without a hash lookup (a million Set.add calls are half a
+ * second); a set is built only when a time comes out of order.
+ */
+export class TimeSet {
+  private readonly list: number[] = [];
+  private max = Number.NEGATIVE_INFINITY;
+  private set: Set<number> | undefined;
+  private sorted = true;
+
+  /** Adds `t`; false when it was there already. */
+  add(t: number): boolean {
+    if (t > this.max) {
+      this.max = t;
+      this.list.push(t);
+      this.set?.add(t);
+      return true;
+    }
+    const set = this.lookup();
+    if (set.has(t)) return false;
+    set.add(t);
+    this.list.push(t);
+    this.sorted = false;
+    return true;
+  }
+
+  has(t: number): boolean {
+    if (t > this.max) return false;
+    return this.lookup().has(t);
+  }
+
+  /** The set, built on the first time out of order. */
+  private lookup(): Set<number> {
+    if (!this.set) this.set = new Set(this.list);
+    return this.set;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The times, ascending. */
+  ascending(): number[] {
+    if (!this.sorted) {
+      this.list.sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    return this.list;
+  }
+}
+
+/** How many of `a` are not in `b` (both ascending, distinct). */
+function countMissing(a: readonly number[], b: readonly number[]): number {
+  let missing = 0;
+  let j = 0;
+  for (const t of a) {
+    while (j < b.length && b[j]! < t) j++;
+    if (j >= b.length || b[j] !== t) missing++;
+  }
+  return missing;
+}
+
 interface SeriesSeen {
-  forecasts: Set<number>;
-  settled: Set<number>;
+  forecasts: TimeSet;
+  settled: TimeSet;
+  /** Few: a plain set. */
   unsettleable: Set<number>;
 }
 
@@ -97,55 +161,67 @@ export function scanJournal(
   };
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
-    // A key belongs to one month file (its ts), so duplicates are found within a file.
-    const seen = new Map<string, SeriesSeen>();
+    // A key belongs to one month file (its ts), so duplicates are found within a file. Series
+    // by symbol, then timeframe: the reader interns both strings, so no key is built per line.
+    const seen = new Map<string, Map<string, SeriesSeen>>();
     const seriesOf = (symbol: string, tf: string): SeriesSeen => {
-      const key = `${symbol}\t${tf}`;
-      let s = seen.get(key);
+      let bySymbol = seen.get(symbol);
+      if (!bySymbol) {
+        bySymbol = new Map();
+        seen.set(symbol, bySymbol);
+      }
+      let s = bySymbol.get(tf);
       if (!s) {
-        s = { forecasts: new Set(), settled: new Set(), unsettleable: new Set() };
-        seen.set(key, s);
+        s = { forecasts: new TimeSet(), settled: new TimeSet(), unsettleable: new Set() };
+        bySymbol.set(tf, s);
       }
       return s;
     };
+    const unfiltered =
+      filter.symbols === undefined &&
+      filter.tfs === undefined &&
+      filter.since === undefined &&
+      filter.until === undefined;
     scanForReport(
       join(dir!, file),
       {
         forecast(symbol, tf, ts) {
-          if (!passes(filter, symbol, tf, ts)) return;
+          if (!unfiltered && !passes(filter, symbol, tf, ts)) return;
           seriesOf(symbol, tf).forecasts.add(ts);
           if (first === undefined || ts < first) first = ts;
           if (last === undefined || ts > last) last = ts;
         },
         settlement(s) {
-          if (!passes(filter, s.symbol, s.tf, s.ts)) return;
+          if (!unfiltered && !passes(filter, s.symbol, s.tf, s.ts)) return;
           const series = seriesOf(s.symbol, s.tf);
           if (s.status === 'unsettleable') {
             if (!series.settled.has(s.ts)) series.unsettleable.add(s.ts);
             return;
           }
           // The first settlement of a key counts; a later one (two settles racing) does not.
-          if (series.settled.has(s.ts)) return;
-          series.settled.add(s.ts);
-          series.unsettleable.delete(s.ts);
+          if (!series.settled.add(s.ts)) return;
+          if (series.unsettleable.size > 0) series.unsettleable.delete(s.ts);
           accumulator(s.tf).add(s as typeof s & { anchor_price: number });
         },
       },
       problems,
     );
-    for (const [key, s] of seen) {
-      const [symbol, tf] = key.split('\t') as [string, string];
-      accumulator(tf);
-      const c = counts.get(tf)!;
-      c.unsettleable += s.unsettleable.size;
-      for (const ts of s.forecasts) if (!s.settled.has(ts) && !s.unsettleable.has(ts)) c.open++;
-      let symbols = symbolsByTf.get(tf);
-      if (!symbols) {
-        symbols = new Set();
-        symbolsByTf.set(tf, symbols);
+    for (const [symbol, bySymbol] of seen)
+      for (const [tf, s] of bySymbol) {
+        accumulator(tf);
+        const c = counts.get(tf)!;
+        c.unsettleable += s.unsettleable.size;
+        const settledOrNot = s.unsettleable.size
+          ? [...s.settled.ascending(), ...s.unsettleable].sort((a, b) => a - b)
+          : s.settled.ascending();
+        c.open += countMissing(s.forecasts.ascending(), settledOrNot);
+        let symbols = symbolsByTf.get(tf);
+        if (!symbols) {
+          symbols = new Set();
+          symbolsByTf.set(tf, symbols);
+        }
+        symbols.add(symbol);
       }
-      symbols.add(symbol);
-    }
   }
   const scores = new Map([...accumulators].map(([tf, a]) => [tf, { scores: a.result(), ...counts.get(tf)! }] as const));
   const symbols = [...new Set([...symbolsByTf.values()].flatMap((s) => [...s]))].sort();
