@@ -68,16 +68,18 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
 interface Seen {
   forecasts: string[];
   settlements: ScoredLine[];
+  prices: string[];
 }
 
 function throughFastPath(path: string): Seen & { damaged: number } {
-  const seen: Seen = { forecasts: [], settlements: [] };
+  const seen: Seen = { forecasts: [], settlements: [], prices: [] };
   const problems = noProblems();
   scanForReport(
     path,
     {
       forecast: (symbol, tf, ts) => seen.forecasts.push(`${symbol}|${tf}|${ts}`),
       settlement: (s) => seen.settlements.push({ ...s }),
+      price: (symbol, t) => seen.prices.push(`${symbol}|${t}`),
     },
     problems,
   );
@@ -85,13 +87,14 @@ function throughFastPath(path: string): Seen & { damaged: number } {
 }
 
 function throughJsonParse(path: string): Seen & { damaged: number } {
-  const seen: Seen = { forecasts: [], settlements: [] };
+  const seen: Seen = { forecasts: [], settlements: [], prices: [] };
   const problems = noProblems();
   readRecords(
     path,
     0,
     (r) => {
       if (r.kind === 'forecast') seen.forecasts.push(`${r.symbol}|${r.tf}|${r.ts}`);
+      else if (r.kind === 'price') seen.prices.push(`${r.symbol}|${r.t}`);
       else if (r.kind === 'settlement')
         seen.settlements.push({
           symbol: r.symbol,

@@ -10,6 +10,8 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importJournal } from '../../src/journal/import.js';
@@ -143,6 +145,19 @@ describe('recording', () => {
       /writable by others \(mode 0777\); not used for the journal/,
     );
     chmodSync(dir, 0o700);
+  });
+
+  it('breaks the lock of a recorder killed while holding it', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(
+      join(journalDirOf(data), 'journal.lock'),
+      JSON.stringify({ pid: dead, host: hostname(), token: 'x' }),
+    );
+    const started = Date.now();
+    expect(await record(data, minutes(NOV, 2))).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('appendLines adds whole lines and says where the file ends', () => {
