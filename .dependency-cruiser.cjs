@@ -108,6 +108,14 @@ module.exports = {
       to: { path: '^src/commands/' },
     },
     {
+      name: 'watch-is-handed-its-fetch',
+      comment:
+        'watch/ (the refresh loop, the screen, the stream) gets its fetch and render from the command: it imports output/, api/, core/ and config/, never a command or cli/.',
+      severity: 'error',
+      from: { path: '^src/watch/' },
+      to: { path: '^src/', pathNot: '^src/(watch|output|api|core|config)/' },
+    },
+    {
       name: 'mock-serves-alone',
       comment:
         'The emulator shares the domain vocabulary and the pure statistics, never the client: it must not agree with fcast by importing it.',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The only place that ends the process. Ctrl-C (or SIGTERM) aborts the running command,
+// The only place that ends the process. Ctrl-C (or SIGTERM, SIGHUP) aborts the running command,
 // which ends with exit 130 (`fcast mock` stops cleanly instead); a second one ends at once.
 //
 // CommonJS (bin/package.json), unlike the rest of fcast: the two commands run most often,
@@ -123,7 +123,9 @@ async function run() {
     // Unless register holds a new key not yet printed and saved: then as soon as it is.
     else exitWhenFree(() => process.exit(130));
   };
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
+  // SIGHUP too (the terminal closed): a watch gives the terminal back and register finishes
+  // saving a new key, where Node's default would end the process on the spot.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
 
   // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
   // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.

@@ -16,8 +16,8 @@ __fcast_spec() {
     'discover')
       ;;
     'demo')
-      __fcast_options='--tf --record'
-      __fcast_value_options='--tf'
+      __fcast_options='--tf --record --watch --interval --count'
+      __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='list3'
       ;;
@@ -60,20 +60,20 @@ __fcast_spec() {
       __fcast_args='list6'
       ;;
     'predict')
-      __fcast_options='--candles --chart --tf --detail --record'
-      __fcast_value_options='--tf'
+      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
+      __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='symbols...'
       ;;
     'symbols')
       ;;
     'track-record')
-      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
       __fcast_option_values='--symbol=symbols --min-maturity=list7'
       ;;
     'accuracy')
-      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save'
+      __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
       __fcast_option_values='--tf=list2 --symbol=symbols --min-maturity=list7'
       ;;

@@ -15,6 +15,8 @@
 // NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
 // Each process reports its own CPU time and peak memory through the same preload
 // (bench-rss.cjs), so memory is compared process to process.
+// Then a watch's memory over 1,000 refreshes, piped (NDJSON, tables) and on a terminal (the
+// board), driven by a fake clock against an emulator whose clock runs (scripts/bench-watch.js).
 // Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
 // BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
 // BENCH_ONLY=regex keeps the cases whose names match (and the pairs of two kept cases) and
@@ -201,6 +203,41 @@ try {
 } finally {
   await Promise.all([server.close(), slow.close(), moving.close()]);
   rmSync(work, { recursive: true, force: true });
+}
+
+// A watch's memory: each mode in a child of its own, against an emulator of this process whose
+// clock runs 600 times real time (bodies change as the refreshes go). The child runs with V8's
+// young generation at its starting size, as a watch refreshing each minute keeps it: its
+// back-to-back refreshes would otherwise have V8 grow it once, a step of RSS that is not the
+// watch's (bench-watch.js says more).
+if (only === undefined || only.test('watch')) {
+  const moving = await startMock({ seed: 'bench', quiet: true, clock: { speed: 600 } });
+  const script = fileURLToPath(new URL('./bench-watch.js', import.meta.url));
+  console.log(
+    `\n${'watch, 1,000 refreshes'.padEnd(24)}  ${'RSS MiB before / after'.padStart(22)}  ${'growth'.padStart(9)}  ${'ratio'.padStart(6)}  ${'heap in use'.padStart(11)}  ${'cpu ms/refresh'.padStart(14)}  goal`,
+  );
+  try {
+    for (const mode of ['ndjson', 'table', 'board']) {
+      const child = spawn(
+        process.execPath,
+        ['--expose-gc', '--max-semi-space-size=1', script, mode, moving.url, moving.testKey],
+        { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      if (code !== 0) throw new Error(`bench-watch ${mode} exited ${code}`);
+      const r = JSON.parse(out);
+      const label = { ndjson: 'piped, --json', table: 'piped, tables', board: 'terminal, the board' }[mode];
+      const growth = `${r.growthMiB >= 0 ? '+' : ''}${r.growthMiB.toFixed(1)}`;
+      const heap = `${r.heapGrowthMiB >= 0 ? '+' : ''}${r.heapGrowthMiB.toFixed(2)}`;
+      console.log(
+        `${label.padEnd(24)}  ${`${r.rssBeforeMiB.toFixed(1)} / ${r.rssAfterMiB.toFixed(1)}`.padStart(22)}  ${growth.padStart(9)}  ${r.ratio.toFixed(3).padStart(6)}  ${heap.padStart(11)}  ${r.cpuMsPerRefresh.toFixed(2).padStart(14)}  <= +5 MiB ${r.growthMiB <= 5 ? 'met' : 'NOT met'}`,
+      );
+    }
+  } finally {
+    await moving.close();
+  }
 }
 
 // The emulator under load (scripts/bench-mock.js): bounded to 10 s or 20,000 requests.

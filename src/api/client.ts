@@ -106,7 +106,7 @@ export class ApiClient {
     const proxy = this.opts.transport.proxyFor?.(url);
     if (key !== undefined && url.protocol !== 'https:' && (!isLoopbackHost(url.hostname) || proxy !== undefined)) {
       throw new ConfigError(
-        `refusing to send a key over plain http to ${url.host}${proxy ? ` through the proxy ${proxy}` : ''}`,
+        `refusing to send a key over plain http to ${url.host}${proxy ? ` through the proxy ${proxy.origin}` : ''}`,
         {
           hint: proxy
             ? 'list the host in NO_PROXY to reach it directly, or use an https:// base URL'
@@ -156,7 +156,8 @@ export class ApiClient {
         }
         throw err instanceof RetryableNetworkError ? err.final(idempotent) : err;
       }
-      if (res.status < 400) return res;
+      // 2xx only: a 1xx or a 3xx that was not followed is no answer at all (exit 7 by the table).
+      if (res.status >= 200 && res.status <= 299) return res;
 
       const error = this.errorOf(res);
       const retryable = RETRY_STATUSES.has(res.status) && (idempotent || res.status === 429);
@@ -182,7 +183,8 @@ export class ApiClient {
   }
 
   private errorOf(res: ApiResponse): ApiError {
-    const error = apiErrorFrom(res.status, res.body, res.raw);
+    const proxy = this.opts.transport.proxyFor?.(new URL(res.url));
+    const error = apiErrorFrom(res.status, res.body, res.raw, { proxy });
     const asked = header(res.headers, 'retry-after');
     const seconds = asked === undefined ? undefined : parseRetryAfter(asked, this.opts.clock.now());
     // The header, when present, is the HTTP-level answer; the gateway's retry_after is the fallback.
@@ -242,13 +244,16 @@ export class ApiClient {
     for (let hop = 0; ; hop++) {
       const res = await this.exchange(currentMethod, current, headers, currentBody, signal);
       if (!('location' in res)) return res;
-      const next = new URL(res.location, current);
+      const next = URL.canParse(res.location, current.href) ? new URL(res.location, current) : undefined;
+      if (next === undefined || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+        throw new BadResponseError(
+          `the server answered HTTP ${res.status} with a Location that is not an http(s) URL; not followed`,
+        );
+      }
       if (next.origin !== url.origin && headers.authorization !== undefined) {
         throw new BadResponseError(
-          `the server redirected to another origin (${next.origin}); not followed, so the key stays with ${url.origin}`,
-          {
-            hint: `if the service has moved, set the base URL to ${next.origin}`,
-          },
+          `the server redirected to another origin (${next.origin}); not followed, so that the key is not sent to it`,
+          { hint: movedHint(url, next) },
         );
       }
       if (hop >= MAX_REDIRECTS) throw new BadResponseError(`too many redirects (more than ${MAX_REDIRECTS})`);
@@ -287,7 +292,9 @@ export class ApiClient {
     }
     let raw: string;
     try {
-      raw = await untilAborted(this.readBody(wire), signal);
+      // A leading byte order mark (PHP files saved with one print it) is no part of the JSON:
+      // dropped here, as WHATWG fetch's json() does, so that parsing and --json never see it.
+      raw = withoutBom(await untilAborted(this.readBody(wire), signal));
     } catch (err) {
       wire.body.destroy();
       const mapped = networkError(err, signal, url, proxy);
@@ -314,6 +321,20 @@ export class ApiClient {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/**
+ * Where to point the base URL after a redirect to another origin: only ever to https, or to
+ * plain http on a loopback host as the base URL was. A downgrade from https is exactly what a
+ * hostile redirect would ask for.
+ */
+function movedHint(from: URL, to: URL): string {
+  const sameScheme = to.protocol === from.protocol;
+  const safe = to.protocol === 'https:' || (sameScheme && isLoopbackHost(to.hostname));
+  if (safe) return `if the service has moved, set the base URL to ${to.origin} (check with whoever runs it)`;
+  return `it leads to plain http${from.protocol === 'https:' ? ' from https' : ''}, where the key would travel unencrypted: keep the base URL, and ask whoever runs the service for its https address`;
 }
 
 function tooLarge(cap: number): BadResponseError {

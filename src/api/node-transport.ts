@@ -1,7 +1,7 @@
 // Direct connections over node:http and node:https. Keep-alive agents let `predict` reuse a
 // connection across symbols; close() destroys their sockets rather than waiting on them.
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { Transport, WireRequest, WireResponse } from './wire.js';
+import { ProvisionalOnly, type Transport, type WireRequest, type WireResponse } from './wire.js';
 
 type RequestFn = (url: URL, options: RequestOptions, callback: (res: IncomingMessage) => void) => ClientRequest;
 interface Scheme {
@@ -32,7 +32,13 @@ export function nodeTransport(): Transport {
         const sent = request(req.url, { method: req.method, headers, agent, signal: req.signal }, (res) =>
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
         );
-        sent.on('error', reject);
+        // node:http waits on after a 1xx for the final answer; when none comes, the 1xx is what
+        // the server said (a reset or a parse error after it is only its consequence).
+        let provisional: number | undefined;
+        sent.on('information', (info) => {
+          provisional = info.statusCode;
+        });
+        sent.on('error', (err) => reject(provisional === undefined ? err : new ProvisionalOnly(provisional, err)));
         sent.end(req.body);
       });
     },

@@ -1,7 +1,10 @@
-// Requests through an HTTP(S) proxy, on undici's public EnvHttpProxyAgent: CONNECT tunnels
-// for both schemes, as curl does with HTTPS_PROXY. Loaded only when a proxy applies.
+// Requests through an HTTP(S) proxy, on undici's public EnvHttpProxyAgent, as curl does: a
+// CONNECT tunnel for an https URL, and an http URL forwarded (`GET http://host/path`), since a
+// proxy commonly allows CONNECT only to port 443 (squid's default). Only keyless requests go to
+// an http URL through a proxy: the client refuses to send a key that way. Loaded only when a
+// proxy applies.
 import type { Readable } from 'node:stream';
-import { EnvHttpProxyAgent, request } from 'undici';
+import { type Dispatcher, EnvHttpProxyAgent, Pool, request } from 'undici';
 import type { ProxySettings, Transport } from './wire.js';
 
 export function proxyTransport(proxy: ProxySettings): Transport {
@@ -11,6 +14,8 @@ export function proxyTransport(proxy: ProxySettings): Transport {
   const dispatcher = new EnvHttpProxyAgent({
     headersTimeout: 0,
     bodyTimeout: 0,
+    proxyTunnel: false,
+    clientFactory: tunnelPool,
     httpProxy: proxy.httpProxy ?? '',
     httpsProxy: proxy.httpsProxy ?? '',
     noProxy: proxy.noProxy ?? '',
@@ -31,4 +36,26 @@ export function proxyTransport(proxy: ProxySettings): Transport {
       dispatcher.destroy().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The pool undici opens CONNECT tunnels with, its failures renamed. A proxy that closes the
+ * connection instead of answering CONNECT fails it with undici's UND_ERR_SOCKET, which undici
+ * takes as recoverable and answers by connecting again, at once and for ever (thousands of
+ * CONNECTs a second until --timeout): under another code the request fails, once.
+ */
+function tunnelPool(origin: URL, options: Pool.Options): Dispatcher {
+  const pool = new Pool(origin, options);
+  // ProxyAgent calls the promise form only; the callback form passes through unchanged.
+  const original = pool.connect.bind(pool) as (...args: unknown[]) => Promise<Dispatcher.ConnectData> | undefined;
+  pool.connect = ((...args: unknown[]) => {
+    const pending = original(...args);
+    return pending?.catch((err: NodeJS.ErrnoException) => {
+      if (err?.code !== 'UND_ERR_SOCKET') throw err;
+      throw Object.assign(new Error('the proxy closed the connection before answering CONNECT', { cause: err }), {
+        code: 'ECONNRESET',
+      });
+    });
+  }) as typeof pool.connect;
+  return pool;
 }

@@ -6,9 +6,9 @@
 // abort can delay nothing.
 import type { Env } from '../core/context.js';
 import { ConfigError } from '../core/errors.js';
-import type { ProxySettings, Transport } from './wire.js';
+import type { ProxyRoute, ProxySettings, Transport } from './wire.js';
 
-export type { ProxySettings, Transport, WireRequest, WireResponse } from './wire.js';
+export type { ProxyRoute, ProxySettings, Transport, WireRequest, WireResponse } from './wire.js';
 
 /** Which of the two spellings is in effect: the lower-case one wins, as in curl and undici. */
 export function proxyVariable(env: Env, lower: string): string | undefined {
@@ -23,7 +23,13 @@ export function proxyFromEnv(env: Env): ProxySettings {
     return name === undefined ? undefined : proxyUrl(name, env[name]!);
   };
   const noProxy = proxyVariable(env, 'no_proxy');
-  return { httpProxy: url('http_proxy'), httpsProxy: url('https_proxy'), noProxy: noProxy && env[noProxy] };
+  return {
+    httpProxy: url('http_proxy'),
+    httpsProxy: url('https_proxy'),
+    noProxy: noProxy && env[noProxy],
+    httpVariable: proxyVariable(env, 'http_proxy'),
+    httpsVariable: proxyVariable(env, 'https_proxy'),
+  };
 }
 
 /** `proxy.example:3128` means http://proxy.example:3128, as in curl. The value is never echoed: it may hold a password. */
@@ -55,12 +61,21 @@ export function maskedProxy(raw: string): string {
 
 /** The proxy undici's EnvHttpProxyAgent would pick for `url`, shown without credentials. */
 export function proxyFor(proxy: ProxySettings, url: URL): string | undefined {
-  const chosen = url.protocol === 'https:' ? (proxy.httpsProxy ?? proxy.httpProxy) : proxy.httpProxy;
+  return proxyRoute(proxy, url)?.origin;
+}
+
+/** The proxy undici's EnvHttpProxyAgent would pick for `url`: where it is, its variable, whether it sends credentials. */
+export function proxyRoute(proxy: ProxySettings, url: URL): ProxyRoute | undefined {
+  const https = url.protocol === 'https:' && proxy.httpsProxy;
+  const chosen = https ? proxy.httpsProxy : proxy.httpProxy;
   if (!chosen || bypassesProxy(proxy.noProxy, url)) return undefined;
+  const variable = (https ? proxy.httpsVariable : proxy.httpVariable) ?? (https ? 'HTTPS_PROXY' : 'HTTP_PROXY');
   try {
-    return new URL(chosen).origin;
+    const parsed = new URL(chosen);
+    const credentials = parsed.username && parsed.password ? 'sent' : parsed.username ? 'user-only' : 'none';
+    return { origin: parsed.origin, variable, credentials };
   } catch {
-    return 'the configured proxy';
+    return { origin: 'the configured proxy', variable, credentials: 'none' };
   }
 }
 
@@ -92,6 +107,6 @@ export function defaultTransport(proxy: ProxySettings): Transport {
     close() {
       for (const wire of [direct, proxied]) void wire?.then((w) => w.close());
     },
-    proxyFor: (url) => proxyFor(proxy, url),
+    proxyFor: (url) => proxyRoute(proxy, url),
   };
 }

@@ -19,19 +19,68 @@ export interface ShapeCheck {
 /**
  * The body as JSON, or exit 7: a success that is not JSON is not an answer we can use, and
  * one nested deeper than any real body is refused before anything walks or re-indents it.
+ * (A leading byte order mark was already dropped by the client, as WHATWG fetch's json() does.)
  */
 export function requireJson(res: ApiResponse, what: string): unknown {
   if (res.body === undefined) {
-    // Shown through the output layer, which strips control characters.
-    const start = res.raw.slice(0, 60).replace(/\s+/g, ' ').trim();
+    const start = visibleStart(res.raw);
     throw new BadResponseError(
       `${what}: the response is not JSON${start ? ` (it starts '${start}')` : ' (it is empty)'}`,
-      // A web page where the API should be: most likely some other server at the base URL.
-      start.startsWith('<') ? { hint: `${NOT_THE_API} ('fcast doctor' checks it)` } : undefined,
+      notJsonHint(res.raw),
     );
   }
   if (nestsDeeperThan(res.body)) throw new NestedTooDeeplyError(what);
   return res.body;
+}
+
+// PHP's own error output (html_errors on or off): the service's code failed, whatever the status.
+const PHP_FAILURE = /^(?:<br \/>\s*)?(?:<b>)?(?:PHP )?(?:Fatal|Parse) error(?:<\/b>)?:/;
+
+function notJsonHint(raw: string): { hint: string } | undefined {
+  // PHP with display_errors on answers a fatal error 200, with the error as the page.
+  if (PHP_FAILURE.test(raw.trimStart()))
+    return {
+      hint: 'the service failed (an error of its own code, not an answer): try again later, and tell whoever runs it',
+    };
+  // The API's JSON after something else: a PHP warning or notice printed first, say, or a
+  // second byte order mark. The service is broken, not the base URL.
+  const at = jsonStart(raw);
+  if (at !== undefined) {
+    const before = raw.slice(0, at).replace(INVISIBLE, '').trim();
+    return {
+      hint: `${before ? 'the JSON comes after other output (a warning printed by the service?)' : 'invisible characters (shown escaped) come before the JSON'}: the service needs fixing`,
+    };
+  }
+  // A web page where the API should be: most likely some other server at the base URL.
+  if (raw.trimStart().startsWith('<')) return { hint: `${NOT_THE_API} ('fcast doctor' checks it)` };
+  return undefined;
+}
+
+/** Where a JSON object that ends the text begins, after something that is not JSON. */
+function jsonStart(raw: string): number | undefined {
+  // The last line that opens an object, then the first brace; a few tries, never a scan of every brace.
+  for (const at of new Set([raw.lastIndexOf('\n{') + 1, raw.indexOf('{')])) {
+    if (at <= 0) continue;
+    try {
+      JSON.parse(raw.slice(at));
+      return at;
+    } catch {}
+  }
+  return undefined;
+}
+
+// Invisible or terminal-moving characters: C0 and C1 controls, DEL, the byte order mark, soft
+// hyphen, zero-width and bidi controls, line and paragraph separators.
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * The first characters of a body, each invisible one written out (`\ufeff`, `\n`, `\u001b`):
+ * a message must not show what looks like valid JSON while something unseen breaks it.
+ */
+export function visibleStart(raw: string, max = 60): string {
+  const start = raw.length > max ? `${raw.slice(0, max)}…` : raw;
+  return start.replace(INVISIBLE, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A schema's verdict: the first broken field, and how many more, as a sentence; or undefined when it matched. */

@@ -1,8 +1,9 @@
 // What a failed exchange means, told in the user's terms: the deadline, Ctrl-C, DNS, a refused
 // or reset connection, TLS trouble, a proxy that failed. Library text (undici, OpenSSL) never
 // reaches the message; it stays on the error's cause for --verbose.
-import { BadResponseError, FcastError, NetworkError } from '../core/errors.js';
-import { NOT_THE_API } from './response-errors.js';
+import { BadResponseError, ConfigError, FcastError, NetworkError } from '../core/errors.js';
+import { apiErrorFrom, NOT_THE_API, proxyCredentialsHint } from './response-errors.js';
+import { ProvisionalOnly, type ProxyRoute } from './wire.js';
 
 /** The overall deadline passed (an abort reason, never thrown to a user as is). */
 export class Timeout extends Error {}
@@ -28,7 +29,8 @@ const CERTIFICATE_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'a certificate for another host name',
 };
 
-export function networkError(err: unknown, signal: AbortSignal, url: URL, proxy: string | undefined): FcastError {
+export function networkError(err: unknown, signal: AbortSignal, url: URL, route: ProxyRoute | undefined): FcastError {
+  const proxy = route?.origin;
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     if (reason instanceof Timeout) {
@@ -40,25 +42,24 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, proxy:
     if (reason instanceof FcastError) return reason;
   }
   if (err instanceof FcastError) return err;
+  // A 1xx and then nothing (node:http took it as provisional and waited): the status table's.
+  if (err instanceof ProvisionalOnly) return apiErrorFrom(err.status, undefined);
   const e = (err ?? {}) as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? '';
   const text = `${e.message ?? ''} ${e.cause?.message ?? ''}`;
   const cause = err;
+  const refusal = route && proxyRefusal(text, url, route, cause);
+  if (refusal) return refusal;
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /proxy/i.test(text))) {
     // The connection that failed may be the proxy's, not the service's: say which way it went.
-    const refused = /proxy response \((\d{3})\)/i.exec(text)?.[1];
-    const why = refused
-      ? `it answered HTTP ${refused} to CONNECT`
-      : code === 'ECONNREFUSED'
+    const why =
+      code === 'ECONNREFUSED'
         ? 'it refused the connection (ECONNREFUSED)'
         : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
           ? `its host cannot be resolved (${code})`
           : `the tunnel could not be opened${code ? ` (${code})` : ''}`;
     const message = `request to ${url.host} through the proxy ${proxy} failed: ${why}`;
-    const hint =
-      refused === '407'
-        ? 'the proxy wants credentials: give them in the proxy URL (http://user:password@host:port)'
-        : 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct';
+    const hint = 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct';
     const opts = { hint, cause };
     // A refused proxy is a refused connection like any other: retried, as the contract asks.
     return code === 'ECONNREFUSED'
@@ -115,6 +116,38 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, proxy:
   }
   return new NetworkError(`request to ${url.host} failed${code ? ` (${code})` : ''}`, {
     hint: 'run again with --verbose for the details',
+    cause,
+  });
+}
+
+/**
+ * The proxy answered, and said no: to CONNECT (undici: "Proxy response (403) !== 200 when HTTP
+ * Tunneling"), or 407 to a forwarded request ("Proxy Authentication Required (407)"). A 4xx is
+ * the proxy's settings or rules (exit 3: nothing is down); a 5xx, the proxy failing to reach
+ * the service (exit 6, retried like a refused connection: the request never reached it).
+ */
+function proxyRefusal(text: string, url: URL, route: ProxyRoute, cause: unknown): FcastError | undefined {
+  const forwarded = /Proxy Authentication Required \(407\)/.test(text);
+  const status = forwarded ? 407 : Number(/proxy response \((\d{3})\)/i.exec(text)?.[1]);
+  if (!status) return undefined;
+  const proxy = `the proxy ${route.origin} (${route.variable})`;
+  // The destination as CONNECT names it, port and all: the port is what proxies filter on.
+  const destination = url.port ? url.host : `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
+  const to = forwarded ? '(HTTP 407)' : `to open a tunnel to ${destination} (HTTP ${status} to CONNECT)`;
+  if (status === 407)
+    return new ConfigError(`${proxy} wants credentials ${to}`, { hint: proxyCredentialsHint(route), cause });
+  if (status >= 500 && status <= 599) {
+    return new RetryableNetworkError(`${proxy} could not reach ${destination} (HTTP ${status} to CONNECT)`, {
+      hint: 'the proxy is up but cannot reach the service: try again later, and check the base URL',
+      mayHaveArrived: false,
+      cause,
+    });
+  }
+  return new ConfigError(`${proxy} refused ${to}`, {
+    hint:
+      status === 403
+        ? `its rules do not allow ${destination} (a host or port outside its list): ask who runs it, or list ${url.hostname} in NO_PROXY to go direct`
+        : `check ${route.variable}, or list ${url.hostname} in NO_PROXY to go direct`,
     cause,
   });
 }

@@ -137,6 +137,24 @@ export interface ActionOptions {
 
 const TABLE_AND_JSON: readonly OutputFormat[] = ['table', 'json'];
 
+/** What commands whose result is a table of records give: the table, the body, and its records as CSV or TSV. */
+export const RECORD_FORMATS = ['table', 'json', 'csv', 'tsv'] as const satisfies readonly OutputFormat[];
+
+/** CSV or TSV: the records of output/formats/, not the table. */
+export const isDelimited = (format: OutputFormat): format is 'csv' | 'tsv' => format === 'csv' || format === 'tsv';
+
+/** What action() returns: commander's action, carrying the formats it gives for the command's help. */
+export interface ActionHandler {
+  (...given: unknown[]): Promise<void>;
+  readonly formats: readonly OutputFormat[];
+}
+
+/** The help section naming a command's formats, the first being its default. */
+export function formatsHelp(formats: readonly OutputFormat[]): string {
+  const names = formats.map((f, i) => (i === 0 ? `${f} (default)` : f));
+  return `Formats:\n  --format ${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)}`;
+}
+
 /**
  * The format a run asks for: --json is --format json (and wins over another --format, which
  * the command may note); one the command cannot give is exit 2 naming those it gives.
@@ -174,15 +192,16 @@ export function action<O, A extends unknown[]>(
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing mean success
   handler: (run: Run, opts: O, ...args: A) => Promise<number | void>,
   options: ActionOptions = {},
-) {
-  return async (...given: unknown[]): Promise<void> => {
+): ActionHandler {
+  const formats = options.formats ?? TABLE_AND_JSON;
+  const run = async (...given: unknown[]): Promise<void> => {
     const command = given[given.length - 1] as Command;
     const opts = given[given.length - 2] as O;
     const args = given.slice(0, -2) as A;
     const flags = command.optsWithGlobals() as GlobalFlags;
     let format: OutputFormat;
     try {
-      format = chosenFormat(command, flags, options.formats ?? TABLE_AND_JSON);
+      format = chosenFormat(command, flags, formats);
     } catch (err) {
       app.settle(reportError(err, app.ctx.io, flags));
       return;
@@ -200,6 +219,7 @@ export function action<O, A extends unknown[]>(
     }
     app.settle(code);
   };
+  return Object.assign(run, { formats });
 }
 
 /** Examples for a command's --help, one per line, each with a short comment. */

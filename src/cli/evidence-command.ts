@@ -7,12 +7,12 @@ import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
 import { writeAtomically } from '../config/atomic-write.js';
-import type { Run } from './command.js';
+import { isDelimited, type Run } from './command.js';
 import { CheckFailedError, InterruptedError, UsageError } from '../core/errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
 import { runChecks } from '../evidence/checks.js';
 import type { EvidenceFlags } from './evidence-flags.js';
-import { hasPeriodGates } from '../evidence/gates.js';
+import { hasGates, hasPeriodGates } from '../evidence/gates.js';
 import { recordRows } from '../evidence/rows.js';
 import { reindentJson } from '../output/json.js';
 import { clean } from '../output/sanitize.js';
@@ -91,6 +91,8 @@ function savePath(file: string): string {
 
 /** The endpoint of the command: the request it would send (for --dry-run), and the fetch. */
 export interface EvidenceEndpoint {
+  /** The command's name, for the CI annotations: `track-record`, `accuracy`. */
+  name: string;
   request: () => RequestSpec;
   fetch: () => Promise<Fetched<TrackRecord>>;
 }
@@ -129,6 +131,11 @@ export async function runEvidenceCommand(
     if (run.flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
     out.rawJson(res.raw);
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
+  } else if (isDelimited(run.format)) {
+    // Records hold what the body says; the period since a baseline is fcast's, told on stderr as with --json.
+    const { trackRecordTable, renderRecords } = await import('../output/formats/tables.js');
+    out.data(renderRecords(run.format, trackRecordTable(res.raw)));
+    for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else {
     // A body off the documented shape (already warned about) goes to the generic renderer.
     const { renderChecked } = await import('../output/document.js');
@@ -142,6 +149,19 @@ export async function runEvidenceCommand(
   });
   // One line each: a timeframe or figure from the server must not break a line into two.
   for (const line of report.lines) (line.level === 'warn' ? out.warn : out.note).call(out, clean(line.text));
+  // In GitHub Actions, a run that checks something also says so as annotations and a step summary.
+  const checked = hasGates(flags) || hasPeriodGates(flags) || flags.audit === true || baseline !== undefined;
+  if (checked && flags.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true') {
+    const { annotateEvidence } = await import('./evidence-annotations.js');
+    annotateEvidence({
+      out,
+      env: run.ctx.env,
+      command: endpoint.name,
+      report,
+      rows: view.figures.rows,
+      markdown: res.wellFormed ? render.renderTrackRecordMarkdown(out, view) : undefined,
+    });
+  }
   if (report.problems.length) {
     if (flags.save !== undefined)
       out.note(`not saved to ${flags.save}: a check failed, so the baseline stays as it was`);

@@ -8,13 +8,15 @@ import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from './i
 import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
 
 /** What track-record and accuracy give with --format. */
-export const EVIDENCE_FORMATS = ['table', 'json', 'markdown'] as const satisfies readonly OutputFormat[];
+export const EVIDENCE_FORMATS = ['table', 'json', 'csv', 'tsv', 'markdown'] as const satisfies readonly OutputFormat[];
 
 export interface EvidenceFlags extends GateThresholds, PeriodGateThresholds {
   symbol?: string;
   audit?: boolean;
   baseline?: string;
   save?: string;
+  /** False with --no-annotations. */
+  annotations?: boolean;
 }
 
 const parseMinMaturity = (raw: string) => parseMaturity(raw, '--min-maturity');
@@ -66,6 +68,10 @@ export function addEvidenceFlags(command: Command): Command {
     .option(
       '--save <file>',
       'write the body as received (indented like --json) to FILE, atomically, after the comparison; skipped on exit 8',
+    )
+    .option(
+      '--no-annotations',
+      'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary',
     );
 }
 
@@ -84,5 +90,9 @@ Gates and audit (exit 8 when one fails; the failures are listed on stderr):
   Wilson interval) shows as extra columns, a Markdown section, or on stderr with --json;
   --min-new-settled and --min-new-win-rate gate it. --save FILE writes the body after the
   comparison (the same FILE as --baseline is the usual CI use) unless a check failed.
-  Output (table, markdown or --json) is printed first, then the checks run.
+  The output, in any --format, is printed first; then the checks run.
+  In GitHub Actions (GITHUB_ACTIONS=true), a run that checks something also
+  prints an ::error line per failure and a ::warning per warning or small sample
+  on stderr, and appends the Markdown table with its verdict to the file named
+  by GITHUB_STEP_SUMMARY; --no-annotations turns this off.
 `;

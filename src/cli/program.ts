@@ -3,7 +3,8 @@
 // listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
 // and import their heavy parts only when their action runs.
 import { Command, Option } from 'commander';
-import type { App } from './command.js';
+import { formatsHelp, type ActionHandler, type App } from './command.js';
+import type { OutputFormat } from '../core/domain.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { EXIT_CODE_HELP } from '../core/errors.js';
 import { flagParser, settingFlags, settingsHelp } from '../config/settings.js';
@@ -30,6 +31,30 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['doctor'], () => import('../commands/doctor.js')],
   [['mock'], () => import('../commands/mock.js')],
 ];
+
+/**
+ * A command that knows the formats its action gives (action() tells them), so that its help
+ * lists them: every command of the tree is one, since commander makes subcommands with
+ * createCommand.
+ */
+class FcastCommand extends Command {
+  formats: readonly OutputFormat[] | undefined;
+
+  override createCommand(name?: string): FcastCommand {
+    return new FcastCommand(name);
+  }
+
+  override action(fn: Parameters<Command['action']>[0]): this {
+    this.formats = (fn as Partial<ActionHandler>).formats;
+    return super.action(fn);
+  }
+}
+
+/** The formats section of a command's help; none for a command that only groups others (auth, cmd). */
+function formatsSection({ command }: { command: Command }): string {
+  if (!(command instanceof FcastCommand) || !command.formats || command.commands.length > 0) return '';
+  return formatsHelp(command.formats);
+}
 
 /** Commands that read the whole tree when they run. */
 const NEEDS_WHOLE_TREE = new Set(['completion']);
@@ -70,7 +95,7 @@ function commandModuleNamed(program: Command, argv: readonly string[]) {
 
 function rootCommand(app: App): Command {
   const { io } = app.ctx;
-  const program = new Command('fcast')
+  const program = new FcastCommand('fcast')
     .description('Probabilistic market forecasts, their public track record and the command gateway, in a terminal.')
     .version(app.ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -102,6 +127,7 @@ function rootCommand(app: App): Command {
       })
       // Built only when help is shown, not on every run.
       .addHelpText('after', () => rootHelpFooter())
+      .addHelpText('afterAll', formatsSection)
   );
 }
 

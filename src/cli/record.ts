@@ -11,6 +11,9 @@ export const RECORD_FLAG = [
   'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)',
 ] as const;
 
+/** Runs that have warned already: a watch that cannot write its journal says so once, not each refresh. */
+const warned = new WeakSet<Run>();
+
 /** Records the responses shown when asked to (the flag, else the setting); well-formed bodies only. */
 export async function recordIfAsked(
   run: Run,
@@ -28,6 +31,8 @@ export async function recordIfAsked(
       `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
     );
   } catch (err) {
+    if (warned.has(run)) return;
+    warned.add(run);
     run.out.warn(`journal: not recorded: ${(err as Error).message.replace(/^journal: /, '')}`);
   }
 }

@@ -46,6 +46,7 @@ export function register(program: Command, app: App): void {
           ]);
           const query = { symbol: flags.symbol, tf: flags.tf };
           return runEvidenceCommand(run, flags, query, {
+            name: 'accuracy',
             request: () => requests.accuracy(query),
             fetch: async () => fetchAccuracy(await run.connect(), query),
           });

@@ -1,5 +1,6 @@
 import { Argument, Help, type Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
+import { GATEWAY_LISTS } from '../output/formats/gateway-lists.js';
 import { GATEWAY_COMMANDS, type GatewayCommand } from '../core/domain.js';
 import {
   argumentsUsage,
@@ -71,7 +72,12 @@ export function register(program: Command, app: App): void {
         'after',
         examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']),
       )
-      .action(action(app, (run, _opts, args: string[]) => runGateway(run, spec, args)));
+      .action(
+        // A command that answers with a list gives its items as CSV or TSV too.
+        action(app, (run, _opts, args: string[]) => runGateway(run, spec, args), {
+          formats: GATEWAY_LISTS[spec.name] ? RECORD_FORMATS : undefined,
+        }),
+      );
   }
 }
 
@@ -99,7 +105,10 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   }
   const nowSeconds = run.nowSeconds();
   if (run.flags.json) run.out.rawJson(res.raw);
-  else {
+  else if (isDelimited(run.format)) {
+    const { gatewayTable, renderRecords } = await import('../output/formats/tables.js');
+    run.out.data(renderRecords(run.format, gatewayTable(command.name, res.raw)));
+  } else {
     // The views (eight, with their schemas) only for a table.
     const [view, { renderChecked }] = await Promise.all([
       import('../output/gateway/index.js'),

@@ -1,12 +1,23 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
+import type { Checked } from '../output/document.js';
+import type { ForecastMarks } from '../output/forecast-table.js';
+import type { Output } from '../output/io.js';
+import type { ForecastEnvelope } from '../api/schemas.js';
+import type { Fetched } from '../api/endpoints.js';
+
+interface DemoFlags extends WatchFlags {
+  tf?: string[];
+  record?: boolean;
+}
 
 export function register(program: Command, app: App): void {
-  program
+  const command = program
     .command('demo')
     .summary('keyless forecast for a demo symbol, 60 minutes delayed')
     .description(
@@ -14,43 +25,82 @@ export function register(program: Command, app: App): void {
     )
     .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
-    .option(RECORD_FLAG[0], RECORD_FLAG[1])
+    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
+  addWatchFlags(command, 'demo')
     .addHelpText('after', FORECAST_COLUMNS_HELP)
+    .addHelpText('after', WATCH_HELP)
     .addHelpText(
       'after',
       examples(
         ['fcast demo', 'BTC/USD as a table'],
         ['fcast demo ETH/USD --tf 1h,6h', 'only these timeframes'],
         ['fcast demo eth/usd --json | jq .price', 'the body, for scripts'],
+        ['fcast demo --watch', 'a live board, refreshed every minute'],
       ),
     )
     .action(
-      action(app, async (run, opts: { tf?: string[]; record?: boolean }, symbol: string | undefined) => {
-        const canonical = parseDemoSymbol(symbol);
-        const conn = await run.connect();
-        const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
-          import('../api/endpoints.js'),
-          import('../output/spinner.js'),
-        ]);
-        if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
-        const res = await withSpinner(
-          run.out,
-          { json: run.flags.json, label: `fetching ${canonical}` },
-          fetchDemo(conn, canonical),
-        );
-        checkTimeframes(opts.tf, [res.body]);
-        if (run.flags.json) run.out.rawJson(res.raw);
-        else {
-          const [{ renderForecast }, { renderChecked }] = await Promise.all([
-            import('../output/forecast-table.js'),
-            import('../output/document.js'),
-          ]);
-          const now = run.nowSeconds();
-          run.out.data(
-            renderChecked(run.out, res, now, (body) => renderForecast(run.out, body, now, { tfs: opts.tf })),
-          );
-        }
-        await recordIfAsked(run, opts.record, [{ symbol: canonical, res }]);
+      action(app, (run, opts: DemoFlags, symbol: string | undefined) => demo(run, opts, symbol), {
+        formats: RECORD_FORMATS,
       }),
     );
+}
+
+async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Promise<number | undefined> {
+  const canonical = parseDemoSymbol(symbol);
+  const watch = watchPlan(run, opts, 'demo');
+  const conn = await run.connect();
+  const [{ fetchDemo, requests }, { withSpinner }] = await Promise.all([
+    import('../api/endpoints.js'),
+    import('../output/spinner.js'),
+  ]);
+  if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
+  // The one fetch of a run, and of each refresh of a watch.
+  const fetchOnce = () => fetchDemo(conn, canonical);
+  // What each answer goes through before it is shown: the --tf check, and the journal when
+  // asked (--record, or the record setting).
+  const accept = async (res: Fetched<ForecastEnvelope>) => {
+    checkTimeframes(opts.tf, [res.body]);
+    await recordIfAsked(run, opts.record, [{ symbol: canonical, res }]);
+    return res;
+  };
+  if (watch) {
+    const render = await tableRenderer(opts);
+    return runWatch(run, watch, {
+      symbols: [canonical],
+      fetch: async () => {
+        const result = await fetchOnce().then(
+          (value) => ({ status: 'fulfilled', value }) as const,
+          (reason: unknown) => ({ status: 'rejected', reason }) as const,
+        );
+        if (result.status === 'fulfilled') await accept(result.value);
+        return [result];
+      },
+      render: (out, answers, now, marks) => ({
+        text: answers[0]
+          ? render(out, answers[0].fetched, now, marks && (marks.get(canonical) ?? { tfs: new Map() }))
+          : '',
+        problems: [],
+      }),
+    });
+  }
+  const res = await accept(
+    await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()),
+  );
+  if (run.flags.json) return void run.out.rawJson(res.raw);
+  if (isDelimited(run.format)) {
+    const { forecastTable, renderRecords } = await import('../output/formats/tables.js');
+    return void run.out.data(renderRecords(run.format, forecastTable([res.raw], opts.tf)));
+  }
+  const render = await tableRenderer(opts);
+  run.out.data(render(run.out, res, run.nowSeconds()));
+}
+
+/** The demo's table of a body (any other body as a document), for a run and for each frame of a watch. */
+async function tableRenderer(opts: DemoFlags) {
+  const [{ renderForecast }, { renderChecked }] = await Promise.all([
+    import('../output/forecast-table.js'),
+    import('../output/document.js'),
+  ]);
+  return (out: Output, res: Checked<ForecastEnvelope>, now: number, marks?: ForecastMarks) =>
+    renderChecked(out, res, now, (body) => renderForecast(out, body, now, { tfs: opts.tf, marks }));
 }

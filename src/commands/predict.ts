@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
+import type { Fetched } from '../api/endpoints.js';
+import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastMarks } from '../output/forecast-table.js';
+import type { Output } from '../output/io.js';
 
-interface PredictFlags {
+interface PredictFlags extends WatchFlags {
   candles?: boolean;
   chart?: boolean;
   detail?: boolean;
@@ -22,7 +27,7 @@ interface PredictFlags {
 const PARALLEL_REQUESTS = 20;
 
 export function register(program: Command, app: App): void {
-  program
+  const command = program
     .command('predict')
     .summary('latest forecasts for one or more symbols (needs a key)')
     .description(
@@ -41,8 +46,10 @@ export function register(program: Command, app: App): void {
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
     .option('--detail', "with several symbols: each symbol's full table after the overview", false)
-    .option(RECORD_FLAG[0], RECORD_FLAG[1])
+    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
+  addWatchFlags(command, 'predict')
     .addHelpText('after', FORECAST_COLUMNS_HELP)
+    .addHelpText('after', WATCH_HELP)
     .addHelpText(
       'after',
       examples(
@@ -52,13 +59,21 @@ export function register(program: Command, app: App): void {
         ['fcast predict BTC/USD ETH/USD --detail', 'the overview, then the full table of each'],
         ['fcast predict BTC/USD --chart', 'with a chart of recent closes and where the forecasts point'],
         ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
+        ['fcast predict BTC/USD ETH/USD --watch', 'a live board of both, refreshed every minute'],
+        ['fcast predict --watch --json | jq -c .price', 'the watchlist as a stream: a line per symbol per refresh'],
       ),
     )
-    .action(action(app, (run, opts: PredictFlags, symbols: string[]) => predict(run, opts, symbols)));
+    .action(
+      action(app, (run, opts: PredictFlags, symbols: string[]) => predict(run, opts, symbols), {
+        formats: RECORD_FORMATS,
+      }),
+    );
 }
 
 async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<number> {
-  const symbols = typed.length > 0 ? typed.map(canonicalSymbol) : watchlist(run);
+  const symbols = typed.length > 0 ? typed.map(canonicalSymbol) : [];
+  const watch = watchPlan(run, opts, 'predict');
+  if (symbols.length === 0) symbols.push(...watchlist(run));
   const candles = opts.candles === true || opts.chart === true;
   const conn = await run.connect();
   // Settings checks up front, once: a missing base URL or key must stop every symbol before
@@ -76,14 +91,35 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     import('../core/concurrency.js'),
     import('../output/spinner.js'),
   ]);
-  const results = await withSpinner(
-    run.out,
-    { json: run.flags.json, label: `fetching ${symbols.length === 1 ? symbols[0] : `${symbols.length} symbols`}` },
-    mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
+  // The one fetch of a run, and of each refresh of a watch: every symbol, once, checked, and
+  // recorded in the journal when asked (--record, or the record setting).
+  const fetchAll = async () => {
+    const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
       fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
         throw forSymbol(err, symbol, withContextHint);
       }),
-    ),
+    );
+    failOnce(results);
+    checkTimeframes(opts.tf, answeredBodies(results));
+    await recordIfAsked(
+      run,
+      opts.record,
+      results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [])),
+    );
+    return results;
+  };
+  if (watch) {
+    const render = await tableRenderer(opts, symbols.length > 1);
+    return runWatch(run, watch, {
+      symbols,
+      fetch: fetchAll,
+      render: (out, answers, now, marks) => render(out, answers, now, marks),
+    });
+  }
+  const results = await withSpinner(
+    run.out,
+    { json: run.flags.json, label: `fetching ${symbols.length === 1 ? symbols[0] : `${symbols.length} symbols`}` },
+    fetchAll(),
   );
 
   if (symbols.length === 1) {
@@ -91,16 +127,6 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     // One symbol fails like any command: main prints the error (and its body under --json).
     if (only.status === 'rejected') throw only.reason;
   }
-  for (const r of results) {
-    // A bug, or a refusal that concerns every symbol alike (plain http to a remote host): once.
-    if (r.status === 'rejected' && (!(r.reason instanceof FcastError) || r.reason instanceof ConfigError))
-      throw r.reason;
-  }
-
-  checkTimeframes(
-    opts.tf,
-    results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.body] : [])),
-  );
 
   if (run.flags.json) {
     // One element per symbol given, in order: the body, the server's error body, or null when
@@ -117,46 +143,20 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       const { jsonArrayOf } = await import('../output/json.js');
       run.out.data(jsonArrayOf(raws));
     }
+  } else if (isDelimited(run.format)) {
+    // One table of every symbol that answered, in the order given; the others' errors follow on stderr.
+    const { forecastTable, renderRecords } = await import('../output/formats/tables.js');
+    const raws = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.raw] : []));
+    if (raws.length > 0) run.out.data(renderRecords(run.format, forecastTable(raws, opts.tf)));
   } else {
-    const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
-      import('../output/prediction.js'),
-      import('../output/document.js'),
-    ]);
-    const now = run.nowSeconds();
+    const render = await tableRenderer(opts, symbols.length > 1);
     const answered = results.flatMap((r, i) =>
-      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [],
+      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, fetched: r.value }] : [],
     );
-    // Bodies of the documented shape share the overview and one footer; any other is shown
-    // on its own by the generic renderer (its warning was given when it was checked).
-    const shaped = answered.filter((a) => a.res.wellFormed).map((a) => ({ symbol: a.symbol, body: a.res.body }));
-    const parts: string[] = [];
-    let problems: string[] = [];
-    if (shaped.length > 0)
-      parts.push(
-        renderChecked(run.out, { wellFormed: true, body: shaped }, now, (bodies) => {
-          const view = renderPredictions(run.out, bodies, now, {
-            candles,
-            chart: opts.chart,
-            tfs: opts.tf,
-            headline: opts.tf,
-            several: symbols.length > 1,
-            // Candles and charts belong to each symbol's section: asking for them asks for the detail.
-            detail: opts.detail === true || candles,
-          });
-          problems = view.problems;
-          return view.text;
-        }),
-      );
-    for (const a of answered) if (!a.res.wellFormed) parts.push(renderDocument(run.out, a.res.body, now));
-    if (parts.length > 0) run.out.data(parts.join('\n\n'));
-    for (const problem of problems) run.out.note(`fcast: ${problem}`);
+    const view = render(run.out, answered, run.nowSeconds());
+    if (view.text !== '') run.out.data(view.text);
+    for (const problem of view.problems) run.out.note(`fcast: ${problem}`);
   }
-
-  await recordIfAsked(
-    run,
-    opts.record,
-    results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [])),
-  );
 
   let exitCode = 0;
   for (const r of results) {
@@ -166,6 +166,61 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     if (exitCode === 0) exitCode = err.exitCode;
   }
   return exitCode;
+}
+
+/** A bug, or a refusal that concerns every symbol alike (plain http to a remote host): once, for all. */
+function failOnce(results: Array<PromiseSettledResult<unknown>>): void {
+  for (const r of results) {
+    if (r.status === 'rejected' && (!(r.reason instanceof FcastError) || r.reason instanceof ConfigError))
+      throw r.reason;
+  }
+}
+
+const answeredBodies = <T>(results: Array<PromiseSettledResult<{ body: T }>>): T[] =>
+  results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.body] : []));
+
+/**
+ * predict's table of the symbols that answered, for a run and for each frame of a watch (with
+ * its marks): bodies of the documented shape share the overview and one footer; any other is
+ * shown on its own by the generic renderer (its warning was given when it was checked).
+ */
+async function tableRenderer(opts: PredictFlags, several: boolean) {
+  const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
+    import('../output/prediction.js'),
+    import('../output/document.js'),
+  ]);
+  const candles = opts.candles === true || opts.chart === true;
+  return (
+    out: Output,
+    answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
+    now: number,
+    marks?: ReadonlyMap<string, ForecastMarks>,
+  ): { text: string; problems: string[] } => {
+    const shaped = answered
+      .filter((a) => a.fetched.wellFormed)
+      .map((a) => ({ symbol: a.symbol, body: a.fetched.body }));
+    const parts: string[] = [];
+    let problems: string[] = [];
+    if (shaped.length > 0)
+      parts.push(
+        renderChecked(out, { wellFormed: true, body: shaped }, now, (bodies) => {
+          const view = renderPredictions(out, bodies, now, {
+            candles,
+            chart: opts.chart,
+            tfs: opts.tf,
+            headline: opts.tf,
+            several,
+            // Candles and charts belong to each symbol's section: asking for them asks for the detail.
+            detail: opts.detail === true || candles,
+            marks,
+          });
+          problems = view.problems;
+          return view.text;
+        }),
+      );
+    for (const a of answered) if (!a.fetched.wellFormed) parts.push(renderDocument(out, a.fetched.body, now));
+    return { text: parts.join('\n\n'), problems };
+  };
 }
 
 /** The watchlist setting, for a predict given no symbol; without one, exit 2 saying how to give them. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/command.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -17,29 +17,41 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run) => {
-        const conn = await run.connect();
-        const [{ fetchSymbols, requests }, { withSpinner }] = await Promise.all([
-          import('../api/endpoints.js'),
-          import('../output/spinner.js'),
-        ]);
-        if (run.flags.dryRun) return run.dryRun(requests.symbols());
-        const res = await withSpinner(run.out, { json: run.flags.json, label: 'fetching symbols' }, fetchSymbols(conn));
-        if (res.wellFormed) {
-          // Feeds TAB after `fcast predict`, which must never wait for the network.
-          const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
-          writeSymbolsCache(
-            run.settings().configDir,
-            res.body.symbols.map((s) => s.symbol),
+      action(
+        app,
+        async (run) => {
+          const conn = await run.connect();
+          const [{ fetchSymbols, requests }, { withSpinner }] = await Promise.all([
+            import('../api/endpoints.js'),
+            import('../output/spinner.js'),
+          ]);
+          if (run.flags.dryRun) return run.dryRun(requests.symbols());
+          const res = await withSpinner(
+            run.out,
+            { json: run.flags.json, label: 'fetching symbols' },
+            fetchSymbols(conn),
           );
-        }
-        if (run.flags.json) return run.out.rawJson(res.raw);
-        const [{ renderSymbols }, { renderChecked }] = await Promise.all([
-          import('../output/symbols-table.js'),
-          import('../output/document.js'),
-        ]);
-        const now = run.nowSeconds();
-        run.out.data(renderChecked(run.out, res, now, (body) => renderSymbols(run.out, body, now)));
-      }),
+          if (res.wellFormed) {
+            // Feeds TAB after `fcast predict`, which must never wait for the network.
+            const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
+            writeSymbolsCache(
+              run.settings().configDir,
+              res.body.symbols.map((s) => s.symbol),
+            );
+          }
+          if (run.flags.json) return run.out.rawJson(res.raw);
+          if (isDelimited(run.format)) {
+            const { symbolsTable, renderRecords } = await import('../output/formats/tables.js');
+            return run.out.data(renderRecords(run.format, symbolsTable(res.raw)));
+          }
+          const [{ renderSymbols }, { renderChecked }] = await Promise.all([
+            import('../output/symbols-table.js'),
+            import('../output/document.js'),
+          ]);
+          const now = run.nowSeconds();
+          run.out.data(renderChecked(run.out, res, now, (body) => renderSymbols(run.out, body, now)));
+        },
+        { formats: RECORD_FORMATS },
+      ),
     );
 }

@@ -39,6 +39,7 @@ export function register(program: Command, app: App): void {
           ]);
           const query = { symbol: flags.symbol };
           return runEvidenceCommand(run, flags, query, {
+            name: 'track-record',
             request: () => requests.trackRecord(query),
             fetch: async () => fetchTrackRecord(await run.connect(), query),
           });

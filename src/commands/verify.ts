@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/command.js';
 import { parseWholeNumber } from '../cli/input.js';
 
 export function register(program: Command, app: App): void {
@@ -18,22 +18,32 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, _opts, rawId: string) => {
-        const id = parseWholeNumber(rawId, 'the forecast id', 1);
-        const conn = await run.connect();
-        const { fetchVerify, requests } = await import('../api/endpoints.js');
-        if (run.flags.dryRun) return run.dryRun(requests.verify(id));
-        const res = await fetchVerify(conn, id);
-        if (run.flags.json) return run.out.rawJson(res.raw);
-        const [{ checkSettlement }, { renderVerification }, { renderChecked }] = await Promise.all([
-          import('../evidence/settlement.js'),
-          import('../output/verify-view.js'),
-          import('../output/document.js'),
-        ]);
-        const now = run.nowSeconds();
-        run.out.data(
-          renderChecked(run.out, res, now, (body) => renderVerification(run.out, body, checkSettlement(body), id, now)),
-        );
-      }),
+      action(
+        app,
+        async (run, _opts, rawId: string) => {
+          const id = parseWholeNumber(rawId, 'the forecast id', 1);
+          const conn = await run.connect();
+          const { fetchVerify, requests } = await import('../api/endpoints.js');
+          if (run.flags.dryRun) return run.dryRun(requests.verify(id));
+          const res = await fetchVerify(conn, id);
+          if (run.flags.json) return run.out.rawJson(res.raw);
+          if (isDelimited(run.format)) {
+            const { verifyTable, renderRecords } = await import('../output/formats/tables.js');
+            return run.out.data(renderRecords(run.format, verifyTable(res.raw)));
+          }
+          const [{ checkSettlement }, { renderVerification }, { renderChecked }] = await Promise.all([
+            import('../evidence/settlement.js'),
+            import('../output/verify-view.js'),
+            import('../output/document.js'),
+          ]);
+          const now = run.nowSeconds();
+          run.out.data(
+            renderChecked(run.out, res, now, (body) =>
+              renderVerification(run.out, body, checkSettlement(body), id, now),
+            ),
+          );
+        },
+        { formats: RECORD_FORMATS },
+      ),
     );
 }

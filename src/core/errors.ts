@@ -19,12 +19,15 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [0, 'success'],
   [1, 'unexpected internal error'],
-  [2, 'usage: bad command, flag or argument, or the server answered 400'],
-  [3, 'auth or config: no base URL or key, malformed key, 401, 403, insecure transport, config file'],
-  [4, 'not found (404)'],
+  [2, 'usage: bad command, flag or argument, or the server answered 400 (or a 4xx not named here)'],
+  [
+    3,
+    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file",
+  ],
+  [4, 'not found (404, 410)'],
   [5, 'rate limited: 429 after the retries, or a wait longer than --max-wait'],
-  [6, 'unavailable: connection or DNS failure, timeout, 5xx'],
-  [7, 'bad response: not JSON, over the size cap, or off-shape under --strict'],
+  [6, 'unavailable: connection or DNS failure, timeout, 408, 5xx'],
+  [7, 'bad response: 2xx/3xx without a JSON body, not JSON, over the size cap, off-shape under --strict'],
   [8, 'check failed: a gate or --audit'],
   [9, 'conflict (409)'],
   [130, 'interrupted'],
@@ -103,17 +106,6 @@ export class CheckFailedError extends FcastError {
   }
 }
 
-/** The status decides the exit code, whatever the body says (a 503 with HTML exits 6). */
-function exitCodeForStatus(status: number): ExitCode {
-  if (status === 400 || status === 422) return ExitCode.Usage;
-  if (status === 401 || status === 403 || status === 407) return ExitCode.Config;
-  if (status === 404 || status === 410) return ExitCode.NotFound;
-  if (status === 409) return ExitCode.Conflict;
-  if (status === 429) return ExitCode.RateLimited;
-  if (status === 408 || status >= 500) return ExitCode.Unavailable;
-  return ExitCode.Internal;
-}
-
 export interface ApiErrorDetails {
   status: number;
   /** The parsed JSON body, when the server sent one. */
@@ -129,11 +121,14 @@ export interface ApiErrorDetails {
   retryAfter?: number;
 }
 
-/** The server answered with an error status. */
+/**
+ * The server answered with a status that is not a usable answer. Its exit code comes from the
+ * one status table (api/response-errors.ts `exitClassOf`), never decided here.
+ */
 export class ApiError extends FcastError {
   readonly details: ApiErrorDetails;
-  constructor(details: ApiErrorDetails, opts: ErrorOptions & { exitCode?: ExitCode; message?: string } = {}) {
-    super(opts.message ?? describeApiError(details), opts.exitCode ?? exitCodeForStatus(details.status), opts);
+  constructor(details: ApiErrorDetails, opts: ErrorOptions & { exitCode: ExitCode; message?: string }) {
+    super(opts.message ?? describeApiError(details), opts.exitCode, opts);
     this.details = details;
   }
   get status(): number {

@@ -24,10 +24,28 @@ export interface CheckLine {
   text: string;
 }
 
+/** Which check a failure is of. */
+export type CheckKind = 'gate' | 'audit' | 'baseline';
+
+/** One failure as data (a CI annotation each): its check, its timeframe (none for the result as a whole), its line. */
+export interface CheckFailure {
+  check: CheckKind;
+  timeframe: string | undefined;
+  text: string;
+}
+
 export interface CheckReport {
   lines: CheckLine[];
   /** One phrase per kind of failure; empty when every check passed. */
   problems: string[];
+  /** Every failing line, as data. */
+  failures: CheckFailure[];
+}
+
+/** A failing line: shown like any other, and kept as data. */
+function fail(report: CheckReport, check: CheckKind, timeframe: string | undefined, text: string): void {
+  report.lines.push({ level: 'note', text });
+  report.failures.push({ check, timeframe, text });
 }
 
 /** A baseline and what it says, for the comparison's lines. */
@@ -74,7 +92,7 @@ export function describeDisagreement(d: AuditDisagreement): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function gateLines(failures: GateFailure[], report: CheckReport, since = ''): void {
-  for (const f of failures) report.lines.push({ level: 'note', text: describeGateFailure(f) });
+  for (const f of failures) fail(report, 'gate', f.timeframe, describeGateFailure(f));
   if (failures.length) report.problems.push(`${plural(failures.length, 'gate failure')}${since}`);
 }
 
@@ -82,10 +100,10 @@ function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
   const audit = auditTrackRecord(body);
   const note = (text: string) => report.lines.push({ level: 'note', text });
   const warn = (text: string) => report.lines.push({ level: 'warn', text });
-  for (const d of audit.disagreements) note(describeDisagreement(d));
+  for (const d of audit.disagreements) fail(report, 'audit', d.timeframe, describeDisagreement(d));
   for (const n of audit.notAuditable) {
     const line = `audit: ${n.timeframe}: not auditable: ${n.reason}`;
-    if (strict) note(`${line} (a failure under --strict)`);
+    if (strict) fail(report, 'audit', n.timeframe, `${line} (a failure under --strict)`);
     else warn(`${line}; not checked`);
   }
   if (audit.disagreements.length)
@@ -96,7 +114,14 @@ function auditLines(body: unknown, strict: boolean, report: CheckReport): void {
   const total = audit.audited + audit.notAuditable.length;
   if (total === 0) {
     warn('audit: the result has no timeframes to audit');
-    if (strict) report.problems.push('nothing to audit under --strict');
+    if (strict) {
+      report.problems.push('nothing to audit under --strict');
+      report.failures.push({
+        check: 'audit',
+        timeframe: undefined,
+        text: 'audit: the result has no timeframes to audit',
+      });
+    }
     return;
   }
   const skipped = audit.notAuditable.length ? `, ${audit.notAuditable.length} not auditable` : '';
@@ -120,9 +145,9 @@ function baselineLines(input: BaselineInput, request: PeriodGateThresholds, repo
   }
   for (const { timeframe, drops } of comparison.drops) {
     const counts = drops.map((d) => `${d.count} ${d.before} -> ${d.now}`).join(', ');
-    note(`baseline: ${timeframe}: counts went down since ${file}: ${counts}`);
+    fail(report, 'baseline', timeframe, `baseline: ${timeframe}: counts went down since ${file}: ${counts}`);
   }
-  for (const tf of comparison.vanished) note(`baseline: ${tf}: in ${file} but missing now`);
+  for (const tf of comparison.vanished) fail(report, 'baseline', tf, `baseline: ${tf}: in ${file} but missing now`);
   if (comparison.drops.length)
     report.problems.push(`${plural(comparison.drops.length, 'timeframe')} with fewer settlements than ${file}`);
   if (comparison.vanished.length)
@@ -135,7 +160,7 @@ export function runChecks(
   request: CheckRequest,
   opts: { strict: boolean; baseline?: BaselineInput },
 ): CheckReport {
-  const report: CheckReport = { lines: [], problems: [] };
+  const report: CheckReport = { lines: [], problems: [], failures: [] };
   if (hasGates(request)) gateLines(evaluateGates(body, request), report);
   if (request.audit) auditLines(body, opts.strict, report);
   if (opts.baseline) baselineLines(opts.baseline, request, report);

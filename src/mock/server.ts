@@ -419,6 +419,11 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     });
   });
 
+  // Idle connections stay open 75 s, as nginx's default keeps them: a watch refreshing every
+  // minute (the default) reuses its one connection, where Node's 5 s would close it between
+  // any two refreshes.
+  httpServer.keepAliveTimeout = 75_000;
+
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (err) => reject(listenError(err, host, opts.port ?? 0)));

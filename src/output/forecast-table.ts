@@ -30,6 +30,28 @@ const num = finiteNumber;
 /** Shown after a direction where it disagrees with the target move; explained by the legend. */
 export const DISAGREES = '≠';
 
+/**
+ * What changed since the previous refresh of a watch, shown for one refresh: by timeframe, a
+ * forecast not shown before or one whose direction flipped, and which way the price moved.
+ */
+export interface ForecastMarks {
+  tfs: ReadonlyMap<string, 'new' | 'flipped'>;
+  price?: 'up' | 'down';
+}
+
+/** The marks' glyphs, one terminal cell each; the watch's legend explains them. */
+export const MARK = { new: '•', flipped: '⇄', up: '▲', down: '▼' } as const;
+
+/** A mark in its colour, or a blank of the same width, so that a marked board does not shift. */
+export function markCell(out: Output, mark: keyof typeof MARK | undefined): Cell {
+  if (mark === undefined) return ' ';
+  const paint = mark === 'up' ? out.c.green : mark === 'down' ? out.c.red : (s: string) => out.c.bold(out.c.cyan(s));
+  return { text: MARK[mark], paint };
+}
+
+/** The column of marks a watched table starts with: no header, never dropped. */
+export const MARK_COLUMN: Column = { header: '' };
+
 // Priorities: the higher, the sooner a narrow terminal drops the column.
 const COLUMNS: Column[] = [
   { header: 'TF', maxWidth: 8 },
@@ -95,12 +117,21 @@ function clockTime(epochSeconds: unknown, nowSeconds: number): string {
   return sameDay ? hm : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()} ${hm}`;
 }
 
-function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: number): string {
+function renderForecastHeader(
+  out: Output,
+  body: ForecastEnvelope,
+  nowSeconds: number,
+  moved?: ForecastMarks['price'],
+): string {
   const price = obj(body.price);
   const symbol = clean(body.symbol ?? '?');
   const parts: Array<[string, string]> = [[symbol, out.c.bold(symbol)]];
   if (num(price.last) !== undefined) {
-    parts.push([formatPrice(price.last), formatPrice(price.last)]);
+    const arrow = markCell(out, moved);
+    const last = formatPrice(price.last);
+    parts.push(
+      typeof arrow === 'string' ? [last, last] : [`${last} ${arrow.text}`, `${last} ${arrow.paint!(arrow.text)}`],
+    );
     const change = num(price.change24h_pct);
     if (change !== undefined) {
       const text = `${formatPercent(change)} 24h`;
@@ -118,7 +149,7 @@ function renderForecastHeader(out: Output, body: ForecastEnvelope, nowSeconds: n
   return flowLine(out, parts);
 }
 
-function forecastRow(out: Output, f: Row, nowSeconds: number): Cell[] {
+function forecastRow(out: Output, f: Row, nowSeconds: number, mark?: 'new' | 'flipped'): Cell[] {
   const ia1 = obj(f.ia1);
   const ia2 = obj(f.ia2);
   const ia3 = obj(f.ia3);
@@ -127,9 +158,14 @@ function forecastRow(out: Output, f: Row, nowSeconds: number): Cell[] {
   const move = expectedMovePct(f);
   const open = isOpen(f, nowSeconds);
   const dim = open ? undefined : out.c.dim;
+  const dirPaint = signalPaint(out, dir) ?? out.c.yellow;
   return [
     String(f.tf),
-    { text: disagrees ? `${dir} ${DISAGREES}` : dir, paint: signalPaint(out, dir) ?? out.c.yellow },
+    {
+      text: disagrees ? `${dir} ${DISAGREES}` : dir,
+      // A flipped direction stands out for the one refresh it is marked.
+      paint: mark === 'flipped' ? (s: string) => out.c.inverse(dirPaint(s)) : dirPaint,
+    },
     formatRate(prob, 0),
     { text: formatAge(f.target_t, nowSeconds), paint: dim },
     { text: clockTime(f.target_t, nowSeconds), paint: dim },
@@ -148,18 +184,32 @@ function forecastRow(out: Output, f: Row, nowSeconds: number): Cell[] {
   ];
 }
 
-/** The rows of the timeframes asked for (all when `tfs` is undefined), open first, then settled. */
-function renderForecastRows(out: Output, body: ForecastEnvelope, nowSeconds: number, tfs?: string[]): string {
+/**
+ * The rows of the timeframes asked for (all when `tfs` is undefined), open first, then settled;
+ * with `marks` (a watch), each row starts with its mark.
+ */
+function renderForecastRows(
+  out: Output,
+  body: ForecastEnvelope,
+  nowSeconds: number,
+  tfs?: string[],
+  marks?: ForecastMarks,
+): string {
   const wanted = (f: Row) => tfs === undefined || tfs.includes(String(f.tf).toLowerCase());
   const all = forecastsByHorizon(body).filter(wanted);
   const open = all.filter((f) => isOpen(f, nowSeconds));
   const settled = all.filter((f) => !isOpen(f, nowSeconds));
   if (all.length === 0) return out.c.dim('(no forecasts in this response)');
+  const row = (f: Row): Cell[] => {
+    if (marks === undefined) return forecastRow(out, f, nowSeconds);
+    const mark = marks.tfs.get(String(f.tf));
+    return [markCell(out, mark), ...forecastRow(out, f, nowSeconds, mark)];
+  };
   // One table for both groups, so that their columns line up; the settled ones get a heading.
   const lines = renderTable(
     out,
-    COLUMNS,
-    [...open, ...settled].map((f) => forecastRow(out, f, nowSeconds)),
+    marks === undefined ? COLUMNS : [MARK_COLUMN, ...COLUMNS],
+    [...open, ...settled].map(row),
   ).split('\n');
   if (settled.length > 0) {
     const heading = out.c.dim(`settled (target time passed): ${settled.length}`);
@@ -176,10 +226,14 @@ export function renderForecastSection(
   out: Output,
   body: ForecastEnvelope,
   nowSeconds: number,
-  opts: { tfs?: string[]; sections?: string[] } = {},
+  opts: { tfs?: string[]; sections?: string[]; marks?: ForecastMarks } = {},
 ): string {
   const now = serverNow(body.meta, nowSeconds);
-  return [renderForecastHeader(out, body, now), renderForecastRows(out, body, now, opts.tfs), ...(opts.sections ?? [])]
+  return [
+    renderForecastHeader(out, body, now, opts.marks?.price),
+    renderForecastRows(out, body, now, opts.tfs, opts.marks),
+    ...(opts.sections ?? []),
+  ]
     .filter((p) => p !== '')
     .join('\n\n');
 }
@@ -189,7 +243,7 @@ export function renderForecast(
   out: Output,
   body: ForecastEnvelope,
   nowSeconds: number,
-  opts: { tfs?: string[]; sections?: string[] } = {},
+  opts: { tfs?: string[]; sections?: string[]; marks?: ForecastMarks } = {},
 ): string {
   return withAttribution(out, renderForecastSection(out, body, nowSeconds, opts), body.meta);
 }

@@ -44,15 +44,7 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   for (let i = 0; i < n; i++) {
     const ch = raw.charCodeAt(i);
     if (ch === 0x22 /* " */) {
-      // To the closing quote: one preceded by an even number of backslashes.
-      let j = i;
-      for (;;) {
-        j = raw.indexOf('"', j + 1);
-        let k = j - 1;
-        while (raw.charCodeAt(k) === 0x5c) k--;
-        if ((j - k) % 2 === 1) break;
-      }
-      i = j;
+      i = closingQuote(raw, i);
       continue;
     }
     if (ch === 0x2c /* , */) out += `${raw.slice(from, i)},${newline(level)}`;
@@ -73,6 +65,17 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   out += raw.slice(from);
   if (out.length > cap) throw tooLarge(cap);
   return out;
+}
+
+/** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes. */
+function closingQuote(raw: string, open: number): number {
+  let j = open;
+  for (;;) {
+    j = raw.indexOf('"', j + 1);
+    let k = j - 1;
+    while (raw.charCodeAt(k) === 0x5c) k--;
+    if ((j - k) % 2 === 1) return j;
+  }
 }
 
 /** Larger bodies go to the scan: the native path's compact copy may be ~5 times the body (1e20). */
@@ -131,3 +134,25 @@ export function jsonArrayOf(raws: string[], cap = MAX_JSON_OUTPUT): string {
 
 /** A value we made ourselves (dry runs, local commands). */
 export const stringifyJson = (value: unknown): string => JSON.stringify(value, null, 2);
+
+/**
+ * A body on one line, as sent (a line of NDJSON): the white space between tokens removed, every
+ * token (key order, numbers as written, escapes) kept. Throws on text that is not JSON.
+ */
+export function compactJson(raw: string): string {
+  const value: unknown = JSON.parse(raw);
+  const trimmed = raw.trim();
+  // Most bodies come compact already: then they are their own compact form.
+  if (raw.length <= NATIVE_MAX && JSON.stringify(value) === trimmed) return trimmed;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x22 /* " */) i = closingQuote(raw, i);
+    else if (isSpace(ch)) {
+      out += raw.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return out + raw.slice(from);
+}

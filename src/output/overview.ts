@@ -3,7 +3,15 @@
 // forecast resolves next, so a watchlist reads in one glance before any detail table.
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { serverNow } from './attribution.js';
-import { directionOf, DISAGREES, forecastsByHorizon, isOpen } from './forecast-table.js';
+import {
+  directionOf,
+  DISAGREES,
+  type ForecastMarks,
+  forecastsByHorizon,
+  isOpen,
+  MARK_COLUMN,
+  markCell,
+} from './forecast-table.js';
 import { DASH, formatAge, formatPercent, formatPrice, formatRate } from './format.js';
 import type { Output } from './io.js';
 import { changePaint, signalPaint } from './paint.js';
@@ -32,9 +40,30 @@ function directionCell(out: Output, f: Record<string, unknown> | undefined): Cel
   return { text: `${dir} ${formatRate(prob, 0)}${disagrees ? ` ${DISAGREES}` : ''}`, paint: signalPaint(out, dir) };
 }
 
-export function renderOverview(out: Output, entries: Entry[], nowSeconds: number, asked?: string[]): string {
+/** A watched overview's marks of one symbol: a headline forecast flipped or new, then the price's move. */
+function overviewMarks(out: Output, headline: string[], marks: ForecastMarks | undefined): Cell {
+  const changes = headline.map((tf) => marks?.tfs.get(tf));
+  const forecast = changes.includes('flipped') ? 'flipped' : changes.includes('new') ? 'new' : undefined;
+  const [a, b] = [markCell(out, forecast), markCell(out, marks?.price)];
+  const text = (c: Cell) => (typeof c === 'string' ? c : c.text);
+  const paint = (c: Cell) => (typeof c === 'string' ? c : c.paint!(c.text));
+  return { text: text(a) + text(b), paint: () => paint(a) + paint(b) };
+}
+
+/**
+ * One row per symbol. With `marks` (a watch, by the symbol asked for), each row starts with
+ * what changed since the previous refresh.
+ */
+export function renderOverview(
+  out: Output,
+  entries: Entry[],
+  nowSeconds: number,
+  asked?: string[],
+  marks?: ReadonlyMap<string, ForecastMarks>,
+): string {
   const headline = headlineTimeframes(entries, asked);
   const columns: Column[] = [
+    ...(marks ? [MARK_COLUMN] : []),
     { header: 'Symbol', maxWidth: 12 },
     { header: 'Price', align: 'right' },
     // A narrow terminal drops the third headline timeframe first, then the 24h change.
@@ -56,6 +85,7 @@ export function renderOverview(out: Output, entries: Entry[], nowSeconds: number
       return f !== undefined && directionOf(f).disagrees;
     });
     return [
+      ...(marks ? [overviewMarks(out, headline, marks.get(symbol))] : []),
       typeof body.symbol === 'string' ? body.symbol : symbol,
       formatPrice(price.last),
       { text: formatPercent(price.change24h_pct), paint: changePaint(out, price.change24h_pct) },

@@ -5,7 +5,7 @@
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { withAttribution } from './attribution.js';
 import { renderForecastCharts, summarizeCandles } from './chart.js';
-import { renderForecastSection } from './forecast-table.js';
+import { type ForecastMarks, renderForecastSection } from './forecast-table.js';
 import type { Output } from './io.js';
 import { renderOverview } from './overview.js';
 import { wrapText } from './table.js';
@@ -15,6 +15,8 @@ interface PredictionOptions {
   chart?: boolean;
   /** Only these timeframes (lower case); all when undefined. */
   tfs?: string[];
+  /** A watch: what changed since the previous refresh, by the symbol asked for. */
+  marks?: ReadonlyMap<string, ForecastMarks>;
 }
 
 interface PredictionView {
@@ -34,12 +36,17 @@ function candleSection(out: Output, body: ForecastEnvelope, opts: PredictionOpti
 /** One symbol's section: header, table, candles or chart; no attribution footer. */
 function renderPrediction(
   out: Output,
+  symbol: string,
   body: ForecastEnvelope,
   nowSeconds: number,
   opts: PredictionOptions,
 ): PredictionView {
   const extra = candleSection(out, body, opts);
-  const text = renderForecastSection(out, body, nowSeconds, { tfs: opts.tfs, sections: [extra.text] });
+  const text = renderForecastSection(out, body, nowSeconds, {
+    tfs: opts.tfs,
+    sections: [extra.text],
+    marks: opts.marks && (opts.marks.get(symbol) ?? { tfs: new Map() }),
+  });
   return { text, problems: extra.problems };
 }
 
@@ -55,10 +62,10 @@ export function renderPredictions(
 ): PredictionView {
   const parts: string[] = [];
   const problems: string[] = [];
-  if (opts.several) parts.push(renderOverview(out, bodies, nowSeconds, opts.headline));
+  if (opts.several) parts.push(renderOverview(out, bodies, nowSeconds, opts.headline, opts.marks));
   if (!opts.several || opts.detail) {
     for (const { symbol, body } of bodies) {
-      const view = renderPrediction(out, body, nowSeconds, opts);
+      const view = renderPrediction(out, symbol, body, nowSeconds, opts);
       parts.push(view.text);
       problems.push(...view.problems.map((p) => `${symbol}: ${p}`));
     }

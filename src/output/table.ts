@@ -48,7 +48,7 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-function charWidth(point: number): number {
+export function charWidth(point: number): number {
   if ((point >= 0x300 && point <= 0x36f) || (point >= 0x200b && point <= 0x200f) || point === 0xfe0f) return 0;
   if (
     (point >= 0x1100 && point <= 0x115f) ||

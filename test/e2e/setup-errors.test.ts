@@ -77,13 +77,15 @@ describe('a base URL that is not quite right', () => {
     noStack(r.stderr);
   });
 
-  it('some other web server (HTML 501) for a gateway command: not the API, not "the service is having trouble"', async () => {
+  it('some other web server (HTML 501) for a gateway command: the request is not implemented there; the base URL, or a failing service', async () => {
     const r = await runCli(['cmd', 'macro', '--retries', '0'], {
       env: { FCAST_BASE_URL: otherUrl, FCAST_API_KEY: emu.server.testKey },
     });
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/HTTP 501 Not Implemented: this does not look like the Market Forecast Agent API/);
-    expect(r.stderr).not.toMatch(/having trouble/);
+    expect(r.stderr).toMatch(/^fcast: HTTP 501 Not Implemented: the server does not implement this request$/m);
+    expect(r.stderr).toMatch(
+      /hint: if the base URL is right, the service is failing: try again later \('fcast doctor' checks/,
+    );
   });
 
   it('some other web server answering 200 with a page: exit 7, and the hint says it is not the API', async () => {

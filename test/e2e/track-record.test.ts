@@ -215,7 +215,7 @@ describe('fcast track-record', () => {
       [['--min-settled', '2.5'], /--min-settled must be a whole number/],
       [['--min-win-rate', '1.5'], /--min-win-rate must be a number from 0 to 1/],
       [['--min-win-rate', 'high'], /--min-win-rate must be a number from 0 to 1/],
-      [['--format', 'html'], /track-record gives --format table, json or markdown, not 'html'/],
+      [['--format', 'html'], /track-record gives --format table, json, csv, tsv or markdown, not 'html'/],
       [['--symbol', 'bitcoin'], /invalid symbol 'bitcoin'/],
     ])('refuses %j with exit 2 before any request', async (args, message) => {
       const r = await emu.run(['track-record', ...args]);

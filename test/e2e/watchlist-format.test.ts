@@ -58,7 +58,7 @@ describe('--format', () => {
     [['discover', '--format', 'csv'], "discover gives --format table or json, not 'csv'", 'discover'],
     [
       ['track-record', '--format', 'nope'],
-      "track-record gives --format table, json or markdown, not 'nope'",
+      "track-record gives --format table, json, csv, tsv or markdown, not 'nope'",
       'track-record',
     ],
     [
@@ -71,6 +71,13 @@ describe('--format', () => {
     expectExit(r, 2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`fcast: ${message}\n  hint: see 'fcast ${path} --help'\n`);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
+  it('--watch with csv, tsv or markdown is exit 2 before any request: a header per refresh would break every reader', async () => {
+    const r = await emu.run(['demo', '--watch', '--format', 'csv']);
+    expectExit(r, 2);
+    expect(r.stderr).toContain("--watch gives --format table or json, not 'csv'");
     expect(emu.server.requests).toHaveLength(0);
   });
 });

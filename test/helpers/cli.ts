@@ -14,12 +14,18 @@ import { afterAll, expect } from 'vitest';
 
 export interface RunOptions {
   env?: Env;
-  /** Several strings arrive as several chunks (a key at a prompt, then an answer). */
-  stdin?: string | string[];
+  /** Several strings arrive as several chunks (a key at a prompt, then an answer); a stream, as it is written. */
+  stdin?: string | string[] | Readable;
   /** Make stdout, stderr and stdin look like a terminal. */
   tty?: boolean;
   /** The terminal's width (default 120). */
   columns?: number;
+  /** A terminal whose size the test changes while the command runs (a resize); wins over `columns`. */
+  terminal?: { columns: number; rows: number };
+  /** A clock of the test's own (e.g. steppedClock), instead of one whose sleeps return at once. */
+  clock?: Clock & { sleeps: number[] };
+  /** Sees stdout and stderr as they are written, before the run ends. */
+  onStart?(streams: { stdout: { text: string }; stderr: { text: string } }): void;
   configDir?: string;
   /** Milliseconds since the epoch; the clock stands still unless sleeps advance it. */
   now?: number;
@@ -74,8 +80,15 @@ class Capture implements Writer {
   text = '';
   constructor(
     readonly isTTY: boolean,
-    readonly columns = 120,
+    private readonly width = 120,
+    private readonly terminal?: { columns: number; rows: number },
   ) {}
+  get columns(): number {
+    return this.terminal?.columns ?? this.width;
+  }
+  get rows(): number | undefined {
+    return this.terminal?.rows;
+  }
   write(chunk: string): boolean {
     this.text += chunk;
     return true;
@@ -97,13 +110,70 @@ export function fakeClock(start = Date.now()): Clock & { sleeps: number[] } {
   };
 }
 
+/**
+ * A clock whose sleeps wait until the test moves it: `advance(ms)` wakes, in order, every sleep
+ * due by then (letting each sleeper run before the next), and stops at `now + ms`. A sleep's
+ * signal wakes it early with its reason, as the real clock does.
+ */
+export function steppedClock(start = Date.now()) {
+  let now = start;
+  const sleeps: number[] = [];
+  const waiting: Array<{ at: number; wake(): void }> = [];
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  return {
+    sleeps,
+    now: () => now,
+    random: () => 0.5,
+    sleep(ms: number, signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      sleeps.push(ms);
+      return new Promise<void>((resolve, reject) => {
+        const entry = {
+          at: now + ms,
+          wake: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        const onAbort = () => {
+          waiting.splice(waiting.indexOf(entry), 1);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiting.push(entry);
+      });
+    },
+    /** Sleeps waiting now. */
+    get pending(): number {
+      return waiting.length;
+    },
+    async advance(ms: number): Promise<void> {
+      const target = now + ms;
+      for (;;) {
+        await settle();
+        waiting.sort((a, b) => a.at - b.at);
+        const due = waiting[0];
+        if (due === undefined || due.at > target) break;
+        waiting.shift();
+        now = Math.max(now, due.at);
+        due.wake();
+      }
+      now = target;
+      await settle();
+    },
+  };
+}
+
 export async function runCli(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   const configDir = opts.configDir ?? tempDir();
-  const stdout = new Capture(opts.tty === true, opts.columns);
-  const stderr = new Capture(opts.tty === true, opts.columns);
-  const stdin = Readable.from(opts.stdin === undefined ? [] : [opts.stdin].flat()) as Readable & { isTTY?: boolean };
+  const stdout = new Capture(opts.tty === true, opts.columns, opts.terminal);
+  const stderr = new Capture(opts.tty === true, opts.columns, opts.terminal);
+  opts.onStart?.({ stdout, stderr });
+  const stdin = (
+    opts.stdin instanceof Readable ? opts.stdin : Readable.from(opts.stdin === undefined ? [] : [opts.stdin].flat())
+  ) as Readable & { isTTY?: boolean };
   stdin.isTTY = opts.tty === true;
-  const clock = fakeClock(opts.now);
+  const clock = opts.clock ?? fakeClock(opts.now);
   const ctx: Ctx = {
     io: { stdout, stderr, stdin },
     env: { FCAST_CONFIG_DIR: configDir, ...opts.env },

@@ -8,6 +8,8 @@ import { afterEach } from 'vitest';
 export interface Served {
   status?: number;
   body: unknown;
+  /** The text to send instead of JSON.stringify(body): numbers written as JSON.stringify would not (1.50). */
+  raw?: string;
 }
 
 export interface TamperedServer {
@@ -23,9 +25,9 @@ export async function serveTampered(respond: (url: URL) => Served | Promise<Serv
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(url.pathname + url.search);
     Promise.resolve(respond(url)).then(
-      ({ status = 200, body }) => {
+      ({ status = 200, body, raw }) => {
         res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' });
-        res.end(JSON.stringify(body));
+        res.end(raw ?? JSON.stringify(body));
       },
       (err: unknown) => {
         res.writeHead(500, { 'content-type': 'text/plain' });

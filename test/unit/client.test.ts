@@ -277,6 +277,36 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a redirect it cannot follow is a bad response (exit 7), never an internal error', async () => {
+    const redirect = (status: number, location?: string) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(status, location === undefined ? {} : { location });
+      s.end();
+    };
+    for (const [status, location, said] of [
+      [302, 'http://[bad', /Location that is not an http\(s\) URL/],
+      [301, 'ftp://files.example/demo.php', /Location that is not an http\(s\) URL/],
+      [300, undefined, /^HTTP 300 Multiple Choices: a redirect with no Location to follow$/],
+      [304, undefined, /^HTTP 304 Not Modified/],
+    ] as const) {
+      script = [redirect(status, location)];
+      const err = await failure(client().c.request(GET));
+      expect(err.exitCode, `${status} ${location}`).toBe(ExitCode.BadResponse);
+      expect(err.message).toMatch(said);
+    }
+  });
+
+  it('a leading byte order mark is dropped from the body before parsing, and from the raw text', async () => {
+    script = [
+      (_q, s) => {
+        s.writeHead(200, { 'content-type': 'application/json' });
+        s.end('\ufeff{"ok":true}');
+      },
+    ];
+    const res = await client().c.request(GET);
+    expect(res.raw).toBe('{"ok":true}');
+    expect(res.body).toEqual({ ok: true });
+  });
+
   it('refuses a body over the size cap with exit 7', async () => {
     script = [(_q, s) => json(s, 200, { big: 'x'.repeat(5000) })];
     const err = await failure(client({}, { maxBodyBytes: 1000 }).c.request(GET));

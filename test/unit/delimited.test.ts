@@ -22,6 +22,21 @@ describe('renderDelimited', () => {
     expect(renderDelimited('csv', ['v'], [['\r=x']])).toBe('v\n"\n=x"\n');
   });
 
+  it('a number as sent is written as sent and never prefixed; a NumberCell that holds no number is text', () => {
+    const text = renderDelimited(
+      'csv',
+      ['a', 'b', 'c'],
+      [[{ number: '-0.19' }, { number: '1.50' }, { number: '=1+1' }]],
+    );
+    expect(text).toBe("a,b,c\n-0.19,1.50,'=1+1\n");
+    expect(renderDelimited('tsv', ['a'], [[{ number: '-1E+2' }]])).toBe('a\n-1E+2\n');
+  });
+
+  it('CSV: the fullwidth = + - @ that Apple Numbers reads as formulas are prefixed too', () => {
+    const text = renderDelimited('csv', ['v'], [['\uff1d1+1'], ['\uff0b1'], ['\uff0d1'], ['\uff20x']]);
+    expect(text.split('\n').slice(1, -1)).toEqual(["'\uff1d1+1", "'\uff0b1", "'\uff0d1", "'\uff20x"]);
+  });
+
   it('TSV: tab, newline, carriage return and backslash escaped, one line per row; no formula prefix', () => {
     const text = renderDelimited('tsv', ['a', 'b'], [['x\ty\nz\\', '=1']]);
     expect(text).toBe('a\tb\nx\\ty\\nz\\\\\t=1\n');

@@ -5,7 +5,10 @@ import { amend, ApiError, ExitCode, NetworkError } from '../../src/core/errors.j
 
 describe('amend', () => {
   it('keeps the class, exit code and details, and the original as the cause', () => {
-    const original = new ApiError({ status: 404, title: 'Not Found', raw: '{}' }, { hint: 'old' });
+    const original = new ApiError(
+      { status: 404, title: 'Not Found', raw: '{}' },
+      { exitCode: ExitCode.NotFound, hint: 'old' },
+    );
     const told = amend(original, { prefix: 'BTC/USD', hint: 'new' });
     expect(told).toBeInstanceOf(ApiError);
     expect(told.exitCode).toBe(ExitCode.NotFound);

@@ -27,6 +27,8 @@ describe('proxy choice', () => {
       httpProxy: 'http://a:1',
       httpsProxy: undefined,
       noProxy: undefined,
+      httpVariable: 'http_proxy',
+      httpsVariable: undefined,
     });
   });
 });

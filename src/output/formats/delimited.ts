@@ -7,34 +7,52 @@
 import { cleanBlock } from '../sanitize.js';
 
 export type DelimitedFormat = 'csv' | 'tsv';
-/** A cell as the body sent it: numbers stay numbers (written as JavaScript writes them), null is empty. */
-export type Cell = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A number as the body wrote it (`1.50`, `1e2`, an id past 2^53): written as it is, never taken for a formula. */
+export interface NumberCell {
+  number: string;
+}
+
+/**
+ * A cell as the body sent it: a number stays a number (a JavaScript number as JavaScript
+ * writes it, a NumberCell as its text), true and false as such, null or undefined empty.
+ */
+export type Cell = string | number | boolean | null | undefined | NumberCell;
+
+// OWASP's list, and the fullwidth = + - @ that Apple Numbers reads as the same characters.
+const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const CSV_QUOTE = /[",\r\n]/;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** The text of a cell that is not text; undefined for text, and for a NumberCell that holds no number. */
+function nonText(cell: Cell): string | undefined {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'string') return undefined;
+  if (typeof cell === 'object') return JSON_NUMBER.test(cell.number) ? cell.number : undefined;
+  return String(cell);
+}
+
+/** Server text, cleaned of terminal controls as everywhere (tabs and newlines stay, to be quoted or escaped). */
+const textOf = (cell: Cell): string => cleanBlock(typeof cell === 'object' && cell !== null ? cell.number : cell);
 
 function csvCell(cell: Cell): string {
-  if (cell === null || cell === undefined) return '';
-  if (typeof cell !== 'string') return String(cell);
-  const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
+  const plain = nonText(cell);
+  if (plain !== undefined) return plain;
+  let text = textOf(cell);
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return CSV_QUOTE.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 const TSV_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
 
 function tsvCell(cell: Cell): string {
-  if (cell === null || cell === undefined) return '';
-  if (typeof cell !== 'string') return String(cell);
-  return cell.replace(/[\t\n\r\\]/g, (c) => TSV_ESCAPES[c]!);
+  return nonText(cell) ?? textOf(cell).replace(/[\t\n\r\\]/g, (c) => TSV_ESCAPES[c]!);
 }
 
-/**
- * The table as CSV or TSV. Text cells are the server's: cleaned of terminal controls first, as
- * everywhere (cleanBlock keeps tabs and newlines, which are then quoted or escaped).
- */
+/** The table as CSV or TSV, newline-terminated. */
 export function renderDelimited(format: DelimitedFormat, header: readonly string[], rows: readonly Cell[][]): string {
   const cell = format === 'csv' ? csvCell : tsvCell;
   const sep = format === 'csv' ? ',' : '\t';
-  const line = (cells: readonly Cell[]) => cells.map((c) => cell(typeof c === 'string' ? cleanBlock(c) : c)).join(sep);
+  const line = (cells: readonly Cell[]) => cells.map(cell).join(sep);
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }

@@ -1,0 +1,108 @@
+// --watch, --interval and --count, shared by `demo` and `predict`: the flags, their checks
+// (before any request), and what a watch changes in a run. The watch itself (src/watch/) is
+// imported by the action only when --watch is given.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import type { Run } from './command.js';
+import { parseWholeNumber, shown } from './input.js';
+import type { ForecastSource } from '../watch/index.js';
+
+export const DEFAULT_INTERVAL_S = 60;
+/** The service's data moves by the minute at best: a faster watch would only load it. */
+export const MIN_INTERVAL_S = 5;
+const MAX_INTERVAL_S = 86_400;
+
+export interface WatchFlags {
+  watch?: boolean;
+  interval?: number;
+  count?: number;
+}
+
+export function addWatchFlags(command: Command, name: string): Command {
+  const hint = `see 'fcast ${name} --help'`;
+  return command
+    .option(
+      '--watch',
+      'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)',
+    )
+    .addOption(
+      new Option(
+        '--interval <seconds>',
+        `seconds between refreshes with --watch, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
+      ).argParser((raw) => parseInterval(raw, hint)),
+    )
+    .addOption(
+      new Option('--count <n>', 'with --watch: stop after n refreshes, with the exit code of the last').argParser(
+        (raw) => {
+          try {
+            return parseWholeNumber(raw, '--count', 1);
+          } catch (err) {
+            throw new UsageError((err as Error).message, { hint });
+          }
+        },
+      ),
+    );
+}
+
+function parseInterval(raw: string, hint: string): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n < MIN_INTERVAL_S || n > MAX_INTERVAL_S)
+    throw new UsageError(
+      `--interval must be a number of seconds from ${MIN_INTERVAL_S} to ${MAX_INTERVAL_S}, got ${shown(raw)}`,
+      { hint },
+    );
+  return n;
+}
+
+export interface WatchPlan {
+  intervalS: number;
+  count?: number;
+}
+
+/**
+ * What --watch asks for, checked; undefined without it (then --interval and --count are exit 2:
+ * they mean nothing alone). A watch sends each request once per refresh: its own backoff, never
+ * faster than the interval, replaces the client's quick retries (--retries), which would ask
+ * the server again within seconds. Called before anything reads the settings.
+ */
+export function watchPlan(run: Run, flags: WatchFlags, name: string): WatchPlan | undefined {
+  if (!flags.watch) {
+    const alone = flags.interval !== undefined ? '--interval' : flags.count !== undefined ? '--count' : undefined;
+    if (alone)
+      throw new UsageError(`${alone} works with --watch`, { hint: `add --watch, or see 'fcast ${name} --help'` });
+    return undefined;
+  }
+  // A refresh is a table on a screen or a line of JSON in a stream; a CSV header once per
+  // refresh would break every reader, so those formats stay one-shot.
+  if (run.format !== 'table' && run.format !== 'json')
+    throw new UsageError(`--watch gives --format table or json, not '${run.format}'`, {
+      hint: `drop --watch for one ${run.format} document, or see 'fcast ${name} --help'`,
+    });
+  if (run.flags.dryRun) return undefined;
+  run.flags.retries = 0;
+  return { intervalS: flags.interval ?? DEFAULT_INTERVAL_S, count: flags.count };
+}
+
+/** For the commands' --help: how a watch behaves, in a few lines. */
+export const WATCH_HELP = `
+Watching (--watch):
+  On a terminal: a board on the alternate screen, redrawn in place; countdowns
+  tick each second; what changed since the previous refresh is marked; keys q
+  quit (exit 0), r refresh now (never sooner than --interval after the last).
+  Piped: each refresh's table then a blank line; with --json, one line of
+  JSON per response (each symbol's body, or its error body) per refresh.
+  A failed refresh (rate limit, unavailable) keeps the last data, marked
+  stale, and backs off; a permanent error (key, unknown symbol) ends the
+  watch with its exit code. Each request is sent once per refresh.`;
+
+/** Runs the watch (loaded only now: a command that does not watch never parses it). */
+export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource): Promise<number> {
+  const { watchForecasts } = await import('../watch/index.js');
+  return watchForecasts(run.ctx, run.out, source, {
+    intervalS: plan.intervalS,
+    count: plan.count,
+    json: run.flags.json === true,
+    strict: run.flags.strict === true,
+  });
+}

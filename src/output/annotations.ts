@@ -1,0 +1,80 @@
+// GitHub Actions, when a run is in it (GITHUB_ACTIONS=true): each failure as a workflow command
+// on stderr (`::error title=...::message`), which the runner turns into an annotation on the
+// run, and the Markdown report with its verdict appended to the step summary
+// ($GITHUB_STEP_SUMMARY). stdout stays data. Outside Actions, annotate() does nothing. The
+// failures come in as data (track-record's gates, the journal report's), so this module only
+// writes them down, escaped as the runner reads them (actions/toolkit's command.ts):
+// in the message % CR LF become %25 %0D %0A; in a property, : and , also %3A %2C.
+import { appendFileSync } from 'node:fs';
+import type { Env } from '../core/context.js';
+import type { Output } from './io.js';
+import { clean, cleanBlock } from './sanitize.js';
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+export interface Annotation {
+  level: AnnotationLevel;
+  /** A short heading; server text is cleaned to one line. */
+  title?: string;
+  /** Lines break as they are: the runner shows a multi-line message. */
+  message: string;
+}
+
+/** Whether the run is a step of GitHub Actions, which sets GITHUB_ACTIONS=true. */
+export const inGitHubActions = (env: Env): boolean => env.GITHUB_ACTIONS === 'true';
+
+export const escapeData = (text: string): string =>
+  text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+
+export const escapeProperty = (text: string): string => escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+
+/** `::error title=fcast track-record%3A gate::1h%3A ...`: one line, whatever the text holds. */
+export function workflowCommand(a: Annotation): string {
+  const title = a.title === undefined ? '' : ` title=${escapeProperty(clean(a.title))}`;
+  return `::${a.level}${title}::${escapeData(cleanBlock(a.message))}`;
+}
+
+export interface AnnotationReport {
+  annotations: readonly Annotation[];
+  /** Markdown for the step summary, verdict included; undefined to leave the summary alone. */
+  summary?: string;
+}
+
+/**
+ * Under GitHub Actions: each annotation as a workflow command on stderr, then the summary
+ * appended to $GITHUB_STEP_SUMMARY when that is set (a file that cannot be written is a
+ * warning: the run's own exit code stands). Elsewhere nothing.
+ */
+export function annotate(out: Output, env: Env, report: AnnotationReport): void {
+  if (!inGitHubActions(env)) return;
+  for (const a of report.annotations) out.io.stderr.write(`${workflowCommand(a)}\n`);
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (report.summary === undefined || !file) return;
+  try {
+    appendFileSync(file, `${report.summary.trimEnd()}\n\n`);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    out.warn(`could not append the summary to GITHUB_STEP_SUMMARY (${file}): ${why}`);
+  }
+}
+
+/** Text for a Markdown paragraph or list item: one line, with Markdown's own characters escaped. */
+export const markdownText = (text: string): string => clean(text).replace(/[\\`*_[\]<>|#~]/g, '\\$&');
+
+export interface Verdict {
+  /** What was judged: `fcast track-record`. */
+  subject: string;
+  passed: boolean;
+  /** One phrase per kind of failure (`2 gate failures`). */
+  problems: readonly string[];
+  /** Every line the checks printed, failures and passes alike. */
+  lines: readonly string[];
+}
+
+/** The verdict as Markdown, for the end of a step summary. */
+export function verdictMarkdown(v: Verdict): string {
+  const head = v.passed
+    ? `**Verdict: passed.** ${markdownText(v.subject)}: every check held.`
+    : `**Verdict: failed** (exit 8). ${markdownText(v.subject)}: ${markdownText(v.problems.join('; '))}.`;
+  return [head, '', ...v.lines.map((line) => `- ${markdownText(line)}`)].join('\n').trimEnd();
+}

@@ -1,0 +1,317 @@
+// A watch on a terminal: the board. The command's own table, redrawn in place on the alternate
+// screen, with a status line at the bottom (last update, next refresh, errors, keys). Between
+// refreshes it ticks once a second without asking the server anything: countdowns and ages
+// move on from each body's own clock. What changed since the previous refresh is marked for
+// one refresh; a failed refresh keeps the last good board, marked stale with its age.
+import type { Ctx, Writer } from '../core/context.js';
+import { InterruptedError } from '../core/errors.js';
+import { MARK } from '../output/forecast-table.js';
+import { formatDuration } from '../output/format.js';
+import type { Output } from '../output/io.js';
+import { clean } from '../output/sanitize.js';
+import { displayWidth, packLine } from '../output/table.js';
+import { plainText } from './ansi.js';
+import { bodyAt, shownTimes } from './changes.js';
+import { Refresher, type RefreshReport } from './refresher.js';
+import { type Key, Screen, type Terminal } from './screen.js';
+import type { Answer, ForecastSource, WatchOptions } from './source.js';
+
+/** The attribution footer's lines (disclaimer, source, tier): never cut from a board too tall for its window. */
+const FOOTER_LINES = 3;
+/** A footer whose disclaimer wrapped on a narrow window: kept whole up to this many lines. */
+const MAX_FOOTER_LINES = 6;
+
+export async function boardForecasts(
+  ctx: Ctx,
+  out: Output,
+  source: ForecastSource,
+  options: WatchOptions,
+): Promise<number> {
+  const refresher = new Refresher(source, ctx.clock, options);
+  const keys: Key[] = [];
+  let woken: AbortController | undefined;
+  let wakePending = false;
+  const wake = () => {
+    wakePending = true;
+    woken?.abort();
+  };
+  const stdin = ctx.io.stdin.isTTY ? ctx.io.stdin : undefined;
+  const screen = new Screen(ctx.io.stdout as Terminal, stdin, {
+    key: (key) => {
+      keys.push(key);
+      wake();
+    },
+    resize: wake,
+  });
+  // Ctrl-C as a signal, SIGTERM, SIGHUP (bin/fcast.js turns each into this abort): the terminal
+  // comes back at once, synchronously, before main reports the interruption on the shell's screen.
+  const onAbort = () => {
+    screen.close();
+    wake();
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // What the API layer says on stderr (a shape warning) would scribble over the board: it goes
+  // to the status line instead, until the next refresh.
+  let notice: string | undefined;
+  const stderr = divertStderr(out, (text) => {
+    notice = text;
+  });
+  const view = new BoardView(ctx, out, source, refresher, options);
+  let done: RefreshReport | undefined;
+  let failed: { error: unknown } | undefined;
+  let inflight = false;
+  let full = false;
+  try {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    screen.open();
+    for (;;) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      for (const key of keys.splice(0)) {
+        if (key === 'quit') return 0;
+        if (key === 'interrupt') throw new InterruptedError();
+        full = true;
+        if (key === 'refresh') view.refreshAsked(inflight);
+      }
+      if (failed) throw failed.error;
+      if (done) {
+        const report = done;
+        done = undefined;
+        inflight = false;
+        notice = undefined;
+        view.refreshed(report);
+        if (report.permanent) {
+          // The board goes, the shell's screen comes back, then the errors: the others here, the
+          // one that ends the watch by main, with its hint and code.
+          screen.close();
+          stderr.restore();
+          for (const f of report.failures) if (f !== report.permanent) out.error(f.error);
+          throw report.permanent.error;
+        }
+        if (options.count !== undefined && refresher.count >= options.count) {
+          // The last board stays on the shell's screen, as the command alone would print it.
+          screen.close();
+          stderr.restore();
+          const final = view.text(ctx.clock.now(), false);
+          if (final !== '') out.data(final);
+          return report.code;
+        }
+      }
+      const now = ctx.clock.now();
+      if (!inflight && now >= refresher.nextAt) {
+        inflight = true;
+        view.refreshing();
+        refresher.refresh().then(
+          (report) => {
+            done = report;
+            wake();
+          },
+          (error: unknown) => {
+            failed = { error };
+            wake();
+          },
+        );
+      }
+      screen.draw(view.frame(now, screen.columns, screen.rows, notice), full);
+      full = false;
+      // Until the next second's tick (countdowns move each second), or the refresh, or a wake.
+      const next = view.nextTick(now);
+      const until = inflight ? next : Math.min(next, refresher.nextAt);
+      if (wakePending) {
+        wakePending = false;
+        continue;
+      }
+      woken = new AbortController();
+      try {
+        await ctx.clock.sleep(Math.max(0, until - now), woken.signal);
+      } catch {
+        // Woken early: a key, a resize, a finished refresh, or Ctrl-C (checked at the top).
+      }
+      woken = undefined;
+      wakePending = false;
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    screen.close();
+    stderr.restore();
+  }
+}
+
+/** Replaces the Output's stderr with `sink` (the last line written) until restore(). */
+function divertStderr(out: Output, sink: (line: string) => void): { restore(): void } {
+  const io = out.io as { stderr: Writer };
+  const saved = io.stderr;
+  io.stderr = {
+    write: (chunk) => {
+      const lines = String(chunk)
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+      if (lines.length > 0) sink(lines[0]!.replace(/^fcast: /, ''));
+      return true;
+    },
+    isTTY: false,
+  };
+  return {
+    restore: () => {
+      io.stderr = saved;
+    },
+  };
+}
+
+/** What the board shows, composed from the refresher's state at a given moment. */
+class BoardView {
+  /** Set when `r` asked for a refresh the interval does not allow yet: when it will come. */
+  private deferred: number | undefined;
+  private busy = false;
+  private lastArrival: number | undefined;
+  /** Refreshes finished: what the board shows changes with each. */
+  private finished = 0;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly out: Output,
+    private readonly source: ForecastSource,
+    private readonly refresher: Refresher,
+    private readonly options: WatchOptions,
+  ) {}
+
+  refreshing(): void {
+    this.busy = true;
+    this.deferred = undefined;
+  }
+
+  refreshed(report: RefreshReport): void {
+    this.busy = false;
+    this.finished++;
+    if (report.answers.length > 0) this.lastArrival = report.answers[0]!.arrivedAt;
+  }
+
+  /**
+   * `r`: a refresh now, unless the last one started less than an interval ago: never more
+   * often than the interval, `r` included. Then the refresh comes at the first moment the
+   * interval allows (after a failure, that cuts the backoff short), and the status line says when.
+   */
+  refreshAsked(inflight: boolean): void {
+    if (inflight) return;
+    const now = this.ctx.clock.now();
+    const earliest = this.refresher.earliest();
+    if (earliest < this.refresher.nextAt) this.refresher.nextAt = Math.max(earliest, now);
+    if (this.refresher.nextAt > now) this.deferred = this.refresher.nextAt;
+  }
+
+  /** When the next tick is due: a second after the last answer's arrival, and every second since. */
+  nextTick(now: number): number {
+    const phase = this.lastArrival ?? 0;
+    const into = (((now - phase) % 1000) + 1000) % 1000;
+    return now + (1000 - into);
+  }
+
+  /** The last table rendered, and what it depended on. */
+  private rendered: { key: string; text: string } | undefined;
+
+  /**
+   * The command's table at `now`: each body moved on by the seconds since it arrived; marks
+   * when asked. Rendered again only when something it shows has changed (the answers, their
+   * marks, the width, a duration as worded): most ticks change the status line alone, and a
+   * render of a 22-row table each second would be most of an idle board's CPU.
+   */
+  text(now: number, marked: boolean): string {
+    const { refresher } = this;
+    const nowS = Math.floor(now / 1000);
+    const times = refresher.latest.map((a) =>
+      a?.fetched.wellFormed ? shownTimes(a.fetched.body, Math.floor((now - a.arrivedAt) / 1000), nowS) : nowS,
+    );
+    const key = `${this.finished}/${marked}/${this.out.columns}/${times.join('\n')}`;
+    if (this.rendered?.key === key) return this.rendered.text;
+    const shown = refresher.latest.flatMap((a) => (a ? [at(a, now)] : []));
+    const marks = marked ? refresher.marks : undefined;
+    const text = shown.length === 0 ? '' : this.source.render(this.out, shown, nowS, marks).text;
+    this.rendered = { key, text };
+    return text;
+  }
+
+  /** The whole screen: the stale banner, the board, the legend of the marks, and the status line, `rows` lines. */
+  frame(now: number, columns: number, rows: number, notice: string | undefined): string[] {
+    const { out, refresher } = this;
+    const c = out.c;
+    const top: string[] = [];
+    const oldest = refresher.oldestAnswer();
+    const failure = refresher.lastFailures[0];
+    if (refresher.stale) {
+      const why = `${failure!.error.message}${refresher.lastFailures.length > 1 ? ` (and ${refresher.lastFailures.length - 1} more)` : ''}`;
+      const age = oldest === undefined ? 'no data yet' : `data from ${formatDuration((now - oldest) / 1000)} ago`;
+      // Two lines at most (the second cut to the width), so that a narrow window still says why.
+      const [first = '', ...rest] = packLine(`${age}: ${clean(why)}`.split(' '), Math.max(10, columns - 8), ' ');
+      top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(first)}`);
+      if (rest.length > 0) top.push(`        ${c.yellow(rest.join(' '))}`);
+    }
+    const bottom: string[] = [];
+    // The board's own marks (a watch marks with a column of its own), explained while any shows.
+    if ([...refresher.marks.values()].some((m) => m.tfs.size > 0 || m.price !== undefined)) {
+      const legend = `${MARK.new} new forecast  ${MARK.flipped} direction flipped  ${MARK.up}${MARK.down} price moved: since the previous refresh`;
+      const short = `${MARK.new} new  ${MARK.flipped} flipped  ${MARK.up}${MARK.down} price: since the last refresh`;
+      bottom.push(c.dim(displayWidth(legend) <= columns ? legend : short));
+    }
+    bottom.push(this.status(now, columns, notice));
+    const body = this.text(now, true);
+    const lines = body === '' ? [] : body.split('\n');
+    const room = Math.max(0, rows - top.length - bottom.length);
+    const middle = clip(lines, room, (hidden) =>
+      c.dim(`… ${hidden} more line${hidden === 1 ? '' : 's'}: a taller window shows them (or --tf fewer timeframes)`),
+    );
+    const blank = Array.from({ length: Math.max(0, room - middle.length) }, () => '');
+    return [...top, ...middle, ...blank, ...bottom].slice(0, rows);
+  }
+
+  /** The status line: when the board was updated, when it next will be, what went wrong, the keys. */
+  private status(now: number, columns: number, notice: string | undefined): string {
+    const { out, refresher, options } = this;
+    const c = out.c;
+    const updated = this.lastArrival;
+    const ago = updated === undefined ? '' : formatDuration((now - updated) / 1000);
+    const next = formatDuration(Math.max(0, refresher.nextAt - now) / 1000);
+    const when = this.busy
+      ? 'refreshing…'
+      : this.deferred !== undefined && this.deferred > now
+        ? `refresh at ${clock(this.deferred)} (at most one each ${options.intervalS}s)`
+        : refresher.stale
+          ? `retry in ${next}`
+          : `next in ${next}`;
+    const keys = [`${c.bold('q')} quit`, `${c.bold('r')} refresh`];
+    const said = notice === undefined ? [] : [c.yellow(clean(notice))];
+    const variants: string[][] = [
+      [...said, ...(updated === undefined ? [] : [`updated ${clock(updated)} UTC (${ago} ago)`]), when, ...keys],
+      [...said, ...(updated === undefined ? [] : [`updated ${ago} ago`]), when, ...keys],
+      [...said, when, ...keys],
+      [when, ...keys],
+    ];
+    const fits = (parts: string[]) => displayWidth(plainText(parts.join(' · '))) <= columns;
+    return (variants.find(fits) ?? variants.at(-1)!).join(c.dim(' · '));
+  }
+}
+
+/** An answer as it stands at `now`: its body moved on by the whole seconds since it arrived. */
+function at(answer: Answer, now: number): Answer {
+  const { fetched } = answer;
+  if (!fetched.wellFormed) return answer;
+  const elapsed = Math.floor((now - answer.arrivedAt) / 1000);
+  return { ...answer, fetched: { ...fetched, body: bodyAt(fetched.body, elapsed) } };
+}
+
+/** HH:MM:SS of a time in milliseconds, UTC. */
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/**
+ * At most `room` lines: a board too tall for its window loses lines from the middle, with a
+ * line saying so, and keeps its footer: the lines after the last blank one (the attribution
+ * the licence requires, with the disclaimer however it wrapped), or at least the last three.
+ */
+export function clip(lines: string[], room: number, hiddenLine: (hidden: number) => string): string[] {
+  if (lines.length <= room) return lines;
+  const blank = lines.lastIndexOf('');
+  const after = blank < 0 ? 0 : lines.length - blank - 1;
+  const footer = after >= FOOTER_LINES && after <= MAX_FOOTER_LINES ? after : FOOTER_LINES;
+  if (room < footer + 2) return lines.slice(0, room);
+  const head = room - footer - 1;
+  return [...lines.slice(0, head), hiddenLine(lines.length - head - footer), ...lines.slice(-footer)];
+}

@@ -1,0 +1,121 @@
+// The terminal of a board: the alternate screen, a hidden cursor, raw keys, and frames drawn
+// by rewriting only the lines that changed. Whatever ends the watch (q, Ctrl-C as a key or a
+// signal, SIGTERM, SIGHUP, an error, an exception nobody caught), close() gives the terminal
+// back as it was: cursor, screen, line wrap, colours, cooked mode.
+import type { Reader, Writer } from '../core/context.js';
+import { charWidth } from '../output/table.js';
+import { ansi, fitLine } from './ansi.js';
+
+export type Key = 'quit' | 'refresh' | 'interrupt' | 'redraw';
+
+/** The terminal side of stdout: what a TTY write stream has beyond write(). */
+export interface Terminal extends Writer {
+  rows?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+}
+
+export interface ScreenEvents {
+  key(key: Key): void;
+  resize(): void;
+}
+
+const DEFAULT_ROWS = 24;
+
+export class Screen {
+  private drawn: string[] = [];
+  private drawnSize = '';
+  private opened = false;
+  private closed = false;
+  private readonly onData = (chunk: Buffer | string) => {
+    for (const key of keysIn(String(chunk))) this.events.key(key);
+  };
+  private readonly onResize = () => this.events.resize();
+  // A crash must not leave the terminal raw on the alternate screen: restored before Node
+  // prints the exception (the monitor runs first), so that the trace shows on the shell's screen.
+  private readonly onCrash = () => this.close();
+
+  constructor(
+    private readonly tty: Terminal,
+    private readonly stdin: Reader | undefined,
+    private readonly events: ScreenEvents,
+  ) {}
+
+  get columns(): number {
+    return Math.max(1, this.tty.columns ?? 80);
+  }
+
+  get rows(): number {
+    return Math.max(1, this.tty.rows ?? DEFAULT_ROWS);
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    process.on('exit', this.onCrash);
+    process.on('uncaughtExceptionMonitor', this.onCrash);
+    this.tty.write(ansi.enterAltScreen + ansi.hideCursor + ansi.noWrap + ansi.clearScreen);
+    this.tty.on?.('resize', this.onResize);
+    if (this.stdin?.isTTY) {
+      // Raw: each key arrives as typed, and Ctrl-C as a byte, not SIGINT (handled as a key).
+      this.stdin.setRawMode?.(true);
+      this.stdin.on('data', this.onData);
+      this.stdin.resume();
+    }
+  }
+
+  /**
+   * Shows `lines` (one per row, already composed): the lines that differ from the last frame
+   * are rewritten and cleared to their end; after a resize (or `full`), the screen is cleared
+   * once and drawn whole. Each frame is one write, inside synchronised-output marks.
+   */
+  draw(lines: readonly string[], full = false): void {
+    if (this.closed) return;
+    const size = `${this.columns}x${this.rows}`;
+    const whole = full || size !== this.drawnSize;
+    let frame = whole ? ansi.clearScreen : '';
+    const rows = Math.min(lines.length, this.rows);
+    for (let i = 0; i < rows; i++) {
+      const { text, cells } = fitLine(lines[i]!, this.columns, charWidth);
+      if (!whole && this.drawn[i] === text) continue;
+      // A line that fills the row leaves the cursor on its last cell: clearing from there would erase it.
+      const clear = cells < this.columns ? ansi.clearLineEnd : '';
+      frame += `${ansi.moveTo(i + 1)}${text}${ansi.resetColours}${clear}`;
+      this.drawn[i] = text;
+    }
+    if (rows < this.drawn.length || whole) {
+      // Fewer lines than before: the rest of the screen goes.
+      if (!whole) frame += ansi.moveTo(rows + 1) + ansi.clearScreenEnd;
+      this.drawn.length = rows;
+    }
+    this.drawnSize = size;
+    if (frame !== '') this.tty.write(ansi.beginFrame + frame + ansi.endFrame);
+  }
+
+  /** Gives the terminal back. Synchronous and idempotent: it runs in signal and exit handlers too. */
+  close(): void {
+    if (this.closed || !this.opened) return;
+    this.closed = true;
+    process.off('exit', this.onCrash);
+    process.off('uncaughtExceptionMonitor', this.onCrash);
+    this.tty.off?.('resize', this.onResize);
+    if (this.stdin?.isTTY) {
+      this.stdin.off('data', this.onData);
+      this.stdin.setRawMode?.(false);
+      this.stdin.pause();
+    }
+    this.tty.write(ansi.resetColours + ansi.wrap + ansi.showCursor + ansi.leaveAltScreen);
+  }
+}
+
+/** The keys the board knows in what the terminal sent: escape sequences (arrows, function keys) skipped whole. */
+export function keysIn(text: string): Key[] {
+  const keys: Key[] = [];
+  for (const ch of text.replace(/\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?/g, '')) {
+    if (ch === 'q' || ch === 'Q') keys.push('quit');
+    else if (ch === 'r' || ch === 'R') keys.push('refresh');
+    else if (ch === '\x03') keys.push('interrupt');
+    else if (ch === '\x0c') keys.push('redraw');
+  }
+  return keys;
+}

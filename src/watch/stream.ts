@@ -1,0 +1,124 @@
+// A watch whose stdout is not a terminal (or asked for --json): each refresh appended to the
+// stream, for a log file, `jq` or `head`. With --json, one compact JSON document per response
+// per line (NDJSON), the body's content as sent; without, the plain table and a blank line.
+// Errors go to stderr, one line each with a timestamp, and the stream goes on; a permanent one
+// ends it with its code. A reader that leaves ends it quietly: exit 0.
+import type { Ctx } from '../core/context.js';
+import { ApiError, FcastError, InterruptedError } from '../core/errors.js';
+import { formatDuration } from '../output/format.js';
+import type { Output } from '../output/io.js';
+import { compactJson } from '../output/json.js';
+import { clean } from '../output/sanitize.js';
+import { pipeReaderCheck } from './reader-gone.js';
+import { type Failure, Refresher, type RefreshReport } from './refresher.js';
+import type { ForecastSource, WatchOptions } from './source.js';
+
+/** How often a sleeping stream looks whether its reader is still there. */
+const READER_CHECK_MS = 500;
+
+/** The reader left: the stream ends, exit 0. */
+class ReaderGone extends Error {}
+
+export async function streamForecasts(
+  ctx: Ctx,
+  out: Output,
+  source: ForecastSource,
+  options: WatchOptions,
+): Promise<number> {
+  const refresher = new Refresher(source, ctx.clock, options);
+  // Its readers are looked for before the first line goes out: `head -1` leaves right after it.
+  const readerLeft = readerCheck(ctx);
+  try {
+    for (;;) {
+      const report = await refresher.refresh();
+      write(ctx, out, source, options, refresher, report);
+      if (report.permanent) throw withoutBody(report.permanent.error);
+      if (options.count !== undefined && refresher.count >= options.count) return report.code;
+      await sleepUntil(ctx, refresher.nextAt, readerLeft);
+    }
+  } catch (err) {
+    if (err instanceof ReaderGone || isClosedPipe(err)) return 0;
+    throw err;
+  }
+}
+
+function write(
+  ctx: Ctx,
+  out: Output,
+  source: ForecastSource,
+  options: WatchOptions,
+  refresher: Refresher,
+  report: RefreshReport,
+): void {
+  const failed = new Map(report.failures.map((f) => [f.symbol, f]));
+  if (options.json) {
+    // In the symbols' order: a body, or the server's error body; nothing when no answer came.
+    for (const symbol of source.symbols) {
+      const answer = report.answers.find((a) => a.symbol === symbol);
+      const raw = answer ? answer.fetched.raw : errorBody(failed.get(symbol));
+      const line = raw === undefined ? undefined : compactOrNothing(raw);
+      if (line !== undefined) out.io.stdout.write(`${line}\n`);
+    }
+  } else if (report.answers.length > 0) {
+    const now = Math.floor(ctx.clock.now() / 1000);
+    const view = source.render(out, report.answers, now);
+    out.io.stdout.write(`${view.text.replace(/\n?$/, '\n')}\n`);
+    for (const problem of view.problems) line(ctx, out, problem);
+  }
+  const next = formatDuration((refresher.nextAt - ctx.clock.now()) / 1000);
+  for (const f of report.failures) {
+    // The permanent failure is main's to tell, with its hint.
+    if (f === report.permanent) continue;
+    line(ctx, out, `${clean(f.error.message)}${report.permanent ? '' : `; next refresh in ${next}`}`);
+  }
+}
+
+/** One line on stderr, stamped with the time (UTC, to the second): a log of a long watch reads by it. */
+function line(ctx: Ctx, out: Output, message: string): void {
+  const stamp = `${new Date(ctx.clock.now()).toISOString().slice(0, 19)}Z`;
+  out.io.stderr.write(`${stamp} fcast: ${clean(message)}\n`);
+}
+
+function errorBody(failure: Failure | undefined): string | undefined {
+  return failure?.error instanceof ApiError ? failure.error.details.raw : undefined;
+}
+
+function compactOrNothing(raw: string): string | undefined {
+  try {
+    return compactJson(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The error as main reports it, less the body: its compact line is already in the stream, and
+ * main would print it again, indented, under --json.
+ */
+function withoutBody(error: FcastError): FcastError {
+  return error instanceof ApiError ? new FcastError(error.message, error.exitCode, { hint: error.hint }) : error;
+}
+
+function readerCheck(ctx: Ctx): (() => boolean) | undefined {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  return fd === 1 ? pipeReaderCheck(1, ctx.platform) : undefined;
+}
+
+/** Sleeps until `at`, in steps of a second while there is a reader to look for; Ctrl-C ends it with 130. */
+async function sleepUntil(ctx: Ctx, at: number, readerLeft: (() => boolean) | undefined): Promise<void> {
+  for (;;) {
+    const left = at - ctx.clock.now();
+    if (left <= 0) return;
+    try {
+      await ctx.clock.sleep(readerLeft ? Math.min(left, READER_CHECK_MS) : left, ctx.signal);
+    } catch {
+      throw new InterruptedError();
+    }
+    if (readerLeft?.()) throw new ReaderGone();
+  }
+}
+
+/** A write to a pipe whose reader has gone (in-process; the real stdout says so in an 'error' event, see bin/fcast.js). */
+function isClosedPipe(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+}

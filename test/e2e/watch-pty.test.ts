@@ -1,0 +1,254 @@
+// --watch as a user runs it: the real executable on a real pty (tmux), against `fcast mock
+// --speed 60` in a process of its own, which the test stops and starts again; and in real
+// pipes. These tests take real seconds (the interval is at least 5): the in-process ones
+// (watch-board, watch-stream) hold the details. Skipped where tmux is absent.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BIN, spawnFcast, tempDir } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const SOCKET = `fcast-watch-${process.pid}`;
+// The server's socket in a directory of this file's (removed when it ends), not /tmp/tmux-UID;
+// outside any tmux the test itself may run in.
+const TMUX_ENV = { ...process.env, TMUX_TMPDIR: tempDir('fcast-tmux-'), TMUX: undefined };
+
+function tmux(...args: string[]): string {
+  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8', env: TMUX_ENV });
+  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const killServer = () => {
+  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server'], { env: TMUX_ENV });
+};
+afterAll(killServer);
+
+/** Polls `read` every 100 ms until `ok`, for at most `ms`; the last reading in the failure. */
+async function until<T>(what: string, ms: number, read: () => T, ok: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = read();
+  while (!ok(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen:\n${String(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = read();
+  }
+  return value;
+}
+
+/** `fcast mock --speed 60` in its own process; `port` 0 picks one. */
+async function startMock(port: number): Promise<{ child: ChildProcess; url: string; key: string }> {
+  const child = spawn(process.execPath, [BIN, 'mock', '--port', String(port), '--speed', '60'], {
+    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir() },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+  await until(
+    'the emulator',
+    10_000,
+    () => out,
+    (o) => /FCAST_API_KEY=\S+\n/.test(o),
+  );
+  return {
+    child,
+    url: /FCAST_BASE_URL=(\S+)/.exec(out)![1]!,
+    key: /FCAST_API_KEY=(\S+)/.exec(out)![1]!,
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  child.kill('SIGTERM');
+  await closed;
+}
+
+const mocks: ChildProcess[] = [];
+afterEach(async () => {
+  for (const m of mocks.splice(0)) await stop(m);
+  killServer();
+});
+
+/**
+ * A pane of 100x30 whose shell prints a line of its own, runs `argv`, then prints its exit code
+ * and stays (tmux 3.3 blanks the screen of a pane whose process has ended).
+ */
+function watchInPane(name: string, env: Record<string, string>, argv: string[]): void {
+  const vars = Object.entries({ FCAST_CONFIG_DIR: tempDir(), ...env }).map(([k, v]) => `${k}='${v}'`);
+  const command = `echo SHELL-SCREEN-BEFORE; env ${vars.join(' ')} '${process.execPath}' '${BIN}' ${argv.join(' ')}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', 'sh', '-c', command);
+}
+
+/** The exit code the pane's shell printed, once fcast has ended. */
+const exitCode = (name: string) =>
+  until(
+    'the exit',
+    5000,
+    () => pane(name),
+    (s) => /EXIT=\d+/.test(s),
+  ).then((s) => Number(/EXIT=(\d+)/.exec(s)![1]));
+
+/** fcast's process id: the child of the pane's shell. */
+const fcastPid = (name: string) =>
+  spawnSync('pgrep', ['-P', shown(name, '#{pane_pid}')], { encoding: 'utf8' }).stdout.trim();
+
+const pane = (name: string) => tmux('capture-pane', '-p', '-t', name);
+const shown = (name: string, format: string) => tmux('display-message', '-p', '-t', name, format).trim();
+const statusLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
+
+describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
+  it('the board: alternate screen, both symbols, status line; updates itself; re-fits at 60 columns; stale while the emulator is down, recovers after; q restores the screen, exit 0', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    const env = { FCAST_BASE_URL: mock.url, FCAST_API_KEY: mock.key };
+    watchInPane('board', env, ['predict', 'BTC/USD', 'ETH/USD', '--watch', '--interval', '5']);
+
+    const first = await until(
+      'the board',
+      10_000,
+      () => pane('board'),
+      (s) => /ETH\/USD\s+[\d,.]+/.test(s) && /q quit/.test(s),
+    );
+    expect(shown('board', '#{alternate_on}')).toBe('1');
+    expect(first).toMatch(/BTC\/USD\s+[\d,.]+/);
+    expect(first).not.toContain('SHELL-SCREEN-BEFORE');
+    const updated = /updated (\d\d:\d\d:\d\d)/.exec(statusLine(first))![1];
+
+    // By itself, an interval later.
+    await until(
+      'a refresh',
+      12_000,
+      () => statusLine(pane('board')),
+      (s) => /updated \d/.test(s) && !s.includes(`updated ${updated}`),
+    );
+
+    // A resize re-fits within a second (SIGWINCH, then one full redraw).
+    tmux('resize-window', '-t', 'board', '-x', '60');
+    const narrow = await until(
+      'the re-fit',
+      1500,
+      () => pane('board'),
+      (s) => s.split('\n').every((l) => [...l].length <= 60) && /Symbol/.test(s) && /q quit · r refresh\s*$/.test(s),
+    );
+    expect(narrow).toMatch(/ETH\/USD/);
+
+    // The emulator goes away: the board stays, marked stale.
+    await stop(mock.child);
+    const stale = await until(
+      'the stale mark',
+      15_000,
+      () => pane('board'),
+      (s) => /STALE/.test(s),
+    );
+    expect(stale).toMatch(/BTC\/USD\s+[\d,.]+/);
+    expect(stale).toMatch(/refused/);
+
+    // Back on the same port: the board recovers by itself.
+    const again = await startMock(Number(new URL(mock.url).port));
+    mocks.push(again.child);
+    await until(
+      'the recovery',
+      25_000,
+      () => pane('board'),
+      (s) => !/STALE/.test(s) && /updated/.test(statusLine(s)),
+    );
+
+    tmux('send-keys', '-t', 'board', 'q');
+    expect(await exitCode('board')).toBe(0);
+    expect(shown('board', '#{alternate_on}')).toBe('0');
+    expect(pane('board')).toMatch(/^SHELL-SCREEN-BEFORE\nEXIT=0\n/);
+  }, 90_000);
+
+  it('Ctrl-C: exit 130, the terminal restored', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    watchInPane('ctrlc', { FCAST_BASE_URL: mock.url }, ['demo', '--watch']);
+    await until(
+      'the board',
+      10_000,
+      () => pane('ctrlc'),
+      (s) => /q quit/.test(s),
+    );
+    expect(shown('ctrlc', '#{alternate_on}')).toBe('1');
+    tmux('send-keys', '-t', 'ctrlc', 'C-c');
+    expect(await exitCode('ctrlc')).toBe(130);
+    expect(shown('ctrlc', '#{alternate_on}')).toBe('0');
+    expect(pane('ctrlc')).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
+  }, 30_000);
+
+  it('SIGHUP (the terminal closed) and SIGTERM: the terminal restored on the way out', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    for (const signal of ['HUP', 'TERM']) {
+      const name = `sig${signal}`;
+      watchInPane(name, { FCAST_BASE_URL: mock.url }, ['demo', '--watch']);
+      await until(
+        'the board',
+        10_000,
+        () => pane(name),
+        (s) => /q quit/.test(s),
+      );
+      spawnSync('kill', [`-${signal}`, fcastPid(name)]);
+      expect(await exitCode(name)).toBe(130);
+      expect(shown(name, '#{alternate_on}')).toBe('0');
+      expect(pane(name)).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
+    }
+  }, 30_000);
+});
+
+const emu = useEmulator();
+
+describe('in a real pipe', () => {
+  it('| head -1 ends at once, not at the next refresh, exit 0', async () => {
+    const started = Date.now();
+    // Asynchronously: the emulator answering it lives in this process.
+    const child = spawn(
+      'bash',
+      ['-c', `'${process.execPath}' '${BIN}' demo --watch --json | head -1; echo "fcast=\${PIPESTATUS[0]}"`],
+      {
+        env: { PATH: process.env.PATH ?? '', FCAST_BASE_URL: emu.server.url, FCAST_CONFIG_DIR: tempDir() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const r = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (d) => (r.stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (r.stderr += d));
+    await new Promise((resolve) => child.on('close', resolve));
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!).symbol).toBe('BTC/USD');
+    expect(lines[1]).toBe('fcast=0');
+    expect(r.stderr).toBe('');
+    // The interval is 60 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 40_000);
+
+  it('--json lines are flushed one by one, an interval apart; --count ends it', async () => {
+    const arrivals: number[] = [];
+    const started = Date.now();
+    const r = await spawnFcast(
+      ['demo', '--watch', '--count', '2', '--interval', '5', '--json'],
+      { FCAST_BASE_URL: emu.server.url },
+      {
+        onSpawn: (child) => child.stdout!.on('data', () => arrivals.push(Date.now() - started)),
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).symbol),
+    ).toEqual(['BTC/USD', 'BTC/USD']);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(4500);
+  }, 30_000);
+
+  it('--interval 2 is exit 2, before any request', async () => {
+    const r = await spawnFcast(['demo', '--watch', '--interval', '2'], { FCAST_BASE_URL: emu.server.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--interval must be a number of seconds from 5/);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,238 @@
+// The pure parts of --watch: the schedule, what changed between two bodies, a body moved on in
+// time, line fitting, keys, clipping, the NDJSON line, and the screen's redraw.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FUZZ_PARAMS } from '../property/harness.js';
+import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import { compactJson } from '../../src/output/json.js';
+import { charWidth, displayWidth } from '../../src/output/table.js';
+import { ansi, fitLine, plainText } from '../../src/watch/ansi.js';
+import { clip } from '../../src/watch/board.js';
+import { bodyAt, changesBetween, shownTimes } from '../../src/watch/changes.js';
+import { isTransient, MAX_BACKOFF_S, secondsToNextRefresh } from '../../src/watch/schedule.js';
+import { keysIn, Screen } from '../../src/watch/screen.js';
+import { VirtualTerminal } from '../helpers/terminal.js';
+
+describe('the schedule', () => {
+  it('is never sooner than the interval, whatever the failures, Retry-After or jitter (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 5, max: 86_400, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: undefined }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (interval, failures, retryAfter, random) => {
+          const s = secondsToNextRefresh(interval, failures, retryAfter, random);
+          expect(s).toBeGreaterThanOrEqual(interval);
+          // Without the server asking, at most 5 minutes (or the interval, when longer).
+          if (retryAfter === undefined) expect(s).toBeLessThanOrEqual(Math.max(interval, MAX_BACKOFF_S));
+          if (failures === 0) expect(s).toBe(interval);
+        },
+      ),
+      FUZZ_PARAMS,
+    );
+  });
+
+  it('doubles from the interval with equal jitter, capped at 5 minutes; honours Retry-After', () => {
+    expect([1, 2, 3, 4].map((n) => secondsToNextRefresh(60, n, undefined, 0))).toEqual([60, 120, 150, 150]);
+    expect([1, 2, 3, 4].map((n) => secondsToNextRefresh(60, n, undefined, 0.999))).toEqual([
+      119.94, 239.88, 299.85, 299.85,
+    ]);
+    expect(secondsToNextRefresh(5, 1, undefined, 0.5)).toBe(7.5);
+    expect(secondsToNextRefresh(60, 1, 3600, 0.5)).toBe(3600);
+    expect(secondsToNextRefresh(60, 1, 2, 0.5)).toBe(60);
+  });
+
+  it('outlives rate limits and outages (5, 6), and a bad response unless --strict', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130].filter((c) => isTransient(c, false))).toEqual([5, 6, 7]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130].filter((c) => isTransient(c, true))).toEqual([5, 6]);
+  });
+});
+
+const forecast = (direction: string, ts: number, extra: object = {}) => ({
+  tf: '1h',
+  ts,
+  horizon_min: 360,
+  target_t: ts + 21_600,
+  age_s: 600,
+  ia1: {},
+  ia2: {},
+  ia3: { label: direction, direction, p_long: 0.6, p_short: 0.3, p_flat: 0.1 },
+  ...extra,
+});
+
+const envelope = (last: number, predictions: Record<string, object>, serverT?: number) =>
+  ({
+    ok: true,
+    symbol: 'BTC/USD',
+    price: { last, t: 1_000_000, change24h_pct: 1, source: 'x' },
+    predictions,
+    meta: { source: 's', license: 'l', disclaimer: 'd', tier: 'free', data_delay_min: 15, server_t: serverT },
+  }) as unknown as ForecastEnvelope;
+
+describe('what changed', () => {
+  it('marks new forecasts, flipped directions and the price move; nothing for a first body', () => {
+    const before = envelope(100, {
+      '1h': forecast('long', 1000),
+      '2h': forecast('long', 1000),
+      '6h': forecast('short', 1000),
+    });
+    const after = envelope(99, {
+      '1h': forecast('long', 1000),
+      '2h': forecast('long', 2000),
+      '6h': forecast('long', 2000),
+      '3h': forecast('short', 2000),
+    });
+    expect(changesBetween(undefined, after)).toBeUndefined();
+    const marks = changesBetween(before, after)!;
+    expect(Object.fromEntries(marks.tfs)).toEqual({ '2h': 'new', '6h': 'flipped', '3h': 'new' });
+    expect(marks.price).toBe('down');
+    expect(changesBetween(after, after)).toEqual({ tfs: new Map(), price: undefined });
+  });
+
+  it("moves a body on in time: the server's clock and each age, and nothing else; the original untouched", () => {
+    const body = envelope(100, { '1h': forecast('long', 1000) }, 5000);
+    const later = bodyAt(body, 42);
+    expect(later.meta.server_t).toBe(5042);
+    expect((later.predictions['1h'] as { age_s: number }).age_s).toBe(642);
+    expect((later.predictions['1h'] as { target_t: number }).target_t).toBe(22_600);
+    expect(body.meta.server_t).toBe(5000);
+    expect((body.predictions['1h'] as { age_s: number }).age_s).toBe(600);
+    expect(bodyAt(body, 0)).toBe(body);
+  });
+
+  it('words the times a table shows, so a board re-renders only when one of them changes', () => {
+    const body = envelope(100, { '1h': forecast('long', 1000) }, 22_600 - 125);
+    // 2m 5s before the target: "in 2m" until it is 1m 59s.
+    expect(shownTimes(body, 0, 0)).toBe(shownTimes(body, 5, 0));
+    expect(shownTimes(body, 5, 0)).not.toBe(shownTimes(body, 6, 0));
+  });
+});
+
+describe('fitting a line', () => {
+  it('never passes the width, keeps the text it keeps, and resets colours after a cut (property)', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 8 }).map((s) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, '')),
+      fc.constantFrom('\x1b[32m', '\x1b[0m', '\x1b[1;33m', '界', '…', '⇄', '😀'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), fc.integer({ min: 1, max: 40 }), (pieces, width) => {
+        const line = pieces.join('');
+        const { text, cells } = fitLine(line, width, charWidth);
+        expect(displayWidth(plainText(text))).toBe(cells);
+        expect(cells).toBeLessThanOrEqual(width);
+        expect(plainText(line).startsWith(plainText(text))).toBe(true);
+        if (text !== line && /\x1b/.test(text)) expect(text.endsWith(ansi.resetColours)).toBe(true);
+      }),
+      FUZZ_PARAMS,
+    );
+  });
+});
+
+describe('keys', () => {
+  it('q, r, Ctrl-C and Ctrl-L; escape sequences (arrows, function keys) are not keys', () => {
+    expect(keysIn('q')).toEqual(['quit']);
+    expect(keysIn('Rx\x03\x0c')).toEqual(['refresh', 'interrupt', 'redraw']);
+    expect(keysIn('\x1b[A\x1bOq\x1b[15~\x1br')).toEqual([]);
+  });
+});
+
+describe('clipping a tall board', () => {
+  const hidden = (n: number) => `… ${n} hidden`;
+  it('keeps the head and the footer after the last blank line, and says how many lines went', () => {
+    const lines = ['h1', 'h2', 'r1', 'r2', 'r3', 'r4', '', 'disclaimer a', 'disclaimer b', 'Source: x', 'Tier: y'];
+    expect(clip(lines, 20, hidden)).toBe(lines);
+    expect(clip(lines, 7, hidden)).toEqual([
+      'h1',
+      'h2',
+      '… 5 hidden',
+      'disclaimer a',
+      'disclaimer b',
+      'Source: x',
+      'Tier: y',
+    ]);
+    expect(clip(['a', 'b', 'c', 'd', 'e', 'f', 'g'], 5, hidden)).toEqual(['a', '… 3 hidden', 'e', 'f', 'g']);
+    expect(clip(lines, 3, hidden)).toEqual(['h1', 'h2', 'r1']);
+  });
+});
+
+describe('compactJson', () => {
+  it('is the text without the white space between tokens, every token as written (property)', () => {
+    const unit = fc.oneof(fc.constantFrom('\\', '"', '{', ']', ',', ':', ' ', '\n', '\t'), fc.string());
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 5, stringUnit: unit }),
+        fc.constantFrom(undefined, 1, 2, '\t'),
+        (value, space) => {
+          const compact = JSON.stringify(value);
+          expect(compactJson(JSON.stringify(value, null, space))).toBe(compact);
+          expect(compactJson(` ${compact}\r\n`)).toBe(compact);
+        },
+      ),
+      FUZZ_PARAMS,
+    );
+    // Numbers and key order as sent, which JSON.parse + stringify would change.
+    expect(compactJson('{ "b": 1.10, "a": 1e2, "2": -0 }')).toBe('{"b":1.10,"a":1e2,"2":-0}');
+    expect(() => compactJson('<html>')).toThrow();
+  });
+});
+
+describe('the screen', () => {
+  const events = { key: () => {}, resize: () => {} };
+  const terminal = (vt: VirtualTerminal) => ({
+    isTTY: true,
+    get columns() {
+      return vt.columns;
+    },
+    get rows() {
+      return vt.rows;
+    },
+    write: (chunk: string) => {
+      vt.feed(chunk);
+      return true;
+    },
+  });
+  let open: Screen | undefined;
+  afterEach(() => open?.close());
+
+  it('rewrites only the lines that changed; a line that fills its row is not cleared past its end', () => {
+    const vt = new VirtualTerminal(10, 4);
+    const screen = new Screen(terminal(vt), undefined, events);
+    open = screen;
+    screen.open();
+    screen.draw(['one', 'two', 'three', 'status'], false);
+    expect(vt.lines()).toEqual(['one', 'two', 'three', 'status']);
+    const before = vt.writes.length;
+    screen.draw(['one', 'TWO', 'three', 'status'], false);
+    const frame = vt.writes.slice(before).join('');
+    expect(frame.match(/\x1b\[\d+;1H/g)).toEqual(['\x1b[2;1H']);
+    expect(frame).not.toContain(ansi.clearScreen);
+    screen.draw(['one', 'TWO', '0123456789abc', 'status'], false);
+    expect(vt.lines()[2]).toBe('0123456789');
+    expect(vt.writes.at(-1)).toMatch(/0123456789\x1b\[0m\x1b\[\?2026l$/);
+    // Nothing changed: nothing written.
+    const count = vt.writes.length;
+    screen.draw(['one', 'TWO', '0123456789abc', 'status'], false);
+    expect(vt.writes.length).toBe(count);
+  });
+
+  it('is given back on an uncaught exception, before Node prints it, and only once', () => {
+    const vt = new VirtualTerminal(10, 4);
+    const screen = new Screen(terminal(vt), undefined, events);
+    open = screen;
+    screen.open();
+    expect(vt.altScreen).toBe(true);
+    (process.emit as (event: string, ...args: unknown[]) => boolean)(
+      'uncaughtExceptionMonitor',
+      new Error('boom'),
+      'uncaughtException',
+    );
+    expect(vt.altScreen).toBe(false);
+    expect(vt.cursorVisible).toBe(true);
+    const count = vt.writes.length;
+    screen.close();
+    process.emit('exit', 1);
+    expect(vt.writes.length).toBe(count);
+    expect(process.listenerCount('uncaughtExceptionMonitor')).toBe(0);
+  });
+});
