@@ -89,7 +89,7 @@ __fcast_spec() {
       __fcast_option_values='--symbol=symbols --tf=list2'
       ;;
     'journal report')
-      __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline'
+      __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline --no-annotations'
       __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list2'
       ;;

@@ -23,6 +23,8 @@ interface ReportFlags extends JournalFilterFlags {
   minSettled?: number;
   maxBrier?: number;
   minHitRate?: number;
+  /** False with --no-annotations. */
+  annotations?: boolean;
 }
 
 interface ListFlags extends JournalFilterFlags {
@@ -93,6 +95,10 @@ export function register(program: Command, app: App): void {
     .option('--bins <n>', `reliability bins over [0, 1] (default ${DEFAULT_BINS})`, parseBins)
     .addOption(FLAT_BAND_OPTION())
     .option('--offline', "no track-record requests: the service's figures are left out")
+    .option(
+      '--no-annotations',
+      'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary',
+    )
     .addHelpText(
       'after',
       examples(
@@ -350,6 +356,15 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
 
   const failures = gates.evaluateJournalGates(doc.timeframes, opts);
   for (const f of failures) run.out.note(gates.describeJournalGateFailure(f));
+  // In GitHub Actions, a run with gates also says so as annotations and a step summary.
+  if (gates.hasJournalGates(opts) && opts.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true') {
+    const { annotateJournal } = await import('../cli/journal-annotations.js');
+    annotateJournal(run.out, run.ctx.env, {
+      failures,
+      timeframes: doc.timeframes,
+      markdown: render.renderJournalReportMarkdown(run.out, view),
+    });
+  }
   if (failures.length > 0)
     throw new CheckFailedError(`check failed: ${failures.length} gate failure${failures.length === 1 ? '' : 's'}`);
   return undefined;

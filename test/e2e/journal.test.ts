@@ -94,6 +94,45 @@ describe('recording', () => {
     expect(lines(data)).toHaveLength(recorded.length);
   });
 
+  it('--watch --record records every refresh, each forecast once, and leaves the stream as it was', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    // The watch's clock and the emulator's move together: each wait between refreshes is
+    // five emulated minutes on both.
+    let now = Date.UTC(2026, 10, 22, 12);
+    const sleeps: number[] = [];
+    const clock = {
+      sleeps,
+      now: () => now,
+      random: () => 0.5,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+        emu.server.clock.advance(ms);
+      },
+    };
+    const argv = ['predict', 'BTC/USD', '--watch', '--count', '4', '--interval', '300', '--json'];
+    const r = await emu.runWithKey([...argv, '--record'], { env: { FCAST_DATA_DIR: data }, clock });
+    expectExit(r, 0);
+    expect(r.stderr).toBe('');
+    const bodies = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(bodies).toHaveLength(4);
+    const shown = new Set(
+      bodies.flatMap((b) => Object.values<any>(b.predictions).map((p) => `BTC/USD ${p.tf} ${p.ts}`)),
+    );
+    const recorded = lines(data)
+      .filter((x) => x.kind === 'forecast')
+      .map(key);
+    expect(recorded.length).toBe(new Set(recorded).size);
+    expect(new Set(recorded)).toEqual(shown);
+    expect(lines(data).filter((x) => x.kind === 'price')).toHaveLength(4);
+    // The 1min forecasts of the first refreshes have their target proven by a later price.
+    expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
+  });
+
   it('a journal that cannot be written is one warning: the output and the exit code stay', async () => {
     emu.server.clock.set({ start: SESSION_START, speed: 0 });
     const plain = await emu.runWithKey(['predict', 'BTC/USD', '--json']);
@@ -375,6 +414,27 @@ describe('a recorded session, settled and reported', () => {
     const empty = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '4h', '--min-settled', '1'], { env });
     expectExit(empty, 8);
     expect(empty.stderr).toContain('gate failed: --min-settled 1: the report has no timeframes');
+  });
+
+  it('under GitHub Actions, failed gates are ::error lines and the report and verdict go to the step summary', async () => {
+    const summary = join(tempDir(), 'summary.md');
+    const ci = { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const r = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '1min,1h', '--min-settled', '100000'], {
+      env: ci,
+    });
+    expectExit(r, 8);
+    expect(r.stderr).toMatch(
+      /^::error title=fcast journal report%3A gate failed \(1min\)::gate failed: 1min: n_settled \d+ is below --min-settled 100000$/m,
+    );
+    const written = readFileSync(summary, 'utf8');
+    expect(written).toMatch(/^### Journal report/);
+    expect(written).toContain('**Verdict: failed** (exit 8). fcast journal report: 2 gate failures.');
+    const quiet = await emu.runWithKey(
+      ['journal', 'report', '--offline', '--tf', '1min', '--min-settled', '100000', '--no-annotations'],
+      { env: { ...ci, GITHUB_STEP_SUMMARY: join(tempDir(), 'none.md') } },
+    );
+    expectExit(quiet, 8);
+    expect(quiet.stderr).not.toContain('::error');
   });
 
   it('list and export: one row per forecast, the contract’s columns in its order', async () => {
