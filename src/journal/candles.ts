@@ -20,8 +20,6 @@ const SERIES: ReadonlyArray<readonly [tf: '15min' | '1h', seconds: number]> = [
   ['1h', 3600],
 ];
 
-export const NO_CANDLES: CandlesEvidence = { usable: false, why: 'no candles were fetched' };
-
 /** The candles of a response, or why they cannot settle anything. */
 export async function readCandles(candles: unknown): Promise<CandlesEvidence> {
   if (candles === undefined) return { usable: false, why: 'the response carries no candles' };

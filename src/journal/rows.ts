@@ -20,7 +20,6 @@ import { fileInRange, passes, type JournalFilter } from './report.js';
 import { monthFiles } from './store.js';
 
 export type RowStatus = 'open' | 'settled' | 'unsettleable';
-export const ROW_STATUSES: readonly RowStatus[] = ['open', 'settled', 'unsettleable'];
 
 /** The contract's export columns, in its order: all an import needs. */
 export const EXPORT_COLUMNS = [

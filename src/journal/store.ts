@@ -23,14 +23,12 @@ import {
   constants,
   fstatSync,
   ftruncateSync,
-  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
   renameSync,
   statSync,
-  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -551,24 +549,6 @@ function saveIndex(dir: string, index: JournalIndex): void {
   } catch (err) {
     unlinkQuietly(temp);
     throw err;
-  }
-}
-
-/** Drops the index: the next writer rebuilds it (after a prune rewrote a file). */
-export function dropIndex(dir: string): void {
-  try {
-    unlinkSync(join(dir, INDEX_FILE));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-}
-
-/** Whether `path` exists as a regular file (lstat: a link is not one). */
-export function isRegularFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 

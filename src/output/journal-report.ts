@@ -10,7 +10,7 @@ import { DASH, formatNumber, formatRate, formatUtc } from './format.js';
 import { Output, type Colors } from './io.js';
 import { renderReliabilityChart, SMALL_BIN, type ReliabilityBin } from './reliability-chart.js';
 import { clean } from './sanitize.js';
-import { renderTable, type Cell, type Column } from './table.js';
+import { flowLine, renderTable, type Cell, type Column } from './table.js';
 import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
 
 export interface CallView {
@@ -90,24 +90,32 @@ const SUMMARY: SummaryColumn[] = [
   { column: { header: 'Service n', align: 'right', priority: 9 }, text: (t) => count(t.service?.n_settled) },
 ];
 
-function heading(view: JournalReportView): string {
+/** The heading's phrases: what, which symbols, which forecasts, the band. */
+function headingParts(view: JournalReportView): string[] {
   const symbols = view.symbols.length ? view.symbols.join(', ') : 'no forecasts';
   const span =
     view.first !== undefined && view.last !== undefined
-      ? ` · forecasts ${formatUtc(view.first)} → ${formatUtc(view.last)}`
-      : '';
-  return `Journal report · ${symbols}${span} · flat band ${view.report.flat_band_pct}%`;
+      ? [`forecasts ${formatUtc(view.first)} → ${formatUtc(view.last)}`]
+      : [];
+  return ['Journal report', symbols, ...span, `flat band ${view.report.flat_band_pct}%`].map(clean);
 }
 
-/** The decomposition as one sentence: brier = REL − RES + UNC + WBV − WBC. */
-function decomposition(call: CallView): string {
-  if (call.brier === null) return 'no calls settled';
-  return (
-    `Brier ${fixed(call.brier)} = reliability ${fixed(call.reliability)} − resolution ${fixed(call.resolution)}` +
-    ` + uncertainty ${fixed(call.uncertainty)} + within-bin variance ${fixed(call.within_bin_variance)}` +
-    ` − within-bin covariance ${fixed(call.within_bin_covariance)}`
-  );
+const heading = (view: JournalReportView): string => headingParts(view).join(' · ');
+
+/** The decomposition's terms, as phrases: brier = REL − RES + UNC + WBV − WBC. */
+function decompositionParts(call: CallView): string[] {
+  if (call.brier === null) return ['no calls settled'];
+  return [
+    `Brier ${fixed(call.brier)} =`,
+    `reliability ${fixed(call.reliability)}`,
+    `− resolution ${fixed(call.resolution)}`,
+    `+ uncertainty ${fixed(call.uncertainty)}`,
+    `+ within-bin variance ${fixed(call.within_bin_variance)}`,
+    `− within-bin covariance ${fixed(call.within_bin_covariance)}`,
+  ];
 }
+
+const decomposition = (call: CallView): string => decompositionParts(call).join(' ');
 
 const binName = (b: ReliabilityBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
 
@@ -134,7 +142,14 @@ const calledCount = (call: CallView): number => call.bins.reduce((s, b) => s + b
 
 export function renderJournalReportTable(out: Output, view: JournalReportView): string {
   const { timeframes } = view.report;
-  const parts = [out.c.bold(clean(heading(view))), ''];
+  const parts = [
+    flowLine(
+      out,
+      headingParts(view).map((p) => [p, out.c.bold(p)]),
+      ' · ',
+    ),
+    '',
+  ];
   if (timeframes.length === 0) {
     parts.push(out.c.dim('(nothing recorded matches: record with --record, then fcast journal settle)'));
     return parts.join('\n');
@@ -153,7 +168,13 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
       '',
       out.c.bold(`${clean(t.tf)} · the call's probability against a win (${count(calledCount(t.call))} calls)`),
     );
-    parts.push(decomposition(t.call));
+    parts.push(
+      flowLine(
+        out,
+        decompositionParts(t.call).map((p) => [p, p]),
+        ' ',
+      ),
+    );
     const rows = binRows(t.call);
     parts.push(
       renderTable(
@@ -172,7 +193,7 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
           r.mean,
           r.freq,
           r.ci,
-          r.small ? { text: `n < ${SMALL_BIN}: a small sample`, paint: out.c.yellow } : '',
+          r.small ? { text: `⚠ n < ${SMALL_BIN}`, paint: out.c.yellow } : '',
         ]),
       ),
     );

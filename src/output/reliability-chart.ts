@@ -66,6 +66,6 @@ export function renderReliabilityChart(
     axis,
     ticks,
     `${' '.repeat(LABEL_WIDTH + 1)}forecast probability of the call`,
-    `${' '.repeat(LABEL_WIDTH + 1)}● observed frequency (○ n < ${SMALL_BIN})  │ Wilson 95%  · perfect calibration`,
+    `${' '.repeat(LABEL_WIDTH + 1)}● observed (○ n < ${SMALL_BIN})  │ 95% CI  · calibrated`,
   ].join('\n');
 }

@@ -344,9 +344,9 @@ describe('a recorded session, settled and reported', () => {
     );
     expect(r.stdout).toMatch(/^TF\s+Settled\s+W\/L\/N\s+Open\s+Unsettleable\s+Hit rate/m);
     expect(r.stdout).toMatch(/Brier \d\.\d{4} = reliability \d\.\d{4} − resolution \d\.\d{4} \+ uncertainty/);
-    expect(r.stdout).toMatch(/n < 30: a small sample/);
+    expect(r.stdout).toMatch(/⚠ n < 30$/m);
     expect(r.stdout).toMatch(/^ 1\.0 ┤/m);
-    expect(r.stdout).toContain('● observed frequency (○ n < 30)  │ Wilson 95%  · perfect calibration');
+    expect(r.stdout).toContain('● observed (○ n < 30)  │ 95% CI  · calibrated');
   });
 
   it('--format markdown, csv and tsv', async () => {
