@@ -175,7 +175,7 @@ __fcast_values() {
     list7) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
     list8) __fcast_words+=' settle report list export import path prune' ;;
     list9) __fcast_words+=' bash zsh fish' ;;
-    list10) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock' ;;
+    list10) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

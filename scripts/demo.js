@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // `npm run demo`: start the bundled emulator on a free port, run `fcast demo` against it
 // (stdio inherited, so a terminal gets colour), stop the emulator, exit with demo's code.
+// `npm run demo -- ETH/USD` shows another demo symbol; `npm run demo -- predict BTC/USD` (any
+// fcast command first) runs that command instead, with the emulator's test key, so a clone
+// can try every command before anything is installed or configured.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const fcast = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
 const extra = process.argv.slice(2);
+const COMMANDS = ['discover', 'demo', 'predict', 'symbols', 'track-record', 'accuracy', 'verify', 'cmd', 'doctor'];
+const argv = COMMANDS.includes(extra[0] ?? '') ? extra : ['demo', ...extra];
 
 // The emulator's own notices ("serving ... Ctrl-C to stop") would only confuse here; they
 // are shown if it fails to start.
@@ -28,7 +33,7 @@ const env = await new Promise((resolve, reject) => {
   process.exit(1);
 });
 
-const demo = spawn(process.execPath, [fcast, 'demo', ...extra], { stdio: 'inherit', env: { ...process.env, ...env } });
+const demo = spawn(process.execPath, [fcast, ...argv], { stdio: 'inherit', env: { ...process.env, ...env } });
 const [code] = await once(demo, 'exit');
 mock.kill('SIGTERM');
 await once(mock, 'exit');

@@ -95,7 +95,10 @@ describe('the fcast executable', () => {
     expect(unknown.stderr).toMatch(/^fcast: unknown command 'frobnicate'/);
     const help = await fcast(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Exit codes:/);
+    expect(help.stdout).toMatch(/^Help topics/m);
+    const codes = await fcast(['help', 'exit-codes']);
+    expect(codes.code).toBe(0);
+    expect(codes.stdout).toMatch(/^ +8 {2}check failed/m);
   });
 
   it('exits 6 when nothing listens at the base URL', async () => {

@@ -8,10 +8,11 @@ import type { Transport } from '../api/transport.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Ctx, IO, Writer } from '../core/context.js';
 import type { OutputFormat } from '../core/domain.js';
-import { ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { amend, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { colorWanted, Output } from '../output/io.js';
 import { Redactor } from '../output/redact.js';
 import { reportError } from './report.js';
+import { withSettingOrigin } from './setting-origin.js';
 import { configDir, type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
 import { untilAborted } from '../api/until-aborted.js';
 
@@ -67,7 +68,7 @@ function createRun(
   app: App,
   flags: GlobalFlags,
   format: OutputFormat,
-): { run: Run; close(): void; interruptsHeld(): boolean } {
+): { run: Run; close(): void; interruptsHeld(): boolean; settingsUsed(): Settings | undefined } {
   const { ctx } = app;
   let holds = 0;
   // Once the action has ended (Ctrl-C cuts a command short and leaves it running behind),
@@ -127,7 +128,7 @@ function createRun(
     // Destroys the connections at once: nothing the command left behind may delay the exit.
     opened?.close();
   };
-  return { run, close, interruptsHeld: () => holds > 0 };
+  return { run, close, interruptsHeld: () => holds > 0, settingsUsed: () => settings };
 }
 
 export interface ActionOptions {
@@ -175,6 +176,24 @@ function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly Ou
   return flags.json ? 'json' : (typed ?? formats[0] ?? 'table');
 }
 
+/**
+ * `work()`, with a usage error it throws pointed at the command's help when it carries no
+ * hint of its own: the next step after a refused value is the list of allowed ones.
+ */
+export function withHelpHint<T>(work: () => T, command: Command): T {
+  try {
+    return work();
+  } catch (err) {
+    throw helpHinted(err, command);
+  }
+}
+
+function helpHinted(err: unknown, command: Command): unknown {
+  if (!(err instanceof UsageError) || err.hint !== undefined) return err;
+  const path = commandPath(command);
+  return amend(err, { hint: `see 'fcast ${path ? `${path} ` : ''}--help'` });
+}
+
 /** `track-record`, `auth login`: the command's path below the root, as typed. */
 export function commandPath(command: Command): string {
   const names: string[] = [];
@@ -203,17 +222,20 @@ export function action<O, A extends unknown[]>(
     try {
       format = chosenFormat(command, flags, formats);
     } catch (err) {
-      app.settle(reportError(err, app.ctx.io, flags));
+      app.settle(reportError(helpHinted(err, command), app.ctx.io, flags));
       return;
     }
-    const { run, close, interruptsHeld } = createRun(app, flags, format);
+    const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format);
     let code: number;
     try {
       // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.
       const work = handler(run, opts, ...args);
       code = (await untilAborted(work, app.ctx.signal, () => new InterruptedError(), interruptsHeld)) ?? ExitCode.Ok;
     } catch (err) {
-      code = reportError(err, app.ctx.io, flags);
+      // The spinner's line goes first: a report written after it would leave it on the screen
+      // (with the ^C the terminal echoed onto it).
+      const told = withSettingOrigin(helpHinted(err, command), settingsUsed());
+      code = reportError(told, app.ctx.io, { ...flags, lineCleared: run.out.endProgress() });
     } finally {
       close();
     }
@@ -222,8 +244,4 @@ export function action<O, A extends unknown[]>(
   return Object.assign(run, { formats });
 }
 
-/** Examples for a command's --help, one per line, each with a short comment. */
-export function examples(...lines: Array<[command: string, comment: string]>): string {
-  const width = Math.max(...lines.map(([c]) => c.length));
-  return `\nExamples:\n${lines.map(([c, why]) => `  $ ${c.padEnd(width)}  # ${why}`).join('\n')}\n`;
-}
+export { examples } from './help.js';

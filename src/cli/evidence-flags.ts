@@ -3,6 +3,7 @@
 // checked by its parser while the command line is read, before any request (exit 2).
 // Imported when the command tree is built: keep it free of heavy modules.
 import { Option, type Command } from 'commander';
+import { helpNotes } from './help.js';
 import { MATURITY_LEVELS, type OutputFormat } from '../core/domain.js';
 import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from './input.js';
 import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
@@ -76,23 +77,23 @@ export function addEvidenceFlags(command: Command): Command {
 }
 
 /** Help text shared by both commands: what the gates and the audit do to the exit code. */
-export const EVIDENCE_HELP_NOTES = `
-Gates and audit (exit 8 when one fails; the failures are listed on stderr):
-  Every timeframe in the result must pass every gate given; a figure equal to the threshold
-  passes; a null rate fails --min-win-rate; a result with no timeframes fails any gate.
-  --audit recomputes resolved_win_rate = wins / (wins + losses) and its Wilson 95% interval
-  (z = 1.96) and flags differences above 0.001. A timeframe whose outcomes carry no win or
-  loss count is reported as not auditable: a warning, or a failure under --strict.
-  --baseline FILE compares with an earlier --json output of the same command: within one
-  protocol.id every count (n_settled, win, loss, neutral) can only grow, so one that went down,
-  or a timeframe that vanished, fails. A different protocol.id is a new cohort: not comparable,
-  nothing compared. The period since the baseline (new settlements, their resolved win rate and
-  Wilson interval) shows as extra columns, a Markdown section, or on stderr with --json;
-  --min-new-settled and --min-new-win-rate gate it. --save FILE writes the body after the
-  comparison (the same FILE as --baseline is the usual CI use) unless a check failed.
-  The output, in any --format, is printed first; then the checks run.
-  In GitHub Actions (GITHUB_ACTIONS=true), a run that checks something also
-  prints an ::error line per failure and a ::warning per warning or small sample
-  on stderr, and appends the Markdown table with its verdict to the file named
-  by GITHUB_STEP_SUMMARY; --no-annotations turns this off.
-`;
+export const EVIDENCE_HELP_NOTES = helpNotes(
+  'Gates and audit (exit 8 when one fails; the failures are listed on stderr)',
+  'Every timeframe in the result must pass every gate given; a figure equal to the threshold ' +
+    'passes; a null rate fails --min-win-rate; a result with no timeframes fails any gate.',
+  '--audit recomputes resolved_win_rate = wins / (wins + losses) and its Wilson 95% interval ' +
+    '(z = 1.96) and flags differences above 0.001. A timeframe whose outcomes carry no win or ' +
+    'loss count is reported as not auditable: a warning, or a failure under --strict.',
+  '--baseline FILE compares with an earlier --json output of the same command: within one ' +
+    'protocol.id every count (n_settled, win, loss, neutral) can only grow, so one that went down, ' +
+    'or a timeframe that vanished, fails. A different protocol.id is a new cohort: not comparable, ' +
+    'nothing compared. The period since the baseline (new settlements, their resolved win rate and ' +
+    'Wilson interval) shows as extra columns, a Markdown section, or on stderr with --json; ' +
+    '--min-new-settled and --min-new-win-rate gate it. --save FILE writes the body after the ' +
+    'comparison (the same FILE as --baseline is the usual CI use) unless a check failed.',
+  'The output, in any --format, is printed first; then the checks run.',
+  'In GitHub Actions (GITHUB_ACTIONS=true), a run that checks something also prints an ::error ' +
+    'line per failure and a ::warning per warning or small sample on stderr, and appends the ' +
+    'Markdown table with its verdict to the file named by GITHUB_STEP_SUMMARY; --no-annotations ' +
+    'turns this off.',
+);

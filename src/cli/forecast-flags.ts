@@ -1,6 +1,7 @@
 // What `demo` and `predict` share: the --tf filter and the help that explains the columns.
 // Kept free of output code so that building the command tree stays cheap.
 import { UsageError } from '../core/errors.js';
+import { helpTable } from './help.js';
 import { shown } from './input.js';
 
 /** `--tf 1h,6h` (repeatable): lower-cased timeframe names, in the order typed, without repeats. */
@@ -40,16 +41,22 @@ export const TF_FLAG = [
 ] as const;
 
 /** What each column of the forecast table means, for --help of demo and predict. */
-export const FORECAST_COLUMNS_HELP = `
-Columns of the forecast table (open forecasts first, settled ones below):
-  TF        timeframe
-  Dir       ia3's direction; ≠ where the target price moves the other way
-  Prob      ia3's probability of that direction
-  Resolves  when the target time comes ("in 3h 20m") or how long ago it passed
-  At (UTC)  the target time           Target   the forecast price then
-  Move      target vs anchor price    Conf     ia2's confidence
-  Long, Short, Flat  ia3's probabilities
-  Horizon, Age, Anchor  horizon, age of the forecast, price when it was made
-  Status, ia2 Δ (ia2's predicted change), ia1 (ia1's score): piped, or --wide
-A narrow terminal drops columns from the end of this list first; --wide keeps
-them all.`;
+export const FORECAST_COLUMNS_HELP = helpTable(
+  'Columns of the forecast table',
+  [
+    ['TF', 'timeframe'],
+    ['Dir', "ia3's direction; ≠ where the target price moves the other way"],
+    ['Prob', "ia3's probability of that direction"],
+    ['Resolves', 'when the target time comes ("in 3h20m") or how long ago it passed'],
+    ['At (UTC)', 'the target time'],
+    ['Target', 'the forecast price then'],
+    ['Move', 'the target against the anchor price, in %'],
+    ['Conf', "ia2's confidence"],
+    ['Long, Short, Flat', "ia3's probabilities"],
+    ['Horizon, Age', 'how far ahead the forecast looks; how old it is'],
+    ['Anchor', 'the price when the forecast was made'],
+    ['Status, ia2 Δ, ia1', "piped, or --wide: the status, ia2's predicted change, ia1's score"],
+  ],
+  'Open forecasts first, settled ones below. A narrow terminal drops columns from the end of ' +
+    'this list first; --wide keeps them all.',
+);

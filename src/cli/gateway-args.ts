@@ -8,7 +8,7 @@ import {
   type GatewayCommand,
 } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
-import { canonicalSymbol, parseWholeNumber, shown } from './input.js';
+import { canonicalSymbol, closest, parseWholeNumber, shown } from './input.js';
 
 /** One JSON value of the `args` array; null stands for an optional argument left out. */
 export type GatewayArgValue = string | number | null;
@@ -39,9 +39,14 @@ export function requireGatewayCommand(name: string | undefined): GatewayCommand 
   }
   const found = findGatewayCommand(name);
   if (!found) {
-    throw new UsageError(`unknown gateway command ${shown(name)}; the commands are: ${commandListing()}`, {
-      hint: "see 'fcast cmd --help'",
-    });
+    const near = closest(
+      name,
+      GATEWAY_COMMANDS.map((c) => c.name),
+    );
+    throw new UsageError(
+      `unknown gateway command ${shown(name)}${near ? ` (did you mean ${near}?)` : ''}; the commands are: ${commandListing()}`,
+      { hint: near ? `see 'fcast cmd ${near} --help'` : "see 'fcast cmd --help'" },
+    );
   }
   return found;
 }

@@ -16,11 +16,56 @@ import { clean } from '../output/sanitize.js';
 /** A typed value quoted for an error message, cleaned of terminal controls. */
 export const shown = (value: string) => `'${clean(value)}'`;
 
-/** One of a fixed list, case-insensitively; anything else is exit 2 naming the list. */
+/** One of a fixed list, case-insensitively; anything else is exit 2 naming the list (and the likely one). */
 export function parseChoice<T extends string>(raw: string, allowed: readonly T[], what: string): T {
   const found = allowed.find((a) => a === raw.trim().toLowerCase());
-  if (!found) throw new UsageError(`invalid ${what} ${shown(raw)}; choose one of ${allowed.join(', ')}`);
+  if (!found) {
+    const near = closest(raw, allowed);
+    throw new UsageError(
+      `invalid ${what} ${shown(raw)}${near ? ` (did you mean ${near}?)` : ''}; choose one of ${allowed.join(', ')}`,
+    );
+  }
   return found;
+}
+
+/** Lower case without separators: `BTC/USD`, `btc-usd` and `btcusd` are one word. */
+const folded = (text: string) => text.toLowerCase().replace(/[\s/_.-]/g, '');
+
+/**
+ * The allowed value a typo most likely meant, or undefined: the same letters without
+ * separators (`btcusd`), the start of one value only (`btc` -> `BTC/USD`, `grow` ->
+ * `growing_sample`), else the nearest by edit distance when it is close (`1hr` -> `1h`).
+ */
+export function closest<T extends string>(raw: string, allowed: readonly T[]): T | undefined {
+  const typed = folded(raw.trim());
+  if (typed === '') return undefined;
+  const same = allowed.find((a) => folded(a) === typed);
+  if (same) return same;
+  const starting = allowed.filter((a) => typed.length >= 2 && folded(a).startsWith(typed));
+  if (starting.length === 1) return starting[0];
+  let best: T | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const a of allowed) {
+    const d = editDistance(typed, folded(a));
+    if (d < bestDistance) [best, bestDistance] = [a, d];
+  }
+  // Close means a slip of the fingers, not another word: at most 2 edits, and fewer than a third of it.
+  return bestDistance <= Math.min(2, Math.floor(typed.length / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** `btc/usd`, `BTC-USD` -> `BTC/USD`. */
@@ -45,16 +90,16 @@ export function parseDemoSymbol(raw: string | undefined): string {
   if (raw === undefined) return DEFAULT_DEMO_SYMBOL;
   const wanted = raw.trim().toUpperCase().replace('-', '/');
   const found = DEMO_SYMBOLS.find((s) => s === wanted);
-  const guess = slashedGuess(raw);
-  const suggestion = guess && DEMO_SYMBOLS.some((s) => s === guess) ? ` (did you mean ${guess}?)` : '';
-  if (!found)
-    throw new UsageError(
-      `the demo has no symbol ${shown(raw)}${suggestion}; choose one of ${DEMO_SYMBOLS.join(', ')}`,
-      {
-        hint: "other symbols need a free key: 'fcast predict SYMBOL'",
-      },
-    );
-  return found;
+  if (found) return found;
+  const near = closest(raw, DEMO_SYMBOLS);
+  throw new UsageError(
+    `the demo has no symbol ${shown(raw)}${near ? ` (did you mean ${near}?)` : ''}; choose one of ${DEMO_SYMBOLS.join(', ')}`,
+    {
+      hint: near
+        ? `run 'fcast demo ${near}'`
+        : "other symbols need a free key ('fcast register --email ADDRESS'), then 'fcast predict SYMBOL'",
+    },
+  );
 }
 
 export const parseAccuracyTimeframe = (raw: string): string => parseChoice(raw, ACCURACY_TIMEFRAMES, '--tf');

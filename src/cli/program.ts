@@ -2,12 +2,15 @@
 // parses the other thirteen); help, completion, and anything not recognised load them all, so
 // listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
 // and import their heavy parts only when their action runs.
-import { Command, Option } from 'commander';
-import { formatsHelp, type ActionHandler, type App } from './command.js';
+import { type Argument, Command, Option } from 'commander';
+import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from './command.js';
 import type { OutputFormat } from '../core/domain.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
-import { EXIT_CODE_HELP } from '../core/errors.js';
-import { flagParser, settingFlags, settingsHelp } from '../config/settings.js';
+import { UsageError } from '../core/errors.js';
+import { flagParser, settingFlags } from '../config/settings.js';
+import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from './help.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { closest, shown } from './input.js';
 
 interface CommandModule {
   register(program: Command, app: App): void;
@@ -68,7 +71,32 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const named = argv === undefined ? undefined : commandModuleNamed(program, argv);
   const modules = await Promise.all((named ? [named] : COMMAND_MODULES).map(([, load]) => load()));
   for (const module of modules) module.register(program, app);
+  // `fcast help ...` names no command module, so it always comes with the whole tree.
+  if (!named) addHelpCommand(program, app);
+  pointErrorsAtHelp(program);
   return program;
+}
+
+/**
+ * A usage error names the help of the command it is about: commander's own (`fcast register`
+ * without --email: "see 'fcast register --help'") and a flag value our parsers refuse. Each
+ * command gets its own error output, made once the tree is complete.
+ */
+function pointErrorsAtHelp(command: Command): void {
+  // Commander leaves a description unwrapped where fewer than 40 columns remain beside the
+  // flags (a terminal 60 wide): wrapped in 20, it still fits.
+  command.configureHelp({ ...command.configureHelp(), minWidthToWrap: 20 });
+  const path = commandPath(command);
+  const hint = `see 'fcast ${path ? `${path} ` : ''}--help'`;
+  command.configureOutput({
+    outputError: (s, write) => write(`fcast: ${redactTyped(commanderMessage(s))}\n  hint: ${hint}\n`),
+  });
+  for (const option of command.options) {
+    const parse = option.parseArg;
+    if (parse)
+      option.argParser((value: string, previous: unknown) => withHelpHint(() => parse(value, previous), command));
+  }
+  for (const sub of command.commands) pointErrorsAtHelp(sub);
 }
 
 /**
@@ -93,42 +121,123 @@ function commandModuleNamed(program: Command, argv: readonly string[]) {
   return undefined;
 }
 
+/** The root's help command: a command's help, or a topic's (HELP_TOPICS). */
+function addHelpCommand(program: Command, app: App): void {
+  program
+    .helpCommand(false)
+    .command('help')
+    .summary('help on a command, or on a topic below')
+    .description("Shows a command's help (as 'fcast COMMAND --help' does) or one of the help topics.")
+    .argument('[topic...]', `a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast help settings', 'every setting and where it is read'],
+        ['fcast help auth login', "the same as 'fcast auth login --help'"],
+      ),
+    )
+    .action(
+      action(app, async (run, _opts, words: string[]) => {
+        const [first] = words;
+        if (first === undefined) return void program.outputHelp();
+        const topic = HELP_TOPICS[first.toLowerCase()];
+        if (topic && words.length === 1) {
+          const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
+          return void run.out.data(topic.render(width));
+        }
+        let command = program;
+        for (const word of words) {
+          const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+          if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
+          command = next;
+        }
+        command.outputHelp();
+      }),
+    );
+}
+
+function unknownHelpTopic(word: string, parent: Command): UsageError {
+  if (parent.parent) {
+    const near = closest(
+      word,
+      parent.commands.map((c) => c.name()),
+    );
+    return new UsageError(
+      `fcast ${commandPath(parent)} has no command '${word}'${near ? `; did you mean '${near}'?` : ''}`,
+      {
+        hint: `see 'fcast ${commandPath(parent)} --help'`,
+      },
+    );
+  }
+  const names = [
+    ...parent.commands.filter((c) => c.name() !== 'help').map((c) => c.name()),
+    ...(parent.parent ? [] : Object.keys(HELP_TOPICS)),
+  ];
+  const near = closest(word, names);
+  return new UsageError(`no command or help topic '${word}'${near ? `; did you mean '${near}'?` : ''}`, {
+    hint: `the topics are ${Object.keys(HELP_TOPICS).join(' and ')}; 'fcast --help' lists the commands`,
+  });
+}
+
 function rootCommand(app: App): Command {
   const { io } = app.ctx;
   const program = new FcastCommand('fcast')
     .description('Probabilistic market forecasts, their public track record and the command gateway, in a terminal.')
     .version(app.ctx.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--json', 'print the response body as JSON on stdout (data only); the same as --format json')
+    .option('--json', 'the body as JSON on stdout (= --format json)')
     .addOption(
-      new Option(
-        '--format <format>',
-        'table, json, csv, tsv or markdown (each command lists those it gives)',
-      ).argParser((raw) => raw.trim().toLowerCase()),
+      new Option('--format <format>', 'table, json, csv, tsv or markdown: see each command').argParser((raw) =>
+        raw.trim().toLowerCase(),
+      ),
     );
   addSettingFlags(program);
   return (
     program
-      .option('--verbose', 'log requests on stderr (keys redacted); stack traces on errors')
-      .option('--dry-run', 'print the request that would be sent (key masked) and send nothing')
+      .option('--verbose', 'log requests (keys redacted) and stack traces')
+      .option('--dry-run', 'print the request (key masked) and send nothing')
       .option('--strict', 'exit 7 when a response breaks the documented shape')
-      .option('--wide', 'every table column, whatever the terminal width (piped tables always have them)')
+      .option('--wide', 'every table column, whatever the terminal width')
       .option('--no-color', 'no colour, even with FORCE_COLOR')
       .showSuggestionAfterError(true)
       .exitOverride()
       .configureOutput({
         writeOut: (s) => io.stdout.write(s),
         writeErr: (s) => io.stderr.write(s),
-        // Piped help wraps at 80 columns, so it reads the same in every log and snapshot.
-        getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80),
-        getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 80) : 80),
-        outputError: (s, write) =>
-          write(`fcast: ${redactTyped(s.replace(/^error: /, '').trimEnd())}\n  hint: see 'fcast --help'\n`),
+        // Help wraps at the terminal's width, at most 80 columns (piped: 80), so it reads the
+        // same on a wide terminal, in every log and in every snapshot.
+        getOutHelpWidth: () => Math.min(HELP_WIDTH, io.stdout.isTTY ? (io.stdout.columns ?? HELP_WIDTH) : HELP_WIDTH),
+        getErrHelpWidth: () => Math.min(HELP_WIDTH, io.stderr.isTTY ? (io.stderr.columns ?? HELP_WIDTH) : HELP_WIDTH),
+      })
+      .configureHelp({
+        // `predict [symbol...]`, not `predict [options] [symbol...]`: every command has options,
+        // and the narrower column leaves each summary its one line.
+        subcommandTerm: (cmd) => [cmd.name(), ...cmd.registeredArguments.map(argumentTerm)].join(' '),
       })
       // Built only when help is shown, not on every run.
-      .addHelpText('after', () => rootHelpFooter())
+      .addHelpText('after', rootHelpFooter)
       .addHelpText('afterAll', formatsSection)
   );
+}
+
+/**
+ * Commander's error in fcast's words, on one line: its "(Did you mean login?)" joins the line,
+ * and a value outside an argument's choices gets the likely one, as fcast's own checks say it.
+ */
+function commanderMessage(text: string): string {
+  const message = text
+    .replace(/^error: /, '')
+    .trimEnd()
+    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' (did you mean $1?)');
+  const choice =
+    /^(?:command-argument value|option '.+' argument) '(.*)' is invalid(?: for argument '(.+)')?\. Allowed choices are (.+)\.$/s.exec(
+      message,
+    );
+  if (!choice) return message;
+  const [, value = '', name, list = ''] = choice;
+  const allowed = list.split(', ');
+  const near = closest(value, allowed);
+  return `invalid ${name ? `<${name}>` : 'value'} ${shown(value)}${near ? ` (did you mean ${near}?)` : ''}; choose one of ${allowed.join(', ')}`;
 }
 
 /** The settings' flags, from the settings table: `--timeout <seconds>` and its parser. */
@@ -147,17 +256,26 @@ function redactTyped(message: string): string {
   return message.replace(/(--?[\w-]+)=[^'\s]+/g, '$1=<redacted>');
 }
 
-function rootHelpFooter(): string {
-  const codes = EXIT_CODE_HELP.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n');
-  return `
-Settings (flag > environment > config file > default):
-${settingsHelp().join('\n')}
-  FCAST_CONFIG_DIR   where config.json lives (a private directory of yours)
-  NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+const argumentTerm = (arg: Argument): string => {
+  const name = `${arg.name()}${arg.variadic ? '...' : ''}`;
+  return arg.required ? `<${name}>` : `[${name}]`;
+};
 
-Exit codes:
-${codes}
-
-Start here: 'fcast mock' serves the whole API offline; 'fcast demo' needs no key.
-`;
+/** The end of the root help: the topics, then where to start and where the reference is. */
+function rootHelpFooter(context: HelpContext): string {
+  const width = helpWidth(context);
+  const topics = Object.entries(HELP_TOPICS).map(([name, topic]): [string, string] => [name, topic.summary]);
+  return [
+    '',
+    "Help topics ('fcast help TOPIC'):",
+    helpRows(topics, width),
+    '',
+    wrapHelp(
+      "Start here: 'fcast mock' serves the whole API offline; 'fcast demo' needs no key. " +
+        "Each command's flags and examples: 'fcast COMMAND --help'; the reference: docs/reference.md " +
+        'in the fcast repository.',
+      0,
+      width,
+    ),
+  ].join('\n');
 }

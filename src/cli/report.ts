@@ -10,6 +10,8 @@ import { clean } from '../output/sanitize.js';
 interface ReportFlags {
   json?: boolean;
   verbose?: boolean;
+  /** The progress line was just cleared: the cursor is at the start of an empty line. */
+  lineCleared?: boolean;
 }
 
 export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): number {
@@ -24,7 +26,7 @@ export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): numb
   if (err instanceof FcastError) {
     if (err.exitCode === ExitCode.Interrupted) {
       // One line, however many requests were cut; on a terminal, after the echoed ^C.
-      stderr.write(`${stderr.isTTY ? '\n' : ''}fcast: interrupted\n`);
+      stderr.write(`${stderr.isTTY && !flags.lineCleared ? '\n' : ''}fcast: interrupted\n`);
       return ExitCode.Interrupted;
     }
     // Under --json the server's error body is the document.

@@ -7,7 +7,7 @@ import { parseAccuracyTimeframe } from '../cli/input.js';
 export function register(program: Command, app: App): void {
   const command = program
     .command('accuracy')
-    .summary('track record filtered by symbol and timeframe, with CI gates (no key)')
+    .summary('the track record of a symbol or timeframe (no key)')
     .description(
       `The public track record, optionally for one symbol and one timeframe; the same table, gates and --audit as 'fcast track-record'. Timeframes: ${ACCURACY_TIMEFRAMES.join(', ')}.`,
     )
@@ -17,24 +17,24 @@ export function register(program: Command, app: App): void {
       ),
     );
   addEvidenceFlags(command)
+    .addHelpText('after', EVIDENCE_HELP_NOTES)
     .addHelpText(
       'after',
-      EVIDENCE_HELP_NOTES +
-        examples(
-          ['fcast accuracy --tf 1h', 'the 1h timeframe, all symbols'],
-          ['fcast accuracy --symbol BTC/USD --tf 15min', 'one symbol, one timeframe'],
-          [
-            'fcast accuracy --tf 1h --min-maturity growing_sample --min-win-rate 0.55',
-            'CI gate: exit 8 unless both hold',
-          ],
-          ['fcast accuracy --tf 1h --audit', 'check the published interval against the counts'],
-          [
-            'fcast accuracy --tf 1h --baseline 1h.json --min-new-win-rate 0.5',
-            'how the 1h forecasts did since 1h.json was saved',
-          ],
-          ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
-          ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],
-        ),
+      examples(
+        ['fcast accuracy --tf 1h', 'the 1h timeframe, all symbols'],
+        ['fcast accuracy --symbol BTC/USD --tf 15min', 'one symbol, one timeframe'],
+        [
+          'fcast accuracy --tf 1h --min-maturity growing_sample --min-win-rate 0.55',
+          'CI gate: exit 8 unless both hold',
+        ],
+        ['fcast accuracy --tf 1h --audit', 'check the published interval against the counts'],
+        [
+          'fcast accuracy --tf 1h --baseline 1h.json --min-new-win-rate 0.5',
+          'how the 1h forecasts did since 1h.json was saved',
+        ],
+        ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
+        ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],
+      ),
     )
     .action(
       action(

@@ -16,7 +16,7 @@ export function register(program: Command, app: App): void {
   const byName = new Map(GATEWAY_COMMANDS.map((c) => [c.name, c]));
   const cmd = program
     .command('cmd')
-    .summary('run a read-only command on the command gateway (analyze, opportunities, macro...)')
+    .summary('run a read-only gateway command (analyze, macro...)')
     .description(
       [
         'Runs one allowlisted, read-only command on the command gateway (POST /api/v1/agent/command) ' +

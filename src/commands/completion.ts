@@ -1,12 +1,13 @@
 import { Argument, Option, type Command } from 'commander';
 import { action, examples, type App, type Run } from '../cli/command.js';
+import { helpNotes } from '../cli/help.js';
 import { COMPLETE_SYMBOLS_COMMAND, SHELLS, type Shell } from '../completion/names.js';
 import { configDir } from '../config/settings.js';
 
 export function register(program: Command, app: App): void {
   program
     .command('completion')
-    .summary('print the shell completion script for bash, zsh or fish')
+    .summary('the TAB-completion script for bash, zsh or fish')
     .description(
       [
         'Prints a completion script for commands, subcommands, flags and the values fcast knows: demo symbols, timeframes, maturity levels, gateway commands, config keys. ' +
@@ -17,17 +18,28 @@ export function register(program: Command, app: App): void {
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .addHelpText(
       'after',
-      `
-Install:
-  bash  source <(fcast completion bash)                   # in ~/.bashrc
-        fcast completion bash > ~/.local/share/bash-completion/completions/fcast
-  zsh   fcast completion zsh > "\${fpath[1]}/_fcast"       # then open a new shell
-  fish  fcast completion fish > ~/.config/fish/completions/fcast.fish
-` +
-        examples(
-          ['source <(fcast completion bash)', 'TAB completion in this bash session'],
-          ['fcast completion fish > ~/.config/fish/completions/fcast.fish', 'for every fish session'],
-        ),
+      helpNotes(
+        'Install (once; then open a new shell)',
+        'bash:',
+        '  mkdir -p ~/.local/share/bash-completion/completions',
+        '  fcast completion bash > ~/.local/share/bash-completion/completions/fcast',
+        "  echo 'source ~/.local/share/bash-completion/completions/fcast' >> ~/.bashrc",
+        'zsh (the fpath line goes before any compinit your ~/.zshrc already runs):',
+        '  mkdir -p ~/.zfunc',
+        '  fcast completion zsh > ~/.zfunc/_fcast',
+        "  echo 'fpath=(~/.zfunc $fpath); autoload -Uz compinit; compinit' >> ~/.zshrc",
+        'fish:',
+        '  mkdir -p ~/.config/fish/completions',
+        '  fcast completion fish > ~/.config/fish/completions/fcast.fish',
+        "zsh still offers an old list (or nothing) after an upgrade? compinit keeps what it found in ~/.zcompdump: remove it (find ~ -maxdepth 1 -name '.zcompdump*' -delete) and open a new shell.",
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['source <(fcast completion bash)', 'TAB completion in this bash session only'],
+        ['fcast completion zsh > ~/.zfunc/_fcast', 'refresh the zsh script after an upgrade'],
+      ),
     )
     .action(
       action(app, async (run, _opts, shell: Shell) => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../cli/command.js';
 import { UsageError } from '../core/errors.js';
+import { closest } from '../cli/input.js';
 import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
 import {
@@ -25,7 +26,12 @@ function configKey(raw: string): SettingName {
     });
   }
   const name = settingOfConfigKey(raw);
-  if (!name) throw new UsageError(`unknown config key '${raw}'; the keys are ${KEY_LIST}`);
+  if (!name) {
+    const near = closest(raw, CONFIG_KEYS);
+    throw new UsageError(
+      `unknown config key '${raw}'${near ? ` (did you mean ${near}?)` : ''}; the keys are ${KEY_LIST}`,
+    );
+  }
   return name;
 }
 

@@ -19,7 +19,7 @@ interface DemoFlags extends WatchFlags {
 export function register(program: Command, app: App): void {
   const command = program
     .command('demo')
-    .summary('keyless forecast for a demo symbol, 60 minutes delayed')
+    .summary('keyless forecasts for a demo symbol (60 min delayed)')
     .description(
       `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
     )

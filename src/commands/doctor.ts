@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
+import { helpTable } from '../cli/help.js';
 
 export function register(program: Command, app: App): void {
   program
     .command('doctor')
-    .summary('check settings, keys, file modes and the connection, and say how to fix each problem')
+    .summary('check the setup and say how to fix each problem')
     .description(
       [
         'Checks what most often goes wrong, one line each, and says how to fix every problem: the Node.js version; ' +
@@ -17,18 +18,24 @@ export function register(program: Command, app: App): void {
     )
     .addHelpText(
       'after',
-      `
-Exit codes:
-  0  no check failed (warnings allowed)
-  3  the first failed check is about Node.js, the config files, a setting or a key
-     (a key the service refuses too)
-  6  the first failed check is the service: unreachable, timed out, 5xx
-     other service errors exit with their own code (e.g. 4 for a wrong base path)
-` +
-        examples(
-          ['fcast doctor', 'one line per check, with fixes'],
-          ["fcast doctor --json | jq '.checks[] | select(.ok | not)'", 'the failed checks, for scripts'],
-        ),
+      helpTable('Exit codes', [
+        ['0', 'no check failed (warnings allowed)'],
+        [
+          '3',
+          'the first failed check is about Node.js, the config files, a setting or a key (a key the service refuses too)',
+        ],
+        [
+          '6',
+          'the first failed check is the service: unreachable, timed out, 5xx; other service errors exit with their own code (e.g. 4 for a wrong base path)',
+        ],
+      ]),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast doctor', 'one line per check, with fixes'],
+        ["fcast doctor --json | jq '.checks[] | select(.ok | not)'", 'the failed checks, for scripts'],
+      ),
     )
     .action(
       action(app, async (run) => {

@@ -9,6 +9,7 @@ import {
   type JournalFilterFlags,
 } from '../cli/journal-flags.js';
 import { parseChoice } from '../cli/input.js';
+import { helpNotes } from '../cli/help.js';
 import { dataDir } from '../config/settings.js';
 import { amend, CheckFailedError, ConfigError, FcastError } from '../core/errors.js';
 
@@ -110,7 +111,10 @@ export function register(program: Command, app: App): void {
     )
     .addHelpText(
       'after',
-      '\nGates exit 8 when a timeframe fails one; a figure equal to the threshold\npasses, a null one fails.\n',
+      helpNotes(
+        'Gates (exit 8 when a timeframe fails one)',
+        'A figure equal to the threshold passes; a null one fails; a report with no timeframes fails each gate once.',
+      ),
     )
     .action(
       action(app, (run, opts: ReportFlags) => report(run, opts), {

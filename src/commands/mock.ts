@@ -18,7 +18,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function register(program: Command, app: App): void {
   program
     .command('mock')
-    .summary('serve the bundled emulator of the whole API on loopback')
+    .summary('serve an emulator of the whole API on loopback')
     .description(
       'An offline emulator of the Market Forecast Agent API, REST and gateway, for trying fcast and testing scripts.\n' +
         'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs\n' +
@@ -82,8 +82,13 @@ export function register(program: Command, app: App): void {
           // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
           await run.ctx.io.releaseStdout?.();
         } else {
-          run.out.note(
-            `fcast mock: serving the emulated API at ${server.url} (gateway key with market.read only: ${server.limitedGatewayKey}); Ctrl-C to stop`,
+          run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
+          run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
+          // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.
+          run.secrets.reveal(server.limitedGatewayKey, () =>
+            run.out.note(
+              `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
+            ),
           );
           if (clock.start !== undefined || clock.speed !== undefined) {
             const speed = server.clock.speed;

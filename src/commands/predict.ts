@@ -29,7 +29,7 @@ const PARALLEL_REQUESTS = 20;
 export function register(program: Command, app: App): void {
   const command = program
     .command('predict')
-    .summary('latest forecasts for one or more symbols (needs a key)')
+    .summary('latest forecasts for symbols (needs a key)')
     .description(
       'The latest forecast per timeframe for each symbol, with your key (tier free: data delayed 15 ' +
         'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD); several are ' +

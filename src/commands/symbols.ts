@@ -4,7 +4,7 @@ import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/
 export function register(program: Command, app: App): void {
   program
     .command('symbols')
-    .summary('symbols your key can use, and how fresh their forecasts are (needs a key)')
+    .summary('the symbols your key can use (needs a key)')
     .description(
       'Every symbol the service forecasts for your key: how many timeframes each carries and when its ' +
         'newest forecast was made (UTC, with its age). Use a symbol as shown here with `fcast predict`.',

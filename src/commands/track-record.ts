@@ -5,29 +5,29 @@ import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES, type EvidenceF
 export function register(program: Command, app: App): void {
   const command = program
     .command('track-record')
-    .summary('public track record of settled forecasts, per timeframe (no key)')
+    .summary('the public track record, per timeframe (no key)')
     .description(
       'How the current protocol cohort of forecasts settled, one row per timeframe: wins, losses, neutrals, the resolved win rate with its Wilson 95% interval, and the sample maturity. Gates and --audit turn it into a CI check (exit 8 when one fails).',
     );
   addEvidenceFlags(command)
+    .addHelpText('after', EVIDENCE_HELP_NOTES)
     .addHelpText(
       'after',
-      EVIDENCE_HELP_NOTES +
-        examples(
-          ['fcast track-record', 'every timeframe, all symbols'],
-          ['fcast track-record --symbol eth/usd', 'one symbol'],
-          [
-            'fcast track-record --min-maturity early_sample --min-settled 100',
-            'CI gate: exit 8 unless every timeframe passes',
-          ],
-          ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
-          [
-            'fcast track-record --baseline tr.json --save tr.json --min-new-settled 20',
-            'CI: nothing removed since the last run, 20 new settlements in every timeframe',
-          ],
-          ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
-          ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],
-        ),
+      examples(
+        ['fcast track-record', 'every timeframe, all symbols'],
+        ['fcast track-record --symbol eth/usd', 'one symbol'],
+        [
+          'fcast track-record --min-maturity early_sample --min-settled 100',
+          'CI gate: exit 8 unless every timeframe passes',
+        ],
+        ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
+        [
+          'fcast track-record --baseline tr.json --save tr.json --min-new-settled 20',
+          'CI: nothing removed since the last run, 20 new settlements in every timeframe',
+        ],
+        ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
+        ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],
+      ),
     )
     .action(
       action(

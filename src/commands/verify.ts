@@ -5,7 +5,7 @@ import { parseWholeNumber } from '../cli/input.js';
 export function register(program: Command, app: App): void {
   program
     .command('verify')
-    .summary('one expired forecast with its market closes and settlement (no key)')
+    .summary('one expired forecast and how it settled (no key)')
     .description(
       'Inspect one expired forecast: the stored forecast, the market closes up to its target time and the canonical settlement, then a check that the published outcome follows from the direction, the anchor price and the close at the target time. A forecast that has not expired yet is refused by the service (HTTP 403, exit 3).',
     )

@@ -9,6 +9,7 @@ import {
   OUTPUT_FORMATS,
 } from '../core/domain.js';
 import { CONFIG_KEYS } from '../config/settings.js';
+import { HELP_TOPICS } from '../cli/help-topics.js';
 
 export interface Word {
   value: string;
@@ -70,8 +71,10 @@ export function describeTree(root: Command): CompletionNode[] {
     const children = help.visibleCommands(cmd);
     const options = help.visibleOptions(cmd).flatMap((opt) => optionEntries(opt));
     if (isRoot) for (const o of options) rootOptionNames.add(o.value);
-    const implicitHelp = (sub: Command) => sub.name() === 'help' && !cmd.commands.includes(sub);
-    const siblings = words(children.filter((c) => !implicitHelp(c)).map((c) => c.name()));
+    // Commander's own help command, or the root's (program.ts), which also takes the help topics.
+    const implicitHelp = (sub: Command) => sub.name() === 'help';
+    const siblingNames = children.filter((c) => !implicitHelp(c)).map((c) => c.name());
+    const siblings = words(isRoot ? [...siblingNames, ...Object.keys(HELP_TOPICS)] : siblingNames);
     nodes.push({
       labels,
       commands: children.flatMap((sub) =>

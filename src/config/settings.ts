@@ -450,13 +450,18 @@ export function requireKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'
 
 // --- the command line ------------------------------------------------------------------------
 
-/** The settings that have a flag, with its help line: `base URL of the service (env FCAST_BASE_URL)`. */
+/**
+ * The settings that have a flag, with its help line: `request deadline (default 30)`. The
+ * environment variables and config keys are in `fcast help settings`: on one line each here,
+ * the root help stays within 80 columns.
+ */
 export function settingFlags(): Array<{ name: SettingName; flag: string; help: string }> {
   return NAMES.flatMap((name) => {
     const s: SettingSpec<unknown> = SETTINGS[name];
     if (!s.flag) return [];
-    const extra = s.default === undefined ? '' : `, default ${String(s.default)}`;
-    return [{ name, flag: s.flag, help: `${s.help} (env ${s.env}${extra})` }];
+    return [
+      { name, flag: s.flag, help: s.default === undefined ? s.help : `${s.help} (default ${String(s.default)})` },
+    ];
   });
 }
 
@@ -473,17 +478,16 @@ export function flagParser(name: SettingName): (raw: string) => unknown {
   };
 }
 
-/** The help footer's settings lines, one per setting, then the config keys. */
-export function settingsHelp(): string[] {
-  const width = Math.max(...NAMES.map((n) => SETTINGS[n].help.length));
-  const lines = NAMES.map((name) => {
+/** `fcast help settings`: one row per setting (its variable, then what it is and where else it is set), then the config keys. */
+export function settingRows(): Array<[variable: string, text: string]> {
+  const rows = NAMES.map((name): [string, string] => {
     const s: SettingSpec<unknown> = SETTINGS[name];
     const note =
       s.footer ??
       [s.flag?.split(' ')[0], s.default === undefined ? '' : `default ${String(s.default)}`].filter(Boolean).join(', ');
-    return `  ${s.env.padEnd(18)} ${s.help.padEnd(width)} (${note})`;
+    return [s.env, `${s.help} (${note})`];
   });
-  return [...lines, `  config keys        ${CONFIG_KEYS.join(', ')}`];
+  return [...rows, ['config keys', CONFIG_KEYS.join(', ')]];
 }
 
 /** Every key fcast can know of at start (environment and config file), for the redactor; never throws. */

@@ -12,8 +12,10 @@ import type { Ctx, Env } from '../core/context.js';
 import { ExitCode, FcastError } from '../core/errors.js';
 import { configLocationProblem } from '../config/config-store.js';
 import { maskKey } from '../config/keys.js';
+import { originOf } from '../config/origin.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
+import { textWidth, wrapIndented } from '../output/table.js';
 import {
   BASE_URL_HINT,
   CONFIG_KEYS,
@@ -107,15 +109,21 @@ export function checksAsJson(checks: readonly Check[]) {
 }
 
 /** One line per check: status mark, name, finding, and how to fix it. */
+/**
+ * One line per check (`✓ name  detail`), the fix on a line of its own below; on a terminal both
+ * wrap between words under its width, each carried-over line under the detail's column.
+ */
 export function renderChecks(out: Output, checks: readonly Check[]): string {
   const { c } = out;
   const mark = { pass: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗') };
   const width = Math.max(...checks.map((check) => check.name.length));
+  const indent = 2 + width + 2;
+  const wrap = (text: string) => wrapIndented(text, textWidth(out), indent);
   return checks
-    .map(
-      (check) =>
-        `${mark[check.status]} ${check.name.padEnd(width)}  ${clean(check.detail)}${check.hint ? `; fix: ${clean(check.hint)}` : ''}`,
-    )
+    .map((check) => {
+      const line = `${mark[check.status]} ${check.name.padEnd(width)}  ${wrap(clean(check.detail))}`;
+      return check.hint ? `${line}\n${' '.repeat(indent)}${wrap(`fix: ${clean(check.hint)}`)}` : line;
+    })
     .join('\n');
 }
 
@@ -250,10 +258,12 @@ function checkSettings(found: FoundSettings): Check {
       "correct or remove the value where it is set: the flag, the environment variable, or 'fcast config unset KEY'",
     );
   }
-  const unit = (n: SettingName) => (n === 'retries' ? '' : 's');
+  // Seconds for the times; a switch (record) reads on or off.
+  const unit = (n: SettingName) => (n === 'timeout' || n === 'maxWait' ? 's' : '');
   const shown = names.map((n) => {
-    const { value, source } = withDefault(n as 'timeout', found[n as 'timeout']);
-    return `${SETTINGS[n].configKey} ${value}${unit(n)} (${source})`;
+    const { value, source } = withDefault(n as 'timeout', found[n as 'timeout']) as { value: unknown; source: string };
+    const text = typeof value === 'boolean' ? (value ? 'on' : 'off') : `${String(value)}${unit(n)}`;
+    return `${SETTINGS[n].configKey} ${text} (${source})`;
   });
   return pass('settings', shown.join(', '));
 }
@@ -374,7 +384,7 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
         `${res.response.url} answered HTTP ${res.response.status} in ${ctx.clock.now() - started} ms`,
       );
     } catch (err) {
-      service = failure('service', err, 'check the base URL: it is the root of the service, without /api/agent/v1/');
+      service = failure('service', err, serviceHint(found.baseUrl.found, config.path));
     }
     if (service.status === 'fail') return [service, authSkipped('the service did not answer as expected')];
     if (!apiKey) return [service, authSkipped(keyless)];
@@ -400,8 +410,20 @@ async function checkService(input: DoctorInput, config: ConfigState, found: Foun
   }
 }
 
+/** What to do when the service does not answer: the base URL, and where it is set. */
+function serviceHint(baseUrl: Sourced<string>, configPath: string): string {
+  return (
+    `check the base URL (from ${originOf(baseUrl.source, configPath)}): the root of a running service, ` +
+    "without /api/agent/v1/ ('fcast mock' serves one locally)"
+  );
+}
+
+/** A failed check from an error; a hint that would send the reader to doctor itself gives way to `fallbackHint`. */
 function failure(name: string, err: unknown, fallbackHint: string): Check {
-  if (err instanceof FcastError) return fail(name, err.message, err.hint ?? fallbackHint, err.exitCode);
+  if (err instanceof FcastError) {
+    const hint = err.hint === undefined || /fcast doctor/.test(err.hint) ? fallbackHint : err.hint;
+    return fail(name, err.message, hint, err.exitCode);
+  }
   return fail(
     name,
     `unexpected error: ${err instanceof Error ? err.message : String(err)}`,

@@ -296,8 +296,24 @@ const packLegend = (items: readonly string[], width: number): string[] =>
 const longestFitting = (texts: readonly string[], width: number) =>
   texts.find((t) => [...t].length <= width) ?? texts[texts.length - 1]!;
 
-/** A chart per candle timeframe (15min, 1h): recent closes, the last price and that timeframe's target. */
-export function renderForecastCharts(out: Output, body: ForecastChartBody): ForecastCharts {
+/**
+ * Which candle timeframes to chart: those asked for (`--tf`) in their order, else every one the
+ * service sends candles for; an asked timeframe it sends none for is a problem to report.
+ */
+function chartedTimeframes(asked: readonly string[] | undefined, problems: string[]): string[] {
+  if (asked === undefined) return [...CANDLE_TIMEFRAMES];
+  const known = CANDLE_TIMEFRAMES as readonly string[];
+  const charted = asked.map((tf) => tf.toLowerCase()).filter((tf, i, all) => all.indexOf(tf) === i);
+  for (const tf of charted.filter((t) => !known.includes(t)))
+    problems.push(`no ${tf} chart: candles come only in ${CANDLE_TIMEFRAMES.join(' and ')}`);
+  return charted.filter((tf) => known.includes(tf));
+}
+
+/**
+ * A chart per candle timeframe (15min, 1h, or those of `tfs` among them): recent closes, the
+ * last price and that timeframe's target, with its move from the last price.
+ */
+export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?: readonly string[]): ForecastCharts {
   const problems: string[] = [];
   const blocks: string[] = [];
   const candles = isRecord(body.candles) ? body.candles : undefined;
@@ -310,7 +326,7 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
   // The symbol is the server's text: cleaned like every other string a view prints.
   const symbol = typeof body.symbol === 'string' ? `${clean(body.symbol)} · ` : '';
 
-  for (const tf of CANDLE_TIMEFRAMES) {
+  for (const tf of chartedTimeframes(tfs, problems)) {
     if (candles[tf] === undefined) {
       problems.push(`no ${tf} candles in the response`);
       continue;
@@ -337,7 +353,8 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody): Fore
     let projection: LineChartOptions['projection'];
     if (target !== undefined) {
       const move = last ? ((target - last) / last) * 100 : undefined;
-      const head = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)})`;
+      // From the last price, as drawn: the table's Move is from the forecast's anchor price.
+      const head = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)} from last)`;
       const by = targetT === undefined ? '' : ` by ${formatUtc(targetT)}`;
       const age = targetT === undefined || nowSeconds === undefined ? '' : ` (${formatAge(targetT, nowSeconds)})`;
       const text = longestFitting([`${head}${by}${age}`, `${head}${by}`, head], width);

@@ -2,7 +2,7 @@
 // verify, gateway data): nested objects as indented key/value blocks, arrays of records as
 // tables, epoch seconds as UTC times with their age.
 import { serverNow, withAttribution } from './attribution.js';
-import { DASH, formatTimeWithAge } from './format.js';
+import { DASH, formatTimeWithAge, isoToEpoch } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { paintByKey } from './paint.js';
@@ -26,9 +26,17 @@ function formatScalar(key: string, value: unknown, nowSeconds: number): string {
   ) {
     return formatTimeWithAge(value, nowSeconds);
   }
+  // An ISO date-time under a time-like key (settled_at) reads as the epoch times do: UTC, with its age.
+  if (typeof value === 'string' && TIME_KEY.test(key) && ISO_DATE_TIME.test(value)) {
+    const epoch = isoToEpoch(value);
+    if (epoch !== undefined) return formatTimeWithAge(epoch, nowSeconds);
+  }
   if (typeof value === 'string') return clean(value);
   return String(value);
 }
+
+/** `2025-01-06T04:51:00Z`, with seconds, fractions or an offset: a date alone is left as written. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export interface DocumentOptions {
   /** Top-level keys not to show (meta is shown as the footer). */

@@ -16,6 +16,7 @@ import {
   formatPrice,
   formatRate,
   formatSigned,
+  roundsToZero,
   formatTimeWithAge,
 } from './format.js';
 import { changePaint, signalPaint } from './paint.js';
@@ -92,7 +93,9 @@ export function directionOf(f: Row): { dir: string; prob: unknown; disagrees: bo
   const dir = typeof ia3.direction === 'string' ? ia3.direction : '?';
   const d = dir.toLowerCase();
   const prob = d === 'long' ? ia3.p_long : d === 'short' ? ia3.p_short : d === 'flat' ? ia3.p_flat : undefined;
-  const move = expectedMovePct(f) ?? 0;
+  // A move that shows as 0.00% is no move: it can disagree with nothing.
+  const exact = expectedMovePct(f);
+  const move = exact === undefined || roundsToZero(exact, 2) ? 0 : exact;
   const disagrees = (d === 'long' && move < 0) || (d === 'short' && move > 0);
   return { dir, prob, disagrees };
 }

@@ -15,8 +15,8 @@ const isNum = (v: unknown): v is number => finiteNumber(v) !== undefined;
 export function formatNumber(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;
   const { whole, fraction } = roundDecimal(Math.abs(v), Math.min(100, Math.max(0, Math.trunc(decimals))));
-  // Intl keeps the sign of -0 and of negatives that round to zero: -0.00.
-  const sign = v < 0 || Object.is(v, -0) ? '-' : '';
+  // Unlike Intl, no sign on a value that rounds to zero: -0.00 reads as a change that is not there.
+  const sign = v < 0 && /[1-9]/.test(whole + fraction) ? '-' : '';
   return `${sign}${groupThousands(whole)}${fraction ? `.${fraction}` : ''}`;
 }
 
@@ -58,10 +58,13 @@ export function formatPrice(v: unknown): string {
   return formatNumber(v, abs >= 1000 ? 2 : abs >= 100 ? 3 : abs >= 1 ? 5 : 6);
 }
 
-/** A value already in percent: +1.23%. */
+/** Whether `v` shows as zero with `decimals` decimals: no sign, no colour, no change. */
+export const roundsToZero = (v: number, decimals: number): boolean => /^[-+]?[0.]+$/.test(v.toFixed(decimals));
+
+/** A value already in percent: +1.23%; 0.00% (never -0.00%) for what rounds to zero. */
 export function formatPercent(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;
-  return `${v > 0 ? '+' : ''}${v.toFixed(decimals)}%`;
+  return `${formatSigned(v, decimals)}%`;
 }
 
 /** A probability or rate in 0..1, as a percentage: 61.2%. */
@@ -70,12 +73,17 @@ export function formatRate(v: unknown, decimals = 1): string {
   return `${(v * 100).toFixed(decimals)}%`;
 }
 
+/** +1.23, -0.45, and 0.00 for what rounds to zero either way. */
 export function formatSigned(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;
+  if (roundsToZero(v, decimals)) return (0).toFixed(decimals);
   return `${v > 0 ? '+' : ''}${v.toFixed(decimals)}`;
 }
 
-/** 45s, 12m, 1h 5m, 2d 3h. */
+/**
+ * 45s, 12m, 1h5m, 36h, 2d3h: the one way fcast writes a span of time (a horizon, an age, a
+ * countdown), without spaces, so that a cell stays one word in a piped table.
+ */
 export function formatDuration(seconds: unknown): string {
   if (!isNum(seconds)) return DASH;
   const s = Math.round(Math.abs(seconds));
@@ -83,17 +91,14 @@ export function formatDuration(seconds: unknown): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
-  if (h < 48) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  if (h < 48) return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
   const d = Math.floor(h / 24);
-  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+  return h % 24 ? `${d}d${h % 24}h` : `${d}d`;
 }
 
-/** Minutes as a horizon: 5m, 1h30m, 36h. */
+/** Minutes as a horizon, written as every other span: 5m, 1h30m, 36h. */
 export function formatMinutes(minutes: unknown): string {
-  if (!isNum(minutes)) return DASH;
-  if (minutes < 60) return `${minutes}m`;
-  const h = Math.floor(minutes / 60);
-  return minutes % 60 ? `${h}h${minutes % 60}m` : `${h}h`;
+  return isNum(minutes) ? formatDuration(minutes * 60) : DASH;
 }
 
 /** Epoch seconds as `2026-11-22 02:21 UTC`. */
@@ -106,7 +111,7 @@ export function formatUtc(epochSeconds: unknown): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** `1h 5m ago`, or `in 2h` for the future. */
+/** `1h5m ago`, or `in 2h` for the future. */
 export function formatAge(epochSeconds: unknown, nowSeconds: number): string {
   if (!isNum(epochSeconds)) return DASH;
   const delta = nowSeconds - epochSeconds;
@@ -114,7 +119,7 @@ export function formatAge(epochSeconds: unknown, nowSeconds: number): string {
   return delta > 0 ? `${formatDuration(delta)} ago` : `in ${formatDuration(-delta)}`;
 }
 
-/** A UTC time with its age: `2026-11-22 02:21 UTC (1h 5m ago)`. */
+/** A UTC time with its age: `2026-11-22 02:21 UTC (1h5m ago)`. */
 export const formatTimeWithAge = (epochSeconds: unknown, nowSeconds: number): string =>
   isNum(epochSeconds) ? `${formatUtc(epochSeconds)} (${formatAge(epochSeconds, nowSeconds)})` : DASH;
 

@@ -92,13 +92,20 @@ export class Output {
   progress(text: string | undefined): void {
     if (this.io.stderr.isTTY !== true) return;
     if (text === undefined) {
-      if (this.progressShown) this.io.stderr.write('\r\x1b[2K');
-      this.progressShown = false;
+      this.endProgress();
       return;
     }
     const width = Math.max(1, (this.io.stderr.columns ?? 80) - 1);
     this.io.stderr.write(`\r\x1b[2K${clean(text).slice(0, width)}`);
     this.progressShown = true;
+  }
+
+  /** Clears the progress line, if one is shown; true when it was (the cursor is then at the start of an empty line). */
+  endProgress(): boolean {
+    if (!this.progressShown) return false;
+    this.io.stderr.write('\r\x1b[2K');
+    this.progressShown = false;
+    return true;
   }
 }
 

@@ -77,7 +77,9 @@ export function renderOverview(
     const price = asRecord(body.price);
     const forecasts = forecastsByHorizon(body);
     const byTf = (tf: string) => forecasts.find((f) => String(f.tf).toLowerCase() === tf.toLowerCase());
+    // With --tf, the next of the timeframes asked for.
     const next = forecasts
+      .filter((f) => !asked?.length || asked.includes(String(f.tf).toLowerCase()))
       .filter((f) => isOpen(f, now) && finiteNumber(f.target_t) !== undefined)
       .sort((a, b) => (a.target_t as number) - (b.target_t as number))[0];
     disagreement ||= headline.some((tf) => {
@@ -95,7 +97,7 @@ export function renderOverview(
   });
   const lines = [renderTable(out, columns, rows)];
   const legend = [
-    'direction and probability (ia3) per timeframe; Next: the first forecast to resolve',
+    `direction and probability (ia3) per timeframe; Next: the first forecast${asked?.length ? ' of those timeframes' : ''} to resolve`,
     ...(disagreement ? [`${DISAGREES} the target price moves the other way`] : []),
   ].join('; ');
   lines.push(out.c.dim(wrapText(out, legend)));

@@ -2,6 +2,7 @@
 // neutral yellow. With colour off, Output's colours are identities, so these cost nothing.
 import type { Output } from './io.js';
 import { finiteNumber } from '../core/values.js';
+import { roundsToZero } from './format.js';
 
 export type Paint = (s: string) => string;
 
@@ -19,10 +20,13 @@ export function signalPaint(out: Output, value: unknown): Paint | undefined {
   return undefined;
 }
 
-/** For a signed change: green above zero, red below, plain at zero or when not a number. */
-export function changePaint(out: Output, value: unknown): Paint | undefined {
+/**
+ * For a signed change shown with `decimals` decimals: green above zero, red below, plain when it
+ * shows as zero (-0.001 is shown 0.00: no colour may call it a fall) or is not a number.
+ */
+export function changePaint(out: Output, value: unknown, decimals = 2): Paint | undefined {
   const n = finiteNumber(value);
-  if (n === undefined || n === 0) return undefined;
+  if (n === undefined || roundsToZero(n, decimals)) return undefined;
   return n > 0 ? out.c.green : out.c.red;
 }
 

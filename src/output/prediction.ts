@@ -27,7 +27,7 @@ interface PredictionView {
 
 /** The chart, or the candles' summary, when asked. */
 function candleSection(out: Output, body: ForecastEnvelope, opts: PredictionOptions): PredictionView {
-  if (opts.chart) return renderForecastCharts(out, body);
+  if (opts.chart) return renderForecastCharts(out, body, opts.tfs);
   if (!opts.candles) return { text: '', problems: [] };
   const summary = summarizeCandles(body);
   return { text: summary.lines.map((l) => wrapText(out, l)).join('\n'), problems: summary.problems };

@@ -51,11 +51,30 @@ export class Redactor {
     }
   }
 
+  /**
+   * The text with keys masked. Colour is already applied when a write reaches the redactor,
+   * so the plain runs between terminal escape sequences are redacted one by one: an escape's
+   * final letter (the `m` of `\x1b[32m`) must never be read as the first letter of a key,
+   * which would make register's revealed key look like another one and mask it.
+   */
   redact(text: string): string {
     if (!this.loaded) {
       this.loaded = true;
       for (const secret of this.load()) this.add(secret);
     }
+    if (!text.includes('\x1b')) return this.redactPlain(text);
+    let out = '';
+    let from = 0;
+    for (const seq of text.matchAll(ESCAPE_SEQUENCE)) {
+      out += this.redactPlain(text.slice(from, seq.index)) + seq[0];
+      from = seq.index + seq[0].length;
+    }
+    return out + this.redactPlain(text.slice(from));
+  }
+
+  /** Text without escape sequences: what a reader sees. */
+  private redactPlain(text: string): string {
+    if (text === '') return text;
     const revealed = this.revealed;
     let out = text;
     for (const secret of this.known) {
@@ -70,6 +89,13 @@ export class Redactor {
     return out;
   }
 }
+
+/**
+ * The escape sequences fcast itself writes (colours, clearing a line) and the other standard
+ * forms: CSI (`\x1b[...m`), OSC (`\x1b]...BEL`) and two-character escapes. Server text never
+ * holds one: the sanitiser removes control characters before anything is rendered.
+ */
+const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);

@@ -5,7 +5,7 @@ import { withAttribution } from './attribution.js';
 import { DASH } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
-import { renderPairs } from './table.js';
+import { renderPairs, wrapText } from './table.js';
 import { isRecord, maxOf } from '../core/values.js';
 
 // Keys and values are the server's: cleaned here (renderPairs cleans the value as a whole, but
@@ -34,7 +34,7 @@ export function renderNewKey(out: Output, body: RegistrationView): string {
 /** The rest, after the key; `saved` says where the key was stored, or why it was not. */
 export function renderRegistrationDetails(out: Output, body: RegistrationView, saved: string): string {
   const lines = [''];
-  if (typeof body.important === 'string') lines.push(out.c.yellow(clean(body.important)), '');
+  if (typeof body.important === 'string') lines.push(out.c.yellow(wrapText(out, clean(body.important))), '');
 
   const pairs: Array<[string, string]> = [['Tier', typeof body.tier === 'string' ? clean(body.tier) : DASH]];
   if (isRecord(body.limits)) {

@@ -236,7 +236,10 @@ export const packLine = (parts: readonly string[], width: number, joiner = ' · 
 /** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
 export function wrapIndented(text: string, width: number, indent: number): string {
   if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
-  return packLine(text.split(' '), Math.max(20, width - indent), ' ').join(`\n${' '.repeat(indent)}`);
+  // A line broken at a run of spaces (the padding between a key and its value) ends without them.
+  return packLine(text.split(' '), Math.max(20, width - indent), ' ')
+    .map((line) => line.trimEnd())
+    .join(`\n${' '.repeat(indent)}`);
 }
 
 export function wrapText(out: Output, text: string): string {

@@ -1,19 +1,25 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { closedPort, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
 
-/** The check lines of a table run, by name: `{ mark, text }`. */
+/** The check lines of a table run, by name: `{ mark, text }`; a fix (on the line below) joins the text as `; fix: ...`. */
 function lines(stdout: string): Map<string, { mark: string; text: string }> {
   const found = new Map<string, { mark: string; text: string }>();
+  let last: { mark: string; text: string } | undefined;
   for (const line of stdout.trimEnd().split('\n')) {
+    const fix = /^ +(fix: .*)$/.exec(line);
+    if (fix && last) {
+      last.text += `; ${fix[1]}`;
+      continue;
+    }
     const m = /^([✓✗!]) (.+?)\s{2,}(.*)$/.exec(line);
     if (!m) throw new Error(`not a check line: ${line}`);
-    found.set(m[2]!, { mark: m[1]!, text: m[3]! });
+    last = { mark: m[1]!, text: m[3]! };
+    found.set(m[2]!, last);
   }
   return found;
 }
@@ -25,14 +31,6 @@ function configDirWith(contents: string, mode = 0o600): string {
   writeFileSync(join(dir, 'config.json'), contents);
   chmodSync(join(dir, 'config.json'), mode);
   return dir;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('fcast doctor', () => {
@@ -236,5 +234,38 @@ describe('fcast doctor', () => {
     expect(r.code).toBe(0);
     expect(lines(r.stdout).get('service')!.text).toMatch(/skipped: --dry-run/);
     expect(emu.server.requests).toHaveLength(0);
+  });
+});
+
+describe('fcast doctor on a terminal', () => {
+  it.each([60, 80])('wraps between words under %i columns, carried-over lines under the detail', async (columns) => {
+    const port = await closedPort();
+    const r = await emu.run(['doctor', '--no-color'], {
+      tty: true,
+      columns,
+      env: { FCAST_BASE_URL: `http://127.0.0.1:${port}` },
+    });
+    expect(r.code).toBe(6);
+    const lines = r.stdout.trimEnd().split('\n');
+    const indent = lines[0]!.search(/ {2}\S/) + 2;
+    // Only a word longer than the room beside the names (a long path) may pass the width, alone on its line.
+    for (const line of lines.filter((l) => [...l].length > columns))
+      expect([...line].slice(indent).join('').trim().split(/\s+/), line).toHaveLength(1);
+    for (const line of lines.filter((l) => !/^[✓✗!] /.test(l))) {
+      expect(line.slice(0, indent).trim(), line).toBe('');
+      expect(line[indent], line).not.toBe(' ');
+    }
+    // Words stay whole: joined back, the service's fix reads as one sentence.
+    const service = lines.slice(lines.findIndex((l) => l.startsWith('✗ service')));
+    const joined = service
+      .slice(
+        0,
+        service.findIndex((l, i) => i > 0 && /^[✓✗!] /.test(l)),
+      )
+      .map((l) => l.trim())
+      .join(' ');
+    expect(joined).toContain(
+      "fix: check the base URL (from FCAST_BASE_URL in the environment): the root of a running service, without /api/agent/v1/ ('fcast mock' serves one locally)",
+    );
   });
 });

@@ -141,7 +141,7 @@ describe("nginx's own pages", () => {
     const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('nothing-here') } });
     expectExit(r, 4);
     expect(r.stderr).toMatch(
-      /^fcast: HTTP 404 Not Found: this does not look like the Market Forecast Agent API; check the base URL$/m,
+      /^fcast: HTTP 404 Not Found: this does not look like the Market Forecast Agent API; check the base URL; the base URL http:\/\/127\.0\.0\.1:\d+\/nothing-here\/ comes from FCAST_BASE_URL in the environment$/m,
     );
   });
 

@@ -29,8 +29,19 @@ async function commandPaths(): Promise<string[][]> {
 const paths = await commandPaths();
 
 describe('help', () => {
-  it('the root help lists commands, settings and exit codes, on stdout', async () => {
+  it('the root help lists the commands and the help topics, on stdout, in at most 50 lines', async () => {
     const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const path of paths.filter((p) => p.length === 1))
+      expect(r.stdout).toMatch(new RegExp(`^  ${path[0]}\\b`, 'm'));
+    expect(r.stdout).toMatch(/^Help topics \('fcast help TOPIC'\):\n {2}settings {4}\S.*\n {2}exit-codes {2}\S/m);
+    expect(r.stdout).toContain('docs/reference.md');
+    expect(r.stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(50);
+  });
+
+  it("'fcast help settings' gives every setting's environment variable and config key", async () => {
+    const r = await runCli(['help', 'settings']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const name of [
@@ -40,17 +51,35 @@ describe('help', () => {
       'FCAST_TIMEOUT',
       'FCAST_RETRIES',
       'FCAST_MAX_WAIT',
+      'FCAST_WATCHLIST',
+      'FCAST_RECORD',
       'FCAST_CONFIG_DIR',
+      'FCAST_DATA_DIR',
       'NO_COLOR',
+      'FORCE_COLOR',
       'HTTPS_PROXY',
     ]) {
       expect(r.stdout).toContain(name);
     }
-    expect(r.stdout).toMatch(/Exit codes:/);
+    expect(r.stdout).toMatch(/config keys +base-url, timeout, retries, max-wait/);
+  });
+
+  it("'fcast help exit-codes' gives every exit code", async () => {
+    const r = await runCli(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
       expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
-    for (const path of paths.filter((p) => p.length === 1))
-      expect(r.stdout).toMatch(new RegExp(`^  ${path[0]}\\b`, 'm'));
+  });
+
+  it("'fcast help COMMAND' is the command's --help; an unknown topic is exit 2 with the likely one", async () => {
+    const viaHelp = await runCli(['help', 'auth', 'login']);
+    const viaFlag = await runCli(['auth', 'login', '--help']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    const typo = await runCli(['help', 'setings']);
+    expect(typo.code).toBe(2);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toMatch(/^fcast: no command or help topic 'setings'; did you mean 'settings'\?\n {2}hint: /);
   });
 
   it('covers every command of the tree', () => {
@@ -84,10 +113,26 @@ describe('help', () => {
       const lines = r.stdout.split('\n');
       expect(lines[0]).toMatch(new RegExp(`^Usage: fcast ${(path as string[]).join(' ')}\\b`));
       expect(lines[2]?.trim().length).toBeGreaterThan(10); // the description
-      expect(r.stdout).toMatch(/^Examples:\n {2}\$ .*\bfcast /m);
+      expect(r.stdout).toMatch(/^Examples:\n {2}# .+\n {2}\$ .*\bfcast /m);
       expect(r.stdout).not.toMatch(/not yet available/);
     },
   );
+
+  // Walks the tree, so a command added later is held to it too.
+  it.each([
+    ['a terminal 80 columns wide', { tty: true, columns: 80 }, 80],
+    ['a pipe', {}, 80],
+    ['a terminal 160 columns wide', { tty: true, columns: 160 }, 80],
+    ['a terminal 60 columns wide', { tty: true, columns: 60 }, 60],
+  ])('every help page and topic fits on %s', async (_name, opts, width) => {
+    const pages = [...[[], ...paths].map((p) => [...p, '--help']), ['help', 'settings'], ['help', 'exit-codes']];
+    for (const argv of pages) {
+      const r = await runCli(argv, { ...opts, env: { NO_COLOR: '1' } });
+      expect(r.code, argv.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n'))
+        expect([...line].length, `fcast ${argv.join(' ')}: ${line}`).toBeLessThanOrEqual(width);
+    }
+  });
 
   it('matches the reviewed help text of every command', async () => {
     const texts: string[] = [];

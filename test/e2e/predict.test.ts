@@ -296,7 +296,7 @@ describe('fcast predict', () => {
     for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/^● last [\d,.]+/m);
     const target = body.predictions['15min'].target_price as number;
-    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+%\) by 2026-11-22 \d\d:\d\d UTC \(in \d/);
+    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+% from last\) by 2026-11-22 \d\d:\d\d UTC \(in \d/);
     expect(r.stdout).toContain(`15min target ${target.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     expect(r.stdout).toMatch(/◆ 1h target/);
     // The x axis: the first candle, then the last one and the target time.

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { racingRegistration } from '../helpers/register-race.js';
 
 const emu = useEmulator();
 
@@ -151,36 +150,23 @@ describe('fcast register', () => {
   it('a key stored by another process while the request was out is not replaced: the new key is printed, exit 3', async () => {
     // A genuine answer, served by a server that, as the request arrives, lets another process
     // (here: this test) store a key in the very config file fcast checked a moment before.
-    const answer = await fetch(`${emu.server.url}/api/agent/v1/register.php`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: freshEmail('race') }),
-    });
-    const body = await answer.text();
-    const issued = (JSON.parse(body) as { api_key: string }).api_key;
     const other = `mfa_ag_${'ab'.repeat(20)}`;
     for (const json of [false, true]) {
       const dir = tempDir();
-      const server = createServer((_req, res) => {
-        writeFileSync(configPath(dir), JSON.stringify({ 'api-key': other }), { mode: 0o600 });
-        res.writeHead(201, { 'content-type': 'application/json' }).end(body);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const race = await racingRegistration(emu.server.url, freshEmail('race'), dir, other);
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
         const r = await runCli(['register', '--email', 'a@example.com', ...(json ? ['--json'] : [])], {
           configDir: dir,
-          env: { FCAST_BASE_URL: url },
+          env: { FCAST_BASE_URL: race.url },
         });
         expect(r.code, r.stderr).toBe(3);
         // The one copy of the new key reached stdout; the other process's key is untouched.
-        expect(r.stdout).toContain(issued);
-        if (json) expect(JSON.parse(r.stdout).api_key).toBe(issued);
+        expect(r.stdout).toContain(race.issued);
+        if (json) expect(JSON.parse(r.stdout).api_key).toBe(race.issued);
         expect(r.stderr).toMatch(/another process changed api-key in .*config\.json meanwhile; nothing was replaced/);
         expect(storedKey(dir)).toBe(other);
       } finally {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+        await race.close();
       }
     }
   });

@@ -139,7 +139,7 @@ describe('something at the base URL that does not speak HTTP', () => {
         expect(r.code, r.stderr).toBe(7);
         expect(r.stdout).toBe('');
         expect(r.stderr).toMatch(
-          /^fcast: 127\.0\.0\.1:\d+ did not answer in HTTP \(HPE_[A-Z_]+\)\n {2}hint: this does not look like the Market Forecast Agent API/,
+          /^fcast: 127\.0\.0\.1:\d+ did not answer in HTTP \(HPE_[A-Z_]+\); the base URL http:\S+ comes from FCAST_BASE_URL in the environment\n {2}hint: this does not look like the Market Forecast Agent API/,
         );
         expect(r.stderr.trimEnd().split('\n')).toHaveLength(2);
       } finally {

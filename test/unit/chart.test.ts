@@ -206,7 +206,9 @@ describe('renderForecastCharts', () => {
     expect(text).toMatch(/^BTC\/USD · 1h · 96 candles and the 1h forecast$/m);
     // The 1h chart's x axis: first candle, then the last one and the target time as a span.
     expect(text).toMatch(/^ +11-14 22:13 +11-18 21:13 → 11-19 03:13$/m);
-    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 99\.00 \(-1\.49%\) by 2023-11-19 03:13 UTC \(in 5h 50m\)$/m);
+    expect(text).toMatch(
+      /^● last 100\.50\n◆ 1h target 99\.00 \(-1\.49% from last\) by 2023-11-19 03:13 UTC \(in 5h50m\)$/m,
+    );
     // The y labels: top and bottom of the range, two between, all with the same decimals.
     expect(text).toMatch(/^101\.00 ┤[\s\S]*^100\.31 ┤[\s\S]*^ 99\.69 ┤[\s\S]*^ 99\.00 ┤/m);
     expect(text).toMatch(/^⠉⠒ closes {2}⠁⠂ forecast {2}times UTC$/m);
@@ -235,7 +237,7 @@ describe('renderForecastCharts', () => {
       candles: { '1h': odd },
     });
     expect(problems).toEqual(['no 15min candles in the response']);
-    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50%\) {2}⠉⠒ closes/m);
+    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50% from last\) {2}⠉⠒ closes/m);
     expect(text).not.toMatch(/└/);
   });
 

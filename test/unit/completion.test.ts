@@ -107,9 +107,11 @@ describe('describeTree', () => {
     expect(predict.variadic).toBe(true);
   });
 
-  it("completes `help` with its siblings' names", () => {
+  it("completes `help` with its siblings' names, and the help topics at the root", () => {
     expect(byLabel(nodes, 'help').args).toEqual([
-      { words: ['demo', 'predict', 'accuracy', 'list', 'config'].map((value) => ({ value })) },
+      {
+        words: ['demo', 'predict', 'accuracy', 'list', 'config', 'settings', 'exit-codes'].map((value) => ({ value })),
+      },
     ]);
   });
 

@@ -9,6 +9,7 @@ import {
   formatPercent,
   formatPrice,
   formatRate,
+  formatSigned,
   formatUtc,
 } from '../../src/output/format.js';
 
@@ -30,13 +31,21 @@ describe('formatting', () => {
   it('signs percentages and renders rates as percentages', () => {
     expect(formatPercent(1.234)).toBe('+1.23%');
     expect(formatPercent(-0.5)).toBe('-0.50%');
+    // What rounds to zero is shown unsigned: no change where there is none.
+    expect(formatPercent(-0.001)).toBe('0.00%');
+    expect(formatPercent(0.004)).toBe('0.00%');
+    expect(formatPercent(-0)).toBe('0.00%');
+    expect(formatPercent(-0.00004, 4)).toBe('0.0000%');
+    expect(formatPercent(-0.00005, 4)).toBe('-0.0001%');
+    expect(formatSigned(-0.004)).toBe('0.00');
+    expect(formatSigned(0.005, 2)).toBe('+0.01');
     expect(formatRate(0.6123)).toBe('61.2%');
   });
 
   it('renders durations, horizons, UTC times and ages', () => {
     expect(formatDuration(45)).toBe('45s');
-    expect(formatDuration(3900)).toBe('1h 5m');
-    expect(formatDuration(3 * 86400 + 7200)).toBe('3d 2h');
+    expect(formatDuration(3900)).toBe('1h5m');
+    expect(formatDuration(3 * 86400 + 7200)).toBe('3d2h');
     expect(formatMinutes(90)).toBe('1h30m');
     expect(formatMinutes(2160)).toBe('36h');
     expect(formatUtc(Date.UTC(2026, 10, 22, 9, 46, 30) / 1000)).toBe('2026-11-22 09:46 UTC');
@@ -49,10 +58,12 @@ describe('formatting', () => {
     expect(formatNumber(1234567.891)).toBe('1,234,567.89');
     expect(formatNumber(999.995)).toBe('1,000.00');
     expect(formatNumber(1.005)).toBe('1.01'); // the shortest decimal rounds, not the binary 1.00499...
-    expect(formatNumber(-0.001)).toBe('-0.00');
+    // No signed zero: -0.001 rounds to a zero, not to a fall (Intl would write -0.00).
+    expect(formatNumber(-0.001)).toBe('0.00');
+    expect(formatNumber(-0)).toBe('0.00');
     expect(formatNumber(1e25, 0)).toBe('10,000,000,000,000,000,000,000,000');
     const intl = (v: number, d: number) =>
-      v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+      v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }).replace(/^-(?=[0.,]+$)/, '');
     const values = [0, -0, 0.5, 2.5, -1.005, 123.4445, 1e21, -1.5e22, 5e-7, 97123.456, 2 ** 53, 1234.5678e-9];
     for (let i = 1; i < 400; i++) values.push(Math.sin(i) * 10 ** ((i % 24) - 8), Math.round(i * 7919.37) / 1000);
     for (const v of values)

@@ -139,7 +139,7 @@ describe('gateway views', () => {
     const text = view('calendar');
     expect(text.split('\n')[0]).toBe('AAPL/USD · stock · times in Europe/Madrid');
     expect(text).toMatch(/^Now {9}2026-11-22 13:00 Europe\/Madrid$/m);
-    expect(text).toMatch(/^Next open {3}2026-11-23 15:30 Europe\/Madrid \(in 26h 30m\)$/m);
+    expect(text).toMatch(/^Next open {3}2026-11-23 15:30 Europe\/Madrid \(in 26h30m\)$/m);
     expect(text).toMatch(/^regular\s+Mon-Fri\s+15:30\s+22:00\s+09:30–16:00 America\/New_York$/m);
     expect(text).toMatch(/^after hours\s+Mon-Fri\s+22:00\s+02:00 \+1d\s+16:00–20:00 America\/New_York$/m);
     const tokyo = render('calendar', mock.calendar(info('EURUSD'), 'Asia/Tokyo', NOW), plain, 'Asia/Tokyo');
@@ -204,10 +204,10 @@ describe('gateway views on a terminal', () => {
     );
     const zone = 'America/Argentina/Buenos_Aires';
     const text = render('calendar', mock.calendar(info('AAPLUSD'), zone, NOW), output({ columns: 60 }), zone);
-    expect(text).toMatch(/^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires\n {12}\(in 26h 30m\)$/m);
+    expect(text).toMatch(/^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires\n {12}\(in 26h30m\)$/m);
     // Piped, nothing is wrapped: a script reads whole lines.
     expect(render('calendar', mock.calendar(info('AAPLUSD'), zone, NOW), plain, zone)).toMatch(
-      /^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires \(in 26h 30m\)$/m,
+      /^Next open {3}2026-11-23 11:30 America\/Argentina\/Buenos_Aires \(in 26h30m\)$/m,
     );
   });
 

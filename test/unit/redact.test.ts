@@ -38,3 +38,31 @@ describe('Redactor and data that only looks like a piece of a key', () => {
     expect(r.redact(body)).toBe(body);
   });
 });
+
+describe('Redactor and colour', () => {
+  const green = (s: string) => `\x1b[32m${s}\x1b[39m`;
+
+  it("reveals a coloured key whole: the escape's final letter is not read as part of the key", () => {
+    const r = new Redactor();
+    let shown = '';
+    r.reveal(KEY, () => {
+      shown = r.redact(`  ${green(KEY)}\n`);
+    });
+    expect(shown).toBe(`  ${green(KEY)}\n`);
+  });
+
+  it('masks a coloured key-shaped text as the key alone, leaving the escape sequences intact', () => {
+    expect(new Redactor().redact(green(KEY))).toBe(green('mfa_ag_0123...4567'));
+    expect(new Redactor().redact(`\x1b[2m${KEY}\x1b[22m`)).toBe('\x1b[2mmfa_ag_0123...4567\x1b[22m');
+    // A line being cleared (the spinner) before a key.
+    expect(new Redactor().redact(`\r\x1b[2K${KEY}`)).toBe('\r\x1b[2Kmfa_ag_0123...4567');
+  });
+
+  it('masks known keys and their pieces in every plain run between escape sequences', () => {
+    const r = new Redactor(() => [KEY]);
+    const out = r.redact(`${green(KEY)} ${green(KEY.slice(7, 30))}\x1b]8;;https://x\x07${KEY}\x1b]8;;\x07`);
+    expect(out).not.toContain(KEY.slice(7, 19));
+    expect(out).toContain('\x1b[32m');
+    expect(out).toContain('\x1b]8;;https://x\x07');
+  });
+});

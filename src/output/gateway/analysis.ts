@@ -112,7 +112,7 @@ const AnalyzeData = z
 
 type Forecast = NonNullable<z.infer<typeof AnalyzeData>['forecast']>;
 
-/** `short · long 38% · short 56% · resolves 2026-11-23 04:00 UTC (in 5h 33m)`. */
+/** `short · long 38% · short 56% · resolves 2026-11-23 04:00 UTC (in 5h33m)`. */
 function forecastLine(ctx: ViewContext, f: Forecast): string {
   const paint = signalPaint(ctx.out, f.direction) ?? ((s: string) => s);
   const parts = [paint(clean(f.direction ?? DASH))];

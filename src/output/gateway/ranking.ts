@@ -1,5 +1,6 @@
 // `opportunities` and `macro`: ranked and grouped lists of instruments.
 import { z } from 'zod';
+import { columnDecimals } from '../format.js';
 import { changePaint, signalPaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, type Cell } from '../table.js';
@@ -122,12 +123,22 @@ function ratesTable(out: Output, rates: ReadonlyArray<z.infer<typeof Rate>>): st
     2,
     true,
   );
+  const changeDecimals = columnDecimals(
+    rates.map((r) => r.change_bp),
+    1,
+    2,
+  );
   return [
     out.c.bold('Rates'),
     renderTable(
       out,
       [{ header: 'Name' }, right('Value'), right('Change (bp)')],
-      rates.map((r, i): Cell[] => [r.name, values[i]!, { text: changes[i]!, paint: changePaint(out, r.change_bp) }]),
+      rates.map((r, i): Cell[] => [
+        r.name,
+        values[i]!,
+        // The colour follows the figure shown: a change that shows as 0.0 is not painted as one.
+        { text: changes[i]!, paint: changePaint(out, r.change_bp, changeDecimals) },
+      ]),
     ),
   ];
 }

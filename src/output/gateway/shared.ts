@@ -68,7 +68,7 @@ export const priceText = (v: unknown): string => {
 /** A change already in percent, signed and coloured: `+1.36%`. */
 export const changeCell = (out: Output, v: unknown, decimals = 2): Cell => ({
   text: formatPercent(v, decimals),
-  paint: changePaint(out, v),
+  paint: changePaint(out, v, decimals),
 });
 
 /** A symbol as fcast writes it: `BTC/USD` (the gateway writes `BTCUSD`). */

@@ -1,0 +1,125 @@
+// The display nits a first reader trips over, each held here: no signed zero, the chart's %
+// labelled, --chart and the overview's Next following --tf, one way of writing a duration,
+// verify's times like every other view's, and the emulator's banner naming its keys.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import { renderForecastCharts } from '../../src/output/chart.js';
+import { Output } from '../../src/output/io.js';
+import { renderPredictions } from '../../src/output/prediction.js';
+import { BIN } from '../helpers/cli.js';
+import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
+
+const emu = useEmulator();
+const NOW = Math.floor(FIXED_NOW / 1000);
+
+/** An Output writing nowhere, piped or on a terminal, with colour or not. */
+function output(color: boolean, columns = 160): Output {
+  const sink = { write: () => true, columns, isTTY: false };
+  return new Output({ stdout: sink, stderr: sink, stdin: process.stdin }, color, false);
+}
+
+async function body(symbol: string, candles = false): Promise<ForecastEnvelope> {
+  const url = `${emu.server.url}/api/agent/v1/predictions.php?symbol=${encodeURIComponent(symbol)}${candles ? '&candles=1' : ''}`;
+  const res = await fetch(url, { headers: { authorization: `Bearer ${emu.server.testKey}` } });
+  return (await res.json()) as ForecastEnvelope;
+}
+
+describe('no signed zero', () => {
+  it('a move that rounds to zero reads 0.00%, uncoloured, and is not marked as disagreeing', async () => {
+    const b = await body('BTC/USD');
+    const predictions = b.predictions as Record<string, Record<string, unknown>>;
+    const [tf, f] = Object.entries(predictions)[0]!;
+    const ia3 = f.ia3 as Record<string, unknown>;
+    // A long whose target sits a hair under its anchor: -0.0000001%.
+    ia3.direction = 'long';
+    f.target_price = (f.anchor_price as number) * (1 - 1e-9);
+    (f.ia2 as Record<string, unknown>).predicted_change_pct = -0.0004;
+    (b.price as Record<string, unknown>).change24h_pct = -0.001;
+    const text = renderPredictions(output(true), [{ symbol: 'BTC/USD', body: b }], NOW, {
+      detail: true,
+      several: false,
+    }).text;
+    const row = text.split('\n').find((l) => l.startsWith(`${tf} `))!;
+    expect(row).toContain('0.00%');
+    expect(row).not.toMatch(/-0\.00/);
+    expect(row).not.toContain('\x1b[31m0.00%');
+    expect(row).not.toContain('≠');
+    expect(text).toMatch(/ 0\.00% 24h/);
+    expect(text).not.toContain('\x1b[31m0.00% 24h');
+  });
+});
+
+describe('predict --chart', () => {
+  it("labels the target's % as the move from the last price", async () => {
+    const { text } = renderForecastCharts(output(false), await body('BTC/USD', true));
+    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last\)/);
+  });
+
+  it('draws the candle timeframes asked for with --tf, and says which have no candles', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--tf', '15min,6h', '--no-color']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^BTC\/USD · 15min · \d+ candles/m);
+    expect(r.stdout).not.toMatch(/^BTC\/USD · 1h · /m);
+    expect(r.stderr).toBe('fcast: BTC/USD: no 6h chart: candles come only in 15min and 1h\n');
+
+    const hourly = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--tf', '1h', '--no-color']);
+    expect(hourly.stdout).toMatch(/^BTC\/USD · 1h · \d+ candles/m);
+    expect(hourly.stdout).not.toMatch(/^BTC\/USD · 15min · /m);
+
+    const both = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color']);
+    expect(both.stdout.match(/^BTC\/USD · (15min|1h) · /gm)).toHaveLength(2);
+  });
+});
+
+describe("the overview's Next column", () => {
+  it('is the next forecast of the timeframes asked for with --tf', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--tf', '6h', '--no-color']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^(BTC|ETH)\/USD /.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/ 6h in \w+$/);
+    const any = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--no-color']);
+    expect(any.stdout).not.toMatch(/ 6h in \w+$/m);
+  });
+});
+
+describe('durations', () => {
+  it('are written one way everywhere: 1h30m, never 1h 30m', async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--no-color']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\b\d+h\d+m\b/);
+    expect(r.stdout).not.toMatch(/\b\d+[dh] \d+[hm]\b/);
+  });
+});
+
+describe('verify', () => {
+  it('shows its ISO times as UTC time with age, like every other view', async () => {
+    const r = await emu.run(['verify', '1', '--no-color']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}settled_at +\d{4}-\d\d-\d\d \d\d:\d\d UTC \(\w+ ago\)$/m);
+    expect(r.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+  });
+});
+
+describe("the emulator's banner", () => {
+  it('names the test key and shows the limited gateway key whole, for trying a 403', async () => {
+    const mock = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    mock.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    try {
+      while (!stderr.includes('Ctrl-C to stop')) await once(mock.stderr!, 'data');
+      // The banner's lines are written one after the other, at once.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      mock.kill('SIGTERM');
+      await once(mock, 'exit');
+    }
+    expect(stderr).toMatch(/^fcast mock: serving the emulated API at http:\/\/127\.0\.0\.1:\d+; Ctrl-C to stop$/m);
+    expect(stderr).toMatch(/^fcast mock: FCAST_API_KEY above is the test key \(every endpoint and scope\)$/m);
+    expect(stderr).toMatch(
+      /^fcast mock: to try a 403, this gateway key has scope market\.read only:\n {2}FCAST_GATEWAY_KEY=mfgw_ag_[0-9a-f]{40}$/m,
+    );
+  });
+});

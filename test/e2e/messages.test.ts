@@ -1,0 +1,107 @@
+// Messages that lead somewhere: a usage error names the help of the command it is about, a
+// near miss gets the likely value, each hint is a different next step, and an error caused by a
+// setting says where that setting came from.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { closedPort, runCli, tempDir } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const emu = useEmulator();
+
+describe('usage errors name the help of their command, and the likely value', () => {
+  it.each([
+    [
+      ['register'],
+      /^fcast: required option '--email <address>' not specified\n {2}hint: see 'fcast register --help'\n$/,
+    ],
+    [['auth', 'logn'], /^fcast: unknown command 'logn' \(did you mean login\?\)\n {2}hint: see 'fcast auth --help'\n$/],
+    [['bogus'], /^fcast: unknown command 'bogus'\n {2}hint: see 'fcast --help'\n$/],
+    [['demo', '--bogus'], /^fcast: unknown option '--bogus'\n {2}hint: see 'fcast demo --help'\n$/],
+    [
+      ['demo', 'btc'],
+      /^fcast: the demo has no symbol 'btc' \(did you mean BTC\/USD\?\).*\n {2}hint: run 'fcast demo BTC\/USD'\n$/,
+    ],
+    [['demo', 'eth-usdt'], /\(did you mean ETH\/USD\?\)/],
+    [
+      ['demo', 'XAU/USD'],
+      /^fcast: the demo has no symbol 'XAU\/USD'; choose one of .*\n {2}hint: other symbols need a free key/,
+    ],
+    [
+      ['accuracy', '--tf', '1hr'],
+      /^fcast: invalid --tf '1hr' \(did you mean 1h\?\).*\n {2}hint: see 'fcast accuracy --help'\n$/,
+    ],
+    [
+      ['track-record', '--min-maturity', 'grow'],
+      /\(did you mean growing_sample\?\).*\n {2}hint: see 'fcast track-record --help'/,
+    ],
+    [
+      ['track-record', '--min-win-rate', '2'],
+      /^fcast: --min-win-rate must be .*\n {2}hint: see 'fcast track-record --help'\n$/,
+    ],
+    [
+      ['completion', 'bsh'],
+      /^fcast: invalid <shell> 'bsh' \(did you mean bash\?\); choose one of bash, zsh, fish\n {2}hint: see 'fcast completion --help'\n$/,
+    ],
+    [
+      ['config', 'get', 'tmeout'],
+      /^fcast: unknown config key 'tmeout' \(did you mean timeout\?\).*\n {2}hint: see 'fcast config get --help'\n$/,
+    ],
+    [
+      ['cmd', 'analyse'],
+      /^fcast: unknown gateway command 'analyse' \(did you mean analyze\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
+    ],
+    [['verify', '0'], /\n {2}hint: see 'fcast verify --help'\n$/],
+    [['--timeout', 'x', 'demo'], /^fcast: --timeout must be .*\n {2}hint: see 'fcast --help'\n$/],
+  ])('fcast %j', async (argv, stderr) => {
+    const r = await emu.run(argv as string[]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(stderr);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+});
+
+describe('an error caused by a setting says where the setting came from', () => {
+  it('a base URL from the config file: the file is named', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': `http://127.0.0.1:${await closedPort()}` }), {
+      mode: 0o600,
+    });
+    const r = await runCli(['demo', '--retries', '0'], { configDir: dir });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^fcast: connection to \\S+ refused; the base URL \\S+ comes from the config file ${join(dir, 'config.json')}\\n`,
+      ),
+    );
+  });
+
+  it('from the environment, and from the flag', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const env = await runCli(['demo', '--retries', '0'], { env: { FCAST_BASE_URL: url } });
+    expect(env.stderr).toContain(`the base URL ${url} comes from FCAST_BASE_URL in the environment`);
+    const flag = await runCli(['demo', '--retries', '0', '--base-url', url]);
+    expect(flag.stderr).toContain(`the base URL ${url} comes from the --base-url flag`);
+  });
+
+  it('not for an error no setting caused (a 404 for a symbol)', async () => {
+    const r = await emu.runWithKey(['predict', 'NOPE/USD']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).not.toMatch(/comes from/);
+  });
+});
+
+describe("doctor's hints", () => {
+  it('an unreachable service: the fix names where the base URL is set, not doctor itself', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': `http://127.0.0.1:${await closedPort()}` }), {
+      mode: 0o600,
+    });
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(6);
+    const service = r.stdout.slice(r.stdout.indexOf('✗ service'));
+    expect(service).toMatch(/fix: check the base URL \(from the config file .*config\.json\)/);
+    expect(service).not.toMatch(/fcast doctor/);
+  });
+});
