@@ -93,6 +93,14 @@ module.exports = {
       to: { path: '^src/api/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'journal-below-commands',
+      comment:
+        'journal/ records, settles and scores: it stands on evidence/ (Wilson), api/ (schemas, candles), config/ (the lock, the private directory) and core/; it never renders (output/) nor reaches a command or cli/.',
+      severity: 'error',
+      from: { path: '^src/journal/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|evidence|journal)/' },
+    },
+    {
       name: 'cli-is-not-a-command',
       comment: 'cli/ holds the tree and what commands share; it reaches a command only through program.ts.',
       severity: 'error',

@@ -8,7 +8,7 @@ __fcast_spec() {
   __fcast_commands='' __fcast_options='' __fcast_value_options='' __fcast_option_values='' __fcast_args=''
   case "$1" in
     '')
-      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock help'
+      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock help'
       __fcast_options='-V --version --json --format --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
       __fcast_value_options='--format --base-url --timeout --retries --max-wait'
       __fcast_option_values='--format=list1'
@@ -16,7 +16,7 @@ __fcast_spec() {
     'discover')
       ;;
     'demo')
-      __fcast_options='--tf --watch --interval --count'
+      __fcast_options='--tf --record --watch --interval --count'
       __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='list3'
@@ -60,7 +60,7 @@ __fcast_spec() {
       __fcast_args='list6'
       ;;
     'predict')
-      __fcast_options='--candles --chart --tf --detail --watch --interval --count'
+      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
       __fcast_value_options='--tf --interval --count'
       __fcast_option_values='--tf=list2'
       __fcast_args='symbols...'
@@ -79,6 +79,41 @@ __fcast_spec() {
       ;;
     'verify')
       __fcast_args='-'
+      ;;
+    'journal')
+      __fcast_commands='settle report list export import path prune help'
+      ;;
+    'journal settle')
+      __fcast_options='--symbol --tf --since --until --flat-band'
+      __fcast_value_options='--symbol --tf --since --until --flat-band'
+      __fcast_option_values='--symbol=symbols --tf=list2'
+      ;;
+    'journal report')
+      __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline --no-annotations'
+      __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band'
+      __fcast_option_values='--symbol=symbols --tf=list2'
+      ;;
+    'journal list')
+      __fcast_options='--symbol --tf --since --until --status --flat-band'
+      __fcast_value_options='--symbol --tf --since --until --status --flat-band'
+      __fcast_option_values='--symbol=symbols --tf=list2'
+      ;;
+    'journal export')
+      __fcast_options='--symbol --tf --since --until --flat-band'
+      __fcast_value_options='--symbol --tf --since --until --flat-band'
+      __fcast_option_values='--symbol=symbols --tf=list2'
+      ;;
+    'journal import')
+      __fcast_args='-'
+      ;;
+    'journal path')
+      ;;
+    'journal prune')
+      __fcast_options='--before'
+      __fcast_value_options='--before'
+      ;;
+    'journal help')
+      __fcast_args='list8'
       ;;
     'cmd')
       __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
@@ -109,7 +144,7 @@ __fcast_spec() {
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_args='list8'
+      __fcast_args='list9'
       ;;
     'doctor')
       ;;
@@ -118,7 +153,7 @@ __fcast_spec() {
       __fcast_value_options='--port --host --seed --clock --speed --fault'
       ;;
     'help')
-      __fcast_args='list9'
+      __fcast_args='list10'
       ;;
   esac
 }
@@ -138,8 +173,9 @@ __fcast_values() {
     list5) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
     list6) __fcast_words+=' list get set unset path' ;;
     list7) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list8) __fcast_words+=' bash zsh fish' ;;
-    list9) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify cmd completion doctor mock settings exit-codes' ;;
+    list8) __fcast_words+=' settle report list export import path prune' ;;
+    list9) __fcast_words+=' bash zsh fish' ;;
+    list10) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

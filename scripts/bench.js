@@ -8,6 +8,9 @@
 //   fcast demo --json            vs  a minimal node:http client printing the same body
 //   fcast demo (table)           vs  the same client
 //   fcast predict, 20 symbols    vs  1 symbol, each answer 50 ms late (--json and table)
+//   fcast predict --record       vs  fcast predict, with a journal of a million forecasts (goal: +10 ms)
+//   fcast journal report         over that journal (goals: 3 s, 300 MiB), after `journal import`
+//                                of a million-row export (timed once, scripts/bench-journal.js)
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
 // NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
 // Each process reports its own CPU time and peak memory through the same preload
@@ -21,7 +24,7 @@
 // BENCH_VS=name=path/to/bin/fcast.js[,name2=...] runs another build (another checkout, built)
 // in the same rounds: its demo and predict cases, their ratios to the client and to this build
 // pair by pair. How a change is judged on a loaded machine: `BENCH_VS=main=../main/bin/fcast.js`.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +73,14 @@ http.get(${JSON.stringify(`${server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`
 const base = { FCAST_BASE_URL: server.url, FCAST_API_KEY: server.testKey, FCAST_CONFIG_DIR: work };
 const slowEnv = { ...base, FCAST_BASE_URL: slow.url };
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+
+// The journal's cases run against an emulator whose clock moves (ten emulated minutes a real
+// second), so that every `--record` run meets forecasts it has not recorded yet, with a
+// journal of a million forecasts imported first.
+const JOURNAL_CLOCK = Date.UTC(2026, 0, 15, 15, 30);
+const moving = await startMock({ seed: 'bench', quiet: true, clock: { start: JOURNAL_CLOCK, speed: 600 } });
+const journalEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'data') };
+const JOURNAL_RECORDS = 1_000_000;
 const allCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'fcast --version', args: [fcast, '--version'] },
@@ -82,6 +93,9 @@ const allCases = [
   { name: 'predict 20 --json', args: [fcast, 'predict', '--json', ...twenty], env: slowEnv },
   { name: 'predict 1', args: [fcast, 'predict', symbols[0]], env: slowEnv },
   { name: 'predict 20', args: [fcast, 'predict', ...twenty], env: slowEnv },
+  { name: 'journal: predict', args: [fcast, 'predict', 'BTC/USD', '--json'], env: journalEnv },
+  { name: 'journal: --record', args: [fcast, 'predict', 'BTC/USD', '--json', '--record'], env: journalEnv },
+  { name: 'journal report 1M', args: [fcast, 'journal', 'report', '--offline', '--json'], env: journalEnv },
 ];
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
@@ -93,6 +107,12 @@ const allPairs = [
   ['fcast demo --json', 'node:http client', 'rss', 1.3],
   ['predict 20 --json', 'predict 1 --json', 'ms', 1.5],
   ['predict 20', 'predict 1', 'ms', 1.5],
+  ['journal: --record', 'journal: predict', 'ms-diff', 10],
+];
+/** [case, what, the most it may take: ms of wall time or MiB of peak RSS] */
+const absoluteGoals = [
+  ['journal report 1M', 'ms', 3000],
+  ['journal report 1M', 'rss', 300],
 ];
 const compared = allCases.filter((c) => /^(fcast demo|predict 20)/.test(c.name));
 for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
@@ -109,6 +129,22 @@ for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
 const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 const kept = new Set(cases.map((c) => c.name));
 const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
+
+if ([...kept].some((name) => name.startsWith('journal'))) {
+  const { writeJournalExport } = await import('./bench-journal.js');
+  const exported = join(work, 'journal-export.csv');
+  writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000);
+  const started = Date.now();
+  const imported = spawnSync(process.execPath, [fcast, 'journal', 'import', exported, '--json'], {
+    env: cleanEnv(journalEnv),
+    encoding: 'utf8',
+  });
+  if (imported.status !== 0) throw new Error(`journal import failed: ${imported.stderr}`);
+  const summary = JSON.parse(imported.stdout);
+  console.log(
+    `journal import of a ${JOURNAL_RECORDS.toLocaleString('en-US')}-row export: ${((Date.now() - started) / 1000).toFixed(1)} s (${summary.forecasts} forecasts, ${summary.settlements} settlements)\n`,
+  );
+}
 
 /** The environment of every benchmarked process: this one's, less what would skew it. */
 function cleanEnv(extra) {
@@ -162,6 +198,12 @@ function check(outputs) {
     const own = name.replace(/ \[[^\]]*\]$/, '');
     if (own !== name && has(own) && out !== outputs[own]) mismatches.push(`${name} differs from ${own}`);
   }
+  if (has('journal report 1M')) {
+    const report = JSON.parse(outputs['journal report 1M']);
+    const total = report.timeframes.reduce((s, t) => s + t.n_settled + t.open + t.unsettleable, 0);
+    if (total < JOURNAL_RECORDS)
+      mismatches.push(`the journal report counts ${total} forecasts, not ${JOURNAL_RECORDS}`);
+  }
 }
 
 try {
@@ -179,7 +221,7 @@ try {
   }
   print((Date.now() - started) / 1000);
 } finally {
-  await Promise.all([server.close(), slow.close()]);
+  await Promise.all([server.close(), slow.close(), moving.close()]);
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -257,12 +299,35 @@ function print(seconds) {
     `\n${'ratio, pair by pair'.padEnd(labelWidth)}  ${'wall min / median / max'.padStart(24)}  ${'cpu median'.padStart(10)}  goal`,
   );
   for (const [a, b, what, goal] of pairs) {
+    if (what === 'ms-diff') continue;
     const ratios = (key) => samples[a].map((x, i) => x[key] / samples[b][i][key]);
     const label = `${a} / ${b}${what === 'rss' ? ' (peak RSS)' : ''}`;
     const main = what === 'rss' ? ratios('rss') : ratios('ms');
     const cpu = what === 'rss' ? '' : median(ratios('cpu')).toFixed(2);
     const verdict = goal === undefined ? '' : `<= ${goal} ${median(main) <= goal ? 'met' : 'NOT met'}`;
     console.log(`${label.padEnd(labelWidth)}  ${spread(main, 2).padStart(24)}  ${cpu.padStart(10)}  ${verdict}`);
+  }
+  const diffs = pairs.filter(([, , what]) => what === 'ms-diff');
+  if (diffs.length > 0)
+    console.log(
+      `\n${'difference, pair by pair'.padEnd(44)}  ${'wall ms min / median / max'.padStart(24)}  ${'cpu ms'.padStart(10)}  goal`,
+    );
+  for (const [a, b, , goal] of diffs) {
+    const diff = (key) => samples[a].map((x, i) => x[key] - samples[b][i][key]);
+    const verdict = `<= +${goal} ms ${median(diff('ms')) <= goal ? 'met' : 'NOT met'}`;
+    console.log(
+      `${`${a} − ${b}`.padEnd(44)}  ${spread(diff('ms'), 1).padStart(24)}  ${median(diff('cpu')).toFixed(1).padStart(10)}  ${verdict}`,
+    );
+  }
+  const absolutes = absoluteGoals.filter(([name]) => kept.has(name));
+  if (absolutes.length > 0) console.log(`\n${'case'.padEnd(44)}  ${'median'.padStart(24)}  ${''.padStart(10)}  goal`);
+  for (const [name, what, goal] of absolutes) {
+    const values = samples[name].map((x) => x[what]);
+    const unit = what === 'ms' ? 'ms wall' : 'MiB peak RSS';
+    const verdict = `<= ${goal} ${unit} ${median(values) <= goal ? 'met' : 'NOT met'}`;
+    console.log(
+      `${name.padEnd(44)}  ${`${median(values).toFixed(0)} ${unit}`.padStart(24)}  ${''.padStart(10)}  ${verdict}`,
+    );
   }
   console.log(
     mismatches.length === 0

@@ -73,7 +73,7 @@ if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not 
 
 // V8's code cache of the main bundle, for bin/fcast.js (loadBundle): compiling the bundle is
 // about half of loading it. Made after a few real runs against the emulator (demo and
-// predict, --json and table), so that the functions they compile lazily are in the cache too
+// predict, --json and table, and predict --record), so that the functions they compile lazily are in the cache too
 // (~10 ms of CPU more per run than a cache of the top level alone); should the warm-up fail,
 // the cache still holds the top level. bin/fcast.js wraps the source the same way. The header
 // ties the cache to this very bundle and Node version (V8 itself checks only the source's length).
@@ -126,7 +126,13 @@ async function warmUp({ main, realContext }) {
     const ctx = realContext(new AbortController().signal);
     // No proxy variables: the emulator is on loopback, and a proxy must never hold up a build.
     const own = Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name));
-    const env = { ...Object.fromEntries(own), ...exported, FCAST_CONFIG_DIR: configDir, NO_COLOR: '1' };
+    const env = {
+      ...Object.fromEntries(own),
+      ...exported,
+      FCAST_CONFIG_DIR: configDir,
+      FCAST_DATA_DIR: join(configDir, 'data'),
+      NO_COLOR: '1',
+    };
     const warm = { ...ctx, env, io: { stdout: sink, stderr: sink, stdin: ctx.io.stdin } };
     try {
       for (const argv of [
@@ -134,6 +140,9 @@ async function warmUp({ main, realContext }) {
         ['demo'],
         ['predict', '--json', 'BTC/USD', 'ETH/USD'],
         ['predict', 'BTC/USD'],
+        // --record twice: a journal written, then one that holds the forecasts already.
+        ['predict', '--json', 'BTC/USD', '--record'],
+        ['predict', '--json', 'BTC/USD', '--record'],
       ]) {
         const code = await main(argv, warm);
         if (code !== 0) throw new Error(`fcast ${argv.join(' ')} exited ${code}`);

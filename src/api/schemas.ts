@@ -90,6 +90,18 @@ export const ForecastEnvelopeSchema = lazily(() => {
     .passthrough();
 });
 
+/**
+ * The `candles` of predictions.php?candles=1. The seed says only "96 OHLCV candles for 15min
+ * and 1h"; this is the emulator's shape (src/mock/prices.ts): per timeframe a list of
+ * {t, o, h, l, c, v}, t the candle's open time in epoch seconds. The journal settles from these
+ * names and no others: candles of another shape settle nothing (docs/journal.md).
+ */
+export const CandlesSchema = lazily(() => {
+  const { num, epoch } = prim();
+  const candle = z.object({ t: epoch, o: num, h: num, l: num, c: num, v: num }).passthrough();
+  return z.object({ '15min': z.array(candle).optional(), '1h': z.array(candle).optional() }).passthrough();
+});
+
 export const RegistrationSchema = lazily(() =>
   z
     .object({
@@ -192,6 +204,7 @@ export const GatewayEnvelopeSchema = lazily(() =>
 /** Every schema by name: what endpoints ask for, and what the build precompiles (accept-table.ts). */
 export const SCHEMAS = {
   ForecastEnvelope: ForecastEnvelopeSchema,
+  Candles: CandlesSchema,
   Registration: RegistrationSchema,
   TrackRecord: TrackRecordSchema,
   SymbolsList: SymbolsListSchema,
@@ -207,6 +220,7 @@ export type Meta = z.infer<ReturnType<typeof meta>>;
 export type EngineForecast = z.infer<ReturnType<typeof engineForecast>>;
 export type ForecastEnvelope = z.infer<typeof ForecastEnvelopeSchema>;
 export type Price = NonNullable<ForecastEnvelope['price']>;
+export type Candles = z.infer<typeof CandlesSchema>;
 export type Registration = z.infer<typeof RegistrationSchema>;
 export type TrackRecordResult = z.infer<ReturnType<typeof trackRecordResult>>;
 export type TrackRecord = z.infer<typeof TrackRecordSchema>;

@@ -161,7 +161,10 @@ export function formatsHelp(formats: readonly OutputFormat[]): string {
  * the command may note); one the command cannot give is exit 2 naming those it gives.
  */
 function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly OutputFormat[]): OutputFormat {
-  const typed = flags.format as OutputFormat | undefined;
+  // --json asks for json as --format json does: a command that cannot give it says so too.
+  const typed = (flags.format ?? (flags.json && !formats.includes('json') ? 'json' : undefined)) as
+    | OutputFormat
+    | undefined;
   if (typed !== undefined && !formats.includes(typed)) {
     const path = commandPath(command);
     const list = `${formats.slice(0, -1).join(', ')}${formats.length > 1 ? ' or ' : ''}${formats.at(-1)}`;

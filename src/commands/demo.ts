@@ -4,13 +4,16 @@ import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
+import type { Fetched } from '../api/endpoints.js';
 
 interface DemoFlags extends WatchFlags {
   tf?: string[];
+  record?: boolean;
 }
 
 export function register(program: Command, app: App): void {
@@ -21,7 +24,8 @@ export function register(program: Command, app: App): void {
       `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
     )
     .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
-    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList);
+    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
+    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
   addWatchFlags(command, 'demo')
     .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText('after', WATCH_HELP)
@@ -52,6 +56,13 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
   if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
   // The one fetch of a run, and of each refresh of a watch.
   const fetchOnce = () => fetchDemo(conn, canonical);
+  // What each answer goes through before it is shown: the --tf check, and the journal when
+  // asked (--record, or the record setting).
+  const accept = async (res: Fetched<ForecastEnvelope>) => {
+    checkTimeframes(opts.tf, [res.body]);
+    await recordIfAsked(run, opts.record, [{ symbol: canonical, res }]);
+    return res;
+  };
   if (watch) {
     const render = await tableRenderer(opts);
     return runWatch(run, watch, {
@@ -61,7 +72,7 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
           (value) => ({ status: 'fulfilled', value }) as const,
           (reason: unknown) => ({ status: 'rejected', reason }) as const,
         );
-        if (result.status === 'fulfilled') checkTimeframes(opts.tf, [result.value.body]);
+        if (result.status === 'fulfilled') await accept(result.value);
         return [result];
       },
       render: (out, answers, now, marks) => ({
@@ -72,8 +83,9 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
       }),
     });
   }
-  const res = await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce());
-  checkTimeframes(opts.tf, [res.body]);
+  const res = await accept(
+    await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()),
+  );
   if (run.flags.json) return void run.out.rawJson(res.raw);
   if (isDelimited(run.format)) {
     const { forecastTable, renderRecords } = await import('../output/formats/tables.js');

@@ -4,6 +4,7 @@ import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/er
 import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
@@ -14,6 +15,7 @@ interface PredictFlags extends WatchFlags {
   chart?: boolean;
   detail?: boolean;
   tf?: string[];
+  record?: boolean;
 }
 
 /**
@@ -43,7 +45,8 @@ export function register(program: Command, app: App): void {
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)', false)
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
-    .option('--detail', "with several symbols: each symbol's full table after the overview", false);
+    .option('--detail', "with several symbols: each symbol's full table after the overview", false)
+    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
   addWatchFlags(command, 'predict')
     .addHelpText('after', FORECAST_COLUMNS_HELP)
     .addHelpText('after', WATCH_HELP)
@@ -88,23 +91,28 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     import('../core/concurrency.js'),
     import('../output/spinner.js'),
   ]);
-  // The one fetch of a run, and of each refresh of a watch: every symbol, once.
-  const fetchAll = () =>
-    mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
+  // The one fetch of a run, and of each refresh of a watch: every symbol, once, checked, and
+  // recorded in the journal when asked (--record, or the record setting).
+  const fetchAll = async () => {
+    const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
       fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
         throw forSymbol(err, symbol, withContextHint);
       }),
     );
+    failOnce(results);
+    checkTimeframes(opts.tf, answeredBodies(results));
+    await recordIfAsked(
+      run,
+      opts.record,
+      results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [])),
+    );
+    return results;
+  };
   if (watch) {
     const render = await tableRenderer(opts, symbols.length > 1);
     return runWatch(run, watch, {
       symbols,
-      fetch: async () => {
-        const results = await fetchAll();
-        failOnce(results);
-        checkTimeframes(opts.tf, answeredBodies(results));
-        return results;
-      },
+      fetch: fetchAll,
       render: (out, answers, now, marks) => render(out, answers, now, marks),
     });
   }
@@ -119,8 +127,6 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     // One symbol fails like any command: main prints the error (and its body under --json).
     if (only.status === 'rejected') throw only.reason;
   }
-  failOnce(results);
-  checkTimeframes(opts.tf, answeredBodies(results));
 
   if (run.flags.json) {
     // One element per symbol given, in order: the body, the server's error body, or null when

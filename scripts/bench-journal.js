@@ -1,0 +1,74 @@
+// For `npm run bench`: a journal export of a million forecasts, as `fcast journal export`
+// writes it, to import and report on. Four symbols, four timeframes, one forecast of each a
+// minute, ending an hour before `endS`; nine in ten settled (a close within a few tenths of a
+// percent of the anchor, the call right a little more often than not), one in twenty
+// unsettleable, the rest open. Deterministic: the same file every run.
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+const SYMBOLS = ['BTC/USD', 'ETH/USD', 'EUR/USD', 'SOL/USD'];
+const TIMEFRAMES = [
+  ['1min', 5],
+  ['5min', 30],
+  ['15min', 90],
+  ['1h', 360],
+];
+const HEADER =
+  'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at';
+
+export function writeJournalExport(path, count, endS) {
+  let seed = 20_261_122;
+  const next = () => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed / 2_147_483_647;
+  };
+  const perMinute = SYMBOLS.length * TIMEFRAMES.length;
+  const start = Math.floor((endS - 3600 - Math.ceil(count / perMinute) * 60) / 60) * 60;
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, `${HEADER}\n`);
+    let lines = [];
+    for (let i = 0; i < count; i++) {
+      const symbol = SYMBOLS[i % SYMBOLS.length];
+      const [tf, horizon] = TIMEFRAMES[Math.floor(i / SYMBOLS.length) % TIMEFRAMES.length];
+      const ts = start + Math.floor(i / perMinute) * 60;
+      const target = ts + horizon * 60;
+      const anchor = Math.round((100 + 50 * next()) * 100) / 100;
+      const long = Math.round((0.25 + 0.5 * next()) * 10_000) / 10_000;
+      const flat = Math.round((0.04 + 0.12 * next()) * 10_000) / 10_000;
+      const short = Math.round(Math.max(0, 1 - long - flat) * 10_000) / 10_000;
+      const direction = long >= short ? 'long' : 'short';
+      const u = next();
+      // status, settle_price, settle_t, settle_source, return_pct, outcome (the last two follow from the close)
+      let settlement = ['open', '', '', '', '', ''];
+      if (u < 0.9) {
+        const up = next() < (direction === 'long' ? long + 0.03 : 1 - short - 0.03);
+        const move = (up ? 1 : -1) * next() * 0.004;
+        const close = Math.round(anchor * (1 + move) * 100) / 100;
+        settlement = ['settled', close, target, 'candles', '', ''];
+      } else if (u < 0.95) settlement = ['unsettleable', '', '', '', '', ''];
+      const row = [
+        symbol,
+        tf,
+        ts,
+        horizon,
+        target,
+        anchor,
+        anchor,
+        direction,
+        long,
+        short,
+        flat,
+        ...settlement,
+        ts + 60,
+      ];
+      lines.push(row.join(','));
+      if (lines.length === 10_000) {
+        writeSync(fd, `${lines.join('\n')}\n`);
+        lines = [];
+      }
+    }
+    if (lines.length) writeSync(fd, `${lines.join('\n')}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}

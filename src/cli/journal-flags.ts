@@ -1,0 +1,94 @@
+// The flags the journal's subcommands share: the filters (symbol, timeframe, a time range), the
+// flat band, the bins, and the report's gates. Each value is checked while the command line is
+// read (exit 2). Imported when the command tree is built: nothing heavy.
+import { Option, type Command } from 'commander';
+import { parseInstant } from '../core/instant.js';
+import { UsageError } from '../core/errors.js';
+import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
+import { parseTimeframeList } from './forecast-flags.js';
+
+export interface JournalFilterFlags {
+  symbol?: string[];
+  tf?: string[];
+  since?: number;
+  until?: number;
+}
+
+/** `--symbol BTC/USD,eth-usd` (repeatable): canonical symbols, without repeats. */
+export function parseSymbolList(raw: string, previous: string[] = []): string[] {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError(`--symbol needs symbols like BTC/USD; got ${shown(raw)}`);
+  const symbols = items.map(canonicalSymbol);
+  return [...previous, ...symbols.filter((s) => !previous.includes(s))];
+}
+
+/** An instant as typed (2026-11-24, 2026-11-24T19:00Z, epoch seconds), in epoch seconds. */
+export function parseInstantFlag(raw: string, what: string): number {
+  const ms = parseInstant(raw);
+  if (ms === undefined)
+    throw new UsageError(
+      `${what} must be an ISO 8601 time like 2026-11-24 or 2026-11-24T19:00Z (UTC unless a zone is given), or epoch seconds; got ${shown(raw)}`,
+    );
+  return Math.floor(ms / 1000);
+}
+
+/** A flat band in percent: 0 or more, at most 100. */
+export function parseFlatBand(raw: string): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new UsageError(`--flat-band must be a percentage from 0 to 100 (0.01 is the service's), got ${shown(raw)}`);
+  return n;
+}
+
+export function addFilterFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--symbol <symbol,...>', 'only these symbols (repeatable)').argParser(parseSymbolList))
+    .addOption(
+      new Option('--tf <tf,...>', 'only these timeframes, e.g. 15min,1h (repeatable)').argParser(parseTimeframeList),
+    )
+    .addOption(
+      new Option('--since <time>', 'only forecasts made at or after this time (ISO 8601 or epoch seconds)').argParser(
+        (raw) => parseInstantFlag(raw, '--since'),
+      ),
+    )
+    .addOption(
+      new Option('--until <time>', 'only forecasts made before this time').argParser((raw) =>
+        parseInstantFlag(raw, '--until'),
+      ),
+    );
+}
+
+export const FLAT_BAND_OPTION = () =>
+  new Option(
+    '--flat-band <pct>',
+    "neutral when |return| is below this many percent (default 0.01, the service's)",
+  ).argParser(parseFlatBand);
+
+export function addGateFlags(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts').argParser((raw) =>
+        parseWholeNumber(raw, '--min-settled'),
+      ),
+    )
+    .addOption(
+      new Option('--max-brier <x>', "gate: every timeframe's call.brier at most X, 0..1 (null fails)").argParser(
+        (raw) => parseRate(raw, '--max-brier'),
+      ),
+    )
+    .addOption(
+      new Option('--min-hit-rate <r>', "gate: every timeframe's hit_rate at least R, 0..1 (null fails)").argParser(
+        (raw) => parseRate(raw, '--min-hit-rate'),
+      ),
+    );
+}
+
+export function parseBins(raw: string): number {
+  const n = parseWholeNumber(raw, '--bins', 1);
+  if (n > 100) throw new UsageError(`--bins must be a whole number from 1 to 100, got ${shown(raw)}`);
+  return n;
+}

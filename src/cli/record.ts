@@ -1,0 +1,38 @@
+// The one call `--record` (or the `record` setting) adds to a command that showed forecasts:
+// demo, predict, and every refresh of a watch. Recording never changes stdout and never fails
+// the command: a journal that cannot be written is one warning on stderr.
+import type { Fetched } from '../api/endpoints.js';
+import type { ForecastEnvelope } from '../api/schemas.js';
+import { dataDir } from '../config/settings.js';
+import type { Run } from './command.js';
+
+export const RECORD_FLAG = [
+  '--record',
+  'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)',
+] as const;
+
+/** Runs that have warned already: a watch that cannot write its journal says so once, not each refresh. */
+const warned = new WeakSet<Run>();
+
+/** Records the responses shown when asked to (the flag, else the setting); well-formed bodies only. */
+export async function recordIfAsked(
+  run: Run,
+  flag: boolean | undefined,
+  shown: ReadonlyArray<{ symbol: string; res: Fetched<ForecastEnvelope> }>,
+): Promise<void> {
+  try {
+    if (flag !== true && !run.settings().record.value) return;
+    // A body off the documented shape was warned about already; its fields cannot be trusted to record.
+    const bodies = shown.filter((s) => s.res.wellFormed).map((s) => ({ symbol: s.symbol, body: s.res.body }));
+    if (bodies.length === 0) return;
+    const { recordShown } = await import('../journal/hook.js');
+    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds());
+    run.out.debug(
+      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
+    );
+  } catch (err) {
+    if (warned.has(run)) return;
+    warned.add(run);
+    run.out.warn(`journal: not recorded: ${(err as Error).message.replace(/^journal: /, '')}`);
+  }
+}

@@ -1,0 +1,188 @@
+// `journal import FILE`: an export (CSV, its columns in any order, others ignored; or JSON
+// Lines, the export's objects or the journal's own lines) merged into the journal without
+// duplicates: a forecast already recorded is skipped, a settlement only added where the
+// journal has none (a settled row also replaces an unsettleable mark). One transaction under
+// the lock; the records go in with one write per month file per batch.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { UsageError } from '../core/errors.js';
+import { checkRecord, forEachLine } from './lines.js';
+import type { JournalRecord } from './record.js';
+import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
+import { readJournal, withJournal } from './store.js';
+
+export interface ImportSummary {
+  format: 'csv' | 'jsonl';
+  rows: number;
+  forecasts: number;
+  settlements: number;
+  prices: number;
+  duplicates: number;
+  /** Rows that could not be read, with their line numbers (the first few). */
+  skipped: number;
+  problems: Array<{ line: number; error: string }>;
+}
+
+const BATCH = 20_000;
+
+/** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
+class KeyMap<V> {
+  private readonly series = new Map<string, Map<number, V>>();
+  get(symbol: string, tf: string, ts: number): V | undefined {
+    return this.series.get(`${symbol}\t${tf}`)?.get(ts);
+  }
+  set(symbol: string, tf: string, ts: number, value: V): void {
+    const key = `${symbol}\t${tf}`;
+    let m = this.series.get(key);
+    if (!m) {
+      m = new Map();
+      this.series.set(key, m);
+    }
+    m.set(ts, value);
+  }
+}
+const SHOWN_PROBLEMS = 5;
+
+/** Every line of a text file, the last one too when it has no newline, with its number. */
+function forEachTextLine(path: string, onLine: (text: string, n: number) => void): void {
+  let n = 0;
+  const end = forEachLine(path, 0, (buf, start, stop) => onLine(buf.toString('utf8', start, stop), ++n));
+  const size = statSync(path).size;
+  if (end < size) {
+    const fd = openSync(path, 'r');
+    try {
+      const rest = Buffer.alloc(size - end);
+      readSync(fd, rest, 0, rest.length, end);
+      onLine(rest.toString('utf8'), ++n);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function sniff(path: string): 'csv' | 'jsonl' {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const text = head
+      .toString('utf8', 0, got)
+      .replace(/^\uFEFF/, '')
+      .trimStart();
+    return text.startsWith('{') ? 'jsonl' : 'csv';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function importJournal(dataDir: string, path: string, nowS: number): Promise<ImportSummary> {
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a regular file');
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const format = sniff(path);
+  return withJournal(dataDir, (tx) => {
+    const recorded = new KeyMap<true>();
+    const settled = new KeyMap<'settled' | 'unsettleable'>();
+    const prices = new KeyMap<true>();
+    readJournal(tx.dir, (r) => {
+      if (r.kind === 'price') prices.set(r.symbol, '', r.t, true);
+      else if (r.kind === 'forecast') recorded.set(r.symbol, r.tf, r.ts, true);
+      else if (settled.get(r.symbol, r.tf, r.ts) !== 'settled') settled.set(r.symbol, r.tf, r.ts, r.status);
+    });
+    const summary: ImportSummary = {
+      format,
+      rows: 0,
+      forecasts: 0,
+      settlements: 0,
+      prices: 0,
+      duplicates: 0,
+      skipped: 0,
+      problems: [],
+    };
+    let batch: JournalRecord[] = [];
+    const flush = () => {
+      if (batch.length > 0) tx.append(batch);
+      batch = [];
+    };
+    const skip = (line: number, error: string) => {
+      summary.skipped++;
+      if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
+    };
+    const take = (records: JournalRecord[]) => {
+      let added = false;
+      for (const r of records) {
+        if (r.kind === 'price') {
+          if (prices.get(r.symbol, '', r.t)) continue;
+          prices.set(r.symbol, '', r.t, true);
+          summary.prices++;
+        } else if (r.kind === 'forecast') {
+          if (recorded.get(r.symbol, r.tf, r.ts)) continue;
+          recorded.set(r.symbol, r.tf, r.ts, true);
+          summary.forecasts++;
+        } else {
+          const had = settled.get(r.symbol, r.tf, r.ts);
+          if (had === 'settled' || (had === 'unsettleable' && r.status === 'unsettleable')) continue;
+          settled.set(r.symbol, r.tf, r.ts, r.status);
+          summary.settlements++;
+        }
+        batch.push(r);
+        added = true;
+      }
+      if (!added) summary.duplicates++;
+      if (batch.length >= BATCH) flush();
+    };
+
+    if (format === 'jsonl') {
+      forEachTextLine(path, (text, n) => {
+        if (text.trim() === '') return;
+        summary.rows++;
+        let value: unknown;
+        try {
+          value = JSON.parse(text.replace(/^\uFEFF/, ''));
+        } catch {
+          return skip(n, 'not JSON');
+        }
+        if (value !== null && typeof value === 'object' && 'kind' in value) {
+          const r = checkRecord(value);
+          return typeof r === 'string' ? skip(n, `not a journal record (${r})`) : take([r]);
+        }
+        const got = recordsOfRow(value as Record<string, unknown>, nowS);
+        return 'error' in got ? skip(n, got.error) : take(got.records);
+      });
+    } else {
+      let header: string[] | undefined;
+      let pending = '';
+      let pendingLine = 0;
+      forEachTextLine(path, (text, n) => {
+        if (pending === '') pendingLine = n;
+        pending = pending === '' ? text : `${pending}\n${text}`;
+        if (opensQuote(pending)) return;
+        const line = pending.replace(/\r$/, '');
+        pending = '';
+        if (!header) {
+          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
+          const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
+          if (missing.length > 0)
+            throw new UsageError(`${path} is not a journal export: no column ${missing.join(', ')}`, {
+              hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)",
+            });
+          return;
+        }
+        if (line.trim() === '') return;
+        summary.rows++;
+        const cells = csvCells(line);
+        const row: Record<string, string> = {};
+        header.forEach((name, i) => {
+          if (!(name in row)) row[name] = cells[i] ?? '';
+        });
+        const got = recordsOfRow(row, nowS);
+        if ('error' in got) skip(pendingLine, got.error);
+        else take(got.records);
+      });
+      if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
+    }
+    flush();
+    return summary;
+  });
+}

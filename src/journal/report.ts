@@ -1,0 +1,323 @@
+// `journal report`: the journal read once (lines.ts's fast path), each forecast counted once
+// per key whatever the journal repeats, settled ones scored per timeframe (score.ts), and the
+// service's published figures set beside them. The document's field names are the contract's.
+import { join } from 'node:path';
+import type { TrackRecordResult } from '../api/schemas.js';
+import { timeframeMinutes } from '../core/domain.js';
+import { resolvedRate } from '../evidence/wilson.js';
+import { noProblems, scanForReport, type ReadProblems } from './lines.js';
+import { TimeframeAccumulator, type TimeframeScores } from './score.js';
+import { monthEnd, monthFiles, monthStart } from './store.js';
+
+/** Which forecasts a command looks at: by symbol, timeframe and creation time (ts in [since, until)). */
+export interface JournalFilter {
+  symbols?: readonly string[];
+  tfs?: readonly string[];
+  since?: number;
+  until?: number;
+}
+
+export const passes = (f: JournalFilter, symbol: string, tf: string, ts: number): boolean =>
+  (f.symbols === undefined || f.symbols.includes(symbol)) &&
+  (f.tfs === undefined || f.tfs.includes(tf)) &&
+  (f.since === undefined || ts >= f.since) &&
+  (f.until === undefined || ts < f.until);
+
+/** Whether a month file can hold forecasts the filter lets through. */
+export const fileInRange = (f: JournalFilter, file: string): boolean =>
+  (f.since === undefined || monthEnd(file) > f.since) && (f.until === undefined || monthStart(file) < f.until);
+
+export interface ServiceFigures {
+  resolved_win_rate: number | null;
+  resolved_win_rate_ci95: [number, number] | null;
+  n_settled: number;
+}
+
+export interface TimeframeReport {
+  tf: string;
+  n_settled: number;
+  wins: number;
+  losses: number;
+  neutrals: number;
+  open: number;
+  unsettleable: number;
+  hit_rate: number | null;
+  hit_rate_ci95: [number, number] | null;
+  brier_3class: number | null;
+  bss_3class: number | null;
+  log_loss: number | null;
+  call: TimeframeScores['call'];
+  service: ServiceFigures | null;
+}
+
+export interface JournalReport {
+  flat_band_pct: number;
+  bins: number;
+  timeframes: TimeframeReport[];
+}
+
+/** What the scan found besides the figures: for the heading, the service requests and the warnings. */
+export interface ReportScan {
+  /** Symbols with forecasts in the selection, and per timeframe. */
+  symbols: string[];
+  symbolsByTf: Map<string, Set<string>>;
+  /** ts of the first and last forecast in the selection. */
+  first: number | undefined;
+  last: number | undefined;
+  problems: ReadProblems;
+  scores: Map<string, { scores: TimeframeScores; open: number; unsettleable: number }>;
+}
+
+/**
+ * The distinct times of one series in one file. A journal is written in time order, so a time
+ * above every one seen so far is new without a hash lookup (a million Set.add calls are half a
+ * second); a set is built only when a time comes out of order.
+ */
+export class TimeSet {
+  private readonly list: number[] = [];
+  private max = Number.NEGATIVE_INFINITY;
+  private set: Set<number> | undefined;
+  private sorted = true;
+
+  /** Adds `t`; false when it was there already. */
+  add(t: number): boolean {
+    if (t > this.max) {
+      this.max = t;
+      this.list.push(t);
+      this.set?.add(t);
+      return true;
+    }
+    const set = this.lookup();
+    if (set.has(t)) return false;
+    set.add(t);
+    this.list.push(t);
+    this.sorted = false;
+    return true;
+  }
+
+  has(t: number): boolean {
+    if (t > this.max) return false;
+    return this.lookup().has(t);
+  }
+
+  /** The set, built on the first time out of order. */
+  private lookup(): Set<number> {
+    if (!this.set) this.set = new Set(this.list);
+    return this.set;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The times, ascending. */
+  ascending(): number[] {
+    if (!this.sorted) {
+      this.list.sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    return this.list;
+  }
+}
+
+/** How many of `a` are not in `b` (both ascending, distinct). */
+function countMissing(a: readonly number[], b: readonly number[]): number {
+  let missing = 0;
+  let j = 0;
+  for (const t of a) {
+    while (j < b.length && b[j]! < t) j++;
+    if (j >= b.length || b[j] !== t) missing++;
+  }
+  return missing;
+}
+
+interface SeriesSeen {
+  forecasts: TimeSet;
+  settled: TimeSet;
+  /** Few: a plain set. */
+  unsettleable: Set<number>;
+}
+
+/** Reads the journal in `dir` (undefined: none yet) and scores what the filter lets through. */
+export function scanJournal(
+  dir: string | undefined,
+  filter: JournalFilter,
+  opts: { bins: number; flatBandPct: number },
+): ReportScan {
+  const problems = noProblems();
+  const accumulators = new Map<string, TimeframeAccumulator>();
+  const counts = new Map<string, { open: number; unsettleable: number }>();
+  const symbolsByTf = new Map<string, Set<string>>();
+  let first: number | undefined;
+  let last: number | undefined;
+  const accumulator = (tf: string) => {
+    let a = accumulators.get(tf);
+    if (!a) {
+      a = new TimeframeAccumulator(opts.bins, opts.flatBandPct);
+      accumulators.set(tf, a);
+      counts.set(tf, { open: 0, unsettleable: 0 });
+    }
+    return a;
+  };
+  for (const file of dir === undefined ? [] : monthFiles(dir)) {
+    if (!fileInRange(filter, file)) continue;
+    // A key belongs to one month file (its ts), so duplicates are found within a file. Series
+    // by symbol, then timeframe: the reader interns both strings, so no key is built per line.
+    const seen = new Map<string, Map<string, SeriesSeen>>();
+    const seriesOf = (symbol: string, tf: string): SeriesSeen => {
+      let bySymbol = seen.get(symbol);
+      if (!bySymbol) {
+        bySymbol = new Map();
+        seen.set(symbol, bySymbol);
+      }
+      let s = bySymbol.get(tf);
+      if (!s) {
+        s = { forecasts: new TimeSet(), settled: new TimeSet(), unsettleable: new Set() };
+        bySymbol.set(tf, s);
+      }
+      return s;
+    };
+    const unfiltered =
+      filter.symbols === undefined &&
+      filter.tfs === undefined &&
+      filter.since === undefined &&
+      filter.until === undefined;
+    scanForReport(
+      join(dir!, file),
+      {
+        forecast(symbol, tf, ts) {
+          if (!unfiltered && !passes(filter, symbol, tf, ts)) return;
+          seriesOf(symbol, tf).forecasts.add(ts);
+          if (first === undefined || ts < first) first = ts;
+          if (last === undefined || ts > last) last = ts;
+        },
+        settlement(s) {
+          if (!unfiltered && !passes(filter, s.symbol, s.tf, s.ts)) return;
+          const series = seriesOf(s.symbol, s.tf);
+          if (s.status === 'unsettleable') {
+            if (!series.settled.has(s.ts)) series.unsettleable.add(s.ts);
+            return;
+          }
+          // The first settlement of a key counts; a later one (two settles racing) does not.
+          if (!series.settled.add(s.ts)) return;
+          if (series.unsettleable.size > 0) series.unsettleable.delete(s.ts);
+          accumulator(s.tf).add(s as typeof s & { anchor_price: number });
+        },
+      },
+      problems,
+    );
+    for (const [symbol, bySymbol] of seen)
+      for (const [tf, s] of bySymbol) {
+        accumulator(tf);
+        const c = counts.get(tf)!;
+        c.unsettleable += s.unsettleable.size;
+        const settledOrNot = s.unsettleable.size
+          ? [...s.settled.ascending(), ...s.unsettleable].sort((a, b) => a - b)
+          : s.settled.ascending();
+        c.open += countMissing(s.forecasts.ascending(), settledOrNot);
+        let symbols = symbolsByTf.get(tf);
+        if (!symbols) {
+          symbols = new Set();
+          symbolsByTf.set(tf, symbols);
+        }
+        symbols.add(symbol);
+      }
+  }
+  const scores = new Map([...accumulators].map(([tf, a]) => [tf, { scores: a.result(), ...counts.get(tf)! }] as const));
+  const symbols = [...new Set([...symbolsByTf.values()].flatMap((s) => [...s]))].sort();
+  return { symbols, symbolsByTf, first, last, problems, scores };
+}
+
+/** Timeframes in horizon order (1min, 5min, ..., 1h, ..., 1d), names the API does not use last. */
+export function byTimeframe(a: string, b: string): number {
+  const ma = timeframeMinutes(a) ?? Number.POSITIVE_INFINITY;
+  const mb = timeframeMinutes(b) ?? Number.POSITIVE_INFINITY;
+  return ma - mb || a.localeCompare(b);
+}
+
+/**
+ * The service's figures for a timeframe over the symbols the journal holds for it: one
+ * symbol's as published; several symbols' pooled from their published outcome counts (wins and
+ * losses added up, the rate and its Wilson interval recomputed, n_settled added up). Null when a
+ * symbol's record is missing (--offline, a failed request) or lacks the timeframe.
+ */
+export function serviceFigures(
+  tf: string,
+  symbols: ReadonlySet<string> | undefined,
+  records: ReadonlyMap<string, readonly TrackRecordResult[] | null> | undefined,
+): ServiceFigures | null {
+  if (!records || !symbols || symbols.size === 0) return null;
+  const results: TrackRecordResult[] = [];
+  for (const symbol of symbols) {
+    const found = records.get(symbol)?.find((r) => r.timeframe === tf);
+    if (!found) return null;
+    results.push(found);
+  }
+  if (results.length === 1) {
+    const r = results[0]!;
+    return {
+      resolved_win_rate: r.resolved_win_rate,
+      resolved_win_rate_ci95: (r.resolved_win_rate_ci95 as [number, number] | null) ?? null,
+      n_settled: r.n_settled,
+    };
+  }
+  let wins = 0;
+  let losses = 0;
+  let settled = 0;
+  for (const r of results) {
+    const { win, loss } = r.outcomes as { win?: unknown; loss?: unknown };
+    if (!Number.isInteger(win) || !Number.isInteger(loss)) return null;
+    wins += win as number;
+    losses += loss as number;
+    settled += r.n_settled;
+  }
+  const pooled = resolvedRate(wins, losses);
+  return {
+    resolved_win_rate: pooled?.rate ?? null,
+    resolved_win_rate_ci95: pooled?.interval ?? null,
+    n_settled: settled,
+  };
+}
+
+/** The report document, in the contract's field order. */
+export function buildReport(
+  scan: ReportScan,
+  opts: { bins: number; flatBandPct: number },
+  records?: ReadonlyMap<string, readonly TrackRecordResult[] | null>,
+): JournalReport {
+  const timeframes = [...scan.scores.keys()].sort(byTimeframe).map((tf): TimeframeReport => {
+    const { scores, open, unsettleable } = scan.scores.get(tf)!;
+    return {
+      tf,
+      n_settled: scores.n_settled,
+      wins: scores.wins,
+      losses: scores.losses,
+      neutrals: scores.neutrals,
+      open,
+      unsettleable,
+      hit_rate: scores.hit_rate,
+      hit_rate_ci95: scores.hit_rate_ci95,
+      brier_3class: scores.brier_3class,
+      bss_3class: scores.bss_3class,
+      log_loss: scores.log_loss,
+      call: scores.call,
+      service: serviceFigures(tf, scan.symbolsByTf.get(tf), records),
+    };
+  });
+  return { flat_band_pct: opts.flatBandPct, bins: opts.bins, timeframes };
+}
+
+/** Timeframes whose hit-rate interval and the service's published one do not overlap: one sentence each. */
+export function disjointIntervals(report: JournalReport): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return report.timeframes.flatMap((t) => {
+    const mine = t.hit_rate_ci95;
+    const theirs = t.service?.resolved_win_rate_ci95;
+    if (!mine || !theirs || t.hit_rate === null) return [];
+    if (mine[1] >= theirs[0] && theirs[1] >= mine[0]) return [];
+    const rate = t.service?.resolved_win_rate;
+    return [
+      `${t.tf}: your hit rate ${pct(t.hit_rate)} (95% CI ${pct(mine[0])}–${pct(mine[1])}) and the service's published ${rate === null || rate === undefined ? '–' : pct(rate)} (${pct(theirs[0])}–${pct(theirs[1])}) do not overlap`,
+    ];
+  });
+}

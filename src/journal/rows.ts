@@ -1,0 +1,271 @@
+// One row per forecast with its settlement: what `journal list` shows and `journal export`
+// writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
+// names), and what `journal import` reads back (those columns in any order, others ignored).
+import { join } from 'node:path';
+import { noProblems, readRecords, type ReadProblems } from './lines.js';
+import {
+  DEFAULT_FLAT_BAND_PCT,
+  forecastKey,
+  JOURNAL_VERSION,
+  moveOf,
+  outcomeOf,
+  returnPct,
+  settledRecord,
+  unsettleableRecord,
+  type ForecastRecord,
+  type JournalRecord,
+  type SettlementRecord,
+} from './record.js';
+import { fileInRange, passes, type JournalFilter } from './report.js';
+import { monthFiles } from './store.js';
+
+export type RowStatus = 'open' | 'settled' | 'unsettleable';
+
+/** The contract's export columns, in its order: all an import needs. */
+export const EXPORT_COLUMNS = [
+  'symbol',
+  'tf',
+  'ts',
+  'horizon_min',
+  'target_t',
+  'anchor_price',
+  'target_price',
+  'direction',
+  'p_long',
+  'p_short',
+  'p_flat',
+  'status',
+  'settle_price',
+  'settle_t',
+  'settle_source',
+  'return_pct',
+  'outcome',
+  'recorded_at',
+] as const;
+
+/** Written after them: the move, why a forecast is unsettleable, its tier, and ISO twins of the times. */
+export const EXTRA_COLUMNS = [
+  'move',
+  'reason',
+  'tier',
+  'delay_min',
+  'ts_iso',
+  'target_t_iso',
+  'settle_t_iso',
+  'recorded_at_iso',
+] as const;
+
+export type Column = (typeof EXPORT_COLUMNS)[number] | (typeof EXTRA_COLUMNS)[number];
+export type JournalRow = Record<Column, string | number | null>;
+
+const iso = (t: number | null): string | null =>
+  t === null ? null : new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+
+/** A forecast and its settlement (if any) as a row; outcomes judged with `flatBandPct`. */
+export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBandPct: number): JournalRow {
+  const settled = s?.status === 'settled' ? s : undefined;
+  const r = settled && f.anchor_price ? returnPct(settled.settle_price, f.anchor_price) : null;
+  const move = r === null ? null : moveOf(r, flatBandPct);
+  return {
+    symbol: f.symbol,
+    tf: f.tf,
+    ts: f.ts,
+    horizon_min: f.horizon_min,
+    target_t: f.target_t,
+    anchor_price: f.anchor_price,
+    target_price: f.target_price,
+    direction: f.direction,
+    p_long: f.p_long,
+    p_short: f.p_short,
+    p_flat: f.p_flat,
+    status: s?.status ?? 'open',
+    settle_price: settled?.settle_price ?? null,
+    settle_t: settled?.settle_t ?? null,
+    settle_source: settled?.settle_source ?? null,
+    return_pct: r,
+    outcome: move === null ? null : outcomeOf(f.direction, move),
+    recorded_at: f.recorded_at,
+    move,
+    reason: s?.status === 'unsettleable' ? s.reason : null,
+    tier: f.tier,
+    delay_min: f.delay_min,
+    ts_iso: iso(f.ts),
+    target_t_iso: iso(f.target_t),
+    settle_t_iso: iso(settled?.settle_t ?? null),
+    recorded_at_iso: iso(f.recorded_at),
+  };
+}
+
+/**
+ * Every forecast the filter lets through, with its settlement, file by file (a key lives in
+ * one month file), in the order recorded. The first settled record of a key wins over any
+ * other; an unsettleable mark counts only while none settled it.
+ */
+export function forEachRow(
+  dir: string | undefined,
+  filter: JournalFilter & { status?: readonly RowStatus[] },
+  flatBandPct: number,
+  onRow: (row: JournalRow) => void,
+): ReadProblems {
+  const problems = noProblems();
+  for (const file of dir === undefined ? [] : monthFiles(dir)) {
+    if (!fileInRange(filter, file)) continue;
+    const forecasts = new Map<string, ForecastRecord>();
+    const settlements = new Map<string, SettlementRecord>();
+    readRecords(
+      join(dir!, file),
+      0,
+      (r) => {
+        if (r.kind === 'price' || !passes(filter, r.symbol, r.tf, r.ts)) return;
+        const key = forecastKey(r);
+        if (r.kind === 'forecast') {
+          if (!forecasts.has(key)) forecasts.set(key, r);
+        } else if (settlements.get(key)?.status !== 'settled') settlements.set(key, r);
+      },
+      problems,
+    );
+    for (const [key, f] of forecasts) {
+      const row = rowOf(f, settlements.get(key), flatBandPct);
+      if (filter.status === undefined || filter.status.includes(row.status as RowStatus)) onRow(row);
+    }
+  }
+  return problems;
+}
+
+// --- import ------------------------------------------------------------------------------------
+
+/** A row of an export, or a journal line, read back as the records it stands for; or why not. */
+export type ImportedRow = { records: JournalRecord[] } | { error: string };
+
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function cellNumber(v: unknown): number | null | undefined {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && NUMBER.test(v.trim())) return Number(v.trim());
+  return undefined;
+}
+
+function cellText(v: unknown): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  return String(v);
+}
+
+/**
+ * The records one export row stands for: its forecast, and its settlement when settled or
+ * unsettleable. Return and outcome are not taken from the row: they follow from the close and
+ * the anchor by the rule, as everywhere.
+ */
+export function recordsOfRow(row: Record<string, unknown>, importedAt: number): ImportedRow {
+  const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
+  if (missing.length > 0) return { error: `missing ${missing.join(', ')}` };
+  const int = (c: string): number | undefined => {
+    const n = cellNumber(row[c]);
+    return n !== null && n !== undefined && Number.isInteger(n) ? n : undefined;
+  };
+  const num = (c: string): number | null | undefined => cellNumber(row[c]);
+  const symbol = cellText(row.symbol);
+  const tf = cellText(row.tf);
+  const direction = cellText(row.direction);
+  const ts = int('ts');
+  const horizon = int('horizon_min');
+  const target = int('target_t');
+  const recordedAt = int('recorded_at');
+  const [anchor, targetPrice, pl, ps, pf] = ['anchor_price', 'target_price', 'p_long', 'p_short', 'p_flat'].map(num);
+  const bad = [
+    symbol === null && 'symbol',
+    tf === null && 'tf',
+    direction === null && 'direction',
+    ts === undefined && 'ts',
+    horizon === undefined && 'horizon_min',
+    target === undefined && 'target_t',
+    recordedAt === undefined && 'recorded_at',
+    anchor === undefined && 'anchor_price',
+    targetPrice === undefined && 'target_price',
+    (pl === null || pl === undefined) && 'p_long',
+    (ps === null || ps === undefined) && 'p_short',
+    (pf === null || pf === undefined) && 'p_flat',
+  ].filter(Boolean);
+  if (bad.length > 0) return { error: `bad ${bad.join(', ')}` };
+  const delay = cellNumber(row.delay_min);
+  const forecast: ForecastRecord = {
+    v: JOURNAL_VERSION,
+    kind: 'forecast',
+    symbol: symbol!,
+    tf: tf!,
+    ts: ts!,
+    horizon_min: horizon!,
+    target_t: target!,
+    anchor_price: anchor ?? null,
+    target_price: targetPrice ?? null,
+    direction: direction!,
+    p_long: pl!,
+    p_short: ps!,
+    p_flat: pf!,
+    tier: cellText(row.tier),
+    delay_min: delay !== null && delay !== undefined && Number.isInteger(delay) ? delay : null,
+    server_t: null,
+    recorded_at: recordedAt!,
+  };
+  const status = cellText(row.status);
+  if (status === 'open') return { records: [forecast] };
+  if (status === 'unsettleable')
+    return {
+      records: [forecast, unsettleableRecord(forecast, cellText(row.reason) ?? 'imported as unsettleable', importedAt)],
+    };
+  if (status !== 'settled') return { error: `bad status (open, settled or unsettleable)` };
+  const close = num('settle_price');
+  const closeT = int('settle_t');
+  const source = cellText(row.settle_source);
+  if (close === null || close === undefined || closeT === undefined || (source !== 'candles' && source !== 'price'))
+    return { error: 'a settled row needs settle_price, settle_t and settle_source (candles or price)' };
+  if (!(forecast.anchor_price !== null && forecast.anchor_price > 0))
+    return { error: 'a settled row needs an anchor_price above 0' };
+  if (closeT < forecast.target_t)
+    return { error: 'settle_t is before target_t: a price from before the target is never used' };
+  const settled = settledRecord(forecast, { price: close, t: closeT, source }, DEFAULT_FLAT_BAND_PCT, importedAt);
+  return { records: [forecast, settled] };
+}
+
+/**
+ * The cells of one CSV record (RFC 4180: quoted cells, "" for a quote), the leading ' that an
+ * export puts before a text cell a spreadsheet would run (=, +, -, @, tab, CR) taken off again.
+ */
+export function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  for (;;) {
+    let cell = '';
+    let quoted = false;
+    if (line[i] === '"') {
+      quoted = true;
+      i++;
+      for (;;) {
+        const q = line.indexOf('"', i);
+        if (q < 0) {
+          cell += line.slice(i);
+          i = line.length;
+          break;
+        }
+        cell += line.slice(i, q);
+        if (line[q + 1] === '"') {
+          cell += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    }
+    const comma = line.indexOf(',', i);
+    const rest = comma < 0 ? line.slice(i) : line.slice(i, comma);
+    cell = quoted ? cell + rest : rest;
+    cells.push(/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+    if (comma < 0) break;
+    i = comma + 1;
+  }
+  return cells;
+}
+
+/** Whether a CSV line so far leaves a quoted cell open (an odd number of quotes): it goes on on the next line. */
+export const opensQuote = (text: string): boolean => (text.split('"').length - 1) % 2 === 1;

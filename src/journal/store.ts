@@ -1,0 +1,562 @@
+// Where the journal lives and how it is written: append-only JSON Lines, one file per month
+// (`2026-11.jsonl`, by the forecast's ts or the price's t, UTC) in <data dir>/journal/.
+// - Why JSON Lines and not node:sqlite or a WASM SQLite: node:sqlite is experimental on Node 22
+//   and absent from Node 20 (the floor is 20.18), a WASM build is ~1 MB to load on every
+//   recording run, and neither is readable with jq; an append-only log of whole lines needs no
+//   library and a crash can only ever cut its last line, which readers skip.
+// - The directory follows the config directory's rules (config/private-dir.ts): created 0700,
+//   refused when another user's or writable by group or others; no file is followed through a
+//   symbolic link (O_NOFOLLOW), files are created 0600.
+// - Every write is one transaction under the lock file journal.lock (config/file-lock.ts): the
+//   "not yet recorded?" check and the append are one step, so eight recorders at once neither
+//   lose nor duplicate a line. Each file gets one write() of whole lines with O_APPEND; a write
+//   that fails (disk full, read-only) is cut back to the file's old length, so a journal is
+//   never left with half a line by a failure we see. A SIGKILL loses at most the write in flight;
+//   a torn last line left by one is ended with a newline by the next writer and skipped by readers.
+// - "Not yet recorded" must not read the journal (a million lines): index.json keeps the keys of
+//   the last hours per symbol and timeframe, the recent price times, and the open forecasts a
+//   response may settle, plus how many bytes of each file it has taken in. It is a cache: every
+//   writer first takes in what the files hold beyond it (a writer killed before saving it), and
+//   a missing, damaged or outrun index is rebuilt from the files.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
+import { unlinkQuietly } from '../config/atomic-write.js';
+import { acquireLock } from '../config/file-lock.js';
+import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
+import { ConfigError } from '../core/errors.js';
+import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
+import {
+  forecastKey,
+  monthOf,
+  monthOfEpoch,
+  recordLine,
+  type ForecastRecord,
+  type JournalRecord,
+  type PriceRecord,
+  type Settleable,
+} from './record.js';
+
+export const MONTH_FILE = /^(\d{4})-(\d{2})\.jsonl$/;
+const INDEX_FILE = 'index.json';
+const LOCK_FILE = 'journal.lock';
+const INDEX_VERSION = 1;
+
+/** The keys of the last two hours are enough: a response shows forecasts at most an hour behind (the demo's delay) and one cadence old. */
+const KEEP_KEYS_S = 2 * 3600;
+/** ...and always the last few of each series, however long its cadence (6h forecasts are 6 hours apart). */
+const KEEP_KEYS_MIN = 8;
+/** An open forecast stays in the index while a response can still prove it: its target within two hours of the newest price or forecast seen. */
+const KEEP_OPEN_S = 2 * 3600;
+const KEEP_OPEN_MAX = 2_000;
+
+export function journalDirOf(dataDir: string): string {
+  return join(dataDir, 'journal');
+}
+
+/** The error of a journal command: exit 3, like a config file that cannot be read or written. */
+export function journalError(message: string, opts: { hint?: string; cause?: unknown } = {}): ConfigError {
+  return new ConfigError(`journal: ${message}`, opts);
+}
+
+function failure(dir: string, err: unknown, doing = 'cannot write'): ConfigError {
+  if (err instanceof ConfigError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const why = `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`;
+  const hint =
+    e.code === 'ENOSPC'
+      ? 'free some space; nothing was half-written'
+      : e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM'
+        ? 'point FCAST_DATA_DIR at a directory you can write'
+        : undefined;
+  return journalError(`${doing} ${dir}: ${why}`, { hint, cause: err });
+}
+
+const dirNames = (dir: string): PrivateDirNames => ({
+  what: 'journal directory',
+  envVar: 'FCAST_DATA_DIR',
+  holds: 'the journal',
+  failure: (err) => failure(dir, err),
+});
+
+/**
+ * The journal's directory, checked (and created, 0700, when `create`); undefined when it does
+ * not exist and was not to be created (an empty journal).
+ */
+export function openJournalDir(dataDir: string, opts: { create: boolean }): string | undefined {
+  const dir = resolve(journalDirOf(dataDir));
+  if (opts.create) createMissingDirs(dir, dirNames(dir));
+  const problem = privateDirProblem(dir, dirNames(dir));
+  if (problem) throw journalError(problem.message, { hint: problem.hint });
+  try {
+    statSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw failure(dir, err, 'cannot read');
+  }
+  return dir;
+}
+
+/** The month files, oldest first; a symbolic link among them is refused (never followed). */
+export function monthFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw failure(dir, err, 'cannot read');
+  }
+  const files = names.filter((n) => MONTH_FILE.test(n)).sort();
+  for (const name of files) refuseLink(join(dir, name));
+  return files;
+}
+
+function refuseLink(path: string): void {
+  const target = symlinkTarget(path);
+  if (target !== undefined)
+    throw journalError(
+      `${path} is a symbolic link (to ${target}); fcast does not read or write the journal through links`,
+      {
+        hint: 'replace the link with the file itself',
+      },
+    );
+}
+
+/** Epoch seconds of the first instant of a month file's month. */
+export function monthStart(file: string): number {
+  const m = MONTH_FILE.exec(file) ?? /^(\d{4})-(\d{2})$/.exec(file);
+  if (!m) return 0;
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, 1) / 1000;
+}
+
+/** Epoch seconds of the first instant of the month after. */
+export function monthEnd(file: string): number {
+  const m = MONTH_FILE.exec(file) ?? /^(\d{4})-(\d{2})$/.exec(file);
+  if (!m) return 0;
+  return Date.UTC(Number(m[1]), Number(m[2]), 1) / 1000;
+}
+
+/** Every record of every month file (or of those `keep` lets through), oldest file first. */
+export function readJournal(
+  dir: string | undefined,
+  onRecord: (r: JournalRecord, file: string) => void,
+  opts: { keep?: (file: string) => boolean; problems?: ReadProblems } = {},
+): ReadProblems {
+  const problems = opts.problems ?? noProblems();
+  if (dir === undefined) return problems;
+  for (const file of monthFiles(dir)) {
+    if (opts.keep && !opts.keep(file)) continue;
+    try {
+      readRecords(join(dir, file), 0, (r) => onRecord(r, file), problems);
+    } catch (err) {
+      throw failure(join(dir, file), err, 'cannot read');
+    }
+  }
+  return problems;
+}
+
+// --- appending ---------------------------------------------------------------------------------
+
+/**
+ * Appends `text` (whole lines) to `path` with one write, creating it 0600 without following a
+ * link. A torn last line (a writer killed mid-write) is ended with a newline first, so it stays
+ * one damaged line and the new ones start clean. On any failure the file is cut back to its
+ * old length. Returns the file's new size.
+ */
+export function appendLines(path: string, text: string): number {
+  const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
+    let data = Buffer.from(text, 'utf8');
+    if (stat.size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, stat.size - 1);
+      if (last[0] !== 10) data = Buffer.concat([Buffer.from('\n'), data]);
+    }
+    try {
+      const written = writeSync(fd, data);
+      if (written !== data.length) throw Object.assign(new Error('short write (disk full?)'), { code: 'ENOSPC' });
+    } catch (err) {
+      try {
+        ftruncateSync(fd, stat.size);
+      } catch {
+        // Nothing more can be done; readers skip a torn line.
+      }
+      throw err;
+    }
+    return stat.size + data.length;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// --- the index ---------------------------------------------------------------------------------
+
+/** A forecast the index keeps open: what a settlement repeats, in a compact form. */
+type OpenEntry = [
+  symbol: string,
+  tf: string,
+  ts: number,
+  target_t: number,
+  anchor_price: number | null,
+  direction: string,
+  p_long: number,
+  p_short: number,
+  p_flat: number,
+];
+
+interface Series {
+  /** Complete at and above this time (older entries were let go). */
+  floor: number;
+  times: Set<number>;
+}
+
+interface IndexFile {
+  v: number;
+  floor: number;
+  files: Record<string, number>;
+  series: Record<string, { floor: number; ts: number[] }>;
+  prices: Record<string, { floor: number; t: number[] }>;
+  open: OpenEntry[];
+}
+
+/**
+ * The index in memory. Invariant: for every file in `files`, every forecast key and price time
+ * in its first `files[f]` bytes with a time at or above both `floor` and its series' floor is in
+ * `series` / `prices`; `open` holds the forecasts of those bytes not yet settled, less the ones let go.
+ */
+class JournalIndex {
+  floor = 0;
+  files = new Map<string, number>();
+  series = new Map<string, Series>();
+  prices = new Map<string, Series>();
+  open = new Map<string, OpenEntry>();
+
+  static parse(text: string): JournalIndex | undefined {
+    let data: IndexFile;
+    try {
+      data = JSON.parse(text) as IndexFile;
+    } catch {
+      return undefined;
+    }
+    if (data?.v !== INDEX_VERSION || !Number.isFinite(data.floor) || typeof data.files !== 'object') return undefined;
+    const index = new JournalIndex();
+    index.floor = data.floor;
+    for (const [f, n] of Object.entries(data.files)) if (Number.isInteger(n)) index.files.set(f, n);
+    for (const [k, s] of Object.entries(data.series ?? {}))
+      index.series.set(k, { floor: s.floor, times: new Set(undelta(s.ts)) });
+    for (const [k, s] of Object.entries(data.prices ?? {}))
+      index.prices.set(k, { floor: s.floor, times: new Set(undelta(s.t)) });
+    for (const e of data.open ?? [])
+      if (Array.isArray(e) && e.length === 9) index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+    return index;
+  }
+
+  serialize(): string {
+    const data: IndexFile = {
+      v: INDEX_VERSION,
+      floor: this.floor,
+      files: Object.fromEntries(this.files),
+      series: Object.fromEntries([...this.series].map(([k, s]) => [k, { floor: s.floor, ts: delta(s.times) }])),
+      prices: Object.fromEntries([...this.prices].map(([k, s]) => [k, { floor: s.floor, t: delta(s.times) }])),
+      open: [...this.open.values()],
+    };
+    return `${JSON.stringify(data)}\n`;
+  }
+
+  private seriesOf(map: Map<string, Series>, key: string): Series {
+    let s = map.get(key);
+    if (!s) {
+      s = { floor: this.floor, times: new Set() };
+      map.set(key, s);
+    }
+    return s;
+  }
+
+  take(r: JournalRecord): void {
+    if (r.kind === 'forecast') {
+      if (r.ts < this.floor) return;
+      const s = this.seriesOf(this.series, `${r.symbol}\t${r.tf}`);
+      if (r.ts >= s.floor) s.times.add(r.ts);
+      this.open.set(forecastKey(r), [
+        r.symbol,
+        r.tf,
+        r.ts,
+        r.target_t,
+        r.anchor_price,
+        r.direction,
+        r.p_long,
+        r.p_short,
+        r.p_flat,
+      ]);
+    } else if (r.kind === 'price') {
+      if (r.t < this.floor) return;
+      const s = this.seriesOf(this.prices, r.symbol);
+      if (r.t >= s.floor) s.times.add(r.t);
+    } else {
+      this.open.delete(forecastKey(r));
+    }
+  }
+
+  /** Lets go of what no response will ask about again, so the index stays a few tens of KB. */
+  trim(): void {
+    // The newest time seen per symbol, prices and forecasts alike: a response shows nothing
+    // much older than that (its price lags a forecast's ts by the tier's delay at most).
+    const newest = new Map<string, number>();
+    const see = (symbol: string, t: number) => newest.set(symbol, Math.max(newest.get(symbol) ?? t, t));
+    for (const [symbol, s] of this.prices) see(symbol, trimSeries(s));
+    for (const [key, s] of this.series) see(key.slice(0, key.indexOf('\t')), trimSeries(s));
+    for (const [key, e] of this.open) {
+      const seen = newest.get(e[0]);
+      if (seen !== undefined && e[3] < seen - KEEP_OPEN_S) this.open.delete(key);
+    }
+    if (this.open.size > KEEP_OPEN_MAX) {
+      const oldest = [...this.open].sort((a, b) => a[1][3] - b[1][3]).slice(0, this.open.size - KEEP_OPEN_MAX);
+      for (const [key] of oldest) this.open.delete(key);
+    }
+  }
+}
+
+/** Ascending times as the first and the steps after it (60, 60, ...): a quarter of the bytes to write and parse. */
+function delta(times: Set<number>): number[] {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.map((t, i) => (i === 0 ? t : t - sorted[i - 1]!));
+}
+
+function undelta(steps: unknown): number[] {
+  if (!Array.isArray(steps)) return [];
+  let t = 0;
+  return steps.map((step: number) => (t += step));
+}
+
+/** Keeps the last KEEP_KEYS_S of a series (and its last few), raising its floor past what went; returns its newest time. */
+function trimSeries(s: Series): number {
+  const times = [...s.times].sort((a, b) => a - b);
+  const newest = times.at(-1) ?? Number.NEGATIVE_INFINITY;
+  const cut = Math.min(newest - KEEP_KEYS_S, times[times.length - KEEP_KEYS_MIN] ?? Number.NEGATIVE_INFINITY);
+  let dropped = Number.NEGATIVE_INFINITY;
+  for (const t of times) {
+    if (t >= cut) break;
+    s.times.delete(t);
+    dropped = t;
+  }
+  if (dropped > Number.NEGATIVE_INFINITY) s.floor = Math.max(s.floor, dropped + 1);
+  return newest;
+}
+
+// --- transactions ------------------------------------------------------------------------------
+
+/** What a writer sees under the lock: the index brought up to date, and the way to append. */
+export interface JournalTx {
+  readonly dir: string;
+  /** Whether this forecast (symbol, tf, ts) is already in the journal. */
+  hasForecast(r: Pick<ForecastRecord, 'symbol' | 'tf' | 'ts'>): boolean;
+  /** Whether a price observation of this symbol at this time is already in the journal. */
+  hasPrice(r: Pick<PriceRecord, 'symbol' | 't'>): boolean;
+  /** The recorded forecasts of a symbol that the index still holds open (recent ones). */
+  openForecasts(symbol: string): Settleable[];
+  /** Appends the records, one write per month file, and takes them into the index. */
+  append(records: JournalRecord[]): void;
+  /** After files were rewritten (prune): the index is built afresh from them when the transaction ends. */
+  rebuildIndex(): void;
+}
+
+/**
+ * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
+ * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ */
+export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
+  const dir = openJournalDir(dataDir, { create: true })!;
+  const lockPath = join(dir, LOCK_FILE);
+  refuseLink(lockPath);
+  let release: () => void;
+  try {
+    release = await acquireLock(lockPath, `the journal in ${dir}`);
+  } catch (err) {
+    throw failure(dir, err);
+  }
+  try {
+    const index = loadIndex(dir);
+    let rebuilt = false;
+    const tx = transaction(dir, index, () => {
+      rebuilt = true;
+    });
+    const result = await work(tx);
+    const saved = rebuilt ? rebuild(dir, monthFiles(dir)) : index;
+    saved.trim();
+    saveIndex(dir, saved);
+    return result;
+  } catch (err) {
+    // The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one.
+    throw (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
+  } finally {
+    release();
+  }
+}
+
+function transaction(dir: string, index: JournalIndex, rebuildIndex: () => void): JournalTx {
+  // Keys below the floors, looked up in their month file (rare: a clock set back by weeks).
+  const older = new Map<string, Set<string>>();
+  const olderKeys = (file: string): Set<string> => {
+    let keys = older.get(file);
+    if (!keys) {
+      keys = new Set();
+      const path = join(dir, file);
+      if (index.files.has(file)) {
+        const found = keys;
+        // The keys only, by the report's fast reader: a whole month of a busy journal is read in
+        // a fraction of a second, where parsing every line would take seconds.
+        scanForReport(
+          path,
+          {
+            forecast: (symbol, tf, ts) => found.add(forecastKey({ symbol, tf, ts })),
+            settlement: () => {},
+            price: (symbol, t) => found.add(`${symbol}\t${t}`),
+          },
+          noProblems(),
+        );
+      }
+      older.set(file, keys);
+    }
+    return keys;
+  };
+  const known = (map: Map<string, Series>, seriesKey: string, t: number, file: string, key: string): boolean => {
+    const s = map.get(seriesKey);
+    if (t >= index.floor && (s === undefined || t >= s.floor)) return s?.times.has(t) === true;
+    return olderKeys(file).has(key);
+  };
+  return {
+    dir,
+    hasForecast: (r) =>
+      known(index.series, `${r.symbol}\t${r.tf}`, r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
+    hasPrice: (r) => known(index.prices, r.symbol, r.t, `${monthOfEpoch(r.t)}.jsonl`, `${r.symbol}\t${r.t}`),
+    openForecasts: (symbol) =>
+      [...index.open.values()]
+        .filter((e) => e[0] === symbol)
+        .map((e) => ({
+          symbol: e[0],
+          tf: e[1],
+          ts: e[2],
+          target_t: e[3],
+          anchor_price: e[4],
+          direction: e[5],
+          p_long: e[6],
+          p_short: e[7],
+          p_flat: e[8],
+        })),
+    rebuildIndex,
+    append(records) {
+      const byFile = new Map<string, JournalRecord[]>();
+      for (const r of records) {
+        const file = `${monthOf(r)}.jsonl`;
+        const list = byFile.get(file);
+        if (list) list.push(r);
+        else byFile.set(file, [r]);
+      }
+      for (const [file, list] of byFile) {
+        const path = join(dir, file);
+        // The index had taken in all of the file (catchUp), and now this too.
+        index.files.set(file, appendLines(path, list.map(recordLine).join('')));
+        for (const r of list) {
+          index.take(r);
+          const keys = older.get(file);
+          if (keys && r.kind === 'forecast') keys.add(forecastKey(r));
+          if (keys && r.kind === 'price') keys.add(`${r.symbol}\t${r.t}`);
+        }
+      }
+    },
+  };
+}
+
+/** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
+function loadIndex(dir: string): JournalIndex {
+  const path = join(dir, INDEX_FILE);
+  refuseLink(path);
+  let text: string | undefined;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const files = monthFiles(dir);
+  const saved = text === undefined ? undefined : JournalIndex.parse(text);
+  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
+}
+
+/** Takes in what the files hold beyond the index; undefined when a file is shorter than the index says (rewritten, or lost in a crash). */
+function catchUp(dir: string, index: JournalIndex, files: string[]): JournalIndex | undefined {
+  for (const file of [...index.files.keys()]) if (!files.includes(file)) index.files.delete(file);
+  for (const file of files) {
+    const path = join(dir, file);
+    const size = statSync(path).size;
+    const folded = index.files.get(file);
+    if (folded !== undefined && size < folded) return undefined;
+    if (folded === undefined && monthEnd(file) <= index.floor) {
+      index.files.set(file, size);
+      continue;
+    }
+    const from = folded ?? 0;
+    if (size > from)
+      index.files.set(
+        file,
+        readRecords(path, from, (r) => index.take(r), noProblems()),
+      );
+  }
+  return index;
+}
+
+/** A new index from the two newest months' files; older ones are below its floor and looked up when asked. */
+function rebuild(dir: string, files: string[]): JournalIndex {
+  const index = new JournalIndex();
+  const newest = files.at(-1);
+  if (newest) index.floor = monthStart(previousMonth(newest));
+  return catchUp(dir, index, files) ?? index;
+}
+
+function previousMonth(file: string): string {
+  const start = monthStart(file);
+  return new Date((start - 86_400) * 1000).toISOString().slice(0, 7);
+}
+
+/**
+ * Writes the index beside itself and renames it into place, so a reader (under the lock) or a
+ * crash sees the old index or the new one, never half of one. Not fsynced, and the old one is
+ * unlinked first: on ext4 a rename over an existing file flushes the new one to disk
+ * (auto_da_alloc), ~2 ms of every recording run for a cache that needs no such care. A crash
+ * that loses it, or leaves it behind the files, costs a rebuild or a catch-up.
+ */
+function saveIndex(dir: string, index: JournalIndex): void {
+  const path = join(dir, INDEX_FILE);
+  const temp = `${path}.tmp-${process.pid}`;
+  unlinkQuietly(temp);
+  try {
+    writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
+    unlinkQuietly(path);
+    renameSync(temp, path);
+  } catch (err) {
+    unlinkQuietly(temp);
+    throw err;
+  }
+}
+
+/** A file's length, or 0 when it is not there. */
+export function statSizeOr0(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

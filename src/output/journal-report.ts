@@ -1,0 +1,299 @@
+// `journal report` for people: a summary row per timeframe (settled, outcomes, hit rate and
+// its interval, the scores, the service's published figures beside them), then per timeframe
+// the Brier decomposition, the reliability table (a warning where a bin holds fewer than 30)
+// and the reliability chart. As a terminal table, as Markdown for CI step summaries, and as
+// CSV/TSV rows (one per timeframe, columns the document's field paths joined with dots).
+// The figures arrive computed (journal/report.ts); this file formats them.
+import { createColors } from 'picocolors';
+import { attributionFooter } from './attribution.js';
+import { DASH, formatNumber, formatRate, formatUtc } from './format.js';
+import { Output, type Colors } from './io.js';
+import { renderReliabilityChart, SMALL_BIN, type ReliabilityBin } from './reliability-chart.js';
+import { clean } from './sanitize.js';
+import { flowLine, renderTable, type Cell, type Column } from './table.js';
+import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
+
+export interface CallView {
+  brier: number | null;
+  reliability: number | null;
+  resolution: number | null;
+  uncertainty: number | null;
+  within_bin_variance: number | null;
+  within_bin_covariance: number | null;
+  bins: readonly ReliabilityBin[];
+}
+
+export interface TimeframeView {
+  tf: string;
+  n_settled: number;
+  wins: number;
+  losses: number;
+  neutrals: number;
+  open: number;
+  unsettleable: number;
+  hit_rate: number | null;
+  hit_rate_ci95: readonly [number, number] | null;
+  brier_3class: number | null;
+  bss_3class: number | null;
+  log_loss: number | null;
+  call: CallView;
+  service: {
+    resolved_win_rate: number | null;
+    resolved_win_rate_ci95: readonly [number, number] | null;
+    n_settled: number;
+  } | null;
+}
+
+export interface JournalReportView {
+  report: { flat_band_pct: number; bins: number; timeframes: readonly TimeframeView[] };
+  symbols: readonly string[];
+  /** ts of the first and last forecast reported. */
+  first: number | undefined;
+  last: number | undefined;
+  /** Sentences shown under the table: intervals that do not overlap, service figures skipped. */
+  notes: readonly string[];
+  /** The meta of a track-record response, when the service's figures are shown: its attribution closes the table. */
+  serviceMeta?: unknown;
+}
+
+const fixed = (v: number | null | undefined, d = 4): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
+const interval = (v: readonly [number, number] | null | undefined): string =>
+  v ? `${(v[0] * 100).toFixed(1)}–${(v[1] * 100).toFixed(1)}%` : DASH;
+const count = (n: number | null | undefined): string => formatNumber(n, 0);
+
+interface SummaryColumn {
+  column: Column;
+  text: (t: TimeframeView) => string;
+}
+
+const SUMMARY: SummaryColumn[] = [
+  { column: { header: 'TF' }, text: (t) => t.tf },
+  { column: { header: 'Settled', align: 'right' }, text: (t) => count(t.n_settled) },
+  { column: { header: 'W/L/N', align: 'right', priority: 5 }, text: (t) => `${t.wins}/${t.losses}/${t.neutrals}` },
+  { column: { header: 'Open', align: 'right', priority: 7 }, text: (t) => count(t.open) },
+  { column: { header: 'Unsettleable', align: 'right', priority: 8 }, text: (t) => count(t.unsettleable) },
+  { column: { header: 'Hit rate', align: 'right' }, text: (t) => formatRate(t.hit_rate, 1) },
+  { column: { header: '95% CI', align: 'right', priority: 3 }, text: (t) => interval(t.hit_rate_ci95) },
+  { column: { header: 'Brier (call)', align: 'right' }, text: (t) => fixed(t.call.brier) },
+  { column: { header: 'Brier 3-class', align: 'right', priority: 4 }, text: (t) => fixed(t.brier_3class) },
+  { column: { header: 'BSS 3-class', align: 'right', priority: 6 }, text: (t) => fixed(t.bss_3class, 3) },
+  { column: { header: 'Log loss', align: 'right', priority: 6 }, text: (t) => fixed(t.log_loss) },
+  {
+    column: { header: 'Service', align: 'right', priority: 2 },
+    text: (t) => (t.service ? formatRate(t.service.resolved_win_rate, 1) : DASH),
+  },
+  {
+    column: { header: 'Service 95% CI', align: 'right', priority: 3 },
+    text: (t) => interval(t.service?.resolved_win_rate_ci95),
+  },
+  { column: { header: 'Service n', align: 'right', priority: 9 }, text: (t) => count(t.service?.n_settled) },
+];
+
+/** The heading's phrases: what, which symbols, which forecasts, the band. */
+function headingParts(view: JournalReportView): string[] {
+  const symbols = view.symbols.length ? view.symbols.join(', ') : 'no forecasts';
+  const span =
+    view.first !== undefined && view.last !== undefined
+      ? [`forecasts ${formatUtc(view.first)} → ${formatUtc(view.last)}`]
+      : [];
+  return ['Journal report', symbols, ...span, `flat band ${view.report.flat_band_pct}%`].map(clean);
+}
+
+const heading = (view: JournalReportView): string => headingParts(view).join(' · ');
+
+/** The decomposition's terms, as phrases: brier = REL − RES + UNC + WBV − WBC. */
+function decompositionParts(call: CallView): string[] {
+  if (call.brier === null) return ['no calls settled'];
+  return [
+    `Brier ${fixed(call.brier)} =`,
+    `reliability ${fixed(call.reliability)}`,
+    `− resolution ${fixed(call.resolution)}`,
+    `+ uncertainty ${fixed(call.uncertainty)}`,
+    `+ within-bin variance ${fixed(call.within_bin_variance)}`,
+    `− within-bin covariance ${fixed(call.within_bin_covariance)}`,
+  ];
+}
+
+const decomposition = (call: CallView): string => decompositionParts(call).join(' ');
+
+const binName = (b: ReliabilityBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
+
+function binRows(
+  call: CallView,
+): Array<{ bin: string; n: string; mean: string; freq: string; ci: string; small: boolean }> {
+  return call.bins.flatMap((b, i) =>
+    b.n === 0
+      ? []
+      : [
+          {
+            bin: binName(b, i === 0),
+            n: count(b.n),
+            mean: fixed(b.mean_p, 3),
+            freq: fixed(b.freq, 3),
+            ci: b.freq_ci95 ? `${fixed(b.freq_ci95[0], 3)}–${fixed(b.freq_ci95[1], 3)}` : DASH,
+            small: b.n < SMALL_BIN,
+          },
+        ],
+  );
+}
+
+const calledCount = (call: CallView): number => call.bins.reduce((s, b) => s + b.n, 0);
+
+export function renderJournalReportTable(out: Output, view: JournalReportView): string {
+  const { timeframes } = view.report;
+  const parts = [
+    flowLine(
+      out,
+      headingParts(view).map((p) => [p, out.c.bold(p)]),
+      ' · ',
+    ),
+    '',
+  ];
+  if (timeframes.length === 0) {
+    parts.push(out.c.dim('(nothing recorded matches: record with --record, then fcast journal settle)'));
+    return parts.join('\n');
+  }
+  parts.push(
+    renderTable(
+      out,
+      SUMMARY.map((s) => s.column),
+      timeframes.map((t): Cell[] => SUMMARY.map((s) => s.text(t))),
+    ),
+  );
+  const width = Math.min(out.tty && !out.wide ? out.columns : 80, 80);
+  for (const t of timeframes) {
+    if (t.call.brier === null) continue;
+    parts.push(
+      '',
+      out.c.bold(`${clean(t.tf)} · the call's probability against a win (${count(calledCount(t.call))} calls)`),
+    );
+    parts.push(
+      flowLine(
+        out,
+        decompositionParts(t.call).map((p) => [p, p]),
+        ' ',
+      ),
+    );
+    const rows = binRows(t.call);
+    parts.push(
+      renderTable(
+        out,
+        [
+          { header: 'Bin' },
+          { header: 'n', align: 'right' },
+          { header: 'Mean p', align: 'right' },
+          { header: 'Observed', align: 'right' },
+          { header: '95% CI', align: 'right' },
+          { header: '' },
+        ],
+        rows.map((r): Cell[] => [
+          r.bin,
+          r.n,
+          r.mean,
+          r.freq,
+          r.ci,
+          r.small ? { text: `⚠ n < ${SMALL_BIN}`, paint: out.c.yellow } : '',
+        ]),
+      ),
+    );
+    parts.push('', renderReliabilityChart(out.c, t.call.bins, { width, height: 11 }));
+  }
+  for (const note of view.notes) parts.push('', `note: ${clean(note)}`);
+  if (view.serviceMeta !== undefined) {
+    const footer = attributionFooter(out, view.serviceMeta);
+    if (footer) parts.push('', 'Service figures from the published track record:', footer);
+  }
+  return parts.join('\n');
+}
+
+/** A cell of a Markdown table: one line, and a `|` must not end the cell. */
+const markdownCell = (s: string): string => clean(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+
+export function renderJournalReportMarkdown(out: Output, view: JournalReportView): string {
+  const { timeframes } = view.report;
+  const lines = [`### ${markdownCell(heading(view))}`, ''];
+  if (timeframes.length === 0) return [...lines, '_Nothing recorded matches._'].join('\n');
+  lines.push(`| ${SUMMARY.map((s) => s.column.header).join(' | ')} |`);
+  lines.push(`|${SUMMARY.map((s) => (s.column.align === 'right' ? '---:' : ':---')).join('|')}|`);
+  for (const t of timeframes) lines.push(`| ${SUMMARY.map((s) => markdownCell(s.text(t))).join(' | ')} |`);
+  const plain: Colors = createColors(false);
+  for (const t of timeframes) {
+    if (t.call.brier === null) continue;
+    lines.push('', `#### ${markdownCell(t.tf)}: reliability of the call (${calledCount(t.call)} calls)`, '');
+    lines.push(markdownCell(decomposition(t.call)), '');
+    lines.push('| Bin | n | Mean p | Observed | 95% CI | |', '|:---|---:|---:|---:|---:|:---|');
+    for (const r of binRows(t.call))
+      lines.push(`| ${r.bin} | ${r.n} | ${r.mean} | ${r.freq} | ${r.ci} | ${r.small ? `⚠ n < ${SMALL_BIN}` : ''} |`);
+    lines.push('', '```text', renderReliabilityChart(plain, t.call.bins, { width: 60, height: 11 }), '```');
+  }
+  for (const note of view.notes) lines.push('', `**Note:** ${markdownCell(note)}`);
+  if (view.serviceMeta !== undefined) {
+    const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), view.serviceMeta);
+    if (footer) lines.push('', footer.split('\n').join('\\\n'));
+  }
+  return lines.join('\n');
+}
+
+/** One row per timeframe; the columns are the document's field paths joined with dots, the bins' included. */
+export function renderJournalReportDelimited(format: DelimitedFormat, view: JournalReportView): string {
+  const nBins = view.report.bins;
+  const header = [
+    'tf',
+    'n_settled',
+    'wins',
+    'losses',
+    'neutrals',
+    'open',
+    'unsettleable',
+    'hit_rate',
+    'hit_rate_ci95.0',
+    'hit_rate_ci95.1',
+    'brier_3class',
+    'bss_3class',
+    'log_loss',
+    'call.brier',
+    'call.reliability',
+    'call.resolution',
+    'call.uncertainty',
+    'call.within_bin_variance',
+    'call.within_bin_covariance',
+    ...Array.from({ length: nBins }, (_, i) =>
+      ['lo', 'hi', 'n', 'mean_p', 'freq', 'freq_ci95.0', 'freq_ci95.1'].map((f) => `call.bins.${i}.${f}`),
+    ).flat(),
+    'service.resolved_win_rate',
+    'service.resolved_win_rate_ci95.0',
+    'service.resolved_win_rate_ci95.1',
+    'service.n_settled',
+  ];
+  const rows = view.report.timeframes.map((t): DelimitedCell[] => [
+    t.tf,
+    t.n_settled,
+    t.wins,
+    t.losses,
+    t.neutrals,
+    t.open,
+    t.unsettleable,
+    t.hit_rate,
+    t.hit_rate_ci95?.[0],
+    t.hit_rate_ci95?.[1],
+    t.brier_3class,
+    t.bss_3class,
+    t.log_loss,
+    t.call.brier,
+    t.call.reliability,
+    t.call.resolution,
+    t.call.uncertainty,
+    t.call.within_bin_variance,
+    t.call.within_bin_covariance,
+    ...Array.from({ length: nBins }, (_, i) => {
+      const b = t.call.bins[i];
+      return [b?.lo, b?.hi, b?.n, b?.mean_p, b?.freq, b?.freq_ci95?.[0], b?.freq_ci95?.[1]];
+    }).flat(),
+    t.service?.resolved_win_rate,
+    t.service?.resolved_win_rate_ci95?.[0],
+    t.service?.resolved_win_rate_ci95?.[1],
+    t.service?.n_settled,
+  ]);
+  return renderDelimited(format, header, rows);
+}

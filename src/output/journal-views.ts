@@ -1,0 +1,126 @@
+// The journal's smaller views: the forecasts of `journal list` as a table, and the summaries of
+// `settle`, `import` and `prune`. Rows and counts arrive computed (journal/); this file
+// formats them.
+import { DASH, formatNumber, formatPercent, formatPrice, formatRate, formatUtc } from './format.js';
+import type { Output } from './io.js';
+import { clean } from './sanitize.js';
+import { renderTable, type Cell, type Column } from './table.js';
+
+/** A row of `journal list` (journal/rows.ts makes them). */
+export interface JournalRowView {
+  symbol: string | number | null;
+  tf: string | number | null;
+  ts: string | number | null;
+  target_t: string | number | null;
+  direction: string | number | null;
+  p_long: string | number | null;
+  p_short: string | number | null;
+  anchor_price: string | number | null;
+  status: string | number | null;
+  settle_price: string | number | null;
+  settle_source: string | number | null;
+  return_pct: string | number | null;
+  outcome: string | number | null;
+}
+
+const text = (v: unknown): string => (v === null || v === undefined ? DASH : String(v));
+
+export function renderJournalRows(out: Output, rows: readonly JournalRowView[]): string {
+  if (rows.length === 0) return out.c.dim('(no forecasts match)');
+  const columns: Column[] = [
+    { header: 'Symbol' },
+    { header: 'TF' },
+    { header: 'Created (UTC)', priority: 4 },
+    { header: 'Target (UTC)' },
+    { header: 'Call' },
+    { header: 'p', align: 'right' },
+    { header: 'Anchor', align: 'right', priority: 5 },
+    { header: 'Status' },
+    { header: 'Close', align: 'right', priority: 3 },
+    { header: 'From', priority: 6 },
+    { header: 'Return', align: 'right', priority: 2 },
+    { header: 'Outcome' },
+  ];
+  const paintOutcome = (o: unknown) =>
+    o === 'win' ? out.c.green : o === 'loss' ? out.c.red : o === 'neutral' ? out.c.dim : undefined;
+  const cells = rows.map((r): Cell[] => {
+    const p = r.direction === 'long' ? r.p_long : r.direction === 'short' ? r.p_short : null;
+    return [
+      text(r.symbol),
+      text(r.tf),
+      formatUtc(r.ts).replace(' UTC', ''),
+      formatUtc(r.target_t).replace(' UTC', ''),
+      text(r.direction),
+      formatRate(p, 1),
+      formatPrice(r.anchor_price),
+      { text: text(r.status), paint: r.status === 'unsettleable' ? out.c.yellow : undefined },
+      formatPrice(r.settle_price),
+      text(r.settle_source),
+      formatPercent(r.return_pct, 3),
+      { text: text(r.outcome), paint: paintOutcome(r.outcome) },
+    ];
+  });
+  return renderTable(out, columns, cells);
+}
+
+export interface SettleSummaryView {
+  settled: number;
+  fromCandles: number;
+  fromPrices: number;
+  unsettleable: number;
+  notDue: number;
+  waiting: number;
+  /** Symbols asked for candles, and those whose request failed. */
+  symbols: number;
+  failed: string[];
+  flat_band_pct: number;
+}
+
+export function renderSettleSummary(out: Output, s: SettleSummaryView): string {
+  const lines = [
+    `settled       ${formatNumber(s.settled, 0)} (${formatNumber(s.fromCandles, 0)} from candles, ${formatNumber(s.fromPrices, 0)} from recorded prices)`,
+    `unsettleable  ${formatNumber(s.unsettleable, 0)}`,
+    `still open    ${formatNumber(s.notDue + s.waiting, 0)} (${formatNumber(s.notDue, 0)} not due by the server's clock, ${formatNumber(s.waiting, 0)} waiting for data)`,
+  ];
+  if (s.failed.length > 0) lines.push(`not asked     ${clean(s.failed.join(', '))} (the request failed; see above)`);
+  return lines.map((l) => (l.startsWith('settled') ? out.c.bold(l) : l)).join('\n');
+}
+
+export interface ImportSummaryView {
+  format: string;
+  rows: number;
+  forecasts: number;
+  settlements: number;
+  prices: number;
+  duplicates: number;
+  skipped: number;
+}
+
+export function renderImportSummary(s: ImportSummaryView, file: string): string {
+  return [
+    `read          ${formatNumber(s.rows, 0)} rows of ${clean(file)} (${s.format})`,
+    `added         ${formatNumber(s.forecasts, 0)} forecasts, ${formatNumber(s.settlements, 0)} settlements, ${formatNumber(s.prices, 0)} prices`,
+    `already there ${formatNumber(s.duplicates, 0)}`,
+    `skipped       ${formatNumber(s.skipped, 0)}`,
+  ].join('\n');
+}
+
+export interface PruneSummaryView {
+  before: number;
+  removed: number;
+  kept: number;
+  files_removed: readonly string[];
+  files_rewritten: readonly string[];
+}
+
+export function renderPruneSummary(s: PruneSummaryView, dryRun: boolean): string {
+  const verb = dryRun ? 'would remove' : 'removed';
+  const files = [
+    s.files_removed.length ? `${s.files_removed.length} file(s) deleted (${s.files_removed.join(', ')})` : '',
+    s.files_rewritten.length ? `${s.files_rewritten.join(', ')} rewritten` : '',
+  ].filter(Boolean);
+  return [
+    `${verb} ${formatNumber(s.removed, 0)} record(s) dated before ${formatUtc(s.before)}; ${formatNumber(s.kept, 0)} kept`,
+    ...(files.length ? [`${dryRun ? 'would be: ' : ''}${files.join('; ')}`] : []),
+  ].join('\n');
+}

@@ -1,0 +1,71 @@
+// A reliability diagram on the terminal: the mean forecast of each bin across, the observed
+// frequency up, the diagonal of perfect calibration dotted, each bin's Wilson 95% band drawn
+// as a vertical bar and its frequency as a dot (hollow where the bin holds fewer than 30
+// forecasts, too few to read much into). Text only, so it pastes into a CI log or a Markdown
+// code block as it shows.
+import type { Colors } from './io.js';
+
+/** A bin as the journal computed it (journal/score.ts); mean_p and freq are null when it is empty. */
+export interface ReliabilityBin {
+  lo: number;
+  hi: number;
+  n: number;
+  mean_p: number | null;
+  freq: number | null;
+  freq_ci95: readonly [number, number] | null;
+}
+
+/** Fewer forecasts than this in a bin: its frequency is marked as a small sample. */
+export const SMALL_BIN = 30;
+
+const LABEL_WIDTH = 5;
+
+/** The chart as lines of text, `width` columns wide (labels included), `height` rows of plot. */
+export function renderReliabilityChart(
+  c: Colors,
+  bins: readonly ReliabilityBin[],
+  size: { width: number; height: number } = { width: 45, height: 13 },
+): string {
+  const cols = Math.max(11, size.width - LABEL_WIDTH - 1);
+  const rows = Math.max(5, size.height);
+  const grid: Array<Array<{ ch: string; paint?: (s: string) => string }>> = Array.from({ length: rows }, () =>
+    Array.from({ length: cols }, () => ({ ch: ' ' })),
+  );
+  const colOf = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * (cols - 1));
+  const rowOf = (y: number) => rows - 1 - Math.round(Math.min(1, Math.max(0, y)) * (rows - 1));
+  // The diagonal first, so that bands and dots are drawn over it.
+  for (let x = 0; x < cols; x++) grid[rowOf(x / (cols - 1))]![x] = { ch: '·', paint: c.dim };
+  for (const b of bins) {
+    if (b.n === 0 || b.mean_p === null || b.freq === null) continue;
+    const x = colOf(b.mean_p);
+    if (b.freq_ci95) {
+      for (let r = rowOf(b.freq_ci95[1]); r <= rowOf(b.freq_ci95[0]); r++) grid[r]![x] = { ch: '│', paint: c.cyan };
+    }
+    grid[rowOf(b.freq)]![x] = b.n < SMALL_BIN ? { ch: '○', paint: c.yellow } : { ch: '●', paint: c.green };
+  }
+  const label = (r: number): string => {
+    if (r === 0) return '1.0';
+    if (r === rows - 1) return '0.0';
+    if (r === Math.round((rows - 1) / 2)) return '0.5';
+    return '';
+  };
+  const lines = grid.map((cells, r) => {
+    const tick = label(r) ? '┤' : '│';
+    const plot = cells
+      .map((cell) => (cell.paint ? cell.paint(cell.ch) : cell.ch))
+      .join('')
+      .trimEnd();
+    return `${label(r).padStart(LABEL_WIDTH - 1)} ${c.dim(tick)}${plot}`;
+  });
+  const axis = `${' '.repeat(LABEL_WIDTH)}${c.dim(`└${'─'.repeat(cols)}`)}`;
+  const middle = Math.round((cols - 1) / 2);
+  const ticks = `${' '.repeat(LABEL_WIDTH + 1)}0.0${' '.repeat(Math.max(1, middle - 3))}0.5${' '.repeat(Math.max(1, cols - middle - 5))}1.0`;
+  return [
+    `${' '.repeat(LABEL_WIDTH - 1)}observed`,
+    ...lines,
+    axis,
+    ticks,
+    `${' '.repeat(LABEL_WIDTH + 1)}forecast probability of the call`,
+    `${' '.repeat(LABEL_WIDTH + 1)}● observed (○ n < ${SMALL_BIN})  │ 95% CI  · calibrated`,
+  ].join('\n');
+}

@@ -1,0 +1,482 @@
+// The journal end to end against the emulator: recording never touches stdout nor fails the
+// command, a session settles by the server's clock with every settlement recomputed from the
+// emulator's own candles and prices, and the report, list, export and gates say what the
+// contract says.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findSymbol } from '../../src/mock/catalog.js';
+import { priceAt } from '../../src/mock/prices.js';
+import { expectExit, tempDir } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { recordSession, served, SESSION_START } from '../helpers/journal-session.js';
+
+const emu = useEmulator({ seed: 'journal' });
+const SEED = 'journal';
+
+/** Every line of every month file, parsed here (not by fcast). */
+function lines(data: string): any[] {
+  const dir = join(data, 'journal');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
+}
+
+const key = (r: { symbol: string; tf: string; ts: number }) => `${r.symbol} ${r.tf} ${r.ts}`;
+
+describe('recording', () => {
+  it('--record leaves stdout byte for byte as without it, --json and table alike, and records each forecast once', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    const env = { FCAST_DATA_DIR: data };
+    for (const format of [['--json'], []]) {
+      const plain = await emu.runWithKey(['predict', 'BTC/USD', ...format], { env });
+      const recorded = await emu.runWithKey(['predict', 'BTC/USD', ...format, '--record'], { env });
+      expectExit(recorded, 0);
+      expect(recorded.stdout).toBe(plain.stdout);
+      expect(recorded.stderr).toBe(plain.stderr);
+    }
+    const body = await served(emu, 'predictions.php?symbol=BTC/USD');
+    const recorded = lines(data);
+    const forecasts = recorded.filter((r) => r.kind === 'forecast');
+    expect(forecasts).toHaveLength(Object.keys(body.predictions).length);
+    const f = forecasts.find((r) => r.tf === '1h');
+    const p = body.predictions['1h'];
+    expect(f).toEqual({
+      v: 1,
+      kind: 'forecast',
+      symbol: 'BTC/USD',
+      tf: '1h',
+      ts: p.ts,
+      horizon_min: p.horizon_min,
+      target_t: p.target_t,
+      anchor_price: p.anchor_price,
+      target_price: p.target_price,
+      direction: p.ia3.direction,
+      p_long: p.ia3.p_long,
+      p_short: p.ia3.p_short,
+      p_flat: p.ia3.p_flat,
+      tier: 'free',
+      delay_min: 15,
+      server_t: body.meta.server_t,
+      recorded_at: expect.any(Number),
+    });
+    expect(recorded.filter((r) => r.kind === 'price')).toEqual([
+      {
+        v: 1,
+        kind: 'price',
+        symbol: 'BTC/USD',
+        t: body.price.t,
+        last: body.price.last,
+        tier: 'free',
+        delay_min: 15,
+        recorded_at: expect.any(Number),
+      },
+    ]);
+  });
+
+  it('the record setting (FCAST_RECORD) records without the flag; demo records its tier and delay', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    expectExit(await emu.run(['demo', 'ETH/USD'], { env: { FCAST_DATA_DIR: data, FCAST_RECORD: '1' } }), 0);
+    const recorded = lines(data);
+    expect(recorded.length).toBeGreaterThan(20);
+    expect(new Set(recorded.map((r) => r.tier))).toEqual(new Set(['demo']));
+    expect(new Set(recorded.map((r) => r.delay_min))).toEqual(new Set([60]));
+    expectExit(await emu.run(['demo', 'ETH/USD'], { env: { FCAST_DATA_DIR: data, FCAST_RECORD: '0' } }), 0);
+    expect(lines(data)).toHaveLength(recorded.length);
+  });
+
+  it('--watch --record records every refresh, each forecast once, and leaves the stream as it was', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    // The watch's clock and the emulator's move together: each wait between refreshes is
+    // five emulated minutes on both.
+    let now = Date.UTC(2026, 10, 22, 12);
+    const sleeps: number[] = [];
+    const clock = {
+      sleeps,
+      now: () => now,
+      random: () => 0.5,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+        emu.server.clock.advance(ms);
+      },
+    };
+    const argv = ['predict', 'BTC/USD', '--watch', '--count', '4', '--interval', '300', '--json'];
+    const r = await emu.runWithKey([...argv, '--record'], { env: { FCAST_DATA_DIR: data }, clock });
+    expectExit(r, 0);
+    expect(r.stderr).toBe('');
+    const bodies = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(bodies).toHaveLength(4);
+    const shown = new Set(
+      bodies.flatMap((b) => Object.values<any>(b.predictions).map((p) => `BTC/USD ${p.tf} ${p.ts}`)),
+    );
+    const recorded = lines(data)
+      .filter((x) => x.kind === 'forecast')
+      .map(key);
+    expect(recorded.length).toBe(new Set(recorded).size);
+    expect(new Set(recorded)).toEqual(shown);
+    expect(lines(data).filter((x) => x.kind === 'price')).toHaveLength(4);
+    // The 1min forecasts of the first refreshes have their target proven by a later price.
+    expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
+  });
+
+  it('a journal that cannot be written is one warning: the output and the exit code stay', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const plain = await emu.runWithKey(['predict', 'BTC/USD', '--json']);
+    // /sys is a file system no one writes: mkdir there fails (EPERM), even for root.
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--json', '--record'], {
+      env: { FCAST_DATA_DIR: '/sys/kernel' },
+    });
+    expectExit(r, 0);
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^warning: journal: not recorded: cannot write \/sys\/kernel\/journal: E(PERM|ROFS|ACCES)/),
+    ]);
+  });
+
+  it('an immutable journal (chattr +i) is a warning for recorders and a clear error for journal commands', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env: { FCAST_DATA_DIR: data } }), 0);
+    const dir = join(data, 'journal');
+    const month = join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))!);
+    const chattr = (flag: string) => execFileSync('chattr', [flag, month, dir], { stdio: 'ignore' });
+    try {
+      chattr('+i');
+    } catch {
+      return; // no chattr here (or no right to use it): nothing to test
+    }
+    try {
+      const before = readFileSync(month, 'utf8');
+      emu.server.clock.advance(3600_000);
+      const r = await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env: { FCAST_DATA_DIR: data } });
+      expectExit(r, 0);
+      expect(r.stderr).toMatch(/^warning: journal: not recorded: cannot write .*E(PERM|ACCES)/);
+      emu.server.clock.advance(86_400_000);
+      const s = await emu.runWithKey(['journal', 'settle'], { env: { FCAST_DATA_DIR: data } });
+      expectExit(s, 3);
+      expect(s.stderr).toMatch(/^fcast: journal: cannot write .*E(PERM|ACCES)/m);
+      expect(readFileSync(month, 'utf8')).toBe(before);
+    } finally {
+      chattr('-i');
+    }
+  });
+});
+
+describe('a recorded session, settled and reported', () => {
+  const data = tempDir();
+  const env = { FCAST_DATA_DIR: data };
+  const STEPS = 36;
+  const STEP_S = 300;
+
+  beforeAll(async () => {
+    await recordSession(emu, data, { steps: STEPS, stepS: STEP_S, symbols: ['BTC/USD', 'ETH/USD'], candlesEvery: 6 });
+  });
+
+  it('settles by the server’s clock: what is due settles, what is not stays open, whatever this machine’s clock says', async () => {
+    // The session's last recording was 5 minutes ago by the emulator; fcast's clock says November.
+    const before = lines(data);
+    const forecasts = before.filter((r) => r.kind === 'forecast');
+    const selfSettled = before.filter((r) => r.kind === 'settlement');
+    // --record settled what its own responses proved: the 1min forecasts, by a price at their target.
+    expect(selfSettled.length).toBeGreaterThan(40);
+    for (const s of selfSettled) expect(s.settle_t).toBe(forecasts.find((f) => key(f) === key(s)).target_t);
+
+    const serverT = Math.floor(emu.server.clock.now() / 1000);
+    const r = await emu.runWithKey(['journal', 'settle', '--json'], { env });
+    expectExit(r, 0);
+    const summary = JSON.parse(r.stdout);
+    const settledKeys = new Set(
+      lines(data)
+        .filter((x) => x.kind === 'settlement')
+        .map(key),
+    );
+    const open = forecasts.filter((f) => !settledKeys.has(key(f)));
+    expect(open.filter((f) => f.target_t > serverT)).toHaveLength(summary.open.not_due);
+    expect(summary.open.not_due).toBeGreaterThan(0);
+    // Nothing whose target is still ahead by the emulator's clock was settled.
+    for (const f of forecasts) if (f.target_t > serverT) expect(settledKeys.has(key(f))).toBe(false);
+  });
+
+  it('every settlement is the emulator’s own close: the candle closing at target_t, or a price at most 900 s after', async () => {
+    emu.server.clock.advance(12 * 3600_000);
+    expectExit(await emu.runWithKey(['journal', 'settle'], { env }), 0);
+    const all = lines(data);
+    const forecasts = new Map(all.filter((r) => r.kind === 'forecast').map((f) => [key(f), f]));
+    const settlements = all.filter((r) => r.kind === 'settlement');
+    // Once each.
+    expect(new Set(settlements.map(key)).size).toBe(settlements.length);
+    const candles: Record<string, any> = {};
+    for (const symbol of ['BTC/USD', 'ETH/USD']) {
+      candles[symbol] = (await served(emu, `predictions.php?symbol=${symbol}&candles=1`)).candles;
+    }
+    let fromCandles = 0;
+    for (const s of settlements) {
+      const f = forecasts.get(key(s))!;
+      if (s.status === 'unsettleable') {
+        // Nothing could settle it: no close at target_t and no price within 900 s after.
+        expect(s.reason).toMatch(/no price observed within 900 s after target_t/);
+        continue;
+      }
+      expect(s.settle_t).toBeGreaterThanOrEqual(f.target_t);
+      expect(s.settle_t).toBeLessThanOrEqual(f.target_t + 900);
+      // One price path: a candle's close and a price at the same instant are the same number.
+      expect(s.settle_price).toBe(priceAt(SEED, findSymbol(s.symbol)!, s.settle_t));
+      if (s.settle_source === 'candles') {
+        fromCandles++;
+        expect(s.settle_t).toBe(f.target_t);
+        const candle = [...candles[s.symbol]['15min'], ...candles[s.symbol]['1h']].find(
+          (c: any) => c.t + (candles[s.symbol]['15min'].includes(c) ? 900 : 3600) === f.target_t,
+        );
+        if (candle) expect(candle.c).toBe(s.settle_price);
+      }
+      // The return and the outcome, recomputed here.
+      const ret = (s.settle_price / f.anchor_price - 1) * 100;
+      expect(s.return_pct).toBe(ret);
+      const move = Math.abs(ret) < 0.01 ? 'flat' : ret > 0 ? 'up' : 'down';
+      const outcome = move === 'flat' ? 'neutral' : (move === 'up') === (f.direction === 'long') ? 'win' : 'loss';
+      expect([s.move, s.outcome]).toEqual([move, outcome]);
+    }
+    expect(fromCandles).toBeGreaterThan(20);
+  });
+
+  it('reports per timeframe with the contract’s field names, the decomposition adding up, and the service beside it', async () => {
+    const r = await emu.runWithKey(['journal', 'report', '--json'], { env });
+    expectExit(r, 0);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(['flat_band_pct', 'bins', 'timeframes']);
+    expect(doc.flat_band_pct).toBe(0.01);
+    expect(doc.bins).toBe(10);
+    const oneMin = doc.timeframes.find((t: any) => t.tf === '1min');
+    expect(Object.keys(oneMin)).toEqual([
+      'tf',
+      'n_settled',
+      'wins',
+      'losses',
+      'neutrals',
+      'open',
+      'unsettleable',
+      'hit_rate',
+      'hit_rate_ci95',
+      'brier_3class',
+      'bss_3class',
+      'log_loss',
+      'call',
+      'service',
+    ]);
+    expect(Object.keys(oneMin.call)).toEqual([
+      'brier',
+      'reliability',
+      'resolution',
+      'uncertainty',
+      'within_bin_variance',
+      'within_bin_covariance',
+      'bins',
+    ]);
+    expect(Object.keys(oneMin.call.bins[0])).toEqual(['lo', 'hi', 'n', 'mean_p', 'freq', 'freq_ci95']);
+    expect(Object.keys(oneMin.service)).toEqual(['resolved_win_rate', 'resolved_win_rate_ci95', 'n_settled']);
+    for (const t of doc.timeframes) {
+      expect(t.wins + t.losses + t.neutrals).toBe(t.n_settled);
+      if (t.call.brier === null) continue;
+      const c = t.call;
+      const sum = c.reliability - c.resolution + c.uncertainty + c.within_bin_variance - c.within_bin_covariance;
+      expect(Math.abs(sum - c.brier)).toBeLessThanOrEqual(1e-12);
+      expect(c.bins.reduce((s: number, b: any) => s + b.n, 0)).toBe(t.n_settled);
+      expect(t.hit_rate).toBe(t.wins / (t.wins + t.losses));
+    }
+    // Two symbols: the service's counts pooled over both, from one request per symbol.
+    const requests = emu.server.requests.filter((q) => q.path.endsWith('track-record.php'));
+    expect(requests.map((q) => q.query.symbol).sort()).toEqual(['BTC/USD', 'ETH/USD']);
+    const published = await Promise.all(
+      ['BTC/USD', 'ETH/USD'].map((s) =>
+        fetch(`${emu.server.url}/api/agent/v1/track-record.php?symbol=${encodeURIComponent(s)}`).then((x) => x.json()),
+      ),
+    );
+    const one = published.map((p: any) => p.results.find((x: any) => x.timeframe === '1min'));
+    expect(oneMin.service.n_settled).toBe(one[0].n_settled + one[1].n_settled);
+    const wins = one[0].outcomes.win + one[1].outcomes.win;
+    expect(oneMin.service.resolved_win_rate).toBeCloseTo(
+      wins / (wins + one[0].outcomes.loss + one[1].outcomes.loss),
+      12,
+    );
+  });
+
+  it('--offline sends nothing and leaves service null; one symbol takes its published figures as they are', async () => {
+    const r = await emu.runWithKey(['journal', 'report', '--json', '--offline'], { env });
+    expectExit(r, 0);
+    expect(emu.server.requests).toHaveLength(0);
+    expect(JSON.parse(r.stdout).timeframes.every((t: any) => t.service === null)).toBe(true);
+    const one = await emu.runWithKey(['journal', 'report', '--json', '--symbol', 'ETH/USD', '--tf', '1h'], { env });
+    const published = (await (
+      await fetch(`${emu.server.url}/api/agent/v1/track-record.php?symbol=ETH%2FUSD`)
+    ).json()) as any;
+    const hour = published.results.find((x: any) => x.timeframe === '1h');
+    expect(JSON.parse(one.stdout).timeframes.map((t: any) => [t.tf, t.service])).toEqual([
+      [
+        '1h',
+        {
+          resolved_win_rate: hour.resolved_win_rate,
+          resolved_win_rate_ci95: hour.resolved_win_rate_ci95,
+          n_settled: hour.n_settled,
+        },
+      ],
+    ]);
+  });
+
+  it('the table has the summary, the decomposition, the reliability table with small-sample warnings and the chart', async () => {
+    const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline'], { env });
+    expectExit(r, 0);
+    expect(r.stdout).toMatch(
+      /^Journal report · BTC\/USD, ETH\/USD · forecasts 2026-03-02 09:4\d UTC → 2026-03-02 \d\d:\d\d UTC · flat band 0.01%/,
+    );
+    expect(r.stdout).toMatch(/^TF\s+Settled\s+W\/L\/N\s+Open\s+Unsettleable\s+Hit rate/m);
+    expect(r.stdout).toMatch(/Brier \d\.\d{4} = reliability \d\.\d{4} − resolution \d\.\d{4} \+ uncertainty/);
+    expect(r.stdout).toMatch(/⚠ n < 30$/m);
+    expect(r.stdout).toMatch(/^ 1\.0 ┤/m);
+    expect(r.stdout).toContain('● observed (○ n < 30)  │ 95% CI  · calibrated');
+  });
+
+  it('--format markdown, csv and tsv', async () => {
+    const md = await emu.runWithKey(['journal', 'report', '--format', 'markdown', '--offline'], { env });
+    expectExit(md, 0);
+    expect(md.stdout).toMatch(/^### Journal report/);
+    expect(md.stdout).toMatch(/^\| TF \| Settled \| W\/L\/N \|/m);
+    expect(md.stdout).toContain('```text');
+    const csv = await emu.runWithKey(['journal', 'report', '--format', 'csv', '--offline', '--bins', '4'], { env });
+    expectExit(csv, 0);
+    const [header, ...rows] = csv.stdout.trimEnd().split('\n');
+    expect(header).toMatch(
+      /^tf,n_settled,wins,losses,neutrals,open,unsettleable,hit_rate,hit_rate_ci95\.0,hit_rate_ci95\.1,/,
+    );
+    expect(header).toContain('call.bins.3.freq_ci95.1,service.resolved_win_rate');
+    expect(rows.every((row) => row.split(',').length === header!.split(',').length)).toBe(true);
+    const tsv = await emu.runWithKey(['journal', 'report', '--format', 'tsv', '--offline'], { env });
+    expect(tsv.stdout.split('\n')[0]).toMatch(/^tf\tn_settled\t/);
+  });
+
+  it('gates exit 8, listing each failure; a figure equal to its threshold passes', async () => {
+    const doc = JSON.parse(
+      (await emu.runWithKey(['journal', 'report', '--json', '--offline', '--tf', '1min'], { env })).stdout,
+    );
+    const t = doc.timeframes[0];
+    const pass = await emu.runWithKey(
+      [
+        'journal',
+        'report',
+        '--offline',
+        '--tf',
+        '1min',
+        '--min-settled',
+        String(t.n_settled),
+        '--max-brier',
+        String(t.call.brier),
+        '--min-hit-rate',
+        String(t.hit_rate),
+      ],
+      { env },
+    );
+    expectExit(pass, 0);
+    const fail = await emu.runWithKey(
+      [
+        'journal',
+        'report',
+        '--json',
+        '--offline',
+        '--tf',
+        '1min',
+        '--min-settled',
+        String(t.n_settled + 1),
+        '--max-brier',
+        '0.01',
+      ],
+      { env },
+    );
+    expectExit(fail, 8);
+    expect(JSON.parse(fail.stdout)).toEqual(doc);
+    expect(fail.stderr).toContain(
+      `gate failed: 1min: n_settled ${t.n_settled} is below --min-settled ${t.n_settled + 1}`,
+    );
+    expect(fail.stderr).toContain(`gate failed: 1min: call.brier ${t.call.brier.toFixed(4)} is above --max-brier 0.01`);
+    expect(fail.stderr).toMatch(/^fcast: check failed: 2 gate failures$/m);
+    const empty = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '4h', '--min-settled', '1'], { env });
+    expectExit(empty, 8);
+    expect(empty.stderr).toContain('gate failed: --min-settled 1: the report has no timeframes');
+  });
+
+  it('under GitHub Actions, failed gates are ::error lines and the report and verdict go to the step summary', async () => {
+    const summary = join(tempDir(), 'summary.md');
+    const ci = { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const r = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '1min,1h', '--min-settled', '100000'], {
+      env: ci,
+    });
+    expectExit(r, 8);
+    expect(r.stderr).toMatch(
+      /^::error title=fcast journal report%3A gate failed \(1min\)::gate failed: 1min: n_settled \d+ is below --min-settled 100000$/m,
+    );
+    const written = readFileSync(summary, 'utf8');
+    expect(written).toMatch(/^### Journal report/);
+    expect(written).toContain('**Verdict: failed** (exit 8). fcast journal report: 2 gate failures.');
+    const quiet = await emu.runWithKey(
+      ['journal', 'report', '--offline', '--tf', '1min', '--min-settled', '100000', '--no-annotations'],
+      { env: { ...ci, GITHUB_STEP_SUMMARY: join(tempDir(), 'none.md') } },
+    );
+    expectExit(quiet, 8);
+    expect(quiet.stderr).not.toContain('::error');
+  });
+
+  it('list and export: one row per forecast, the contract’s columns in its order', async () => {
+    const list = await emu.runWithKey(['journal', 'list', '--status', 'unsettleable', '--json'], { env });
+    expectExit(list, 0);
+    const rows = JSON.parse(list.stdout);
+    expect(rows.every((r: any) => r.status === 'unsettleable' && r.reason)).toBe(true);
+    const csv = await emu.runWithKey(['journal', 'export'], { env });
+    expectExit(csv, 0);
+    const [header, ...body] = csv.stdout.trimEnd().split('\n');
+    expect(header).toBe(
+      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso',
+    );
+    const forecasts = lines(data).filter((r) => r.kind === 'forecast');
+    expect(body).toHaveLength(forecasts.length);
+    const jsonl = await emu.runWithKey(['journal', 'export', '--format', 'jsonl', '--symbol', 'BTC/USD'], { env });
+    const objects = jsonl.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(objects).toHaveLength(forecasts.filter((f) => f.symbol === 'BTC/USD').length);
+    expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
+    const table = await emu.runWithKey(['journal', 'list', '--tf', '1h'], { env });
+    expect(table.stdout).toMatch(/^Symbol\s+TF\s+Created \(UTC\)\s+Target \(UTC\)\s+Call/);
+    const refused = await emu.runWithKey(['journal', 'export', '--json'], { env });
+    expectExit(refused, 2);
+    expect(refused.stderr).toMatch(/journal export gives --format csv or jsonl, not 'json'/);
+  });
+
+  it('an export imported elsewhere reports the same; path names the journal', async () => {
+    const csv = (await emu.runWithKey(['journal', 'export'], { env })).stdout;
+    const file = join(tempDir(), 'export.csv');
+    writeFileSync(file, csv);
+    const other = tempDir();
+    const imported = await emu.runWithKey(['journal', 'import', file, '--json'], { env: { FCAST_DATA_DIR: other } });
+    expectExit(imported, 0);
+    const mine = await emu.runWithKey(['journal', 'report', '--json', '--offline'], { env });
+    const theirs = await emu.runWithKey(['journal', 'report', '--json', '--offline'], {
+      env: { FCAST_DATA_DIR: other },
+    });
+    expect(JSON.parse(theirs.stdout)).toEqual(JSON.parse(mine.stdout));
+    const path = await emu.runWithKey(['journal', 'path'], { env: { FCAST_DATA_DIR: other } });
+    expect(path.stdout).toBe(`${join(other, 'journal')}\n`);
+  });
+});

@@ -1,0 +1,172 @@
+// The report's fast path reads fcast's own lines without JSON.parse: it must find exactly what
+// JSON.parse finds, for any record fcast can write, and skip what is torn or damaged.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkRecord, noProblems, readRecords, scanForReport, type ScoredLine } from '../../src/journal/lines.js';
+import {
+  recordLine,
+  settledRecord,
+  unsettleableRecord,
+  type ForecastRecord,
+  type JournalRecord,
+} from '../../src/journal/record.js';
+import { tempDir } from '../helpers/cli.js';
+
+const number = fc.oneof(
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map((k) => k / 100),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, -0, 1e-7, 123456789012345, 1234567890123456, 97123.45, 0.30000000000000004),
+);
+const text = fc.oneof(
+  fc.constantFrom('BTC/USD', 'ETH/USD', '15min', '1h', 'long', 'short'),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 6 }),
+);
+
+const forecast = fc
+  .record({
+    symbol: text,
+    tf: text,
+    ts: fc.integer({ min: 0, max: 4_000_000_000 }),
+    horizon_min: fc.integer({ min: 0, max: 5000 }),
+    target_t: fc.integer({ min: 0, max: 4_000_000_000 }),
+    anchor_price: fc.option(
+      number.filter((n) => n !== 0),
+      { nil: null },
+    ),
+    target_price: fc.option(number, { nil: null }),
+    direction: text,
+    p_long: number,
+    p_short: number,
+    p_flat: number,
+    tier: fc.option(text, { nil: null }),
+    delay_min: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+    server_t: fc.option(fc.integer({ min: 0, max: 4_000_000_000 }), { nil: null }),
+    recorded_at: fc.integer({ min: 0, max: 4_000_000_000 }),
+  })
+  .map((f): ForecastRecord => ({ v: 1, kind: 'forecast', ...f }));
+
+const record: fc.Arbitrary<JournalRecord> = fc.oneof(
+  forecast,
+  fc
+    .tuple(
+      forecast,
+      number,
+      fc.integer({ min: 0, max: 4_000_000_000 }),
+      fc.constantFrom('candles', 'price') as fc.Arbitrary<'candles' | 'price'>,
+    )
+    .filter(([f]) => f.anchor_price !== null)
+    .map(([f, price, t, source]) => settledRecord(f, { price, t, source }, 0.01, 1_800_000_000)),
+  fc.tuple(forecast, text).map(([f, why]) => unsettleableRecord(f, why, 1_800_000_000)),
+  fc
+    .record({ symbol: text, t: fc.integer({ min: 0, max: 4_000_000_000 }), last: number })
+    .map((p): JournalRecord => ({ v: 1, kind: 'price', ...p, tier: 'free', delay_min: 15, recorded_at: 1 })),
+);
+
+interface Seen {
+  forecasts: string[];
+  settlements: ScoredLine[];
+  prices: string[];
+}
+
+function throughFastPath(path: string): Seen & { damaged: number } {
+  const seen: Seen = { forecasts: [], settlements: [], prices: [] };
+  const problems = noProblems();
+  scanForReport(
+    path,
+    {
+      forecast: (symbol, tf, ts) => seen.forecasts.push(`${symbol}|${tf}|${ts}`),
+      settlement: (s) => seen.settlements.push({ ...s }),
+      price: (symbol, t) => seen.prices.push(`${symbol}|${t}`),
+    },
+    problems,
+  );
+  return { ...seen, damaged: problems.damaged };
+}
+
+function throughJsonParse(path: string): Seen & { damaged: number } {
+  const seen: Seen = { forecasts: [], settlements: [], prices: [] };
+  const problems = noProblems();
+  readRecords(
+    path,
+    0,
+    (r) => {
+      if (r.kind === 'forecast') seen.forecasts.push(`${r.symbol}|${r.tf}|${r.ts}`);
+      else if (r.kind === 'price') seen.prices.push(`${r.symbol}|${r.t}`);
+      else if (r.kind === 'settlement')
+        seen.settlements.push({
+          symbol: r.symbol,
+          tf: r.tf,
+          ts: r.ts,
+          status: r.status,
+          direction: r.direction,
+          p_long: r.p_long,
+          p_short: r.p_short,
+          p_flat: r.p_flat,
+          anchor_price: r.anchor_price,
+          settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
+        });
+    },
+    problems,
+  );
+  return { ...seen, damaged: problems.damaged };
+}
+
+describe('the fast path of the report', () => {
+  const dir = tempDir();
+
+  it('finds what JSON.parse finds, value for value, in any lines fcast writes', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 30 }), (records) => {
+        const path = join(dir, `lines-${n++}.jsonl`);
+        writeFileSync(path, records.map(recordLine).join(''));
+        const fast = throughFastPath(path);
+        const full = throughJsonParse(path);
+        expect(fast).toEqual(full);
+        expect(full.damaged).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
+    const path = join(dir, 'torn.jsonl');
+    const f: ForecastRecord = {
+      v: 1,
+      kind: 'forecast',
+      symbol: 'BTC/USD',
+      tf: '1h',
+      ts: 1_795_348_800,
+      horizon_min: 360,
+      target_t: 1_795_370_400,
+      anchor_price: 97_000.5,
+      target_price: 97_100,
+      direction: 'long',
+      p_long: 0.55,
+      p_short: 0.35,
+      p_flat: 0.1,
+      tier: 'free',
+      delay_min: 15,
+      server_t: 1_795_349_700,
+      recorded_at: 1_795_349_701,
+    };
+    const line = recordLine(f);
+    // A line cut after its ts: the fast path must not take it for a forecast.
+    writeFileSync(path, `${line}${line.slice(0, 90)}\n${recordLine({ ...f, ts: f.ts + 3600 })}${line.slice(0, 40)}`);
+    const fast = throughFastPath(path);
+    expect(fast).toEqual(throughJsonParse(path));
+    expect(fast.forecasts).toEqual(['BTC/USD|1h|1795348800', 'BTC/USD|1h|1795352400']);
+    expect(fast.damaged).toBe(1);
+    appendFileSync(path, '\n');
+    expect(throughFastPath(path).damaged).toBe(2);
+  });
+
+  it('checks every record: a newer version is told apart from a damaged line', () => {
+    expect(checkRecord({ v: 2, kind: 'forecast' })).toBe('newer');
+    expect(checkRecord({ v: 1, kind: 'forecast', symbol: 'X' })).toBe('damaged');
+    expect(checkRecord([])).toBe('damaged');
+  });
+});

@@ -1,0 +1,184 @@
+// The settlement rule (docs/journal.md), step by step, on hand-made candles and observations.
+import { describe, expect, it } from 'vitest';
+import type { CandlesEvidence } from '../../src/journal/candles.js';
+import { readCandles } from '../../src/journal/candles.js';
+import type { Settleable } from '../../src/journal/record.js';
+import { settleForecast, type Observation, type SymbolEvidence } from '../../src/journal/settle.js';
+
+const T = 1_772_452_800; // 2026-03-02 12:00 UTC, on the 15-minute grid
+const forecast = (over: Partial<Settleable> = {}): Settleable => ({
+  symbol: 'BTC/USD',
+  tf: '15min',
+  ts: T - 5400,
+  target_t: T,
+  anchor_price: 100,
+  direction: 'long',
+  p_long: 0.6,
+  p_short: 0.3,
+  p_flat: 0.1,
+  ...over,
+});
+
+/** 15min candles opening every 900 s from `from` to `to` (open times), closing at 100 + k. */
+function candles15(from: number, to: number, close = (t: number) => 100 + (t - from) / 900): CandlesEvidence {
+  const list = [];
+  for (let t = from; t <= to; t += 900) list.push({ t, c: close(t + 900) });
+  return { usable: true, series: [{ tf: '15min', seconds: 900, candles: list }] };
+}
+
+const evidence = (over: Partial<SymbolEvidence> = {}): SymbolEvidence => ({
+  serverT: T + 7200,
+  candles: candles15(T - 86_400, T + 3600),
+  observations: [],
+  dataUntil: T + 4500,
+  ...over,
+});
+
+const obs = (...pairs: Array<[number, number]>): Observation[] => pairs.map(([t, last]) => ({ t, last }));
+
+describe('settleForecast', () => {
+  it('1. is not due while target_t is ahead of the server’s clock (whatever this machine’s clock says)', () => {
+    expect(settleForecast(forecast(), evidence({ serverT: T - 1 }), 0.01, 0)).toEqual({
+      status: 'open',
+      why: 'not due',
+    });
+  });
+
+  it('2. takes the close of the candle that closes at target_t', () => {
+    const v = settleForecast(forecast(), evidence(), 0.01, 5);
+    expect(v.status).toBe('settled');
+    if (v.status !== 'settled') return;
+    // The candle opening at T − 900 closes at T: close = 100 + (T − (T − 86400)) / 900 = 196.
+    expect(v.record).toMatchObject({ settle_price: 196, settle_t: T, settle_source: 'candles', settled_at: 5 });
+    expect(v.record.return_pct).toBe((196 / 100 - 1) * 100);
+    expect(v.record.outcome).toBe('win');
+  });
+
+  it('2. a 1h candle closing at target_t serves too; so does a price observed at target_t exactly', () => {
+    const hourly: CandlesEvidence = {
+      usable: true,
+      series: [{ tf: '1h', seconds: 3600, candles: [{ t: T - 3600, c: 99 }] }],
+    };
+    const v = settleForecast(forecast({ direction: 'short' }), evidence({ candles: hourly, dataUntil: T }), 0.01, 0);
+    expect(v.status === 'settled' && v.record.settle_price).toBe(99);
+    expect(v.status === 'settled' && v.record.outcome).toBe('win');
+    const off = T + 60; // off the 15-minute grid
+    const w = settleForecast(forecast({ target_t: off }), evidence({ observations: obs([off, 101]) }), 0.01, 0);
+    expect(w.status === 'settled' && w.record).toMatchObject({
+      settle_price: 101,
+      settle_t: off,
+      settle_source: 'price',
+    });
+  });
+
+  it('3. waits while the candles do not reach target_t yet, even with a later observation at hand', () => {
+    const v = settleForecast(
+      forecast(),
+      evidence({ candles: candles15(T - 86_400, T - 1800), observations: obs([T + 60, 105]) }),
+      0.01,
+      0,
+    );
+    expect(v).toEqual({ status: 'open', why: 'waiting for data' });
+  });
+
+  it('4. off the candles’ grid: the earliest observation after target_t, at most 900 s after; never one before', () => {
+    const off = T + 120;
+    const v = settleForecast(
+      forecast({ target_t: off }),
+      evidence({ observations: obs([off - 60, 90], [off + 300, 102], [off + 600, 103]) }),
+      0.01,
+      0,
+    );
+    expect(v.status === 'settled' && v.record).toMatchObject({ settle_price: 102, settle_t: off + 300 });
+    const late = settleForecast(
+      forecast({ target_t: off }),
+      evidence({ observations: obs([off + 901, 104]) }),
+      0.01,
+      0,
+    );
+    expect(late.status).toBe('unsettleable');
+    expect(late.status === 'unsettleable' && late.record.reason).toMatch(/no 15min or 1h candle closes at target_t/);
+  });
+
+  it('5. waits while an observation could still come, and is unsettleable once none can', () => {
+    const off = T + 120;
+    expect(settleForecast(forecast({ target_t: off }), evidence({ dataUntil: off + 900 }), 0.01, 0).status).toBe(
+      'open',
+    );
+    expect(settleForecast(forecast({ target_t: off }), evidence({ dataUntil: off + 901 }), 0.01, 0).status).toBe(
+      'unsettleable',
+    );
+  });
+
+  it('before the candles’ reach, with no observation: unsettleable, saying so', () => {
+    const v = settleForecast(forecast({ target_t: T - 200_000 }), evidence(), 0.01, 0);
+    expect(v.status === 'unsettleable' && v.record.reason).toMatch(/before the candles' reach/);
+  });
+
+  it('unusable candles: only observations can settle; else unsettleable, naming why', () => {
+    const unusable: CandlesEvidence = { usable: false, why: 'candles.15min.0.c: Required' };
+    const v = settleForecast(forecast(), evidence({ candles: unusable, observations: obs([T + 60, 99.5]) }), 0.01, 0);
+    expect(v.status === 'settled' && v.record).toMatchObject({
+      settle_price: 99.5,
+      settle_source: 'price',
+      outcome: 'loss',
+    });
+    const u = settleForecast(forecast(), evidence({ candles: unusable }), 0.01, 0);
+    expect(u.status === 'unsettleable' && u.record.reason).toMatch(/candles were unusable \(candles.15min.0.c/);
+  });
+
+  it('a forecast without an anchor price is unsettleable, never guessed', () => {
+    const v = settleForecast(forecast({ anchor_price: null }), evidence(), 0.01, 0);
+    expect(v.status === 'unsettleable' && v.record.reason).toBe('the forecast has no anchor price');
+  });
+
+  it('the outcome: neutral within the flat band (|return| < band), else against the call', () => {
+    const at = (close: number, direction = 'long', band = 0.01) => {
+      const v = settleForecast(
+        forecast({ direction }),
+        evidence({
+          candles: { usable: true, series: [{ tf: '15min', seconds: 900, candles: [{ t: T - 900, c: close }] }] },
+        }),
+        band,
+        0,
+      );
+      return v.status === 'settled' ? [v.record.outcome, v.record.move] : v.status;
+    };
+    expect(at(100.009)).toEqual(['neutral', 'flat']);
+    expect(at(100.01)).toEqual(['win', 'up']);
+    expect(at(99.99)).toEqual(['loss', 'down']);
+    expect(at(99.99, 'short')).toEqual(['win', 'down']);
+    expect(at(100.5, 'long', 1)).toEqual(['neutral', 'flat']);
+  });
+});
+
+describe('readCandles: only the {t, o, h, l, c, v} shape settles anything', () => {
+  const candle = { t: T - 900, o: 1, h: 2, l: 0.5, c: 1.5, v: 10 };
+  it('reads the emulator’s shape, sorted by open time', async () => {
+    const got = await readCandles({ '15min': [{ ...candle, t: T }, candle], '1h': [] });
+    expect(got).toEqual({
+      usable: true,
+      series: [
+        {
+          tf: '15min',
+          seconds: 900,
+          candles: [
+            { t: T - 900, c: 1.5 },
+            { t: T, c: 1.5 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ['arrays', { '15min': [[T, 1, 2, 0.5, 1.5, 10]] }],
+    ['close spelled out', { '15min': [{ time: T, open: 1, high: 2, low: 0.5, close: 1.5, volume: 10 }] }],
+    ['a string price', { '15min': [{ ...candle, c: '1.5' }] }],
+    ['not an object', [candle]],
+    ['no series', { '4h': [candle] }],
+  ])('refuses %s', async (_name, body) => {
+    const got = await readCandles(body);
+    expect(got.usable).toBe(false);
+  });
+});

@@ -1,0 +1,324 @@
+// The journal's store: one line per key whatever happens between two writers (an index lost,
+// behind, or outrun by a file), torn lines ended and skipped, links refused, prune and import.
+import {
+  appendFileSync,
+  chmodSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importJournal } from '../../src/journal/import.js';
+import { noProblems, readRecords } from '../../src/journal/lines.js';
+import { pruneJournal } from '../../src/journal/prune.js';
+import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
+import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
+import { appendLines, journalDirOf, monthFiles, readJournal, withJournal } from '../../src/journal/store.js';
+import { renderDelimited } from '../../src/output/formats/delimited.js';
+import { tempDir } from '../helpers/cli.js';
+
+const NOV = Date.UTC(2026, 10, 22, 12) / 1000;
+
+const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
+  v: 1,
+  kind: 'forecast',
+  symbol,
+  tf,
+  ts,
+  horizon_min: 5,
+  target_t: ts + 300,
+  anchor_price: 100,
+  target_price: 100.1,
+  direction: 'long',
+  p_long: 0.5,
+  p_short: 0.4,
+  p_flat: 0.1,
+  tier: 'free',
+  delay_min: 15,
+  server_t: ts + 900,
+  recorded_at: ts + 901,
+});
+
+/** What a recorder does: append those not yet recorded. */
+async function record(data: string, forecasts: ForecastRecord[]): Promise<number> {
+  return withJournal(data, (tx) => {
+    const fresh = forecasts.filter((f) => !tx.hasForecast(f));
+    if (fresh.length) tx.append(fresh);
+    return fresh.length;
+  });
+}
+
+function everything(data: string): JournalRecord[] {
+  const all: JournalRecord[] = [];
+  readJournal(journalDirOf(data), (r) => all.push(r));
+  return all;
+}
+
+function keysOnce(data: string): void {
+  const keys = everything(data)
+    .filter((r) => r.kind === 'forecast')
+    .map((r) => forecastKey(r as ForecastRecord));
+  expect(new Set(keys).size).toBe(keys.length);
+}
+
+const minutes = (from: number, n: number) => Array.from({ length: n }, (_, i) => forecastAt(from + i * 60));
+
+describe('recording', () => {
+  it('creates the journal 0700 with files 0600, and writes each key once however often it is shown', async () => {
+    const data = join(tempDir(), 'data');
+    expect(await record(data, minutes(NOV, 10))).toBe(10);
+    expect(await record(data, minutes(NOV + 300, 10))).toBe(5);
+    const dir = journalDirOf(data);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, '2026-11.jsonl')).mode & 0o777).toBe(0o600);
+    expect(everything(data)).toHaveLength(15);
+  });
+
+  it('loses nothing and duplicates nothing when the index is deleted, damaged, behind or outrun', async () => {
+    const data = join(tempDir(), 'data');
+    const dir = journalDirOf(data);
+    await record(data, minutes(NOV, 10));
+    unlinkSync(join(dir, 'index.json'));
+    expect(await record(data, minutes(NOV, 12))).toBe(2);
+    writeFileSync(join(dir, 'index.json'), '{"v":1,"flo');
+    expect(await record(data, minutes(NOV, 13))).toBe(1);
+    // A writer killed after its append, before saving the index: the next one takes the tail in.
+    appendFileSync(
+      join(dir, '2026-11.jsonl'),
+      minutes(NOV + 13 * 60, 2)
+        .map(recordLine)
+        .join(''),
+    );
+    expect(await record(data, minutes(NOV, 16))).toBe(1);
+    // A file shorter than the index says (rewritten, or cut by a crash): rebuilt from the files.
+    const path = join(dir, '2026-11.jsonl');
+    truncateSync(path, statSync(path).size - recordLine(forecastAt(NOV + 15 * 60)).length);
+    expect(await record(data, minutes(NOV, 16))).toBe(1);
+    keysOnce(data);
+    expect(everything(data)).toHaveLength(16);
+  });
+
+  it('finds a key older than the index keeps, in its month file', async () => {
+    const data = join(tempDir(), 'data');
+    const old = forecastAt(Date.UTC(2026, 7, 1) / 1000);
+    await record(data, [old]);
+    // Weeks of forecasts later, the index has let the August key go...
+    await record(data, minutes(NOV, 3));
+    for (let k = 1; k <= 3; k++) await record(data, minutes(NOV + k * 86_400, 2));
+    // ...and still knows it is there.
+    expect(await record(data, [old])).toBe(0);
+    keysOnce(data);
+    expect(monthFiles(journalDirOf(data))).toEqual(['2026-08.jsonl', '2026-11.jsonl']);
+  });
+
+  it('ends a torn last line before appending, so the new lines stay whole and the torn one is skipped', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 2));
+    const path = join(journalDirOf(data), '2026-11.jsonl');
+    appendFileSync(path, recordLine(forecastAt(NOV + 600)).slice(0, 50));
+    expect(await record(data, minutes(NOV, 4))).toBe(2);
+    const problems = noProblems();
+    const read: JournalRecord[] = [];
+    readRecords(path, 0, (r) => read.push(r), problems);
+    expect(read).toHaveLength(4);
+    expect(problems.damaged).toBe(1);
+  });
+
+  it('refuses a month file that is a symbolic link, and a journal directory others may write', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dir = journalDirOf(data);
+    const elsewhere = join(tempDir(), 'elsewhere.jsonl');
+    writeFileSync(elsewhere, '');
+    symlinkSync(elsewhere, join(dir, '2026-12.jsonl'));
+    await expect(record(data, minutes(NOV, 2))).rejects.toThrow(/2026-12.jsonl is a symbolic link/);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('');
+    unlinkSync(join(dir, '2026-12.jsonl'));
+    chmodSync(dir, 0o777);
+    await expect(record(data, minutes(NOV, 2))).rejects.toThrow(
+      /writable by others \(mode 0777\); not used for the journal/,
+    );
+    chmodSync(dir, 0o700);
+  });
+
+  it('breaks the lock of a recorder killed while holding it', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(
+      join(journalDirOf(data), 'journal.lock'),
+      JSON.stringify({ pid: dead, host: hostname(), token: 'x' }),
+    );
+    const started = Date.now();
+    expect(await record(data, minutes(NOV, 2))).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('appendLines adds whole lines and says where the file ends', () => {
+    const path = join(tempDir(), 'a.jsonl');
+    expect(appendLines(path, 'x\n')).toBe(2);
+    writeFileSync(path, 'torn');
+    expect(appendLines(path, 'y\n')).toBe(7);
+    expect(readFileSync(path, 'utf8')).toBe('torn\ny\n');
+  });
+});
+
+describe('prune', () => {
+  it('removes what is dated before the date, keeps the rest byte for byte, and leaves no duplicate after', async () => {
+    const data = join(tempDir(), 'data');
+    const oct = Date.UTC(2026, 9, 31, 23, 58) / 1000;
+    await record(data, minutes(oct, 5)); // 2 in October, 3 in November
+    await record(data, minutes(NOV, 3));
+    const dir = journalDirOf(data);
+    const novBefore = readFileSync(join(dir, '2026-11.jsonl'), 'utf8');
+    const dry = await pruneJournal(data, Date.UTC(2026, 10, 1, 0, 0, 30) / 1000, true);
+    expect(dry).toMatchObject({
+      removed: 3,
+      kept: 5,
+      files_removed: ['2026-10.jsonl'],
+      files_rewritten: ['2026-11.jsonl'],
+    });
+    expect(monthFiles(dir)).toEqual(['2026-10.jsonl', '2026-11.jsonl']);
+    await pruneJournal(data, Date.UTC(2026, 10, 1, 0, 0, 30) / 1000, false);
+    expect(monthFiles(dir)).toEqual(['2026-11.jsonl']);
+    const novAfter = readFileSync(join(dir, '2026-11.jsonl'), 'utf8');
+    expect(novBefore.endsWith(novAfter)).toBe(true);
+    expect(await record(data, minutes(NOV, 3))).toBe(0);
+    expect(everything(data)).toHaveLength(5);
+  });
+});
+
+describe('export and import', () => {
+  async function journalWithSettlements(): Promise<string> {
+    const data = join(tempDir(), 'data');
+    const fs = minutes(NOV, 4);
+    await withJournal(data, (tx) => {
+      tx.append([
+        ...fs,
+        {
+          v: 1,
+          kind: 'settlement',
+          symbol: 'BTC/USD',
+          tf: '1min',
+          ts: NOV,
+          direction: 'long',
+          p_long: 0.5,
+          p_short: 0.4,
+          p_flat: 0.1,
+          anchor_price: 100,
+          status: 'settled',
+          settle_price: 100.5,
+          settle_t: NOV + 300,
+          settle_source: 'price',
+          return_pct: 0.5,
+          outcome: 'win',
+          move: 'up',
+          flat_band_pct: 0.01,
+          settled_at: NOV + 400,
+        },
+        {
+          v: 1,
+          kind: 'settlement',
+          symbol: 'BTC/USD',
+          tf: '1min',
+          ts: NOV + 60,
+          direction: 'long',
+          p_long: 0.5,
+          p_short: 0.4,
+          p_flat: 0.1,
+          anchor_price: 100,
+          status: 'unsettleable',
+          reason: 'no price',
+          settled_at: NOV + 400,
+        },
+      ]);
+    });
+    return data;
+  }
+
+  const rowsOf = (data: string): JournalRow[] => {
+    const rows: JournalRow[] = [];
+    forEachRow(journalDirOf(data), {}, 0.01, (r) => rows.push(r));
+    return rows;
+  };
+
+  it('an export read back by import is the same journal, and importing it again adds nothing', async () => {
+    const data = await journalWithSettlements();
+    const rows = rowsOf(data);
+    expect(rows.map((r) => r.status)).toEqual(['settled', 'unsettleable', 'open', 'open']);
+    const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
+    const file = join(tempDir(), 'export.csv');
+    writeFileSync(
+      file,
+      renderDelimited(
+        'csv',
+        header,
+        rows.map((r) => header.map((c) => r[c])),
+      ),
+    );
+    const other = join(tempDir(), 'other');
+    const first = await importJournal(other, file, NOV + 1000);
+    expect(first).toMatchObject({ format: 'csv', rows: 4, forecasts: 4, settlements: 2, skipped: 0 });
+    const back = rowsOf(other);
+    expect(back).toEqual(rows);
+    expect(await importJournal(other, file, NOV + 2000)).toMatchObject({ forecasts: 0, settlements: 0, duplicates: 4 });
+    expect(await importJournal(data, file, NOV + 2000)).toMatchObject({ forecasts: 0, settlements: 0, duplicates: 4 });
+  });
+
+  it('takes the columns in any order, ignores others, and reads the JSON Lines export too', async () => {
+    const data = await journalWithSettlements();
+    const rows = rowsOf(data);
+    const header = ['note', ...[...EXPORT_COLUMNS].reverse()];
+    const file = join(tempDir(), 'shuffled.csv');
+    writeFileSync(
+      file,
+      renderDelimited(
+        'csv',
+        header,
+        rows.map((r) => header.map((c) => (c === 'note' ? '=1+1' : r[c as keyof JournalRow]))),
+      ),
+    );
+    const other = join(tempDir(), 'other');
+    expect(await importJournal(other, file, NOV)).toMatchObject({ forecasts: 4, settlements: 2, skipped: 0 });
+    expect(rowsOf(other).map((r) => [r.ts, r.status, r.settle_price])).toEqual(
+      rows.map((r) => [r.ts, r.status, r.settle_price]),
+    );
+    const jsonl = join(tempDir(), 'export.jsonl');
+    writeFileSync(jsonl, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const third = join(tempDir(), 'third');
+    expect(await importJournal(third, jsonl, NOV)).toMatchObject({ format: 'jsonl', forecasts: 4, settlements: 2 });
+    expect(rowsOf(third)).toEqual(rows);
+  });
+
+  it('refuses a file without the export columns (exit 2), and skips a bad row naming its line', async () => {
+    const bad = join(tempDir(), 'bad.csv');
+    writeFileSync(bad, 'symbol,tf\nBTC/USD,1h\n');
+    await expect(importJournal(join(tempDir(), 'd'), bad, NOV)).rejects.toThrow(/no column ts, horizon_min/);
+    const data = await journalWithSettlements();
+    const rows = rowsOf(data);
+    const header = [...EXPORT_COLUMNS];
+    const file = join(tempDir(), 'one-bad.csv');
+    const cells = rows.map((r) => header.map((c) => r[c]));
+    cells[1]![2] = 'yesterday';
+    writeFileSync(file, renderDelimited('csv', header, cells));
+    const got = await importJournal(join(tempDir(), 'e'), file, NOV);
+    expect(got).toMatchObject({ forecasts: 3, skipped: 1, problems: [{ line: 3, error: 'bad ts' }] });
+  });
+});
+
+describe('the data directory', () => {
+  it('is created level by level with 0700, and a file in its way is a clear error', async () => {
+    const base = tempDir();
+    await record(join(base, 'a', 'b'), minutes(NOV, 1));
+    expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
+    writeFileSync(join(base, 'file'), '');
+    await expect(record(join(base, 'file'), minutes(NOV, 1))).rejects.toThrow(/^journal: cannot write .*ENOTDIR/);
+    await expect(record(join(base, 'file', 'x'), minutes(NOV, 1))).rejects.toThrow(/^journal: cannot write .*ENOTDIR/);
+  });
+});
