@@ -67,6 +67,14 @@ await build({
   plugins: [lazyCommanderSpawn, precompiledShapes],
   logLevel: 'warning',
 });
+// bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic
+// import() has no loader and throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: esbuild turns every
+// import() of a bundled module into a require, but an import() of a builtin (`node:path`) or of
+// anything external would stay one and break its command at run time. Better a failed build.
+for (const file of ['dist/fcast.cjs', 'dist/tab.cjs']) {
+  const left = /\bimport\(\s*["'`]/.exec(readFileSync(file, 'utf8'));
+  if (left) throw new Error(`build: ${file} keeps a dynamic import() (${left[0]}...): import it statically`);
+}
 // A moved or renamed accept-table.ts would leave the bundle checking every body with zod:
 // slower, and silently so. Better a failed build.
 if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not replaced by the precompiled shapes');

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../cli/command.js';
 import {
@@ -501,7 +502,6 @@ async function importFile(run: Run, file: string): Promise<number | undefined> {
 
 async function path(run: Run): Promise<void> {
   const { journalDirOf, openJournalDir, monthFiles } = await import('../journal/store.js');
-  const { resolve } = await import('node:path');
   const where = resolve(journalDirOf(dataDir(run.ctx)));
   if (!run.flags.json) return run.out.data(where);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
