@@ -161,19 +161,16 @@ export function formatsHelp(formats: readonly OutputFormat[]): string {
  * the command may note); one the command cannot give is exit 2 naming those it gives.
  */
 function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly OutputFormat[]): OutputFormat {
-  // --json asks for json as --format json does: a command that cannot give it says so too.
-  const typed = (flags.format ?? (flags.json && !formats.includes('json') ? 'json' : undefined)) as
-    | OutputFormat
-    | undefined;
-  if (typed !== undefined && !formats.includes(typed)) {
+  // --json asks for json as --format json does: a command that cannot give it says so too,
+  // whatever --format says beside it.
+  for (const asked of [flags.format, flags.json ? 'json' : undefined]) {
+    if (asked === undefined || formats.includes(asked as OutputFormat)) continue;
     const path = commandPath(command);
     const list = `${formats.slice(0, -1).join(', ')}${formats.length > 1 ? ' or ' : ''}${formats.at(-1)}`;
-    throw new UsageError(`${path} gives --format ${list}, not '${typed}'`, {
-      hint: `see 'fcast ${path} --help'`,
-    });
+    throw new UsageError(`${path} gives --format ${list}, not '${asked}'`, { hint: `see 'fcast ${path} --help'` });
   }
-  if (typed === 'json') flags.json = true;
-  return flags.json ? 'json' : (typed ?? formats[0] ?? 'table');
+  if (flags.format === 'json') flags.json = true;
+  return flags.json ? 'json' : ((flags.format as OutputFormat | undefined) ?? formats[0] ?? 'table');
 }
 
 /**

@@ -140,7 +140,8 @@ function addHelpCommand(program: Command, app: App): void {
       action(app, async (run, _opts, words: string[]) => {
         const [first] = words;
         if (first === undefined) return void program.outputHelp();
-        const topic = HELP_TOPICS[first.toLowerCase()];
+        // Own keys only: `fcast help constructor` is no topic, whatever Object.prototype holds.
+        const topic = Object.hasOwn(HELP_TOPICS, first.toLowerCase()) ? HELP_TOPICS[first.toLowerCase()] : undefined;
         if (topic && words.length === 1) {
           const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
           return void run.out.data(topic.render(width));
@@ -171,7 +172,7 @@ function unknownHelpTopic(word: string, parent: Command): UsageError {
   }
   const names = [
     ...parent.commands.filter((c) => c.name() !== 'help').map((c) => c.name()),
-    ...(parent.parent ? [] : Object.keys(HELP_TOPICS)),
+    ...Object.keys(HELP_TOPICS),
   ];
   const near = closest(word, names);
   return new UsageError(`no command or help topic '${word}'${near ? `; did you mean '${near}'?` : ''}`, {

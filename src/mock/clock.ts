@@ -25,12 +25,23 @@ export interface EmulatedClock {
 /** A day of emulated time per real second, at most: beyond that a second's answers lose meaning. */
 export const MAX_SPEED = 86_400;
 
+/** The last instant of year 9999: every body carries ISO dates, which a later time cannot have. */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/** Whether the emulator can stand at this instant: 1970 to the end of 9999. */
+export const isEmulatable = (ms: number): boolean => Number.isFinite(ms) && ms >= 0 && ms <= LAST_MS;
+
+function checkInstant(ms: number): void {
+  if (!isEmulatable(ms)) throw new RangeError('the emulated time must stay between 1970 and the end of 9999');
+}
+
 /** The emulated clock; `real` is the wall clock it runs against (tests may pass their own). */
 export function emulatedClock(settings: ClockSettings = {}, real: () => number = Date.now): EmulatedClock {
   let origin = real();
   let start = settings.start ?? origin;
   let speed = settings.speed ?? 1;
   checkSpeed(speed);
+  checkInstant(start);
   return {
     // Whole milliseconds: bodies carry epoch seconds, and a fraction would only make two
     // answers in the same emulated second differ.
@@ -40,11 +51,13 @@ export function emulatedClock(settings: ClockSettings = {}, real: () => number =
     },
     advance(ms) {
       if (!Number.isFinite(ms)) throw new RangeError('advance needs a finite number of milliseconds');
+      checkInstant(start + (real() - origin) * speed + ms);
       start += ms;
     },
     set(next) {
       const current = start + (real() - origin) * speed;
       if (next.speed !== undefined) checkSpeed(next.speed);
+      if (next.start !== undefined) checkInstant(next.start);
       origin = real();
       start = next.start ?? current;
       speed = next.speed ?? speed;

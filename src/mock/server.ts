@@ -21,7 +21,7 @@ import { meta } from './meta.js';
 import { HttpProblem } from './problems.js';
 import { handleRest, REST_BASE, tierOf } from './rest.js';
 import { createState, serverT, type GatewayLimits, type MockState } from './state.js';
-import { emulatedClock, parseInstant, type ClockSettings, type EmulatedClock } from './clock.js';
+import { emulatedClock, isEmulatable, parseInstant, type ClockSettings, type EmulatedClock } from './clock.js';
 
 export { parseFault, type Fault };
 
@@ -488,7 +488,9 @@ function moveClock(clock: EmulatedClock, text: string | undefined): void {
     if (start === undefined || !Number.isFinite(start))
       throw new Error('set must be an ISO 8601 time or epoch seconds');
   }
-  // One change: a bad speed refuses the whole request, leaving the clock as it was.
+  // One change: anything out of range refuses the whole request, leaving the clock as it was.
+  if (typeof advance === 'number' && !isEmulatable((start ?? clock.now()) + advance * 1000))
+    throw new Error('advance would take the emulated time outside 1970 to 9999');
   if (start !== undefined || speed !== undefined) clock.set({ start, speed: speed as number | undefined });
   if (typeof advance === 'number') clock.advance(advance * 1000);
 }

@@ -80,6 +80,12 @@ describe('help', () => {
     expect(typo.code).toBe(2);
     expect(typo.stdout).toBe('');
     expect(typo.stderr).toMatch(/^fcast: no command or help topic 'setings'; did you mean 'settings'\?\n {2}hint: /);
+    // Names every object inherits are no topics either.
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = await runCli(['help', word]);
+      expect(r.code, word).toBe(2);
+      expect(r.stderr, word).toContain(`no command or help topic '${word}'`);
+    }
   });
 
   it('covers every command of the tree', () => {

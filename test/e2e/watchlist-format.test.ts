@@ -80,4 +80,11 @@ describe('--format', () => {
     expect(r.stderr).toContain("--watch gives --format table or json, not 'csv'");
     expect(emu.server.requests).toHaveLength(0);
   });
+
+  it('--json where a command gives no JSON is exit 2 even beside a --format it gives', async () => {
+    const r = await emu.run(['journal', 'export', '--format', 'csv', '--json']);
+    expectExit(r, 2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("journal export gives --format csv or jsonl, not 'json'");
+  });
 });

@@ -83,7 +83,18 @@ describe('the admin route /__mock/clock', () => {
 
   it('refuses what it cannot do with 400 and leaves the clock as it was', async () => {
     const at = (await call(clockUrl())).body.t;
-    for (const body of ['', '[]', '{"advance": "1h"}', '{"set": "tomorrow"}', '{"speed": -1}', '{"jump": 1}']) {
+    for (const body of [
+      '',
+      '[]',
+      '{"advance": "1h"}',
+      '{"set": "tomorrow"}',
+      '{"speed": -1}',
+      '{"jump": 1}',
+      '{"set": 1e15}',
+      '{"set": -5}',
+      '{"advance": 1e15}',
+      '{"set": 0, "advance": -1}',
+    ]) {
       const r = await post(body);
       expect(r.status, body).toBe(400);
       expect(r.body.ok).toBe(false);
