@@ -73,10 +73,33 @@ module.exports = {
     },
     {
       name: 'output-never-decides',
-      comment: 'evidence/ and journal/ compute; output/ renders what they computed, it does not call back into them.',
+      comment:
+        'evidence/ and journal/ compute; output/ renders what they computed: it may name their types (import type), never call them.',
       severity: 'error',
       from: { path: '^src/output/' },
-      to: { path: '^src/(evidence|journal|watch|commands|cli|completion|doctor|mock)/' },
+      to: { path: '^src/(evidence|journal)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'output-stands-on-core',
+      comment:
+        'output/ renders: core/, its own modules and the types of what it renders; nothing that fetches, reads settings or runs a command.',
+      severity: 'error',
+      from: { path: '^src/output/' },
+      to: { path: '^src/', pathNot: '^src/(core|output|evidence|journal)/|^src/api/schemas\\.ts$' },
+    },
+    {
+      name: 'completion-reads-the-tree',
+      comment: 'completion/ walks the command tree it is given and reads the settings and the symbols cache.',
+      severity: 'error',
+      from: { path: '^src/completion/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|completion)/|^src/cli/help-topics\\.ts$' },
+    },
+    {
+      name: 'doctor-checks-through-the-layers',
+      comment: 'doctor/ checks settings, files and the service through config/ and api/, and words its verdicts with output/.',
+      severity: 'error',
+      from: { path: '^src/doctor/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|output|doctor)/' },
     },
     {
       name: 'evidence-is-pure',

@@ -51,7 +51,7 @@ function freshBundle(bundle) {
 
 /**
  * The bundle, compiled with the V8 code cache that `npm run build` left beside it: compiling
- * its 640 KB is half of what loading it costs (~15 ms of CPU). The cache's first line names
+ * the bundle is half of what loading it costs (~15 ms of CPU). The cache's first line names
  * the bundle's size and time and the Node version it was made for; any other (or no cache:
  * the npm package ships none) means Node's own compile cache where there is one.
  * V8 itself refuses a cache of another V8 or other flags.

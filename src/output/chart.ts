@@ -6,7 +6,7 @@ import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../core/domain.js';
 import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
-import { packParts } from './table.js';
+import { packParts, withoutColour } from './table.js';
 import { isRecord } from '../core/values.js';
 
 function toNumber(v: unknown): number | undefined {
@@ -287,7 +287,7 @@ function timeLabels(times: ReadonlyArray<{ step: number; t: number }>): AxisLabe
 /** Legend items joined two spaces apart, as many to a line as fit `width`. */
 const packLegend = (items: readonly string[], width: number): string[] =>
   packParts(
-    items.map((item): [string, string] => [item.replace(/\x1b\[[0-9;]*m/g, ''), item]),
+    items.map((item): [string, string] => [withoutColour(item), item]),
     width,
     '  ',
   );

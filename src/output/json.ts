@@ -67,8 +67,8 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   return out;
 }
 
-/** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes. */
-function closingQuote(raw: string, open: number): number {
+/** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes (-1: none). */
+export function closingQuote(raw: string, open: number): number {
   let j = open;
   for (;;) {
     j = raw.indexOf('"', j + 1);

@@ -32,6 +32,9 @@ const ELLIPSIS = '…';
 /** A column is not narrowed below this, unless nothing else helps. */
 const MIN_WIDTH = 6;
 
+/** `text` without the colour sequences fcast itself writes (`\x1b[31m`, `\x1b[0m`): what a reader sees. */
+export const withoutColour = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
+
 /** How wide `text` shows in a terminal: wide East Asian characters take two cells, combining marks none. */
 export function displayWidth(text: string): number {
   let width = 0;

@@ -61,6 +61,3 @@ export function fitLine(
   }
   return { text: line, cells: used };
 }
-
-/** The text of a line without its colours. */
-export const plainText = (line: string): string => line.replace(/\x1b\[[0-9;]*m/g, '');

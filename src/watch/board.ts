@@ -9,8 +9,7 @@ import { MARK } from '../output/forecast-table.js';
 import { formatDuration } from '../output/format.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
-import { displayWidth, packLine } from '../output/table.js';
-import { plainText } from './ansi.js';
+import { displayWidth, packLine, withoutColour } from '../output/table.js';
 import { bodyAt, shownTimes } from './changes.js';
 import { Refresher, type RefreshReport } from './refresher.js';
 import { type Key, Screen, type Terminal } from './screen.js';
@@ -285,7 +284,7 @@ class BoardView {
       [...said, when, ...keys],
       [when, ...keys],
     ];
-    const fits = (parts: string[]) => displayWidth(plainText(parts.join(' · '))) <= columns;
+    const fits = (parts: string[]) => displayWidth(withoutColour(parts.join(' · '))) <= columns;
     return (variants.find(fits) ?? variants.at(-1)!).join(c.dim(' · '));
   }
 }

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
 import type { ForecastEnvelope } from '../../src/api/schemas.js';
 import { compactJson } from '../../src/output/json.js';
-import { charWidth, displayWidth } from '../../src/output/table.js';
-import { ansi, fitLine, plainText } from '../../src/watch/ansi.js';
+import { charWidth, displayWidth, withoutColour } from '../../src/output/table.js';
+import { ansi, fitLine } from '../../src/watch/ansi.js';
 import { clip } from '../../src/watch/board.js';
 import { bodyAt, changesBetween, shownTimes } from '../../src/watch/changes.js';
 import { isTransient, MAX_BACKOFF_S, secondsToNextRefresh } from '../../src/watch/schedule.js';
@@ -119,9 +119,9 @@ describe('fitting a line', () => {
       fc.property(fc.array(piece, { maxLength: 20 }), fc.integer({ min: 1, max: 40 }), (pieces, width) => {
         const line = pieces.join('');
         const { text, cells } = fitLine(line, width, charWidth);
-        expect(displayWidth(plainText(text))).toBe(cells);
+        expect(displayWidth(withoutColour(text))).toBe(cells);
         expect(cells).toBeLessThanOrEqual(width);
-        expect(plainText(line).startsWith(plainText(text))).toBe(true);
+        expect(withoutColour(line).startsWith(withoutColour(text))).toBe(true);
         if (text !== line && /\x1b/.test(text)) expect(text.endsWith(ansi.resetColours)).toBe(true);
       }),
       FUZZ_PARAMS,

@@ -6,6 +6,7 @@
 // last value, as with JSON.parse. The text is valid JSON: the client has parsed it already.
 import { BadResponseError } from '../../core/errors.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../../core/values.js';
+import { closingQuote } from '../json.js';
 
 /** A JSON number as the body wrote it: `-0.19`, `1.50`, `1E+2`. */
 export class NumberText {
@@ -63,16 +64,9 @@ class Reader {
 
   /** To the closing quote (one preceded by an even run of backslashes); JSON.parse decodes the escapes. */
   string(): string {
-    const t = this.text;
-    let j = this.i;
-    for (;;) {
-      j = t.indexOf('"', j + 1);
-      if (j < 0) this.fail();
-      let k = j - 1;
-      while (t.charCodeAt(k) === 0x5c) k--;
-      if ((j - k) % 2 === 1) break;
-    }
-    const s = JSON.parse(t.slice(this.i, j + 1)) as string;
+    const j = closingQuote(this.text, this.i);
+    if (j < 0) this.fail();
+    const s = JSON.parse(this.text.slice(this.i, j + 1)) as string;
     this.i = j + 1;
     return s;
   }
@@ -118,9 +112,9 @@ class Reader {
   }
 }
 
-/** The JSON text read with its numbers as sent (a leading byte-order mark is skipped). */
+/** The JSON text read with its numbers as sent (the client has already dropped a byte-order mark). */
 export function parseNumbersAsSent(raw: string): JsonValue {
-  const reader = new Reader(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
+  const reader = new Reader(raw);
   const value = reader.value(0);
   reader.space();
   if (reader.i !== reader.text.length) reader.fail();
