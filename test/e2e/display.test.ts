@@ -109,9 +109,8 @@ describe("the emulator's banner", () => {
     let stderr = '';
     mock.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     try {
-      while (!stderr.includes('Ctrl-C to stop')) await once(mock.stderr!, 'data');
-      // The banner's lines are written one after the other, at once.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The banner's last line is the limited key's: wait for it, not for a while.
+      while (!/FCAST_GATEWAY_KEY=mfgw_ag_[0-9a-f]{40}\n/.test(stderr)) await once(mock.stderr!, 'data');
     } finally {
       mock.kill('SIGTERM');
       await once(mock, 'exit');
