@@ -12,7 +12,8 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, isAlive } from './file-lock.js';
-import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from './private-dir.js';
+import { configLocationProblem as locationProblem } from './config-location.js';
+import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
 import { ConfigError } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
@@ -74,16 +75,7 @@ export function prepareConfigDir(dir: string): string {
 
 /** Why keys must not be written in `dir` (none while it does not exist yet): what commands refuse and doctor reports. */
 export function configLocationProblem(dir: string): ConfigError | undefined {
-  return privateDirProblem(dir, namesFor(dir)) ?? linkProblem(configFilePath(dir));
-}
-
-/** A config.json that is a symlink would carry the key into the file it points to. */
-function linkProblem(path: string): ConfigError | undefined {
-  const target = symlinkTarget(path);
-  if (target === undefined) return undefined;
-  return new ConfigError(`${path} is a symbolic link (to ${target}); fcast does not write keys through links`, {
-    hint: 'replace the link with a file of its own, or point FCAST_CONFIG_DIR elsewhere',
-  });
+  return locationProblem(dir, (err) => writeFailure(configFilePath(dir), err));
 }
 
 /** Read-modify-write of config.json under the lock. */

@@ -3,7 +3,8 @@
 // the global flags, the help footer, `fcast config`, resolveSettings and doctor are built from it.
 // Reading is plain fs + JSON.parse (every command reads); writing is config-store.ts.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { CONFIG_FILE_NAME, configLocationProblem } from './config-location.js';
 import type { Ctx, Env } from '../core/context.js';
 import { canonicalSymbolOf } from '../core/domain.js';
 import { ConfigError, UsageError } from '../core/errors.js';
@@ -176,7 +177,7 @@ export function configDir(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): strin
   return join(env.XDG_CONFIG_HOME || join(homedir, '.config'), 'fcast');
 }
 
-export const configFilePath = (dir: string): string => join(dir, 'config.json');
+export const configFilePath = (dir: string): string => join(dir, CONFIG_FILE_NAME);
 
 /**
  * Where the journal lives: FCAST_DATA_DIR, else the OS data directory (XDG_DATA_HOME or
@@ -204,6 +205,13 @@ export function readConfigFile(path: string): ConfigData {
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
   }
+  // A file others could have written, or one that lives elsewhere, is not used: its base URL
+  // could send the key (from the environment too) to whoever wrote it. Checked once it is
+  // known to exist, so a run with no config file pays nothing.
+  const problem = configLocationProblem(dirname(path), (err) => {
+    return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  });
+  if (problem) throw problem;
   let data: unknown;
   try {
     data = text.trim() === '' ? {} : JSON.parse(text);

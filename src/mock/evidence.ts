@@ -75,8 +75,13 @@ export interface TrackRecordResultBody {
 // record grows as if it had begun two years earlier: steadily, and never from nothing.
 const GROWTH_ORIGIN_S = PROTOCOL_START_S - 2 * 365 * 86_400;
 
-/** The record's size at `t` against COHORT_SIZE: 1 at COHORT_SIZE_AT, in proportion to the time since the origin. */
-const grownShare = (t: number): number => Math.max(0, (t - GROWTH_ORIGIN_S) / (COHORT_SIZE_AT - GROWTH_ORIGIN_S));
+/**
+ * The record's size at `t` against COHORT_SIZE: 1 at COHORT_SIZE_AT, in proportion to the time
+ * since the origin; nothing before the protocol starts, since a cohort that has not begun has
+ * no record (an emulator set to 2024 must not publish one).
+ */
+const grownShare = (t: number): number =>
+  t < PROTOCOL_START_S ? 0 : (t - GROWTH_ORIGIN_S) / (COHORT_SIZE_AT - GROWTH_ORIGIN_S);
 
 function settledCount(seed: string, tf: string, info: SymbolInfo | undefined, t: number): number {
   const base = COHORT_SIZE[tf] ?? 0;

@@ -362,3 +362,56 @@ describe('created directories', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(true);
   });
 });
+
+describe('where settings are read from', () => {
+  /** A server that records whether anything reached it: none may, when the config is refused. */
+  async function listening(): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(String(req.headers.authorization));
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('a config directory others can write is refused before any request: its base URL could collect the key', async () => {
+    const server = await listening();
+    try {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': server.url }), { mode: 0o600 });
+      chmodSync(dir, 0o777);
+      for (const argv of [['predict', 'BTC/USD'], ['config', 'list'], ['demo']]) {
+        const r = await runCli(argv, { configDir: dir, env: { FCAST_API_KEY: key(1) } });
+        expect(r.code, argv.join(' ')).toBe(3);
+        expect(r.stderr).toContain(`the config directory ${dir} is writable by others (mode 0777); not used for keys`);
+        expect(r.stdout).toBe('');
+      }
+      expect(server.hits).toEqual([]);
+      // The same directory made private again is used as before.
+      chmodSync(dir, 0o700);
+      const r = await runCli(['config', 'get', 'base-url'], { configDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${server.url}\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a symlinked config.json is not read either (exit 3 naming the link), and a missing one costs nothing', async () => {
+    const dir = tempDir();
+    const target = join(tempDir(), 'elsewhere.json');
+    writeFileSync(target, JSON.stringify({ timeout: 5 }));
+    symlinkSync(target, join(dir, 'config.json'));
+    const r = await runCli(['config', 'list'], { configDir: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${join(dir, 'config.json')} is a symbolic link (to ${target})`);
+    // No config.json at all in a directory others could write: nothing is read, nothing refused.
+    const open = tempDir();
+    chmodSync(open, 0o777);
+    const none = await runCli(['config', 'get', 'timeout'], { configDir: open });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('30\n');
+  });
+});

@@ -179,3 +179,23 @@ describe('fcast mock --clock/--speed', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('the record and the protocol', () => {
+  it('before the protocol starts there is nothing settled in its cohort; from its start the record grows', async () => {
+    const server = await startMock({ seed: 'clock', clock: { start: parseInstant('2024-06-01'), speed: 0 } });
+    try {
+      const before = (await call(`${server.url}${REST}track-record.php`)).body;
+      expect(before.protocol.starts_at_utc).toBe('2025-01-06T00:00:00Z');
+      for (const r of before.results) {
+        expect(r.n_settled, r.timeframe).toBe(0);
+        expect(r.resolved_win_rate, r.timeframe).toBeNull();
+        expect(r.maturity).toBe('insufficient_sample');
+      }
+      server.clock.set({ start: parseInstant('2025-03-01') });
+      const after = (await call(`${server.url}${REST}track-record.php`)).body;
+      expect(after.results.find((r: { timeframe: string }) => r.timeframe === '1min').n_settled).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -18,8 +18,10 @@ describe('renderDelimited', () => {
     const rows = [['=1+1'], ['+1'], ['-2'], ['@SUM(A1)'], ['\tx'], ['a=b'], [-3]];
     const text = renderDelimited('csv', ['v'], rows);
     expect(text.split('\n').slice(1, -1)).toEqual(["'=1+1", "'+1", "'-2", "'@SUM(A1)", "'\tx", 'a=b', '-3']);
-    // A carriage return becomes a line break when cleaned (it could overwrite a line), then quoted.
-    expect(renderDelimited('csv', ['v'], [['\r=x']])).toBe('v\n"\n=x"\n');
+    // A carriage return becomes a line break when cleaned (it could overwrite a line), then quoted;
+    // the cell began with a CR as sent, so it is prefixed all the same.
+    expect(renderDelimited('csv', ['v'], [['\r=x']])).toBe('v\n"\'\n=x"\n');
+    expect(renderDelimited('csv', ['v'], [['\x1b[31m=1+1']])).toBe("v\n'=1+1\n");
   });
 
   it('a number as sent is written as sent and never prefixed; a NumberCell that holds no number is text', () => {

@@ -32,14 +32,18 @@ function nonText(cell: Cell): string | undefined {
   return String(cell);
 }
 
+const sentText = (cell: Cell): string => String(typeof cell === 'object' && cell !== null ? cell.number : cell);
+
 /** Server text, cleaned of terminal controls as everywhere (tabs and newlines stay, to be quoted or escaped). */
-const textOf = (cell: Cell): string => cleanBlock(typeof cell === 'object' && cell !== null ? cell.number : cell);
+const textOf = (cell: Cell): string => cleanBlock(sentText(cell));
 
 function csvCell(cell: Cell): string {
   const plain = nonText(cell);
   if (plain !== undefined) return plain;
   let text = textOf(cell);
-  if (FORMULA_START.test(text)) text = `'${text}`;
+  // Judged on the text as sent too: cleaning turns a leading CR into a line break, and drops an
+  // escape sequence before an `=`; either way the cell was one a spreadsheet could run.
+  if (FORMULA_START.test(sentText(cell)) || FORMULA_START.test(text)) text = `'${text}`;
   return CSV_QUOTE.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
