@@ -69,8 +69,21 @@ function write(
   for (const f of report.failures) {
     // The permanent failure is main's to tell, with its hint.
     if (f === report.permanent) continue;
-    line(ctx, out, `${clean(f.error.message)}${report.permanent ? '' : `; next refresh in ${next}`}`);
+    line(
+      ctx,
+      out,
+      `${clean(f.error.message)}${report.permanent ? '' : `; ${staleness(ctx, refresher, f)}next refresh in ${next}`}`,
+    );
   }
+}
+
+/**
+ * How old the symbol's last good data is, the stream's "stale" mark: the lines above it are
+ * what a reader still has. Nothing before the first good answer.
+ */
+function staleness(ctx: Ctx, refresher: Refresher, failure: Failure): string {
+  const last = refresher.latest.find((a) => a?.symbol === failure.symbol);
+  return last ? `last good data ${formatDuration((ctx.clock.now() - last.arrivedAt) / 1000)} old; ` : '';
 }
 
 /** One line on stderr, stamped with the time (UTC, to the second): a log of a long watch reads by it. */

@@ -1,6 +1,7 @@
 // --watch when stdout is not a terminal (or with --json): the stream. In-process against the
 // emulator, with runCli's clock, whose sleeps are recorded and return at once.
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { expectExit } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -106,6 +107,30 @@ describe('--watch: failures', () => {
     expect(err).toHaveLength(5);
     for (const line of err) expect(line).toMatch(/^[^ ]+Z fcast: .*refused.*; next refresh in /);
     expect(r.stdout).toBe('');
+  });
+
+  it("after a good refresh, a failure line says how old the last good data is (the stream's stale mark)", async () => {
+    const body = await (await fetch(`${emu.server.url}/api/agent/v1/demo.php`)).text();
+    let served = 0;
+    const server = createHttpServer((_req, res) => {
+      if (served++ === 0) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      else res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/html' }).end('<h1>down</h1>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await emu.run(['demo', '--watch', '--count', '3', '--json', '--interval', '10'], {
+        env: { FCAST_BASE_URL: url },
+      });
+      expectExit(r, 6);
+      expect(lines(r.stdout)).toHaveLength(1);
+      const err = lines(r.stderr);
+      expect(err).toHaveLength(2);
+      expect(err[0]).toMatch(/HTTP 503 .*; last good data 10s old; next refresh in 10s$/);
+      expect(err[1]).toMatch(/HTTP 503 .*; last good data 20s old; next refresh in 10s$/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("honours the server's Retry-After, however long", async () => {
