@@ -75,8 +75,11 @@ export function register(program: Command, app: App): void {
         });
         // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
         // The emulator's test key is worthless outside it, and these lines exist to hand it over.
+        // In the background (`eval "$(fcast mock --print-env &)"`) the shell has no job to stop:
+        // the emulator's pid is one more line, so `kill "$FCAST_MOCK_PID"` ends it.
+        const pid = opts.printEnv ? `\nexport FCAST_MOCK_PID=${process.pid}` : '';
         run.secrets.reveal(server.testKey, () =>
-          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}`),
+          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}${pid}`),
         );
         if (opts.printEnv) {
           // `$(...)` returns once stdout closes; the emulator keeps serving in the background.

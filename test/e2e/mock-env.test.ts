@@ -22,9 +22,11 @@ describe('fcast mock --print-env', () => {
       await once(mock.stdout!, 'end');
       expect(mock.exitCode).toBeNull();
       const lines = stdout.trimEnd().split('\n');
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
       expect(lines[0]).toMatch(/^export FCAST_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/);
       expect(lines[1]).toMatch(/^export FCAST_API_KEY=mfa_ag_[0-9a-f]+$/);
+      // The pid, so that `kill "$FCAST_MOCK_PID"` stops an emulator started with `&`.
+      expect(lines[2]).toBe(`export FCAST_MOCK_PID=${mock.pid}`);
       const base = lines[0]!.split('=')[1]!;
       const res = await fetch(`${base}/api/agent/v1/demo.php`);
       expect(res.status).toBe(200);
