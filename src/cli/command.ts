@@ -153,7 +153,7 @@ export interface ActionHandler {
 /** The help section naming a command's formats, the first being its default. */
 export function formatsHelp(formats: readonly OutputFormat[]): string {
   const names = formats.map((f, i) => (i === 0 ? `${f} (default)` : f));
-  return `Formats:\n  --format ${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)}`;
+  return `\nFormats:\n  --format ${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)}`;
 }
 
 /**

@@ -43,8 +43,8 @@ export function register(program: Command, app: App): void {
         'hex characters; anything else exits 2, and the rejected text is never printed. A key already stored ' +
         'is replaced only after a yes at the terminal, or with --force (needed when stdin is not a terminal).',
     )
-    .option('--gateway', 'store the gateway key instead of the REST key', false)
-    .option('--force', 'replace a stored key without asking', false)
+    .option('--gateway', 'store the gateway key instead of the REST key')
+    .option('--force', 'replace a stored key without asking')
     .addHelpText(
       'after',
       examples(
@@ -65,7 +65,7 @@ export function register(program: Command, app: App): void {
         'file) and a masked form; and the base URL. --check calls symbols.php to prove the REST key works ' +
         '(401 exits 3).',
     )
-    .option('--check', 'call the service to prove that the REST key works', false)
+    .option('--check', 'call the service to prove that the REST key works')
     .addHelpText(
       'after',
       examples(
@@ -84,8 +84,8 @@ export function register(program: Command, app: App): void {
         'only a hash of each key, so a removed key cannot be recovered: logout asks first, and without a ' +
         'terminal it needs --yes. A key set in the environment is not touched: unset the variable yourself.',
     )
-    .option('--gateway', 'remove the gateway key instead of the REST key', false)
-    .option('-y, --yes', 'do not ask (needed when stdin is not a terminal)', false)
+    .option('--gateway', 'remove the gateway key instead of the REST key')
+    .option('-y, --yes', 'do not ask (needed when stdin is not a terminal)')
     .addHelpText(
       'after',
       examples(

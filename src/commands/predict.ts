@@ -42,10 +42,10 @@ export function register(program: Command, app: App): void {
         "each symbol's full table after it.",
     )
     .argument('[symbol...]', 'one or more symbols, e.g. BTC/USD eth-usd (default: the watchlist setting)')
-    .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)', false)
-    .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)', false)
+    .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)')
+    .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)')
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
-    .option('--detail', "with several symbols: each symbol's full table after the overview", false)
+    .option('--detail', "with several symbols: each symbol's full table after the overview")
     .option(RECORD_FLAG[0], RECORD_FLAG[1]);
   addWatchFlags(command, 'predict')
     .addHelpText('after', FORECAST_COLUMNS_HELP)

@@ -34,7 +34,7 @@ export function register(program: Command, app: App): void {
     )
     .requiredOption('--email <address>', 'your e-mail address (at most 190 characters)')
     .option('--no-save', 'print the key without saving it')
-    .option('--force', 'replace a key already stored in the config file', false)
+    .option('--force', 'replace a key already stored in the config file')
     .addHelpText(
       'after',
       examples(
