@@ -97,30 +97,37 @@ export interface SymbolsListing {
   configDir: string;
   env: Env;
   nowMs: number;
-  /** The settings, read only when a refresh is due; may throw (a bad config file). */
+  /** The settings (the watchlist, and what a refresh needs); may throw (a bad config file). */
   settings(): Settings;
   write(text: string): void;
 }
 
 /**
- * What TAB gets: the cached symbols, one per line, and a background refresh when the list
- * is a day old and a service and key are set. Quiet whatever happens: the shells discard
- * stderr there, and a missing or unreadable cache simply offers nothing.
+ * What TAB gets: the watchlist's symbols first (what the user follows), then the cached ones,
+ * one per line, and a background refresh when the list is a day old and a service and key
+ * are set. Quiet whatever happens: the shells discard stderr there, and a missing or
+ * unreadable cache (or config) simply offers less.
  */
 export function listSymbols(listing: SymbolsListing): void {
   const { configDir, nowMs } = listing;
+  const settings = settingsOrNone(listing);
   const current = readSymbolsCache(configDir);
-  if (current && current.symbols.length > 0) listing.write(`${current.symbols.join('\n')}\n`);
-  if (needsRefresh(current, nowMs) && canFetchSymbols(listing) && markRefreshStarted(configDir, current, nowMs))
+  const watched = (settings?.watchlist?.value ?? []).filter(isPlainSymbol);
+  const offered = [...watched, ...(current?.symbols ?? []).filter((s) => !watched.includes(s))];
+  if (offered.length > 0) listing.write(`${offered.join('\n')}\n`);
+  if (needsRefresh(current, nowMs) && canFetchSymbols(settings) && markRefreshStarted(configDir, current, nowMs))
     spawnRefresh(listing.env);
 }
 
-/** A refresh needs a service and a key; without them the cache stays as it is. */
-function canFetchSymbols(listing: SymbolsListing): boolean {
+/** The settings, or none when they cannot be read: TAB offers what it can without them. */
+function settingsOrNone(listing: SymbolsListing): Settings | undefined {
   try {
-    const settings = listing.settings();
-    return settings.apiKey !== undefined && settings.baseUrl !== undefined;
+    return listing.settings();
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/** A refresh needs a service and a key; without them the cache stays as it is. */
+const canFetchSymbols = (settings: Settings | undefined): boolean =>
+  settings?.apiKey !== undefined && settings.baseUrl !== undefined;

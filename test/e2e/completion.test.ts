@@ -236,6 +236,20 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
     expect(r.stderr).toBe('');
   });
 
+  it('offers the watchlist first, then the cached symbols it does not hold', async () => {
+    const dir = tempDir();
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    const r = await runCli([COMPLETE_SYMBOLS_COMMAND], {
+      configDir: dir,
+      env: { FCAST_WATCHLIST: 'sol-usd,ETH/USD' },
+    });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('SOL/USD\nETH/USD\nBTC/USD\n');
+    // A watchlist that does not parse offers the cache alone, quietly.
+    const bad = await runCli([COMPLETE_SYMBOLS_COMMAND], { configDir: dir, env: { FCAST_WATCHLIST: 'nope' } });
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([0, 'BTC/USD\nETH/USD\n', '']);
+  });
+
   it('offers nothing, quietly, without a cache or with a broken one', async () => {
     const missing = await runCli([COMPLETE_SYMBOLS_COMMAND]);
     expect([missing.code, missing.stdout, missing.stderr]).toEqual([0, '', '']);
