@@ -2,7 +2,7 @@
 // Kept free of output code so that building the command tree stays cheap.
 import { UsageError } from '../core/errors.js';
 import { helpTable } from './help.js';
-import { shown } from './input.js';
+import { closest, shown } from './input.js';
 
 /** `--tf 1h,6h` (repeatable): lower-cased timeframe names, in the order typed, without repeats. */
 export function parseTimeframeList(raw: string, previous: string[] = []): string[] {
@@ -31,8 +31,20 @@ export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[])
   }
   if (!wanted || !checked) return;
   const missing = wanted.filter((tf) => !present.some((p) => p.toLowerCase() === tf));
-  if (missing.length > 0)
-    throw new UsageError(`no forecast for --tf ${missing.join(',')}; timeframes present: ${present.join(', ')}`);
+  if (missing.length > 0) {
+    // Among the timeframes of the same length only: 1hr means 1h, but 10min never means 1min.
+    const length = (tf: string) => /^\d*/.exec(tf)![0];
+    const typo = missing.length === 1 ? missing[0]! : undefined;
+    const near =
+      typo &&
+      closest(
+        typo,
+        present.filter((p) => length(p) === length(typo)),
+      );
+    throw new UsageError(
+      `no forecast for --tf ${missing.join(',')}${near ? ` (did you mean ${near}?)` : ''}; timeframes present: ${present.join(', ')}`,
+    );
+  }
 }
 
 export const TF_FLAG = [

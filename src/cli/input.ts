@@ -43,6 +43,10 @@ export function closest<T extends string>(raw: string, allowed: readonly T[]): T
   if (same) return same;
   const starting = allowed.filter((a) => typed.length >= 2 && folded(a).startsWith(typed));
   if (starting.length === 1) return starting[0];
+  // A word with another ending (`opportunity` for `opportunities`): most of it is the same start.
+  const stem = Math.max(5, Math.ceil(typed.length * 0.8));
+  const sameStem = allowed.filter((a) => commonPrefixLength(typed, folded(a)) >= stem);
+  if (sameStem.length === 1) return sameStem[0];
   let best: T | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const a of allowed) {
@@ -51,6 +55,12 @@ export function closest<T extends string>(raw: string, allowed: readonly T[]): T
   }
   // Close means a slip of the fingers, not another word: at most 2 edits, and fewer than a third of it.
   return bestDistance <= Math.min(2, Math.floor(typed.length / 3)) ? best : undefined;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
 import { UsageError } from '../core/errors.js';
-import { parseWholeNumber } from '../cli/input.js';
+import { closest, parseWholeNumber } from '../cli/input.js';
 
 interface MockFlags {
   port: string;
@@ -54,13 +54,19 @@ export function register(program: Command, app: App): void {
       action(app, async (run, opts: MockFlags) => {
         const port = parseWholeNumber(opts.port, '--port');
         if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-        const { startMock, parseFault, parseInstant, MAX_SPEED } = await import('../mock/index.js');
+        const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS } = await import('../mock/index.js');
         const clock = parseClock(opts, parseInstant, MAX_SPEED);
         const faults = opts.fault.map((spec) => {
           try {
             return parseFault(spec);
           } catch (err) {
-            throw new UsageError(`--fault ${spec}: ${(err as Error).message}`);
+            const kind = spec.split(',')[0] ?? '';
+            const near = FAULT_KINDS.includes(kind as never) ? undefined : closest(kind, FAULT_KINDS);
+            throw new UsageError(
+              near
+                ? `--fault ${spec}: no fault '${kind}'; did you mean ${near}? (kinds: ${FAULT_KINDS.join(', ')})`
+                : `--fault ${spec}: ${(err as Error).message}`,
+            );
           }
         });
         // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.

@@ -101,6 +101,10 @@ describe('fcast demo: what, how sure, when', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fcast: no forecast for --tf 4h; timeframes present: 1min, 5min, 10min, .*, 3h, 6h$/m);
+    // A slip of the fingers gets the timeframe it likely meant.
+    const typo = await emu.run(['demo', '--tf', '1hr']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^fcast: no forecast for --tf 1hr \(did you mean 1h\?\); timeframes present: /m);
   });
 
   it('btcusd exits 2 suggesting BTC/USD', async () => {

@@ -51,6 +51,8 @@ describe('usage errors name the help of their command, and the likely value', ()
       ['cmd', 'analyse'],
       /^fcast: unknown gateway command 'analyse' \(did you mean analyze\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
     ],
+    [['cmd', 'opportunity', '10'], /^fcast: unknown gateway command 'opportunity' \(did you mean opportunities\?\)/],
+    [['mock', '--fault', 'slw'], /^fcast: --fault slw: no fault 'slw'; did you mean slow\? /],
     [['verify', '0'], /\n {2}hint: see 'fcast verify --help'\n$/],
     [['--timeout', 'x', 'demo'], /^fcast: --timeout must be .*\n {2}hint: see 'fcast --help'\n$/],
   ])('fcast %j', async (argv, stderr) => {

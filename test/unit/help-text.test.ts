@@ -56,6 +56,8 @@ describe('closest: the value a typo most likely meant', () => {
     ['tmeout', ['base-url', 'timeout', 'retries'], 'timeout'],
     ['analyse', ['analyze', 'macro'], 'analyze'],
     ['bsh', ['bash', 'zsh', 'fish'], 'bash'],
+    ['opportunity', ['opportunities', 'macro', 'events'], 'opportunities'],
+    ['slw', ['429', 'slow', 'shrink'], 'slow'],
   ])('%s -> %s', (typed, allowed, expected) => {
     expect(closest(typed, allowed)).toBe(expected);
   });
@@ -65,6 +67,8 @@ describe('closest: the value a typo most likely meant', () => {
     ['e', ['BTC/USD', 'ETH/USD', 'EUR/USD']],
     ['completely-else', ['bash', 'zsh', 'fish']],
     ['', ['bash']],
+    // Two words with the same long start: no guess between them.
+    ['opportun', ['opportunities', 'opportunists']],
   ])('%s -> nothing', (typed, allowed) => {
     expect(closest(typed, allowed)).toBeUndefined();
   });
