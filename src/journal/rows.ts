@@ -2,6 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
+import { isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
   DEFAULT_FLAT_BAND_PCT,
@@ -156,7 +157,9 @@ function cellText(v: unknown): string | null {
  * unsettleable. Return and outcome are not taken from the row: they follow from the close and
  * the anchor by the rule, as everywhere.
  */
-export function recordsOfRow(row: Record<string, unknown>, importedAt: number): ImportedRow {
+export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
+  // A JSON Lines line may hold any JSON value: only an object can be a row.
+  if (!isRecord(row)) return { error: 'not an object' };
   const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
   if (missing.length > 0) return { error: `missing ${missing.join(', ')}` };
   const int = (c: string): number | undefined => {
