@@ -2,7 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
-import { isRecord } from '../core/values.js';
+import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
   DEFAULT_FLAT_BAND_PCT,
@@ -166,14 +166,19 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
     const n = cellNumber(row[c]);
     return n !== null && n !== undefined && Number.isInteger(n) ? n : undefined;
   };
+  // A time a date can hold, as the journal's lines must (lines.ts): an import never writes a line readers would skip.
+  const epoch = (c: string): number | undefined => {
+    const n = int(c);
+    return isEpochSeconds(n) ? n : undefined;
+  };
   const num = (c: string): number | null | undefined => cellNumber(row[c]);
   const symbol = cellText(row.symbol);
   const tf = cellText(row.tf);
   const direction = cellText(row.direction);
-  const ts = int('ts');
+  const ts = epoch('ts');
   const horizon = int('horizon_min');
-  const target = int('target_t');
-  const recordedAt = int('recorded_at');
+  const target = epoch('target_t');
+  const recordedAt = epoch('recorded_at');
   const [anchor, targetPrice, pl, ps, pf] = ['anchor_price', 'target_price', 'p_long', 'p_short', 'p_flat'].map(num);
   const bad = [
     symbol === null && 'symbol',
@@ -218,7 +223,7 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
     };
   if (status !== 'settled') return { error: `bad status (open, settled or unsettleable)` };
   const close = num('settle_price');
-  const closeT = int('settle_t');
+  const closeT = epoch('settle_t');
   const source = cellText(row.settle_source);
   if (close === null || close === undefined || closeT === undefined || (source !== 'candles' && source !== 'price'))
     return { error: 'a settled row needs settle_price, settle_t and settle_source (candles or price)' };
