@@ -37,6 +37,7 @@ import { unlinkQuietly } from '../config/atomic-write.js';
 import { acquireLock } from '../config/file-lock.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
+import { isRecord } from '../core/values.js';
 import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
 import {
   forecastKey,
@@ -245,23 +246,41 @@ class JournalIndex {
   prices = new Map<string, Series>();
   open = new Map<string, OpenEntry>();
 
+  /**
+   * The index as saved, or undefined (rebuilt from the files) when it is not one: a single
+   * entry off its shape refuses the whole of it, since an index that dropped a series would
+   * say its keys were never recorded and let them be written twice.
+   */
   static parse(text: string): JournalIndex | undefined {
-    let data: IndexFile;
+    let data: unknown;
     try {
-      data = JSON.parse(text) as IndexFile;
+      data = JSON.parse(text);
     } catch {
       return undefined;
     }
-    if (data?.v !== INDEX_VERSION || !Number.isFinite(data.floor) || typeof data.files !== 'object') return undefined;
+    if (!isRecord(data) || data.v !== INDEX_VERSION || !Number.isFinite(data.floor)) return undefined;
+    const { files, series = {}, prices = {}, open = [] } = data;
+    if (!isRecord(files) || !isRecord(series) || !isRecord(prices) || !Array.isArray(open)) return undefined;
     const index = new JournalIndex();
-    index.floor = data.floor;
-    for (const [f, n] of Object.entries(data.files)) if (Number.isInteger(n)) index.files.set(f, n);
-    for (const [k, s] of Object.entries(data.series ?? {}))
-      index.series.set(k, { floor: s.floor, times: new Set(undelta(s.ts)) });
-    for (const [k, s] of Object.entries(data.prices ?? {}))
-      index.prices.set(k, { floor: s.floor, times: new Set(undelta(s.t)) });
-    for (const e of data.open ?? [])
-      if (Array.isArray(e) && e.length === 9) index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+    index.floor = data.floor as number;
+    for (const [f, n] of Object.entries(files)) {
+      if (!Number.isInteger(n) || (n as number) < 0) return undefined;
+      index.files.set(f, n as number);
+    }
+    for (const [into, from, field] of [
+      [index.series, series, 'ts'],
+      [index.prices, prices, 't'],
+    ] as const) {
+      for (const [k, s] of Object.entries(from)) {
+        const times = isRecord(s) && Number.isFinite(s.floor) ? undelta(s[field]) : undefined;
+        if (!times) return undefined;
+        into.set(k, { floor: (s as { floor: number }).floor, times: new Set(times) });
+      }
+    }
+    for (const e of open) {
+      if (!isOpenEntry(e)) return undefined;
+      index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+    }
     return index;
   }
 
@@ -336,10 +355,29 @@ function delta(times: Set<number>): number[] {
   return sorted.map((t, i) => (i === 0 ? t : t - sorted[i - 1]!));
 }
 
-function undelta(steps: unknown): number[] {
-  if (!Array.isArray(steps)) return [];
+/** The times back from their steps; undefined unless every step is a whole number. */
+function undelta(steps: unknown): number[] | undefined {
+  if (!Array.isArray(steps) || !steps.every((step) => Number.isInteger(step))) return undefined;
   let t = 0;
   return steps.map((step: number) => (t += step));
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function isOpenEntry(e: unknown): e is OpenEntry {
+  return (
+    Array.isArray(e) &&
+    e.length === 9 &&
+    typeof e[0] === 'string' &&
+    typeof e[1] === 'string' &&
+    Number.isInteger(e[2]) &&
+    Number.isInteger(e[3]) &&
+    (e[4] === null || isNumber(e[4])) &&
+    typeof e[5] === 'string' &&
+    isNumber(e[6]) &&
+    isNumber(e[7]) &&
+    isNumber(e[8])
+  );
 }
 
 /** Keeps the last KEEP_KEYS_S of a series (and its last few), raising its floor past what went; returns its newest time. */

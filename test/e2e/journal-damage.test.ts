@@ -105,3 +105,19 @@ describe('a time no date can hold (past the year 9999)', () => {
     expect(list.map((x: any) => x.ts)).toEqual([TS]);
   });
 });
+
+describe('an index.json of valid JSON with a bad entry', () => {
+  it('is rebuilt: import works, and works again', async () => {
+    const data = tempDir();
+    const file = join(tempDir(), 'one.jsonl');
+    writeFileSync(file, JSON.stringify(row()));
+    expectExit(await journal(['import', file], data), 0);
+    const index = join(data, 'journal', 'index.json');
+    writeFileSync(index, JSON.stringify({ ...JSON.parse(readFileSync(index, 'utf8')), series: { x: null } }));
+    writeFileSync(file, [row(), row(TS + 3600)].map((r) => JSON.stringify(r)).join('\n'));
+    const r = await journal(['import', file, '--json'], data);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ forecasts: 1, duplicates: 1 });
+    expect(JSON.parse(readFileSync(index, 'utf8')).series).not.toHaveProperty('x');
+  });
+});

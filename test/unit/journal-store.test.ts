@@ -104,6 +104,33 @@ describe('recording', () => {
     expect(everything(data)).toHaveLength(16);
   });
 
+  it('rebuilds an index that is valid JSON with a bad entry, and loses or duplicates nothing', async () => {
+    const data = join(tempDir(), 'data');
+    const index = join(journalDirOf(data), 'index.json');
+    await record(data, minutes(NOV, 10));
+    const damage: Array<(i: any) => void> = [
+      (i) => (i.series.x = null),
+      (i) => (i.series['BTC/USD\t1min'].ts = ['a']),
+      (i) => (i.series['BTC/USD\t1min'].floor = 'x'),
+      (i) => (i.series = []),
+      (i) => (i.prices.x = 5),
+      (i) => (i.files['2026-11.jsonl'] = 'x'),
+      (i) => (i.open = [[1, 2]]),
+      (i) => (i.open = [['BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
+      (i) => (i.open = 'nope'),
+    ];
+    for (const [k, harm] of damage.entries()) {
+      const saved = JSON.parse(readFileSync(index, 'utf8'));
+      harm(saved);
+      writeFileSync(index, JSON.stringify(saved));
+      expect(await record(data, minutes(NOV, 11 + k)), String(harm)).toBe(1);
+      // Rebuilt: the index saved is whole again.
+      expect(readFileSync(index, 'utf8')).not.toContain('null');
+    }
+    keysOnce(data);
+    expect(everything(data)).toHaveLength(10 + damage.length);
+  });
+
   it('finds a key older than the index keeps, in its month file', async () => {
     const data = join(tempDir(), 'data');
     const old = forecastAt(Date.UTC(2026, 7, 1) / 1000);
