@@ -284,13 +284,11 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
         state.observations.get(symbol) ?? [],
         price ? { t: price.t, last: price.last } : undefined,
       );
-      const reach = settleRule.candlesReach(candles) ?? Number.NEGATIVE_INFINITY;
-      const evidence = {
-        serverT: body.meta.server_t ?? now,
-        candles,
+      const evidence = settleRule.responseEvidence(
+        { serverT: body.meta.server_t, candles, price: price && { t: price.t, last: price.last } },
         observations,
-        dataUntil: Math.max(reach, price?.t ?? Number.NEGATIVE_INFINITY),
-      };
+        now,
+      );
       for (const verdict of settling.judge(state.open.get(symbol)!, evidence, band, now)) {
         if (verdict.status === 'open') {
           if (verdict.why === 'not due') summary.notDue++;
