@@ -3,12 +3,14 @@
 // emulator's own candles and prices, and the report, list, export and gates say what the
 // contract says.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/config/file-lock.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { priceAt } from '../../src/mock/prices.js';
-import { expectExit, tempDir } from '../helpers/cli.js';
+import { expectExit, steppedClock, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { recordSession, served, SESSION_START } from '../helpers/journal-session.js';
 
@@ -30,6 +32,15 @@ function lines(data: string): any[] {
 }
 
 const key = (r: { symbol: string; tf: string; ts: number }) => `${r.symbol} ${r.tf} ${r.ts}`;
+
+/** Waits until `ok()` holds, looking every 10 ms, for at most 3 s. */
+async function eventually(ok: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('recording', () => {
   it('--record leaves stdout byte for byte as without it, --json and table alike, and records each forecast once', async () => {
@@ -131,6 +142,56 @@ describe('recording', () => {
     expect(lines(data).filter((x) => x.kind === 'price')).toHaveLength(4);
     // The 1min forecasts of the first refreshes have their target proven by a later price.
     expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
+  });
+
+  it('never delays the output: a recorder waiting for the journal’s lock has shown its forecasts already', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const cases: Array<{ argv: string[]; tty?: boolean; shows: RegExp }> = [
+      { argv: ['predict', 'BTC/USD'], shows: /^TF\s+Dir/m },
+      { argv: ['predict', 'BTC/USD', 'ETH/USD', '--json'], shows: /"symbol": "ETH\/USD"/ },
+      { argv: ['demo', 'ETH/USD', '--format', 'csv'], shows: /^symbol,/ },
+      { argv: ['predict', 'BTC/USD', '--watch', '--count', '1', '--json'], shows: /^\{"ok":true/ },
+      { argv: ['demo', '--watch', '--count', '2', '--interval', '5'], tty: true, shows: /TF\s+Dir/ },
+    ];
+    for (const { argv, tty, shows } of cases) {
+      const data = tempDir();
+      const dir = join(data, 'journal');
+      mkdirSync(dir, { mode: 0o700 });
+      const release = await acquireLock(join(dir, 'journal.lock'), 'the journal (held by the test)');
+      let stdout = { text: '' };
+      let finished = false;
+      // The board on a terminal: keys that never come, and a clock that moves only when the test says.
+      const clock = steppedClock(Date.now());
+      const board = tty
+        ? {
+            tty,
+            terminal: { columns: 100, rows: 40 },
+            clock,
+            stdin: Object.assign(new PassThrough(), { setRawMode() {} }),
+          }
+        : {};
+      const run = emu
+        .runWithKey([...argv, '--record'], {
+          env: { FCAST_DATA_DIR: data },
+          ...board,
+          onStart: (s) => (stdout = s.stdout),
+        })
+        .finally(() => {
+          finished = true;
+        });
+      try {
+        // Colours and cursor moves aside, on the board.
+        await eventually(() => shows.test(stdout.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')), argv.join(' '));
+        expect(finished, argv.join(' ')).toBe(false);
+        expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+      } finally {
+        release();
+      }
+      // The board's second refresh, the interval after the first.
+      while (tty && !finished) await clock.advance(1000);
+      expectExit(await run, 0);
+      expect(lines(data).some((r) => r.kind === 'forecast')).toBe(true);
+    }
   });
 
   it('a journal that cannot be written is one warning: the output and the exit code stay', async () => {
