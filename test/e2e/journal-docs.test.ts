@@ -26,7 +26,14 @@ function run(script: string, env: NodeJS.ProcessEnv, cwd: string) {
 
 describe('docs/journal.md', () => {
   it('has its blocks', () => {
-    expect(blocks.map((b) => b.name)).toEqual(['journal-session', 'journal-json', 'journal-gate', 'journal-export']);
+    expect(blocks.map((b) => b.name)).toEqual([
+      'journal-record-on',
+      'journal-jq',
+      'journal-session',
+      'journal-json',
+      'journal-gate',
+      'journal-export',
+    ]);
   });
 
   it('every block runs as written, in order, and ends with its exit code', async () => {
