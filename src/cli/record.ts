@@ -15,11 +15,15 @@ export const RECORD_FLAG = [
 /** Runs that have warned already: a watch that cannot write its journal says so once, not each refresh. */
 const warned = new WeakSet<Run>();
 
-/** Records the responses shown when asked to (the flag, else the setting); well-formed bodies only. */
+/**
+ * Records the responses shown when asked to (the flag, else the setting): the forecasts of the
+ * timeframes shown (`tfs`, those of --tf; all without it), of well-formed bodies only.
+ */
 export async function recordIfAsked(
   run: Run,
   flag: boolean | undefined,
   shown: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
+  tfs: readonly string[] | undefined,
 ): Promise<void> {
   try {
     if (flag !== true && !run.settings().record.value) return;
@@ -27,7 +31,7 @@ export async function recordIfAsked(
     const bodies = shown.filter((s) => s.fetched.wellFormed).map((s) => ({ symbol: s.symbol, body: s.fetched.body }));
     if (bodies.length === 0) return;
     const { recordShown } = await import('../journal/hook.js');
-    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds());
+    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds(), tfs);
     run.out.debug(
       `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
     );

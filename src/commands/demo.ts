@@ -62,9 +62,9 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
     return res;
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked
-  // (--record, or the record setting).
+  // (--record, or the record setting), of the timeframes shown.
   const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
-    recordIfAsked(run, opts.record, answered);
+    recordIfAsked(run, opts.record, answered, opts.tf);
   if (watch) {
     const render = await tableRenderer(opts);
     return runWatch(run, watch, {

@@ -103,9 +103,9 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     return results;
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked
-  // (--record, or the record setting).
+  // (--record, or the record setting), of the timeframes shown.
   const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
-    recordIfAsked(run, opts.record, answered);
+    recordIfAsked(run, opts.record, answered, opts.tf);
   if (watch) {
     const render = await tableRenderer(opts, symbols.length > 1);
     return runWatch(run, watch, {

@@ -21,8 +21,17 @@ export interface Recorded {
   settled: number;
 }
 
-/** Records what was shown in the journal under `dataDir`; throws when the journal cannot be written. */
-export async function recordShown(dataDir: string, shown: readonly ShownResponse[], nowS: number): Promise<Recorded> {
+/**
+ * Records what was shown in the journal under `dataDir`: the forecasts of the timeframes in
+ * `tfs` (lower-cased, as --tf gives them; all when undefined), the price observations, and the
+ * settlements they prove. Throws when the journal cannot be written.
+ */
+export async function recordShown(
+  dataDir: string,
+  shown: readonly ShownResponse[],
+  nowS: number,
+  tfs?: readonly string[],
+): Promise<Recorded> {
   const evidence = await Promise.all(
     shown.map(async (s) => {
       const price = priceRecord(s, nowS);
@@ -30,7 +39,7 @@ export async function recordShown(dataDir: string, shown: readonly ShownResponse
       const candles = await readCandles(s.body.candles);
       return {
         symbol: s.body.symbol || s.symbol,
-        forecasts: forecastRecords(s, nowS),
+        forecasts: forecastRecords(s, nowS).filter((f) => tfs === undefined || tfs.includes(f.tf.toLowerCase())),
         price,
         evidence: responseEvidence(
           { serverT: s.body.meta.server_t, candles, price: observation },

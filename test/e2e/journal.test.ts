@@ -144,6 +144,27 @@ describe('recording', () => {
     expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
   });
 
+  it('records the timeframes shown: those of --tf, whatever the format (--json prints the whole body)', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    const env = { FCAST_DATA_DIR: data };
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--tf', '1h,6H', '--record'], { env }), 0);
+    expectExit(await emu.runWithKey(['predict', 'ETH/USD', '--tf', '15min', '--json', '--record'], { env }), 0);
+    expectExit(await emu.run(['demo', 'EUR/USD', '--tf', '1min', '--format', 'csv', '--record'], { env }), 0);
+    const tfs = (symbol: string) =>
+      lines(data)
+        .filter((r) => r.kind === 'forecast' && r.symbol === symbol)
+        .map((r) => r.tf)
+        .sort();
+    expect(tfs('BTC/USD')).toEqual(['1h', '6h']);
+    expect(tfs('ETH/USD')).toEqual(['15min']);
+    expect(tfs('EUR/USD')).toEqual(['1min']);
+    // Without --tf, every timeframe of the body.
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env }), 0);
+    const body = await served(emu, 'predictions.php?symbol=BTC/USD');
+    expect(tfs('BTC/USD')).toEqual(Object.keys(body.predictions).sort());
+  });
+
   it('never delays the output: a recorder waiting for the journal’s lock has shown its forecasts already', async () => {
     emu.server.clock.set({ start: SESSION_START, speed: 0 });
     const cases: Array<{ argv: string[]; tty?: boolean; shows: RegExp }> = [
