@@ -408,15 +408,13 @@ export interface JournalTx {
   openForecasts(symbol: string): Settleable[];
   /** Appends the records, one write per month file, and takes them into the index. */
   append(records: JournalRecord[]): void;
-  /** After files were rewritten (prune): the index is built afresh from them when the transaction ends. */
-  rebuildIndex(): void;
 }
 
 /**
- * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
- * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ * Runs `work` on the journal's directory under its lock. Throws ConfigError (exit 3) when the
+ * journal cannot be opened, locked or written.
  */
-export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
+async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<T>): Promise<T> {
   const dir = openJournalDir(dataDir, { create: true })!;
   const lockPath = join(dir, LOCK_FILE);
   refuseLink(lockPath);
@@ -427,16 +425,7 @@ export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T
     throw failure(dir, err);
   }
   try {
-    const index = loadIndex(dir);
-    let rebuilt = false;
-    const tx = transaction(dir, index, () => {
-      rebuilt = true;
-    });
-    const result = await work(tx);
-    const saved = rebuilt ? rebuild(dir, monthFiles(dir)) : index;
-    saved.trim();
-    saveIndex(dir, saved);
-    return result;
+    return await work(dir);
   } catch (err) {
     // The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one.
     throw (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
@@ -445,7 +434,41 @@ export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T
   }
 }
 
-function transaction(dir: string, index: JournalIndex, rebuildIndex: () => void): JournalTx {
+/**
+ * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
+ * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ */
+export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
+  return underLock(dataDir, async (dir) => {
+    const index = loadIndex(dir);
+    const result = await work(transaction(dir, index));
+    index.trim();
+    saveIndex(dir, index);
+    return result;
+  });
+}
+
+/**
+ * Runs `rewrite` under the journal's lock (prune): it rewrites or removes month files and says
+ * whether it did; then the index is built afresh from the files. The index is not read first:
+ * what it held of the old files is of no use.
+ */
+export function rewriteJournal<T>(
+  dataDir: string,
+  rewrite: (dir: string) => { result: T; rewrote: boolean },
+): Promise<T> {
+  return underLock(dataDir, (dir) => {
+    const { result, rewrote } = rewrite(dir);
+    if (rewrote) {
+      const index = rebuild(dir, monthFiles(dir));
+      index.trim();
+      saveIndex(dir, index);
+    }
+    return result;
+  });
+}
+
+function transaction(dir: string, index: JournalIndex): JournalTx {
   // Keys below the floors, looked up in their month file (rare: a clock set back by weeks).
   const older = new Map<string, Set<string>>();
   const olderKeys = (file: string): Set<string> => {
@@ -495,7 +518,6 @@ function transaction(dir: string, index: JournalIndex, rebuildIndex: () => void)
           p_short: e[7],
           p_flat: e[8],
         })),
-    rebuildIndex,
     append(records) {
       const byFile = new Map<string, JournalRecord[]>();
       for (const r of records) {

@@ -13,7 +13,7 @@ import {
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { importJournal } from '../../src/journal/import.js';
 import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
@@ -24,6 +24,19 @@ import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
 const NOV = Date.UTC(2026, 10, 22, 12) / 1000;
+
+/** Where each full read of a journal file began (readRecords' `from`): what the store took in. */
+const lineReads = vi.hoisted(() => [] as number[]);
+vi.mock('../../src/journal/lines.js', async (original) => {
+  const lines = await original<typeof import('../../src/journal/lines.js')>();
+  return {
+    ...lines,
+    readRecords: (...args: Parameters<typeof lines.readRecords>) => {
+      lineReads.push(args[1]);
+      return lines.readRecords(...args);
+    },
+  };
+});
 
 const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
   v: 1,
@@ -218,6 +231,47 @@ describe('prune', () => {
     expect(novBefore.endsWith(novAfter)).toBe(true);
     expect(await record(data, minutes(NOV, 3))).toBe(0);
     expect(everything(data)).toHaveLength(5);
+  });
+});
+
+describe('prune and what it leaves', () => {
+  it('keeps a torn last line byte for byte, counted as kept, in a month it rewrites', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    const path = join(journalDirOf(data), '2026-11.jsonl');
+    const torn = recordLine(forecastAt(NOV + 600)).slice(0, 50);
+    appendFileSync(path, torn);
+    const before = readFileSync(path, 'utf8');
+    const summary = await pruneJournal(data, NOV + 120, false);
+    expect(summary).toMatchObject({ removed: 2, kept: 3, files_rewritten: ['2026-11.jsonl'] });
+    const after = readFileSync(path, 'utf8');
+    expect(after.endsWith(torn)).toBe(true);
+    expect(before.endsWith(after)).toBe(true);
+    // Still one torn line to readers, and the next writer ends it before appending.
+    expect(await record(data, minutes(NOV + 240, 1))).toBe(1);
+    const problems = noProblems();
+    const read: JournalRecord[] = [];
+    readRecords(path, 0, (r) => read.push(r), problems);
+    expect([read.length, problems.damaged]).toEqual([3, 1]);
+  });
+
+  it('builds the index afresh from the files it rewrote, without first taking in what it was behind', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    // A writer killed after its append, before saving the index: the index is behind the file.
+    appendFileSync(
+      join(journalDirOf(data), '2026-11.jsonl'),
+      minutes(NOV + 240, 2)
+        .map(recordLine)
+        .join(''),
+    );
+    lineReads.splice(0);
+    await pruneJournal(data, NOV + 120, false);
+    // The rebuild reads each file from its start; a catch-up would have read the tail too.
+    expect(lineReads.filter((from) => from > 0)).toEqual([]);
+    expect(lineReads.length).toBeGreaterThan(0);
+    expect(await record(data, minutes(NOV + 120, 4))).toBe(0);
+    keysOnce(data);
   });
 });
 
