@@ -13,8 +13,8 @@ import { parseChoice } from '../cli/input.js';
 import { helpNotes } from '../cli/help.js';
 import { dataDir } from '../config/settings.js';
 import { amend, CheckFailedError, ConfigError, FcastError } from '../core/errors.js';
+import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 
-const DEFAULT_FLAT_BAND = 0.01;
 const DEFAULT_BINS = 10;
 const PARALLEL_REQUESTS = 20;
 
@@ -219,7 +219,7 @@ export function register(program: Command, app: App): void {
 // --- settle ----------------------------------------------------------------------------------
 
 async function settle(run: Run, opts: ListFlags): Promise<number> {
-  const band = opts.flatBand ?? DEFAULT_FLAT_BAND;
+  const band = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const data = dataDir(run.ctx);
   const [{ openJournalDir }, settling, { readCandles }, settleRule, record] = await Promise.all([
     import('../journal/store.js'),
@@ -327,7 +327,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
 
 async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
-  const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND;
+  const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const [{ openJournalDir }, reporting, gates] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/report.js'),
@@ -430,7 +430,7 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
   const filter = { ...filterOf(opts), status: opts.status as import('../journal/rows.js').RowStatus[] | undefined };
   warnProblems(
     run,
-    forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND, (r) => rows.push(r)),
+    forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (r) => rows.push(r)),
   );
   if (run.format === 'json') return run.out.json(rows);
   if (run.format === 'csv' || run.format === 'tsv') {
@@ -473,7 +473,7 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
       );
     batch = [];
   };
-  const problems = forEachRow(dir, filterOf(opts), opts.flatBand ?? DEFAULT_FLAT_BAND, (row) => {
+  const problems = forEachRow(dir, filterOf(opts), opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
     batch.push(row);
     if (batch.length >= 5000) flush();
   });
