@@ -232,7 +232,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
   const state = settling.readOpen(dir, filterOf(opts));
   warnProblems(run, state.problems);
   const symbols = [...state.open.keys()].sort();
-  const summary = {
+  const summary: import('../journal/settling.js').SettleSummary = {
     settled: 0,
     fromCandles: 0,
     fromPrices: 0,
@@ -240,7 +240,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
     notDue: 0,
     waiting: 0,
     symbols: symbols.length,
-    failed: [] as string[],
+    failed: [],
     flat_band_pct: band,
   };
   let code = 0;

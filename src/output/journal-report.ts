@@ -5,47 +5,19 @@
 // CSV/TSV rows (one per timeframe, columns the document's field paths joined with dots).
 // The figures arrive computed (journal/report.ts); this file formats them.
 import { createColors } from 'picocolors';
+import type { JournalReport, TimeframeReport } from '../journal/report.js';
+import type { CallBin, CallScore } from '../journal/score.js';
 import { attributionFooter } from './attribution.js';
 import { DASH, formatNumber, formatRate, formatUtc } from './format.js';
 import { Output, type Colors } from './io.js';
-import { renderReliabilityChart, SMALL_BIN, type ReliabilityBin } from './reliability-chart.js';
+import { renderReliabilityChart, SMALL_BIN } from './reliability-chart.js';
 import { clean } from './sanitize.js';
 import { flowLine, renderTable, type Cell, type Column } from './table.js';
 import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
 
-export interface CallView {
-  brier: number | null;
-  reliability: number | null;
-  resolution: number | null;
-  uncertainty: number | null;
-  within_bin_variance: number | null;
-  within_bin_covariance: number | null;
-  bins: readonly ReliabilityBin[];
-}
-
-export interface TimeframeView {
-  tf: string;
-  n_settled: number;
-  wins: number;
-  losses: number;
-  neutrals: number;
-  open: number;
-  unsettleable: number;
-  hit_rate: number | null;
-  hit_rate_ci95: readonly [number, number] | null;
-  brier_3class: number | null;
-  bss_3class: number | null;
-  log_loss: number | null;
-  call: CallView;
-  service: {
-    resolved_win_rate: number | null;
-    resolved_win_rate_ci95: readonly [number, number] | null;
-    n_settled: number;
-  } | null;
-}
-
+/** The report and what the table, Markdown and CSV say around it. */
 export interface JournalReportView {
-  report: { flat_band_pct: number; bins: number; timeframes: readonly TimeframeView[] };
+  report: JournalReport;
   symbols: readonly string[];
   /** ts of the first and last forecast reported. */
   first: number | undefined;
@@ -64,7 +36,7 @@ const count = (n: number | null | undefined): string => formatNumber(n, 0);
 
 interface SummaryColumn {
   column: Column;
-  text: (t: TimeframeView) => string;
+  text: (t: TimeframeReport) => string;
 }
 
 const SUMMARY: SummaryColumn[] = [
@@ -103,7 +75,7 @@ function headingParts(view: JournalReportView): string[] {
 const heading = (view: JournalReportView): string => headingParts(view).join(' · ');
 
 /** The decomposition's terms, as phrases: brier = REL − RES + UNC + WBV − WBC. */
-function decompositionParts(call: CallView): string[] {
+function decompositionParts(call: CallScore): string[] {
   if (call.brier === null) return ['no calls settled'];
   return [
     `Brier ${fixed(call.brier)} =`,
@@ -115,12 +87,12 @@ function decompositionParts(call: CallView): string[] {
   ];
 }
 
-const decomposition = (call: CallView): string => decompositionParts(call).join(' ');
+const decomposition = (call: CallScore): string => decompositionParts(call).join(' ');
 
-const binName = (b: ReliabilityBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
+const binName = (b: CallBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
 
 function binRows(
-  call: CallView,
+  call: CallScore,
 ): Array<{ bin: string; n: string; mean: string; freq: string; ci: string; small: boolean }> {
   return call.bins.flatMap((b, i) =>
     b.n === 0
@@ -138,7 +110,7 @@ function binRows(
   );
 }
 
-const calledCount = (call: CallView): number => call.bins.reduce((s, b) => s + b.n, 0);
+const calledCount = (call: CallScore): number => call.bins.reduce((s, b) => s + b.n, 0);
 
 export function renderJournalReportTable(out: Output, view: JournalReportView): string {
   const { timeframes } = view.report;

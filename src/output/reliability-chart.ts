@@ -3,17 +3,8 @@
 // as a vertical bar and its frequency as a dot (hollow where the bin holds fewer than 30
 // forecasts, too few to read much into). Text only, so it pastes into a CI log or a Markdown
 // code block as it shows.
+import type { CallBin } from '../journal/score.js';
 import type { Colors } from './io.js';
-
-/** A bin as the journal computed it (journal/score.ts); mean_p and freq are null when it is empty. */
-export interface ReliabilityBin {
-  lo: number;
-  hi: number;
-  n: number;
-  mean_p: number | null;
-  freq: number | null;
-  freq_ci95: readonly [number, number] | null;
-}
 
 /** Fewer forecasts than this in a bin: its frequency is marked as a small sample. */
 export const SMALL_BIN = 30;
@@ -23,7 +14,7 @@ const LABEL_WIDTH = 5;
 /** The chart as lines of text, `width` columns wide (labels included), `height` rows of plot. */
 export function renderReliabilityChart(
   c: Colors,
-  bins: readonly ReliabilityBin[],
+  bins: readonly CallBin[],
   size: { width: number; height: number } = { width: 45, height: 13 },
 ): string {
   const cols = Math.max(11, size.width - LABEL_WIDTH - 1);
