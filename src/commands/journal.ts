@@ -328,10 +328,11 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
 async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
-  const [{ openJournalDir }, reporting, gates] = await Promise.all([
+  const [{ openJournalDir }, reporting, gates, { SMALL_SAMPLE }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/report.js'),
     import('../journal/gates.js'),
+    import('../journal/score.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const scan = reporting.scanJournal(dir, filterOf(opts), { bins, flatBandPct });
@@ -347,7 +348,15 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
   }
   const doc = reporting.buildReport(scan, { bins, flatBandPct }, records);
   const notes = reporting.disjointIntervals(doc);
-  const view = { report: doc, symbols: scan.symbols, first: scan.first, last: scan.last, notes, serviceMeta };
+  const view = {
+    report: doc,
+    symbols: scan.symbols,
+    first: scan.first,
+    last: scan.last,
+    notes,
+    serviceMeta,
+    smallSample: SMALL_SAMPLE,
+  };
   const render = await import('../output/journal-report.js');
   if (run.format === 'json') run.out.json(doc);
   else if (run.format === 'markdown') run.out.data(render.renderJournalReportMarkdown(run.out, view));

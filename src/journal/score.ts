@@ -62,6 +62,13 @@ export interface TimeframeScores {
   call: CallScore;
 }
 
+/**
+ * Fewer settled forecasts than this (in a reliability bin, or in a timeframe): too few to read
+ * much into. The usual rule of thumb for a proportion's normal approximation; the report marks
+ * such a bin, and CI gets a small-sample warning for such a timeframe.
+ */
+export const SMALL_SAMPLE = 30;
+
 /** Smallest probability the log loss takes: ln(1e-15) ≈ −34.5. */
 export const LOG_LOSS_CLIP = 1e-15;
 
