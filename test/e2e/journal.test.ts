@@ -6,13 +6,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/config/file-lock.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { priceAt } from '../../src/mock/prices.js';
 import { expectExit, steppedClock, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { recordSession, served, SESSION_START } from '../helpers/journal-session.js';
+import { served, SESSION_START, SETTLE_AFTER_MS, sessionFixture } from '../helpers/journal-session.js';
 
 const emu = useEmulator({ seed: 'journal' });
 const SEED = 'journal';
@@ -259,16 +259,22 @@ describe('recording', () => {
 });
 
 describe('a recorded session, settled and reported', () => {
-  const data = tempDir();
-  const env = { FCAST_DATA_DIR: data };
-  const STEPS = 36;
-  const STEP_S = 300;
-
-  beforeAll(async () => {
-    await recordSession(emu, data, { steps: STEPS, stepS: STEP_S, symbols: ['BTC/USD', 'ETH/USD'], candlesEvery: 6 });
+  // Each test has a session of its own: recorded once for the file, copied for each test.
+  const session = sessionFixture(emu, {
+    steps: 36,
+    stepS: 300,
+    symbols: ['BTC/USD', 'ETH/USD'],
+    candlesEvery: 6,
   });
+  /** The session settled, and the environment that points fcast at its journal. */
+  const settled = async () => {
+    const data = await session.settled();
+    return { data, env: { FCAST_DATA_DIR: data } };
+  };
 
   it('settles by the server’s clock: what is due settles, what is not stays open, whatever this machine’s clock says', async () => {
+    const data = await session.recorded();
+    const env = { FCAST_DATA_DIR: data };
     // The session's last recording was 5 minutes ago by the emulator; fcast's clock says November.
     const before = lines(data);
     const forecasts = before.filter((r) => r.kind === 'forecast');
@@ -294,7 +300,9 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('every settlement is the emulator’s own close: the candle closing at target_t, or a price at most 900 s after', async () => {
-    emu.server.clock.advance(12 * 3600_000);
+    const data = await session.recorded();
+    const env = { FCAST_DATA_DIR: data };
+    emu.server.clock.advance(SETTLE_AFTER_MS);
     expectExit(await emu.runWithKey(['journal', 'settle'], { env }), 0);
     const all = lines(data);
     const forecasts = new Map(all.filter((r) => r.kind === 'forecast').map((f) => [key(f), f]));
@@ -336,6 +344,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('reports per timeframe with the contract’s field names, the decomposition adding up, and the service beside it', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--json'], { env });
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout);
@@ -397,6 +406,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('--offline sends nothing and leaves service null; one symbol takes its published figures as they are', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--json', '--offline'], { env });
     expectExit(r, 0);
     expect(emu.server.requests).toHaveLength(0);
@@ -419,6 +429,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('the table has the summary, the decomposition, the reliability table with small-sample warnings and the chart', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline'], { env });
     expectExit(r, 0);
     expect(r.stdout).toMatch(
@@ -432,6 +443,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('--format markdown, csv and tsv', async () => {
+    const { env } = await settled();
     const md = await emu.runWithKey(['journal', 'report', '--format', 'markdown', '--offline'], { env });
     expectExit(md, 0);
     expect(md.stdout).toMatch(/^### Journal report/);
@@ -450,6 +462,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('gates exit 8, listing each failure; a figure equal to its threshold passes', async () => {
+    const { env } = await settled();
     const doc = JSON.parse(
       (await emu.runWithKey(['journal', 'report', '--json', '--offline', '--tf', '1min'], { env })).stdout,
     );
@@ -499,6 +512,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('under GitHub Actions, failed gates are ::error lines and the report and verdict go to the step summary', async () => {
+    const { env } = await settled();
     const summary = join(tempDir(), 'summary.md');
     const ci = { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
     const r = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '1min,1h', '--min-settled', '100000'], {
@@ -520,6 +534,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('list and export: one row per forecast, the contract’s columns in its order', async () => {
+    const { data, env } = await settled();
     const list = await emu.runWithKey(['journal', 'list', '--status', 'unsettleable', '--json'], { env });
     expectExit(list, 0);
     const rows = JSON.parse(list.stdout);
@@ -547,6 +562,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('an export imported elsewhere reports the same; path names the journal', async () => {
+    const { env } = await settled();
     const csv = (await emu.runWithKey(['journal', 'export'], { env })).stdout;
     const file = join(tempDir(), 'export.csv');
     writeFileSync(file, csv);
