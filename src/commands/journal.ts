@@ -430,7 +430,7 @@ async function fetchServiceRecords(
 // --- list, export ----------------------------------------------------------------------------
 
 async function list(run: Run, opts: ListFlags): Promise<void> {
-  const [{ openJournalDir }, { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS }] = await Promise.all([
+  const [{ openJournalDir }, { forEachRow, LIST_COLUMNS }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
   ]);
@@ -444,7 +444,7 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
   if (run.format === 'json') return run.out.json(rows);
   if (run.format === 'csv' || run.format === 'tsv') {
     const { renderDelimited } = await import('../output/formats/delimited.js');
-    const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
+    const header = LIST_COLUMNS;
     return run.out.data(
       renderDelimited(
         run.format,

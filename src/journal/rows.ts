@@ -57,6 +57,17 @@ export const EXTRA_COLUMNS = [
 ] as const;
 
 export type Column = (typeof EXPORT_COLUMNS)[number] | (typeof EXTRA_COLUMNS)[number];
+
+/**
+ * `journal list --format csv|tsv`: the same columns with each time's ISO twin right beside it,
+ * as the contract's Formats rule has every table (only the export keeps its 18 columns first).
+ */
+export const LIST_COLUMNS: readonly Column[] = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS]
+  .filter((c) => !c.endsWith('_iso'))
+  .flatMap((c) => {
+    const twin = `${c}_iso` as Column;
+    return (EXTRA_COLUMNS as readonly string[]).includes(twin) ? [c, twin] : [c];
+  });
 export type JournalRow = Record<Column, string | number | null>;
 
 const iso = (t: number | null): string | null =>

@@ -554,6 +554,17 @@ describe('a recorded session, settled and reported', () => {
       .map((l) => JSON.parse(l));
     expect(objects).toHaveLength(forecasts.filter((f) => f.symbol === 'BTC/USD').length);
     expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
+    // list's CSV and TSV put each time's ISO twin beside it, as every table does (Formats).
+    const listed =
+      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min';
+    const listCsv = await emu.runWithKey(['journal', 'list', '--format', 'csv'], { env });
+    expectExit(listCsv, 0);
+    const [listHeader, first] = listCsv.stdout.split('\n');
+    expect(listHeader).toBe(listed);
+    const cells = Object.fromEntries(listed.split(',').map((c, i) => [c, first!.split(',')[i]]));
+    expect(cells.ts_iso).toBe(new Date(Number(cells.ts) * 1000).toISOString().replace('.000Z', 'Z'));
+    const listTsv = await emu.runWithKey(['journal', 'list', '--format', 'tsv'], { env });
+    expect(listTsv.stdout.split('\n')[0]).toBe(listed.replaceAll(',', '\t'));
     const table = await emu.runWithKey(['journal', 'list', '--tf', '1h'], { env });
     expect(table.stdout).toMatch(/^Symbol\s+TF\s+Created \(UTC\)\s+Target \(UTC\)\s+Call/);
     const refused = await emu.runWithKey(['journal', 'export', '--json'], { env });
