@@ -4,9 +4,10 @@
 //   and absent from Node 20 (the floor is 20.18), a WASM build is ~1 MB to load on every
 //   recording run, and neither is readable with jq; an append-only log of whole lines needs no
 //   library and a crash can only ever cut its last line, which readers skip.
-// - The directory follows the config directory's rules (config/private-dir.ts): created 0700,
-//   refused when another user's or writable by group or others; no file is followed through a
-//   symbolic link (O_NOFOLLOW), files are created 0600.
+// - The directory, and the data directory holding it, follow the config directory's rules
+//   (config/private-dir.ts, config/data-dir.ts): created 0700, refused when another user's or
+//   writable by group or others; no file is followed through a symbolic link (O_NOFOLLOW), files
+//   are created 0600.
 // - Every write is one transaction under the lock file journal.lock (config/file-lock.ts): the
 //   "not yet recorded?" check and the append are one step, so eight recorders at once neither
 //   lose nor duplicate a line. Each file gets one write() of whole lines with O_APPEND; a write
@@ -35,6 +36,7 @@ import {
 import { join, resolve } from 'node:path';
 import { unlinkQuietly } from '../config/atomic-write.js';
 import { acquireLock } from '../config/file-lock.js';
+import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
@@ -99,7 +101,11 @@ const dirNames = (dir: string): PrivateDirNames => ({
 export function openJournalDir(dataDir: string, opts: { create: boolean }): string | undefined {
   const dir = resolve(journalDirOf(dataDir));
   if (opts.create) createMissingDirs(dir, dirNames(dir));
-  const problem = privateDirProblem(dir, dirNames(dir));
+  // The data directory first, by the same rules: a journal of its own inside a directory
+  // others may write is no safer than the directory (they can rename it away and plant another).
+  const problem =
+    dataDirProblem(dataDir, (err) => failure(resolve(dataDir), err, 'cannot read')) ??
+    privateDirProblem(dir, dirNames(dir));
   if (problem) throw journalError(problem.message, { hint: problem.hint });
   try {
     statSync(dir);

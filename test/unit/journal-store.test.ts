@@ -3,6 +3,7 @@
 import {
   appendFileSync,
   chmodSync,
+  chownSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -19,7 +20,14 @@ import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import { appendLines, journalDirOf, monthFiles, readJournal, withJournal } from '../../src/journal/store.js';
+import {
+  appendLines,
+  journalDirOf,
+  monthFiles,
+  openJournalDir,
+  readJournal,
+  withJournal,
+} from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -394,6 +402,26 @@ describe('export and import', () => {
 });
 
 describe('the data directory', () => {
+  it('follows the config directory’s rules: refused when others may write it or another user owns it', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    chmodSync(data, 0o777);
+    await expect(record(data, minutes(NOV + 60, 1))).rejects.toThrow(
+      `journal: the data directory ${data} is writable by others (mode 0777); not used for the journal`,
+    );
+    expect(() => openJournalDir(data, { create: false })).toThrow(/writable by others/);
+    chmodSync(data, 0o720);
+    await expect(record(data, minutes(NOV + 60, 1))).rejects.toThrow(/is writable by its group \(mode 0720\)/);
+    chmodSync(data, 0o700);
+    expect(await record(data, minutes(NOV + 60, 1))).toBe(1);
+    // Another user's (root can hand it over): refused, whatever its mode.
+    if (process.getuid?.() === 0) {
+      chownSync(data, 12345, 12345);
+      await expect(record(data, minutes(NOV + 120, 1))).rejects.toThrow(/belongs to another user \(uid 12345\)/);
+      chownSync(data, 0, 0);
+    }
+  });
+
   it('is created level by level with 0700, and a file in its way is a clear error', async () => {
     const base = tempDir();
     await record(join(base, 'a', 'b'), minutes(NOV, 1));
