@@ -4,30 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
+import { exportRow } from '../helpers/journal-rows.js';
 
 const TS = Date.UTC(2026, 10, 22, 12) / 1000;
 
-/** A row of `journal export --format jsonl`: an open forecast. */
-const row = (ts = TS) => ({
-  symbol: 'BTC/USD',
-  tf: '1h',
-  ts,
-  horizon_min: 60,
-  target_t: ts + 3600,
-  anchor_price: 100,
-  target_price: 101,
-  direction: 'long',
-  p_long: 0.6,
-  p_short: 0.3,
-  p_flat: 0.1,
-  status: 'open',
-  settle_price: null,
-  settle_t: null,
-  settle_source: null,
-  return_pct: null,
-  outcome: null,
-  recorded_at: ts + 10,
-});
+/** An open forecast, as the export writes it. */
+const row = (ts = TS) => exportRow(ts);
 
 const journal = (argv: string[], data: string) => runCli(['journal', ...argv], { env: { FCAST_DATA_DIR: data } });
 

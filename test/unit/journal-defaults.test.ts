@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
+import { exportRow } from '../helpers/journal-rows.js';
 
 vi.mock('../../src/journal/record.js', async (original) => ({
   ...(await original<typeof import('../../src/journal/record.js')>()),
@@ -36,26 +37,17 @@ describe('the small-sample threshold', () => {
   const rows = (tf: string, n: number) =>
     Array.from({ length: n }, (_, i) => {
       const ts = Date.UTC(2026, 10, 1) / 1000 + i * 3600;
-      return JSON.stringify({
-        symbol: 'BTC/USD',
-        tf,
-        ts,
-        horizon_min: 60,
-        target_t: ts + 3600,
-        anchor_price: 100,
-        target_price: 101,
-        direction: 'long',
-        p_long: 0.65,
-        p_short: 0.25,
-        p_flat: 0.1,
-        status: 'settled',
-        settle_price: i % 2 ? 101 : 99,
-        settle_t: ts + 3600,
-        settle_source: 'candles',
-        return_pct: null,
-        outcome: null,
-        recorded_at: ts,
-      });
+      return JSON.stringify(
+        exportRow(ts, {
+          tf,
+          p_long: 0.65,
+          p_short: 0.25,
+          status: 'settled',
+          settle_price: i % 2 ? 101 : 99,
+          settle_t: ts + 3600,
+          settle_source: 'candles',
+        }),
+      );
     });
 
   it('is SMALL_SAMPLE in the reliability table, the chart and the CI warnings', async () => {
