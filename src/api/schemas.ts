@@ -8,6 +8,7 @@
 // needs one): `lazily` wraps the builder in a z.lazy whose inner schema is made once.
 import { z } from 'zod';
 import { MATURITY_LEVELS, REST_KEY_PATTERN } from '../core/domain.js';
+import { MAX_EPOCH_S } from '../core/values.js';
 
 function once<T>(build: () => T): () => T {
   let made: T | undefined;
@@ -27,7 +28,7 @@ const prim = once(() => {
     int,
     nullableNum: num.nullable(),
     // Epoch seconds that a date can show: 1970 to the end of year 9999.
-    epoch: int.min(0).max(253_402_300_799),
+    epoch: int.min(0).max(MAX_EPOCH_S),
   };
 });
 

@@ -1,12 +1,13 @@
 // `journal report`'s gates in GitHub Actions' terms, as track-record's are
 // (evidence-annotations.ts): one ::error per timeframe that failed a gate (its lines as the
-// message), a ::warning for each timeframe settled on fewer than 30 forecasts, and the Markdown
-// report with the verdict for the step summary. Loaded only under GITHUB_ACTIONS=true.
+// message), a ::warning for each timeframe settled on too few forecasts (journal/score.ts's
+// SMALL_SAMPLE), and the Markdown report with the verdict for the step summary. Loaded only
+// under GITHUB_ACTIONS=true.
 import type { Env } from '../core/context.js';
 import { describeJournalGateFailure, type JournalGateFailure } from '../journal/gates.js';
+import { SMALL_SAMPLE } from '../journal/score.js';
 import { type Annotation, annotate, verdictMarkdown } from '../output/annotations.js';
 import type { Output } from '../output/io.js';
-import { SMALL_BIN } from '../output/reliability-chart.js';
 
 const TITLE = 'fcast journal report';
 
@@ -25,7 +26,7 @@ export function journalAnnotations(
     message: lines.join('\n'),
   }));
   for (const t of timeframes)
-    if (t.n_settled < SMALL_BIN)
+    if (t.n_settled < SMALL_SAMPLE)
       annotations.push({
         level: 'warning',
         title: `${TITLE}: small sample (${t.tf})`,

@@ -4,6 +4,7 @@
 import { Option, type Command } from 'commander';
 import { parseInstant } from '../core/instant.js';
 import { UsageError } from '../core/errors.js';
+import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
 import { parseTimeframeList } from './forecast-flags.js';
 
@@ -40,7 +41,9 @@ export function parseFlatBand(raw: string): number {
   const text = raw.trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n) || n < 0 || n > 100)
-    throw new UsageError(`--flat-band must be a percentage from 0 to 100 (0.01 is the service's), got ${shown(raw)}`);
+    throw new UsageError(
+      `--flat-band must be a percentage from 0 to 100 (${DEFAULT_FLAT_BAND_PCT} is the service's), got ${shown(raw)}`,
+    );
   return n;
 }
 
@@ -65,7 +68,7 @@ export function addFilterFlags(command: Command): Command {
 export const FLAT_BAND_OPTION = () =>
   new Option(
     '--flat-band <pct>',
-    "neutral when |return| is below this many percent (default 0.01, the service's)",
+    `neutral when |return| is below this many percent (default ${DEFAULT_FLAT_BAND_PCT}, the service's)`,
   ).argParser(parseFlatBand);
 
 export function addGateFlags(command: Command): Command {

@@ -1,6 +1,7 @@
 // The one call `--record` (or the `record` setting) adds to a command that showed forecasts:
-// demo, predict, and every refresh of a watch. Recording never changes stdout and never fails
-// the command: a journal that cannot be written is one warning on stderr.
+// demo, predict, and every refresh of a watch, each time after what it showed is written.
+// Recording never changes stdout, never delays it (the journal's lock may keep a recorder
+// waiting) and never fails the command: a journal that cannot be written is one warning on stderr.
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { dataDir } from '../config/settings.js';
@@ -14,19 +15,23 @@ export const RECORD_FLAG = [
 /** Runs that have warned already: a watch that cannot write its journal says so once, not each refresh. */
 const warned = new WeakSet<Run>();
 
-/** Records the responses shown when asked to (the flag, else the setting); well-formed bodies only. */
+/**
+ * Records the responses shown when asked to (the flag, else the setting): the forecasts of the
+ * timeframes shown (`tfs`, those of --tf; all without it), of well-formed bodies only.
+ */
 export async function recordIfAsked(
   run: Run,
   flag: boolean | undefined,
-  shown: ReadonlyArray<{ symbol: string; res: Fetched<ForecastEnvelope> }>,
+  shown: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
+  tfs: readonly string[] | undefined,
 ): Promise<void> {
   try {
     if (flag !== true && !run.settings().record.value) return;
     // A body off the documented shape was warned about already; its fields cannot be trusted to record.
-    const bodies = shown.filter((s) => s.res.wellFormed).map((s) => ({ symbol: s.symbol, body: s.res.body }));
+    const bodies = shown.filter((s) => s.fetched.wellFormed).map((s) => ({ symbol: s.symbol, body: s.fetched.body }));
     if (bodies.length === 0) return;
     const { recordShown } = await import('../journal/hook.js');
-    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds());
+    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds(), tfs);
     run.out.debug(
       `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
     );

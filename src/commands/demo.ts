@@ -56,23 +56,24 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
   if (run.flags.dryRun) return run.dryRun(requests.demo(canonical));
   // The one fetch of a run, and of each refresh of a watch.
   const fetchOnce = () => fetchDemo(conn, canonical);
-  // What each answer goes through before it is shown: the --tf check, and the journal when
-  // asked (--record, or the record setting).
-  const accept = async (res: Fetched<ForecastEnvelope>) => {
+  // What each answer goes through before it is shown: the --tf check.
+  const accept = (res: Fetched<ForecastEnvelope>) => {
     checkTimeframes(opts.tf, [res.body]);
-    await recordIfAsked(run, opts.record, [{ symbol: canonical, res }]);
     return res;
   };
+  // What follows a run's (or a refresh's) output once it is written: the journal, when asked
+  // (--record, or the record setting), of the timeframes shown.
+  const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
+    recordIfAsked(run, opts.record, answered, opts.tf);
   if (watch) {
     const render = await tableRenderer(opts);
     return runWatch(run, watch, {
       symbols: [canonical],
       fetch: async () => {
         const result = await fetchOnce().then(
-          (value) => ({ status: 'fulfilled', value }) as const,
+          (value) => ({ status: 'fulfilled', value: accept(value) }) as const,
           (reason: unknown) => ({ status: 'rejected', reason }) as const,
         );
-        if (result.status === 'fulfilled') await accept(result.value);
         return [result];
       },
       render: (out, answers, now, marks) => ({
@@ -81,18 +82,19 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
           : '',
         problems: [],
       }),
+      shown,
     });
   }
-  const res = await accept(
-    await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()),
-  );
-  if (run.flags.json) return void run.out.rawJson(res.raw);
-  if (isDelimited(run.format)) {
+  const res = accept(await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()));
+  if (run.flags.json) run.out.rawJson(res.raw);
+  else if (isDelimited(run.format)) {
     const { forecastTable, renderRecords } = await import('../output/formats/tables.js');
-    return void run.out.data(renderRecords(run.format, forecastTable([res.raw], opts.tf)));
+    run.out.data(renderRecords(run.format, forecastTable([res.raw], opts.tf)));
+  } else {
+    const render = await tableRenderer(opts);
+    run.out.data(render(run.out, res, run.nowSeconds()));
   }
-  const render = await tableRenderer(opts);
-  run.out.data(render(run.out, res, run.nowSeconds()));
+  await shown([{ symbol: canonical, fetched: res }]);
 }
 
 /** The demo's table of a body (any other body as a document), for a run and for each frame of a watch. */

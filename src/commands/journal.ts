@@ -13,8 +13,8 @@ import { parseChoice } from '../cli/input.js';
 import { helpNotes } from '../cli/help.js';
 import { dataDir } from '../config/settings.js';
 import { amend, CheckFailedError, ConfigError, FcastError } from '../core/errors.js';
+import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 
-const DEFAULT_FLAT_BAND = 0.01;
 const DEFAULT_BINS = 10;
 const PARALLEL_REQUESTS = 20;
 
@@ -219,7 +219,7 @@ export function register(program: Command, app: App): void {
 // --- settle ----------------------------------------------------------------------------------
 
 async function settle(run: Run, opts: ListFlags): Promise<number> {
-  const band = opts.flatBand ?? DEFAULT_FLAT_BAND;
+  const band = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const data = dataDir(run.ctx);
   const [{ openJournalDir }, settling, { readCandles }, settleRule, record] = await Promise.all([
     import('../journal/store.js'),
@@ -232,7 +232,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
   const state = settling.readOpen(dir, filterOf(opts));
   warnProblems(run, state.problems);
   const symbols = [...state.open.keys()].sort();
-  const summary = {
+  const summary: import('../journal/settling.js').SettleSummary = {
     settled: 0,
     fromCandles: 0,
     fromPrices: 0,
@@ -240,7 +240,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
     notDue: 0,
     waiting: 0,
     symbols: symbols.length,
-    failed: [] as string[],
+    failed: [],
     flat_band_pct: band,
   };
   let code = 0;
@@ -284,13 +284,11 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
         state.observations.get(symbol) ?? [],
         price ? { t: price.t, last: price.last } : undefined,
       );
-      const reach = settleRule.candlesReach(candles) ?? Number.NEGATIVE_INFINITY;
-      const evidence = {
-        serverT: body.meta.server_t ?? now,
-        candles,
+      const evidence = settleRule.responseEvidence(
+        { serverT: body.meta.server_t, candles, price: price && { t: price.t, last: price.last } },
         observations,
-        dataUntil: Math.max(reach, price?.t ?? Number.NEGATIVE_INFINITY),
-      };
+        now,
+      );
       for (const verdict of settling.judge(state.open.get(symbol)!, evidence, band, now)) {
         if (verdict.status === 'open') {
           if (verdict.why === 'not due') summary.notDue++;
@@ -329,11 +327,12 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
 
 async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
-  const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND;
-  const [{ openJournalDir }, reporting, gates] = await Promise.all([
+  const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
+  const [{ openJournalDir }, reporting, gates, { SMALL_SAMPLE }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/report.js'),
     import('../journal/gates.js'),
+    import('../journal/score.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const scan = reporting.scanJournal(dir, filterOf(opts), { bins, flatBandPct });
@@ -349,7 +348,15 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
   }
   const doc = reporting.buildReport(scan, { bins, flatBandPct }, records);
   const notes = reporting.disjointIntervals(doc);
-  const view = { report: doc, symbols: scan.symbols, first: scan.first, last: scan.last, notes, serviceMeta };
+  const view = {
+    report: doc,
+    symbols: scan.symbols,
+    first: scan.first,
+    last: scan.last,
+    notes,
+    serviceMeta,
+    smallSample: SMALL_SAMPLE,
+  };
   const render = await import('../output/journal-report.js');
   if (run.format === 'json') run.out.json(doc);
   else if (run.format === 'markdown') run.out.data(render.renderJournalReportMarkdown(run.out, view));
@@ -423,7 +430,7 @@ async function fetchServiceRecords(
 // --- list, export ----------------------------------------------------------------------------
 
 async function list(run: Run, opts: ListFlags): Promise<void> {
-  const [{ openJournalDir }, { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS }] = await Promise.all([
+  const [{ openJournalDir }, { forEachRow, LIST_COLUMNS }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
   ]);
@@ -432,12 +439,12 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
   const filter = { ...filterOf(opts), status: opts.status as import('../journal/rows.js').RowStatus[] | undefined };
   warnProblems(
     run,
-    forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND, (r) => rows.push(r)),
+    forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (r) => rows.push(r)),
   );
   if (run.format === 'json') return run.out.json(rows);
   if (run.format === 'csv' || run.format === 'tsv') {
     const { renderDelimited } = await import('../output/formats/delimited.js');
-    const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
+    const header = LIST_COLUMNS;
     return run.out.data(
       renderDelimited(
         run.format,
@@ -475,7 +482,7 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
       );
     batch = [];
   };
-  const problems = forEachRow(dir, filterOf(opts), opts.flatBand ?? DEFAULT_FLAT_BAND, (row) => {
+  const problems = forEachRow(dir, filterOf(opts), opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
     batch.push(row);
     if (batch.length >= 5000) flush();
   });

@@ -91,8 +91,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     import('../core/concurrency.js'),
     import('../output/spinner.js'),
   ]);
-  // The one fetch of a run, and of each refresh of a watch: every symbol, once, checked, and
-  // recorded in the journal when asked (--record, or the record setting).
+  // The one fetch of a run, and of each refresh of a watch: every symbol, once, checked.
   const fetchAll = async () => {
     const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
       fetchPredictions(conn, symbol, { candles }).catch((err: unknown) => {
@@ -101,19 +100,19 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     );
     failOnce(results);
     checkTimeframes(opts.tf, answeredBodies(results));
-    await recordIfAsked(
-      run,
-      opts.record,
-      results.flatMap((r, i) => (r.status === 'fulfilled' ? [{ symbol: symbols[i]!, res: r.value }] : [])),
-    );
     return results;
   };
+  // What follows a run's (or a refresh's) output once it is written: the journal, when asked
+  // (--record, or the record setting), of the timeframes shown.
+  const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
+    recordIfAsked(run, opts.record, answered, opts.tf);
   if (watch) {
     const render = await tableRenderer(opts, symbols.length > 1);
     return runWatch(run, watch, {
       symbols,
       fetch: fetchAll,
       render: (out, answers, now, marks) => render(out, answers, now, marks),
+      shown,
     });
   }
   const results = await withSpinner(
@@ -127,6 +126,9 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     // One symbol fails like any command: main prints the error (and its body under --json).
     if (only.status === 'rejected') throw only.reason;
   }
+  const answered = results.flatMap((r, i) =>
+    r.status === 'fulfilled' ? [{ symbol: symbols[i]!, fetched: r.value }] : [],
+  );
 
   if (run.flags.json) {
     // One element per symbol given, in order: the body, the server's error body, or null when
@@ -150,9 +152,6 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     if (raws.length > 0) run.out.data(renderRecords(run.format, forecastTable(raws, opts.tf)));
   } else {
     const render = await tableRenderer(opts, symbols.length > 1);
-    const answered = results.flatMap((r, i) =>
-      r.status === 'fulfilled' ? [{ symbol: symbols[i]!, fetched: r.value }] : [],
-    );
     const view = render(run.out, answered, run.nowSeconds());
     if (view.text !== '') run.out.data(view.text);
     for (const problem of view.problems) run.out.note(`fcast: ${problem}`);
@@ -165,6 +164,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     run.out.error(err);
     if (exitCode === 0) exitCode = err.exitCode;
   }
+  await shown(answered);
   return exitCode;
 }
 

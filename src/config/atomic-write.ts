@@ -8,12 +8,14 @@ import { dirname } from 'node:path';
 /** What a temp file's name holds after the target's own name: config-store finds leftovers by it. */
 export const TEMP_MARK = '.tmp-';
 
-export function writeAtomically(path: string, text: string, mode: number): void {
+/** Replaces `path` with `data`: text, or bytes written as they are (journal prune keeps lines byte for byte). */
+export function writeAtomically(path: string, data: string | Uint8Array, mode: number): void {
   const temp = `${path}${TEMP_MARK}${process.pid}-${Date.now().toString(36)}`;
   const fd = openSync(temp, 'wx', mode);
   try {
     try {
-      writeSync(fd, text);
+      if (typeof data === 'string') writeSync(fd, data);
+      else writeSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

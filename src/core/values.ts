@@ -20,6 +20,13 @@ export const finiteNumber = (v: unknown): number | undefined =>
 /** A non-empty string, or undefined. */
 export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** The last second a date can show, the end of year 9999: a time past it has no ISO 8601 form (toISOString throws). */
+export const MAX_EPOCH_S = 253_402_300_799;
+
+/** Whole epoch seconds from 1970 to the end of year 9999: the times the schemas accept and a date can show. */
+export const isEpochSeconds = (v: unknown): v is number =>
+  Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_EPOCH_S;
+
 /** Real bodies nest under 10 levels; deeper is refused before anything walks or re-indents it. */
 export const MAX_JSON_DEPTH = 64;
 

@@ -1,9 +1,9 @@
 // The checks behind `fcast doctor`: each looks at one thing users get wrong, says what it
 // found and, when something is off, how to fix it. None stops the others: a corrupt config
 // file is one failed check, and the environment, the keys and the service are still looked
-// at. Settings, keys and the config directory are judged by the same inspections the
-// commands use (inspectSettings, inspectKey, configLocationProblem), which doctor reports
-// one by one where a command would stop at the first.
+// at. Settings, keys, the config and the data directory are judged by the same inspections the
+// commands use (inspectSettings, inspectKey, configLocationProblem, dataDirProblem), which
+// doctor reports one by one where a command would stop at the first.
 import { statSync } from 'node:fs';
 import type { OpenConnection } from '../api/connect.js';
 import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings } from '../api/transport.js';
@@ -11,6 +11,7 @@ import type { Transport } from '../api/transport.js';
 import type { Ctx, Env } from '../core/context.js';
 import { ExitCode, FcastError } from '../core/errors.js';
 import { configLocationProblem } from '../config/config-store.js';
+import { dataDirProblem } from '../config/data-dir.js';
 import { maskKey } from '../config/keys.js';
 import { originOf } from '../config/origin.js';
 import type { Output } from '../output/io.js';
@@ -31,6 +32,7 @@ import {
   type Lookup,
   type Settings,
   completeSettings,
+  dataDir,
   type SettingName,
   type Sourced,
 } from '../config/settings.js';
@@ -78,6 +80,7 @@ export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Pr
     checkConfigDirectory(config, ctx.platform),
     checkConfigFile(config),
     checkConfigFileMode(config, ctx.platform),
+    checkDataDirectory(dataDir(ctx), ctx.platform),
     checkSettings(found),
     checkBaseUrl(found.baseUrl),
     checkApiKey(found.apiKey),
@@ -240,6 +243,25 @@ export function checkConfigFileMode(config: ConfigState, platform: NodeJS.Platfo
     name,
     `${octal(config.fileMode)}: others can read a file that may hold API keys; it should be 0600`,
     `chmod 600 ${shellQuote(config.path)}`,
+  );
+}
+
+// --- the data directory (the journal) -----------------------------------------------------
+
+/** Where the journal lives and its mode, judged as the journal judges it (config/data-dir.ts), as the config directory is. */
+export function checkDataDirectory(dir: string, platform: NodeJS.Platform): Check {
+  const name = 'data directory';
+  const problem = dataDirProblem(dir);
+  if (problem) return fail(name, problem.message, problem.hint);
+  const mode = modeOf(dir);
+  if (mode === undefined) return pass(name, `${dir} does not exist yet (created with mode 0700 by the first --record)`);
+  if (!modesApply(platform)) return pass(name, `${dir} (modes are not checked on Windows)`);
+  if ((mode & 0o077) === 0) return pass(name, `${dir}, mode ${octal(mode)}`);
+  // Listable by others is accepted by the journal, as by the config store: advice, not a failure.
+  return warn(
+    name,
+    `${dir} has mode ${octal(mode)}: others can list it; 0700 keeps it private`,
+    `chmod 700 ${shellQuote(dir)}`,
   );
 }
 

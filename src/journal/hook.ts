@@ -1,18 +1,12 @@
 // What `--record` does with the responses a run showed (predict, demo, and each refresh of a
 // watch): one transaction that appends the forecasts and price observations not yet recorded,
-// and settles the recorded forecasts the responses themselves prove (a price observed at their
-// target time, or a candle closing then). It reads the index, never the whole journal.
+// and settles the recorded forecasts the responses themselves prove, by the rule of
+// `journal settle` up to its step 2 (settle.ts: due by the server's clock, and a price observed
+// at their target time or a candle closing then). It reads the index, never the whole journal.
 import type { ForecastEnvelope } from '../api/schemas.js';
-import { readCandles, type CandlesEvidence } from './candles.js';
-import {
-  DEFAULT_FLAT_BAND_PCT,
-  forecastKey,
-  forecastRecords,
-  priceRecord,
-  settledRecord,
-  type JournalRecord,
-} from './record.js';
-import { exactClose } from './settle.js';
+import { readCandles } from './candles.js';
+import { DEFAULT_FLAT_BAND_PCT, forecastKey, forecastRecords, priceRecord, type JournalRecord } from './record.js';
+import { responseEvidence, settleForecast } from './settle.js';
 import { withJournal } from './store.js';
 
 export interface ShownResponse {
@@ -23,18 +17,37 @@ export interface ShownResponse {
 export interface Recorded {
   forecasts: number;
   prices: number;
+  /** Settlements written: settled, or unsettleable for want of an anchor price. */
   settled: number;
 }
 
-/** Records what was shown in the journal under `dataDir`; throws when the journal cannot be written. */
-export async function recordShown(dataDir: string, shown: readonly ShownResponse[], nowS: number): Promise<Recorded> {
+/**
+ * Records what was shown in the journal under `dataDir`: the forecasts of the timeframes in
+ * `tfs` (lower-cased, as --tf gives them; all when undefined), the price observations, and the
+ * settlements they prove. Throws when the journal cannot be written.
+ */
+export async function recordShown(
+  dataDir: string,
+  shown: readonly ShownResponse[],
+  nowS: number,
+  tfs?: readonly string[],
+): Promise<Recorded> {
   const evidence = await Promise.all(
-    shown.map(async (s) => ({
-      symbol: s.body.symbol || s.symbol,
-      forecasts: forecastRecords(s, nowS),
-      price: priceRecord(s, nowS),
-      candles: s.body.candles === undefined ? undefined : await readCandles(s.body.candles),
-    })),
+    shown.map(async (s) => {
+      const price = priceRecord(s, nowS);
+      const observation = price && { t: price.t, last: price.last };
+      const candles = await readCandles(s.body.candles);
+      return {
+        symbol: s.body.symbol || s.symbol,
+        forecasts: forecastRecords(s, nowS).filter((f) => tfs === undefined || tfs.includes(f.tf.toLowerCase())),
+        price,
+        evidence: responseEvidence(
+          { serverT: s.body.meta.server_t, candles, price: observation },
+          observation ? [observation] : [],
+          nowS,
+        ),
+      };
+    }),
   );
   return withJournal(dataDir, (tx) => {
     const fresh: JournalRecord[] = [];
@@ -55,19 +68,17 @@ export async function recordShown(dataDir: string, shown: readonly ShownResponse
         prices++;
       }
     }
-    // What the responses prove: only exact closes (a price at target_t, a candle closing then),
-    // the same step 2 as `journal settle`; anything looser waits for it (settle.ts).
+    // What the responses prove: steps 1 and 2 of the rule, as `journal settle` applies them;
+    // anything looser needs the recorded observations, and waits for it (settle.ts).
     let settled = 0;
     for (const e of evidence) {
-      const candles: CandlesEvidence = e.candles ?? { usable: false, why: 'none asked for' };
-      const observations = e.price ? [{ t: e.price.t, last: e.price.last }] : [];
       for (const f of tx.openForecasts(e.symbol)) {
         const key = `settle\t${forecastKey(f)}`;
-        if (keys.has(key) || f.anchor_price === null || !(f.anchor_price > 0)) continue;
-        const close = exactClose(f, candles, observations);
-        if (!close) continue;
+        if (keys.has(key)) continue;
+        const verdict = settleForecast(f, e.evidence, DEFAULT_FLAT_BAND_PCT, nowS, 'exact');
+        if (verdict.status === 'open') continue;
         keys.add(key);
-        fresh.push(settledRecord(f, close, DEFAULT_FLAT_BAND_PCT, nowS));
+        fresh.push(verdict.record);
         settled++;
       }
     }

@@ -147,7 +147,7 @@ export async function importJournal(dataDir: string, path: string, nowS: number)
           const r = checkRecord(value);
           return typeof r === 'string' ? skip(n, `not a journal record (${r})`) : take([r]);
         }
-        const got = recordsOfRow(value as Record<string, unknown>, nowS);
+        const got = recordsOfRow(value, nowS);
         return 'error' in got ? skip(n, got.error) : take(got.records);
       });
     } else {

@@ -10,8 +10,10 @@
 //   the fields it needs, so a line edited by hand into invalid JSON after them still counts;
 // - a last line without its newline is a write in progress or cut short by a crash: skipped
 //   (the next writer ends it with a newline first); a line that does not parse or check is
-//   counted as damaged and skipped, never fatal.
+//   counted as damaged and skipped, never fatal. So is a time no date can hold (isEpochSeconds):
+//   every reader may show a record's times as ISO 8601.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
   JOURNAL_VERSION,
   type ForecastRecord,
@@ -93,6 +95,7 @@ const isText = (v: unknown): v is string => typeof v === 'string';
 const numOrNull = (v: unknown): boolean => v === null || isNum(v);
 const textOrNull = (v: unknown): boolean => v === null || isText(v);
 const intOrNull = (v: unknown): boolean => v === null || isInt(v);
+const epochOrNull = (v: unknown): boolean => v === null || isEpoch(v);
 
 /**
  * A parsed line as a record, or why not: 'damaged' (not a record of any version), 'newer'
@@ -106,9 +109,9 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
   switch (r.kind) {
     case 'forecast':
       return isText(r.tf) &&
-        isInt(r.ts) &&
+        isEpoch(r.ts) &&
         isInt(r.horizon_min) &&
-        isInt(r.target_t) &&
+        isEpoch(r.target_t) &&
         numOrNull(r.anchor_price) &&
         numOrNull(r.target_price) &&
         isText(r.direction) &&
@@ -117,29 +120,29 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
         isNum(r.p_flat) &&
         textOrNull(r.tier) &&
         intOrNull(r.delay_min) &&
-        intOrNull(r.server_t) &&
-        isInt(r.recorded_at)
+        epochOrNull(r.server_t) &&
+        isEpoch(r.recorded_at)
         ? (r as unknown as ForecastRecord)
         : 'damaged';
     case 'price':
-      return isInt(r.t) && isNum(r.last) && textOrNull(r.tier) && intOrNull(r.delay_min) && isInt(r.recorded_at)
+      return isEpoch(r.t) && isNum(r.last) && textOrNull(r.tier) && intOrNull(r.delay_min) && isEpoch(r.recorded_at)
         ? (r as unknown as PriceRecord)
         : 'damaged';
     case 'settlement': {
       const base =
         isText(r.tf) &&
-        isInt(r.ts) &&
+        isEpoch(r.ts) &&
         isText(r.direction) &&
         isNum(r.p_long) &&
         isNum(r.p_short) &&
         isNum(r.p_flat) &&
         numOrNull(r.anchor_price) &&
-        isInt(r.settled_at);
+        isEpoch(r.settled_at);
       if (!base) return 'damaged';
       if (r.status === 'unsettleable') return isText(r.reason) ? (r as unknown as SettlementRecord) : 'damaged';
       return r.status === 'settled' &&
         isNum(r.settle_price) &&
-        isInt(r.settle_t) &&
+        isEpoch(r.settle_t) &&
         (r.settle_source === 'candles' || r.settle_source === 'price') &&
         isNum(r.anchor_price)
         ? (r as unknown as SettlementRecord)
@@ -357,7 +360,7 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       c.literal(TS);
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
-      if (!c.ok || !Number.isInteger(ts) || buf[end - 1] !== 125) return false;
+      if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
       visitor.forecast(symbol, tf, ts);
       return true;
     }
@@ -379,7 +382,7 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       c.literal(ANCHOR);
       scored.anchor_price = c.number();
       c.literal(STATUS);
-      if (!c.ok || !Number.isInteger(scored.ts)) return false;
+      if (!c.ok || !isEpoch(scored.ts)) return false;
       const at = c.pos;
       c.literal(SETTLED);
       if (c.ok) {
@@ -406,7 +409,7 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       const symbol = c.text();
       c.literal(T);
       const t = c.number();
-      if (!c.ok || !Number.isInteger(t) || buf[end - 1] !== 125) return false;
+      if (!c.ok || !isEpoch(t) || buf[end - 1] !== 125) return false;
       visitor.price(symbol, t);
       return true;
     }

@@ -2,12 +2,14 @@
 // by the forecast's ts, a price by its t) go; the rest stays byte for byte. Whole months before
 // DATE are removed as files; the month holding DATE is rewritten atomically (temp file, fsync,
 // rename). The one operation that rewrites the journal, and only when asked to, under the lock;
-// lines that cannot be dated (damaged) are kept.
-import { unlinkSync } from 'node:fs';
+// lines that cannot be dated are kept: a damaged line, and a torn last line (a write cut short
+// by a crash), which stays last and torn, as readers and the next writer expect it. The index is
+// then built afresh from the files (store.ts, rewriteJournal).
+import { closeSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomically } from '../config/atomic-write.js';
 import { forEachLine, parseLine } from './lines.js';
-import { monthEnd, monthFiles, monthStart, openJournalDir, withJournal } from './store.js';
+import { monthEnd, monthFiles, monthStart, openJournalDir, rewriteJournal } from './store.js';
 
 export interface PruneSummary {
   before: number;
@@ -24,17 +26,21 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
     for (const file of monthFiles(dir)) {
       const path = join(dir, file);
       if (monthStart(file) >= before) {
-        forEachLine(path, 0, () => summary.kept++);
+        const end = forEachLine(path, 0, () => summary.kept++);
+        if (statSync(path).size > end) summary.kept++;
         continue;
       }
-      const kept: string[] = [];
+      // Bytes, not text: a damaged line that is not even UTF-8 stays as it was too.
+      const kept: Buffer[] = [];
       let removed = 0;
-      forEachLine(path, 0, (buf, start, end) => {
-        const r = parseLine(buf, start, end);
+      const end = forEachLine(path, 0, (buf, start, stop) => {
+        const r = parseLine(buf, start, stop);
         const t = typeof r === 'string' ? undefined : r.kind === 'price' ? r.t : r.ts;
         if (t !== undefined && t < before) removed++;
-        else kept.push(buf.toString('utf8', start, end));
+        else kept.push(Buffer.from(buf.subarray(start, stop + 1)));
       });
+      const torn = tornTail(path, end);
+      if (torn) kept.push(torn);
       summary.removed += removed;
       summary.kept += kept.length;
       if (monthEnd(file) <= before && kept.length === 0) {
@@ -42,7 +48,7 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
         if (write) unlinkSync(path);
       } else if (removed > 0) {
         summary.files_rewritten.push(file);
-        if (write) writeAtomically(path, kept.map((l) => `${l}\n`).join(''), 0o600);
+        if (write) writeAtomically(path, Buffer.concat(kept), 0o600);
       }
     }
   };
@@ -51,9 +57,22 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
     if (dir) work(dir, false);
     return summary;
   }
-  return withJournal(dataDir, (tx) => {
-    work(tx.dir, true);
-    if (summary.files_removed.length > 0 || summary.files_rewritten.length > 0) tx.rebuildIndex();
-    return summary;
+  return rewriteJournal(dataDir, (dir) => {
+    work(dir, true);
+    return { result: summary, rewrote: summary.files_removed.length > 0 || summary.files_rewritten.length > 0 };
   });
+}
+
+/** The bytes after the last complete line (from `end`), if any: a torn last line, kept as it is. */
+function tornTail(path: string, end: number): Buffer | undefined {
+  const size = statSync(path).size;
+  if (size <= end) return undefined;
+  const fd = openSync(path, 'r');
+  try {
+    const tail = Buffer.alloc(size - end);
+    readSync(fd, tail, 0, tail.length, end);
+    return tail;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -2,6 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
+import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
   DEFAULT_FLAT_BAND_PCT,
@@ -56,6 +57,17 @@ export const EXTRA_COLUMNS = [
 ] as const;
 
 export type Column = (typeof EXPORT_COLUMNS)[number] | (typeof EXTRA_COLUMNS)[number];
+
+/**
+ * `journal list --format csv|tsv`: the same columns with each time's ISO twin right beside it,
+ * as the contract's Formats rule has every table (only the export keeps its 18 columns first).
+ */
+export const LIST_COLUMNS: readonly Column[] = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS]
+  .filter((c) => !c.endsWith('_iso'))
+  .flatMap((c) => {
+    const twin = `${c}_iso` as Column;
+    return (EXTRA_COLUMNS as readonly string[]).includes(twin) ? [c, twin] : [c];
+  });
 export type JournalRow = Record<Column, string | number | null>;
 
 const iso = (t: number | null): string | null =>
@@ -156,21 +168,28 @@ function cellText(v: unknown): string | null {
  * unsettleable. Return and outcome are not taken from the row: they follow from the close and
  * the anchor by the rule, as everywhere.
  */
-export function recordsOfRow(row: Record<string, unknown>, importedAt: number): ImportedRow {
+export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
+  // A JSON Lines line may hold any JSON value: only an object can be a row.
+  if (!isRecord(row)) return { error: 'not an object' };
   const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
   if (missing.length > 0) return { error: `missing ${missing.join(', ')}` };
   const int = (c: string): number | undefined => {
     const n = cellNumber(row[c]);
     return n !== null && n !== undefined && Number.isInteger(n) ? n : undefined;
   };
+  // A time a date can hold, as the journal's lines must (lines.ts): an import never writes a line readers would skip.
+  const epoch = (c: string): number | undefined => {
+    const n = int(c);
+    return isEpochSeconds(n) ? n : undefined;
+  };
   const num = (c: string): number | null | undefined => cellNumber(row[c]);
   const symbol = cellText(row.symbol);
   const tf = cellText(row.tf);
   const direction = cellText(row.direction);
-  const ts = int('ts');
+  const ts = epoch('ts');
   const horizon = int('horizon_min');
-  const target = int('target_t');
-  const recordedAt = int('recorded_at');
+  const target = epoch('target_t');
+  const recordedAt = epoch('recorded_at');
   const [anchor, targetPrice, pl, ps, pf] = ['anchor_price', 'target_price', 'p_long', 'p_short', 'p_flat'].map(num);
   const bad = [
     symbol === null && 'symbol',
@@ -215,7 +234,7 @@ export function recordsOfRow(row: Record<string, unknown>, importedAt: number): 
     };
   if (status !== 'settled') return { error: `bad status (open, settled or unsettleable)` };
   const close = num('settle_price');
-  const closeT = int('settle_t');
+  const closeT = epoch('settle_t');
   const source = cellText(row.settle_source);
   if (close === null || close === undefined || closeT === undefined || (source !== 'candles' && source !== 'price'))
     return { error: 'a settled row needs settle_price, settle_t and settle_source (candles or price)' };

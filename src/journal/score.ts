@@ -62,6 +62,13 @@ export interface TimeframeScores {
   call: CallScore;
 }
 
+/**
+ * Fewer settled forecasts than this (in a reliability bin, or in a timeframe): too few to read
+ * much into. The usual rule of thumb for a proportion's normal approximation; the report marks
+ * such a bin, and CI gets a small-sample warning for such a timeframe.
+ */
+export const SMALL_SAMPLE = 30;
+
 /** Smallest probability the log loss takes: ln(1e-15) ≈ −34.5. */
 export const LOG_LOSS_CLIP = 1e-15;
 
@@ -245,23 +252,4 @@ export class TimeframeAccumulator {
       call: this.call.result(),
     };
   }
-}
-
-/** scikit-learn's brier_score_loss(y_true, y_prob): the mean of (p − o)². */
-export function brierScore(yTrue: readonly number[], yProb: readonly number[]): number {
-  const acc = new CallAccumulator(1);
-  for (const [i, y] of yTrue.entries()) acc.add(yProb[i]!, y === 1);
-  return acc.result().brier ?? Number.NaN;
-}
-
-/** scikit-learn's calibration_curve(y_true, y_prob, n_bins): the non-empty bins' observed frequency and mean forecast. */
-export function calibrationCurve(
-  yTrue: readonly number[],
-  yProb: readonly number[],
-  nBins: number,
-): { probTrue: number[]; probPred: number[] } {
-  const acc = new CallAccumulator(nBins);
-  for (const [i, y] of yTrue.entries()) acc.add(yProb[i]!, y === 1);
-  const bins = acc.result().bins.filter((b) => b.n > 0);
-  return { probTrue: bins.map((b) => b.freq!), probPred: bins.map((b) => b.mean_p!) };
 }

@@ -14,6 +14,8 @@
 //    seen), wait; once it is, `unsettleable`, with why. Never a price from before T, never a guess.
 // The outcome then follows the service's protocol: return_pct = (close / A − 1) × 100; neutral
 // when |return_pct| < the flat band, else win when the move agrees with D, else loss.
+// A recording run applies steps 1 and 2 (scope 'exact'): its evidence is its own response, and
+// what steps 3 to 5 decide needs the recorded observations, so it waits for `journal settle`.
 import type { CandlesEvidence } from './candles.js';
 import {
   PRICE_GRACE_S,
@@ -87,11 +89,33 @@ export function candlesReach(candles: CandlesEvidence): number | undefined {
   return reach;
 }
 
+/**
+ * What one response tells about its symbol, for the rule: the server's clock (this machine's
+ * when the response gives none), its candles, the observations known, and how far the data reaches.
+ */
+export function responseEvidence(
+  response: { serverT: number | undefined; candles: CandlesEvidence; price: Observation | undefined },
+  observations: readonly Observation[],
+  nowS: number,
+): SymbolEvidence {
+  const reach = candlesReach(response.candles) ?? Number.NEGATIVE_INFINITY;
+  return {
+    serverT: response.serverT ?? nowS,
+    candles: response.candles,
+    observations,
+    dataUntil: Math.max(reach, response.price?.t ?? Number.NEGATIVE_INFINITY),
+  };
+}
+
+/** 'all': the whole rule (`journal settle`); 'exact': steps 1 and 2 only (a recording run). */
+export type SettleScope = 'all' | 'exact';
+
 export function settleForecast(
   f: Settleable,
   evidence: SymbolEvidence,
   flatBandPct: number,
   settledAt: number,
+  scope: SettleScope = 'all',
 ): Verdict {
   const T = f.target_t;
   if (T > evidence.serverT) return { status: 'open', why: 'not due' };
@@ -104,6 +128,7 @@ export function settleForecast(
   });
   const exact = exactClose(f, evidence.candles, evidence.observations);
   if (exact) return settled(exact);
+  if (scope === 'exact') return { status: 'open', why: 'waiting for data' };
   const reach = candlesReach(evidence.candles);
   if (reach !== undefined && T > reach) return { status: 'open', why: 'waiting for data' };
   const later = firstObservationIn(evidence.observations, T + 1, T + PRICE_GRACE_S);

@@ -25,6 +25,20 @@ export interface OpenJournal {
   problems: ReadProblems;
 }
 
+/** What `journal settle` did: counts by outcome and why the rest stays open, and the symbols asked. */
+export interface SettleSummary {
+  settled: number;
+  fromCandles: number;
+  fromPrices: number;
+  unsettleable: number;
+  notDue: number;
+  waiting: number;
+  /** Symbols asked for candles, and those whose request failed. */
+  symbols: number;
+  failed: string[];
+  flat_band_pct: number;
+}
+
 /** Reads the journal for what is open, and every price observation of the symbols concerned. */
 export function readOpen(dir: string | undefined, filter: JournalFilter): OpenJournal {
   const problems = noProblems();

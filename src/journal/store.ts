@@ -4,9 +4,10 @@
 //   and absent from Node 20 (the floor is 20.18), a WASM build is ~1 MB to load on every
 //   recording run, and neither is readable with jq; an append-only log of whole lines needs no
 //   library and a crash can only ever cut its last line, which readers skip.
-// - The directory follows the config directory's rules (config/private-dir.ts): created 0700,
-//   refused when another user's or writable by group or others; no file is followed through a
-//   symbolic link (O_NOFOLLOW), files are created 0600.
+// - The directory, and the data directory holding it, follow the config directory's rules
+//   (config/private-dir.ts, config/data-dir.ts): created 0700, refused when another user's or
+//   writable by group or others; no file is followed through a symbolic link (O_NOFOLLOW), files
+//   are created 0600.
 // - Every write is one transaction under the lock file journal.lock (config/file-lock.ts): the
 //   "not yet recorded?" check and the append are one step, so eight recorders at once neither
 //   lose nor duplicate a line. Each file gets one write() of whole lines with O_APPEND; a write
@@ -35,8 +36,10 @@ import {
 import { join, resolve } from 'node:path';
 import { unlinkQuietly } from '../config/atomic-write.js';
 import { acquireLock } from '../config/file-lock.js';
+import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
+import { isRecord } from '../core/values.js';
 import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
 import {
   forecastKey,
@@ -98,7 +101,11 @@ const dirNames = (dir: string): PrivateDirNames => ({
 export function openJournalDir(dataDir: string, opts: { create: boolean }): string | undefined {
   const dir = resolve(journalDirOf(dataDir));
   if (opts.create) createMissingDirs(dir, dirNames(dir));
-  const problem = privateDirProblem(dir, dirNames(dir));
+  // The data directory first, by the same rules: a journal of its own inside a directory
+  // others may write is no safer than the directory (they can rename it away and plant another).
+  const problem =
+    dataDirProblem(dataDir, (err) => failure(resolve(dataDir), err, 'cannot read')) ??
+    privateDirProblem(dir, dirNames(dir));
   if (problem) throw journalError(problem.message, { hint: problem.hint });
   try {
     statSync(dir);
@@ -245,23 +252,41 @@ class JournalIndex {
   prices = new Map<string, Series>();
   open = new Map<string, OpenEntry>();
 
+  /**
+   * The index as saved, or undefined (rebuilt from the files) when it is not one: a single
+   * entry off its shape refuses the whole of it, since an index that dropped a series would
+   * say its keys were never recorded and let them be written twice.
+   */
   static parse(text: string): JournalIndex | undefined {
-    let data: IndexFile;
+    let data: unknown;
     try {
-      data = JSON.parse(text) as IndexFile;
+      data = JSON.parse(text);
     } catch {
       return undefined;
     }
-    if (data?.v !== INDEX_VERSION || !Number.isFinite(data.floor) || typeof data.files !== 'object') return undefined;
+    if (!isRecord(data) || data.v !== INDEX_VERSION || !Number.isFinite(data.floor)) return undefined;
+    const { files, series = {}, prices = {}, open = [] } = data;
+    if (!isRecord(files) || !isRecord(series) || !isRecord(prices) || !Array.isArray(open)) return undefined;
     const index = new JournalIndex();
-    index.floor = data.floor;
-    for (const [f, n] of Object.entries(data.files)) if (Number.isInteger(n)) index.files.set(f, n);
-    for (const [k, s] of Object.entries(data.series ?? {}))
-      index.series.set(k, { floor: s.floor, times: new Set(undelta(s.ts)) });
-    for (const [k, s] of Object.entries(data.prices ?? {}))
-      index.prices.set(k, { floor: s.floor, times: new Set(undelta(s.t)) });
-    for (const e of data.open ?? [])
-      if (Array.isArray(e) && e.length === 9) index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+    index.floor = data.floor as number;
+    for (const [f, n] of Object.entries(files)) {
+      if (!Number.isInteger(n) || (n as number) < 0) return undefined;
+      index.files.set(f, n as number);
+    }
+    for (const [into, from, field] of [
+      [index.series, series, 'ts'],
+      [index.prices, prices, 't'],
+    ] as const) {
+      for (const [k, s] of Object.entries(from)) {
+        const times = isRecord(s) && Number.isFinite(s.floor) ? undelta(s[field]) : undefined;
+        if (!times) return undefined;
+        into.set(k, { floor: (s as { floor: number }).floor, times: new Set(times) });
+      }
+    }
+    for (const e of open) {
+      if (!isOpenEntry(e)) return undefined;
+      index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+    }
     return index;
   }
 
@@ -336,10 +361,29 @@ function delta(times: Set<number>): number[] {
   return sorted.map((t, i) => (i === 0 ? t : t - sorted[i - 1]!));
 }
 
-function undelta(steps: unknown): number[] {
-  if (!Array.isArray(steps)) return [];
+/** The times back from their steps; undefined unless every step is a whole number. */
+function undelta(steps: unknown): number[] | undefined {
+  if (!Array.isArray(steps) || !steps.every((step) => Number.isInteger(step))) return undefined;
   let t = 0;
   return steps.map((step: number) => (t += step));
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function isOpenEntry(e: unknown): e is OpenEntry {
+  return (
+    Array.isArray(e) &&
+    e.length === 9 &&
+    typeof e[0] === 'string' &&
+    typeof e[1] === 'string' &&
+    Number.isInteger(e[2]) &&
+    Number.isInteger(e[3]) &&
+    (e[4] === null || isNumber(e[4])) &&
+    typeof e[5] === 'string' &&
+    isNumber(e[6]) &&
+    isNumber(e[7]) &&
+    isNumber(e[8])
+  );
 }
 
 /** Keeps the last KEEP_KEYS_S of a series (and its last few), raising its floor past what went; returns its newest time. */
@@ -370,15 +414,13 @@ export interface JournalTx {
   openForecasts(symbol: string): Settleable[];
   /** Appends the records, one write per month file, and takes them into the index. */
   append(records: JournalRecord[]): void;
-  /** After files were rewritten (prune): the index is built afresh from them when the transaction ends. */
-  rebuildIndex(): void;
 }
 
 /**
- * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
- * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ * Runs `work` on the journal's directory under its lock. Throws ConfigError (exit 3) when the
+ * journal cannot be opened, locked or written.
  */
-export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
+async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<T>): Promise<T> {
   const dir = openJournalDir(dataDir, { create: true })!;
   const lockPath = join(dir, LOCK_FILE);
   refuseLink(lockPath);
@@ -389,16 +431,7 @@ export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T
     throw failure(dir, err);
   }
   try {
-    const index = loadIndex(dir);
-    let rebuilt = false;
-    const tx = transaction(dir, index, () => {
-      rebuilt = true;
-    });
-    const result = await work(tx);
-    const saved = rebuilt ? rebuild(dir, monthFiles(dir)) : index;
-    saved.trim();
-    saveIndex(dir, saved);
-    return result;
+    return await work(dir);
   } catch (err) {
     // The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one.
     throw (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
@@ -407,7 +440,41 @@ export async function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T
   }
 }
 
-function transaction(dir: string, index: JournalIndex, rebuildIndex: () => void): JournalTx {
+/**
+ * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
+ * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ */
+export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
+  return underLock(dataDir, async (dir) => {
+    const index = loadIndex(dir);
+    const result = await work(transaction(dir, index));
+    index.trim();
+    saveIndex(dir, index);
+    return result;
+  });
+}
+
+/**
+ * Runs `rewrite` under the journal's lock (prune): it rewrites or removes month files and says
+ * whether it did; then the index is built afresh from the files. The index is not read first:
+ * what it held of the old files is of no use.
+ */
+export function rewriteJournal<T>(
+  dataDir: string,
+  rewrite: (dir: string) => { result: T; rewrote: boolean },
+): Promise<T> {
+  return underLock(dataDir, (dir) => {
+    const { result, rewrote } = rewrite(dir);
+    if (rewrote) {
+      const index = rebuild(dir, monthFiles(dir));
+      index.trim();
+      saveIndex(dir, index);
+    }
+    return result;
+  });
+}
+
+function transaction(dir: string, index: JournalIndex): JournalTx {
   // Keys below the floors, looked up in their month file (rare: a clock set back by weeks).
   const older = new Map<string, Set<string>>();
   const olderKeys = (file: string): Set<string> => {
@@ -457,7 +524,6 @@ function transaction(dir: string, index: JournalIndex, rebuildIndex: () => void)
           p_short: e[7],
           p_flat: e[8],
         })),
-    rebuildIndex,
     append(records) {
       const byFile = new Map<string, JournalRecord[]>();
       for (const r of records) {

@@ -1,51 +1,23 @@
 // `journal report` for people: a summary row per timeframe (settled, outcomes, hit rate and
 // its interval, the scores, the service's published figures beside them), then per timeframe
-// the Brier decomposition, the reliability table (a warning where a bin holds fewer than 30)
+// the Brier decomposition, the reliability table (a warning where a bin is a small sample)
 // and the reliability chart. As a terminal table, as Markdown for CI step summaries, and as
 // CSV/TSV rows (one per timeframe, columns the document's field paths joined with dots).
 // The figures arrive computed (journal/report.ts); this file formats them.
 import { createColors } from 'picocolors';
+import type { JournalReport, TimeframeReport } from '../journal/report.js';
+import type { CallBin, CallScore } from '../journal/score.js';
 import { attributionFooter } from './attribution.js';
 import { DASH, formatNumber, formatRate, formatUtc } from './format.js';
 import { Output, type Colors } from './io.js';
-import { renderReliabilityChart, SMALL_BIN, type ReliabilityBin } from './reliability-chart.js';
+import { renderReliabilityChart } from './reliability-chart.js';
 import { clean } from './sanitize.js';
 import { flowLine, renderTable, type Cell, type Column } from './table.js';
 import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
 
-export interface CallView {
-  brier: number | null;
-  reliability: number | null;
-  resolution: number | null;
-  uncertainty: number | null;
-  within_bin_variance: number | null;
-  within_bin_covariance: number | null;
-  bins: readonly ReliabilityBin[];
-}
-
-export interface TimeframeView {
-  tf: string;
-  n_settled: number;
-  wins: number;
-  losses: number;
-  neutrals: number;
-  open: number;
-  unsettleable: number;
-  hit_rate: number | null;
-  hit_rate_ci95: readonly [number, number] | null;
-  brier_3class: number | null;
-  bss_3class: number | null;
-  log_loss: number | null;
-  call: CallView;
-  service: {
-    resolved_win_rate: number | null;
-    resolved_win_rate_ci95: readonly [number, number] | null;
-    n_settled: number;
-  } | null;
-}
-
+/** The report and what the table, Markdown and CSV say around it. */
 export interface JournalReportView {
-  report: { flat_band_pct: number; bins: number; timeframes: readonly TimeframeView[] };
+  report: JournalReport;
   symbols: readonly string[];
   /** ts of the first and last forecast reported. */
   first: number | undefined;
@@ -54,6 +26,8 @@ export interface JournalReportView {
   notes: readonly string[];
   /** The meta of a track-record response, when the service's figures are shown: its attribution closes the table. */
   serviceMeta?: unknown;
+  /** A bin of fewer forecasts is marked as a small sample (journal/score.ts's SMALL_SAMPLE). */
+  smallSample: number;
 }
 
 const fixed = (v: number | null | undefined, d = 4): string =>
@@ -64,7 +38,7 @@ const count = (n: number | null | undefined): string => formatNumber(n, 0);
 
 interface SummaryColumn {
   column: Column;
-  text: (t: TimeframeView) => string;
+  text: (t: TimeframeReport) => string;
 }
 
 const SUMMARY: SummaryColumn[] = [
@@ -103,7 +77,7 @@ function headingParts(view: JournalReportView): string[] {
 const heading = (view: JournalReportView): string => headingParts(view).join(' · ');
 
 /** The decomposition's terms, as phrases: brier = REL − RES + UNC + WBV − WBC. */
-function decompositionParts(call: CallView): string[] {
+function decompositionParts(call: CallScore): string[] {
   if (call.brier === null) return ['no calls settled'];
   return [
     `Brier ${fixed(call.brier)} =`,
@@ -115,12 +89,13 @@ function decompositionParts(call: CallView): string[] {
   ];
 }
 
-const decomposition = (call: CallView): string => decompositionParts(call).join(' ');
+const decomposition = (call: CallScore): string => decompositionParts(call).join(' ');
 
-const binName = (b: ReliabilityBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
+const binName = (b: CallBin, first: boolean): string => `${first ? '[' : '('}${b.lo}, ${b.hi}]`;
 
 function binRows(
-  call: CallView,
+  call: CallScore,
+  smallSample: number,
 ): Array<{ bin: string; n: string; mean: string; freq: string; ci: string; small: boolean }> {
   return call.bins.flatMap((b, i) =>
     b.n === 0
@@ -132,13 +107,13 @@ function binRows(
             mean: fixed(b.mean_p, 3),
             freq: fixed(b.freq, 3),
             ci: b.freq_ci95 ? `${fixed(b.freq_ci95[0], 3)}–${fixed(b.freq_ci95[1], 3)}` : DASH,
-            small: b.n < SMALL_BIN,
+            small: b.n < smallSample,
           },
         ],
   );
 }
 
-const calledCount = (call: CallView): number => call.bins.reduce((s, b) => s + b.n, 0);
+const calledCount = (call: CallScore): number => call.bins.reduce((s, b) => s + b.n, 0);
 
 export function renderJournalReportTable(out: Output, view: JournalReportView): string {
   const { timeframes } = view.report;
@@ -175,7 +150,7 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
         ' ',
       ),
     );
-    const rows = binRows(t.call);
+    const rows = binRows(t.call, view.smallSample);
     parts.push(
       renderTable(
         out,
@@ -193,11 +168,11 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
           r.mean,
           r.freq,
           r.ci,
-          r.small ? { text: `⚠ n < ${SMALL_BIN}`, paint: out.c.yellow } : '',
+          r.small ? { text: `⚠ n < ${view.smallSample}`, paint: out.c.yellow } : '',
         ]),
       ),
     );
-    parts.push('', renderReliabilityChart(out.c, t.call.bins, { width, height: 11 }));
+    parts.push('', renderReliabilityChart(out.c, t.call.bins, { width, height: 11, smallSample: view.smallSample }));
   }
   for (const note of view.notes) parts.push('', `note: ${clean(note)}`);
   if (view.serviceMeta !== undefined) {
@@ -223,9 +198,16 @@ export function renderJournalReportMarkdown(out: Output, view: JournalReportView
     lines.push('', `#### ${markdownCell(t.tf)}: reliability of the call (${calledCount(t.call)} calls)`, '');
     lines.push(markdownCell(decomposition(t.call)), '');
     lines.push('| Bin | n | Mean p | Observed | 95% CI | |', '|:---|---:|---:|---:|---:|:---|');
-    for (const r of binRows(t.call))
-      lines.push(`| ${r.bin} | ${r.n} | ${r.mean} | ${r.freq} | ${r.ci} | ${r.small ? `⚠ n < ${SMALL_BIN}` : ''} |`);
-    lines.push('', '```text', renderReliabilityChart(plain, t.call.bins, { width: 60, height: 11 }), '```');
+    for (const r of binRows(t.call, view.smallSample))
+      lines.push(
+        `| ${r.bin} | ${r.n} | ${r.mean} | ${r.freq} | ${r.ci} | ${r.small ? `⚠ n < ${view.smallSample}` : ''} |`,
+      );
+    lines.push(
+      '',
+      '```text',
+      renderReliabilityChart(plain, t.call.bins, { width: 60, height: 11, smallSample: view.smallSample }),
+      '```',
+    );
   }
   for (const note of view.notes) lines.push('', `**Note:** ${markdownCell(note)}`);
   if (view.serviceMeta !== undefined) {

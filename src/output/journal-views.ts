@@ -1,31 +1,18 @@
 // The journal's smaller views: the forecasts of `journal list` as a table, and the summaries of
 // `settle`, `import` and `prune`. Rows and counts arrive computed (journal/); this file
 // formats them.
+import type { ImportSummary } from '../journal/import.js';
+import type { PruneSummary } from '../journal/prune.js';
+import type { JournalRow } from '../journal/rows.js';
+import type { SettleSummary } from '../journal/settling.js';
 import { DASH, formatNumber, formatPercent, formatPrice, formatRate, formatUtc } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 import { renderTable, type Cell, type Column } from './table.js';
 
-/** A row of `journal list` (journal/rows.ts makes them). */
-export interface JournalRowView {
-  symbol: string | number | null;
-  tf: string | number | null;
-  ts: string | number | null;
-  target_t: string | number | null;
-  direction: string | number | null;
-  p_long: string | number | null;
-  p_short: string | number | null;
-  anchor_price: string | number | null;
-  status: string | number | null;
-  settle_price: string | number | null;
-  settle_source: string | number | null;
-  return_pct: string | number | null;
-  outcome: string | number | null;
-}
-
 const text = (v: unknown): string => (v === null || v === undefined ? DASH : String(v));
 
-export function renderJournalRows(out: Output, rows: readonly JournalRowView[]): string {
+export function renderJournalRows(out: Output, rows: readonly JournalRow[]): string {
   if (rows.length === 0) return out.c.dim('(no forecasts match)');
   const columns: Column[] = [
     { header: 'Symbol' },
@@ -63,20 +50,7 @@ export function renderJournalRows(out: Output, rows: readonly JournalRowView[]):
   return renderTable(out, columns, cells);
 }
 
-export interface SettleSummaryView {
-  settled: number;
-  fromCandles: number;
-  fromPrices: number;
-  unsettleable: number;
-  notDue: number;
-  waiting: number;
-  /** Symbols asked for candles, and those whose request failed. */
-  symbols: number;
-  failed: string[];
-  flat_band_pct: number;
-}
-
-export function renderSettleSummary(out: Output, s: SettleSummaryView): string {
+export function renderSettleSummary(out: Output, s: SettleSummary): string {
   const lines = [
     `settled       ${formatNumber(s.settled, 0)} (${formatNumber(s.fromCandles, 0)} from candles, ${formatNumber(s.fromPrices, 0)} from recorded prices)`,
     `unsettleable  ${formatNumber(s.unsettleable, 0)}`,
@@ -86,17 +60,7 @@ export function renderSettleSummary(out: Output, s: SettleSummaryView): string {
   return lines.map((l) => (l.startsWith('settled') ? out.c.bold(l) : l)).join('\n');
 }
 
-export interface ImportSummaryView {
-  format: string;
-  rows: number;
-  forecasts: number;
-  settlements: number;
-  prices: number;
-  duplicates: number;
-  skipped: number;
-}
-
-export function renderImportSummary(s: ImportSummaryView, file: string): string {
+export function renderImportSummary(s: ImportSummary, file: string): string {
   return [
     `read          ${formatNumber(s.rows, 0)} rows of ${clean(file)} (${s.format})`,
     `added         ${formatNumber(s.forecasts, 0)} forecasts, ${formatNumber(s.settlements, 0)} settlements, ${formatNumber(s.prices, 0)} prices`,
@@ -105,15 +69,7 @@ export function renderImportSummary(s: ImportSummaryView, file: string): string 
   ].join('\n');
 }
 
-export interface PruneSummaryView {
-  before: number;
-  removed: number;
-  kept: number;
-  files_removed: readonly string[];
-  files_rewritten: readonly string[];
-}
-
-export function renderPruneSummary(s: PruneSummaryView, dryRun: boolean): string {
+export function renderPruneSummary(s: PruneSummary, dryRun: boolean): string {
   const verb = dryRun ? 'would remove' : 'removed';
   const files = [
     s.files_removed.length ? `${s.files_removed.length} file(s) deleted (${s.files_removed.join(', ')})` : '',

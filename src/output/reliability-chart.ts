@@ -1,30 +1,21 @@
 // A reliability diagram on the terminal: the mean forecast of each bin across, the observed
 // frequency up, the diagonal of perfect calibration dotted, each bin's Wilson 95% band drawn
-// as a vertical bar and its frequency as a dot (hollow where the bin holds fewer than 30
-// forecasts, too few to read much into). Text only, so it pastes into a CI log or a Markdown
+// as a vertical bar and its frequency as a dot (hollow where the bin holds too few forecasts to
+// read much into, by the journal's rule). Text only, so it pastes into a CI log or a Markdown
 // code block as it shows.
+import type { CallBin } from '../journal/score.js';
 import type { Colors } from './io.js';
-
-/** A bin as the journal computed it (journal/score.ts); mean_p and freq are null when it is empty. */
-export interface ReliabilityBin {
-  lo: number;
-  hi: number;
-  n: number;
-  mean_p: number | null;
-  freq: number | null;
-  freq_ci95: readonly [number, number] | null;
-}
-
-/** Fewer forecasts than this in a bin: its frequency is marked as a small sample. */
-export const SMALL_BIN = 30;
 
 const LABEL_WIDTH = 5;
 
-/** The chart as lines of text, `width` columns wide (labels included), `height` rows of plot. */
+/**
+ * The chart as lines of text, `width` columns wide (labels included), `height` rows of plot; a
+ * bin of fewer than `smallSample` forecasts (journal/score.ts's SMALL_SAMPLE) is drawn hollow.
+ */
 export function renderReliabilityChart(
   c: Colors,
-  bins: readonly ReliabilityBin[],
-  size: { width: number; height: number } = { width: 45, height: 13 },
+  bins: readonly CallBin[],
+  size: { width: number; height: number; smallSample: number },
 ): string {
   const cols = Math.max(11, size.width - LABEL_WIDTH - 1);
   const rows = Math.max(5, size.height);
@@ -41,7 +32,7 @@ export function renderReliabilityChart(
     if (b.freq_ci95) {
       for (let r = rowOf(b.freq_ci95[1]); r <= rowOf(b.freq_ci95[0]); r++) grid[r]![x] = { ch: '│', paint: c.cyan };
     }
-    grid[rowOf(b.freq)]![x] = b.n < SMALL_BIN ? { ch: '○', paint: c.yellow } : { ch: '●', paint: c.green };
+    grid[rowOf(b.freq)]![x] = b.n < size.smallSample ? { ch: '○', paint: c.yellow } : { ch: '●', paint: c.green };
   }
   const label = (r: number): string => {
     if (r === 0) return '1.0';
@@ -66,6 +57,6 @@ export function renderReliabilityChart(
     axis,
     ticks,
     `${' '.repeat(LABEL_WIDTH + 1)}forecast probability of the call`,
-    `${' '.repeat(LABEL_WIDTH + 1)}● observed (○ n < ${SMALL_BIN})  │ 95% CI  · calibrated`,
+    `${' '.repeat(LABEL_WIDTH + 1)}● observed (○ n < ${size.smallSample})  │ 95% CI  · calibrated`,
   ].join('\n');
 }

@@ -60,6 +60,8 @@ export async function boardForecasts(
   let failed: { error: unknown } | undefined;
   let inflight = false;
   let full = false;
+  // A refresh's answers go on to the command (--record) once the board has drawn them.
+  let toShow: Answer[] | undefined;
   try {
     if (ctx.signal.aborted) throw new InterruptedError();
     screen.open();
@@ -92,8 +94,10 @@ export async function boardForecasts(
           stderr.restore();
           const final = view.text(ctx.clock.now(), false);
           if (final !== '') out.data(final);
+          await source.shown?.(report.answers);
           return report.code;
         }
+        toShow = report.answers;
       }
       const now = ctx.clock.now();
       if (!inflight && now >= refresher.nextAt) {
@@ -112,6 +116,12 @@ export async function boardForecasts(
       }
       screen.draw(view.frame(now, screen.columns, screen.rows, notice), full);
       full = false;
+      if (toShow) {
+        // After the draw: a journal waiting for its lock holds back no one's view of the board.
+        const answers = toShow;
+        toShow = undefined;
+        await source.shown?.(answers);
+      }
       // Until the next second's tick (countdowns move each second), or the refresh, or a wake.
       const next = view.nextTick(now);
       const until = inflight ? next : Math.min(next, refresher.nextAt);
@@ -121,7 +131,7 @@ export async function boardForecasts(
       }
       woken = new AbortController();
       try {
-        await ctx.clock.sleep(Math.max(0, until - now), woken.signal);
+        await ctx.clock.sleep(Math.max(0, until - ctx.clock.now()), woken.signal);
       } catch {
         // Woken early: a key, a resize, a finished refresh, or Ctrl-C (checked at the top).
       }

@@ -1,5 +1,6 @@
-// What a command hands its watch: the fetch and the render its one-shot run uses, so that a
-// refresh is that run again (and whatever hooks into the fetch, like --record, sees each one).
+// What a command hands its watch: the fetch, the render and the after-show step its one-shot
+// run uses, so that a refresh is that run again (and --record, after each refresh is on show,
+// sees each one).
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
@@ -32,6 +33,12 @@ export interface ForecastSource {
     nowSeconds: number,
     marks?: ReadonlyMap<string, ForecastMarks>,
   ): { text: string; problems: string[] };
+  /**
+   * After a refresh's answers are on show (written to the stream, drawn on the board): what the
+   * command does with what it showed (--record). The output never waits for it: a journal
+   * waiting for its lock must not hold the forecasts back.
+   */
+  shown?(answers: ReadonlyArray<{ symbol: string; fetched: Forecast }>): Promise<void>;
 }
 
 export interface WatchOptions {

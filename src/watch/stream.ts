@@ -32,6 +32,7 @@ export async function streamForecasts(
     for (;;) {
       const report = await refresher.refresh();
       write(ctx, out, source, options, refresher, report);
+      await source.shown?.(report.answers);
       if (report.permanent) throw withoutBody(report.permanent.error);
       if (options.count !== undefined && refresher.count >= options.count) return report.code;
       await sleepUntil(ctx, refresher.nextAt, readerLeft);

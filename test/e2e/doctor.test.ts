@@ -46,6 +46,7 @@ describe('fcast doctor', () => {
         'config directory',
         'config file',
         'config file mode',
+        'data directory',
         'base URL',
         'API key',
         'gateway key',
@@ -105,6 +106,30 @@ describe('fcast doctor', () => {
     expect(check.mark).toBe('✗');
     expect(check.text).toContain(`config.json is a symbolic link (to ${target})`);
     expect(check.text).toMatch(/fix: replace the link/);
+  });
+
+  it('reports the data directory (FCAST_DATA_DIR) and its mode as the config directory’s, and fails one the journal refuses', async () => {
+    const data = join(tempDir(), 'data');
+    const run = () => emu.runWithKey(['doctor', '--dry-run'], { env: { FCAST_DATA_DIR: data } });
+    const check = async () => lines((await run()).stdout).get('data directory')!;
+    expect(await check()).toEqual({
+      mark: '✓',
+      text: `${data} does not exist yet (created with mode 0700 by the first --record)`,
+    });
+    mkdirSync(data, { mode: 0o700 });
+    expect(await check()).toEqual({ mark: '✓', text: `${data}, mode 0700` });
+    chmodSync(data, 0o755);
+    expect(await check()).toEqual({
+      mark: '!',
+      text: `${data} has mode 0755: others can list it; 0700 keeps it private; fix: chmod 700 '${data}'`,
+    });
+    chmodSync(data, 0o777);
+    const r = await run();
+    expect(r.code).toBe(3);
+    expect(lines(r.stdout).get('data directory')).toEqual({
+      mark: '✗',
+      text: `the data directory ${data} is writable by others (mode 0777); not used for the journal; fix: chmod 700 '${data}', or point FCAST_DATA_DIR at a private directory`,
+    });
   });
 
   it('accepts a missing config file', async () => {

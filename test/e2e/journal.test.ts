@@ -3,14 +3,16 @@
 // emulator's own candles and prices, and the report, list, export and gates say what the
 // contract says.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { acquireLock } from '../../src/config/file-lock.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { priceAt } from '../../src/mock/prices.js';
-import { expectExit, tempDir } from '../helpers/cli.js';
+import { expectExit, steppedClock, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { recordSession, served, SESSION_START } from '../helpers/journal-session.js';
+import { served, SESSION_START, SETTLE_AFTER_MS, sessionFixture } from '../helpers/journal-session.js';
 
 const emu = useEmulator({ seed: 'journal' });
 const SEED = 'journal';
@@ -30,6 +32,15 @@ function lines(data: string): any[] {
 }
 
 const key = (r: { symbol: string; tf: string; ts: number }) => `${r.symbol} ${r.tf} ${r.ts}`;
+
+/** Waits until `ok()` holds, looking every 10 ms, for at most 3 s. */
+async function eventually(ok: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('recording', () => {
   it('--record leaves stdout byte for byte as without it, --json and table alike, and records each forecast once', async () => {
@@ -133,6 +144,77 @@ describe('recording', () => {
     expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
   });
 
+  it('records the timeframes shown: those of --tf, whatever the format (--json prints the whole body)', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const data = tempDir();
+    const env = { FCAST_DATA_DIR: data };
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--tf', '1h,6H', '--record'], { env }), 0);
+    expectExit(await emu.runWithKey(['predict', 'ETH/USD', '--tf', '15min', '--json', '--record'], { env }), 0);
+    expectExit(await emu.run(['demo', 'EUR/USD', '--tf', '1min', '--format', 'csv', '--record'], { env }), 0);
+    const tfs = (symbol: string) =>
+      lines(data)
+        .filter((r) => r.kind === 'forecast' && r.symbol === symbol)
+        .map((r) => r.tf)
+        .sort();
+    expect(tfs('BTC/USD')).toEqual(['1h', '6h']);
+    expect(tfs('ETH/USD')).toEqual(['15min']);
+    expect(tfs('EUR/USD')).toEqual(['1min']);
+    // Without --tf, every timeframe of the body.
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env }), 0);
+    const body = await served(emu, 'predictions.php?symbol=BTC/USD');
+    expect(tfs('BTC/USD')).toEqual(Object.keys(body.predictions).sort());
+  });
+
+  it('never delays the output: a recorder waiting for the journal’s lock has shown its forecasts already', async () => {
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    const cases: Array<{ argv: string[]; tty?: boolean; shows: RegExp }> = [
+      { argv: ['predict', 'BTC/USD'], shows: /^TF\s+Dir/m },
+      { argv: ['predict', 'BTC/USD', 'ETH/USD', '--json'], shows: /"symbol": "ETH\/USD"/ },
+      { argv: ['demo', 'ETH/USD', '--format', 'csv'], shows: /^symbol,/ },
+      { argv: ['predict', 'BTC/USD', '--watch', '--count', '1', '--json'], shows: /^\{"ok":true/ },
+      { argv: ['demo', '--watch', '--count', '2', '--interval', '5'], tty: true, shows: /TF\s+Dir/ },
+    ];
+    for (const { argv, tty, shows } of cases) {
+      const data = tempDir();
+      const dir = join(data, 'journal');
+      mkdirSync(dir, { mode: 0o700 });
+      const release = await acquireLock(join(dir, 'journal.lock'), 'the journal (held by the test)');
+      let stdout = { text: '' };
+      let finished = false;
+      // The board on a terminal: keys that never come, and a clock that moves only when the test says.
+      const clock = steppedClock(Date.now());
+      const board = tty
+        ? {
+            tty,
+            terminal: { columns: 100, rows: 40 },
+            clock,
+            stdin: Object.assign(new PassThrough(), { setRawMode() {} }),
+          }
+        : {};
+      const run = emu
+        .runWithKey([...argv, '--record'], {
+          env: { FCAST_DATA_DIR: data },
+          ...board,
+          onStart: (s) => (stdout = s.stdout),
+        })
+        .finally(() => {
+          finished = true;
+        });
+      try {
+        // Colours and cursor moves aside, on the board.
+        await eventually(() => shows.test(stdout.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')), argv.join(' '));
+        expect(finished, argv.join(' ')).toBe(false);
+        expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+      } finally {
+        release();
+      }
+      // The board's second refresh, the interval after the first.
+      while (tty && !finished) await clock.advance(1000);
+      expectExit(await run, 0);
+      expect(lines(data).some((r) => r.kind === 'forecast')).toBe(true);
+    }
+  });
+
   it('a journal that cannot be written is one warning: the output and the exit code stay', async () => {
     emu.server.clock.set({ start: SESSION_START, speed: 0 });
     const plain = await emu.runWithKey(['predict', 'BTC/USD', '--json']);
@@ -177,16 +259,22 @@ describe('recording', () => {
 });
 
 describe('a recorded session, settled and reported', () => {
-  const data = tempDir();
-  const env = { FCAST_DATA_DIR: data };
-  const STEPS = 36;
-  const STEP_S = 300;
-
-  beforeAll(async () => {
-    await recordSession(emu, data, { steps: STEPS, stepS: STEP_S, symbols: ['BTC/USD', 'ETH/USD'], candlesEvery: 6 });
+  // Each test has a session of its own: recorded once for the file, copied for each test.
+  const session = sessionFixture(emu, {
+    steps: 36,
+    stepS: 300,
+    symbols: ['BTC/USD', 'ETH/USD'],
+    candlesEvery: 6,
   });
+  /** The session settled, and the environment that points fcast at its journal. */
+  const settled = async () => {
+    const data = await session.settled();
+    return { data, env: { FCAST_DATA_DIR: data } };
+  };
 
   it('settles by the server’s clock: what is due settles, what is not stays open, whatever this machine’s clock says', async () => {
+    const data = await session.recorded();
+    const env = { FCAST_DATA_DIR: data };
     // The session's last recording was 5 minutes ago by the emulator; fcast's clock says November.
     const before = lines(data);
     const forecasts = before.filter((r) => r.kind === 'forecast');
@@ -212,7 +300,9 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('every settlement is the emulator’s own close: the candle closing at target_t, or a price at most 900 s after', async () => {
-    emu.server.clock.advance(12 * 3600_000);
+    const data = await session.recorded();
+    const env = { FCAST_DATA_DIR: data };
+    emu.server.clock.advance(SETTLE_AFTER_MS);
     expectExit(await emu.runWithKey(['journal', 'settle'], { env }), 0);
     const all = lines(data);
     const forecasts = new Map(all.filter((r) => r.kind === 'forecast').map((f) => [key(f), f]));
@@ -254,6 +344,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('reports per timeframe with the contract’s field names, the decomposition adding up, and the service beside it', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--json'], { env });
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout);
@@ -315,6 +406,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('--offline sends nothing and leaves service null; one symbol takes its published figures as they are', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--json', '--offline'], { env });
     expectExit(r, 0);
     expect(emu.server.requests).toHaveLength(0);
@@ -337,6 +429,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('the table has the summary, the decomposition, the reliability table with small-sample warnings and the chart', async () => {
+    const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline'], { env });
     expectExit(r, 0);
     expect(r.stdout).toMatch(
@@ -350,6 +443,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('--format markdown, csv and tsv', async () => {
+    const { env } = await settled();
     const md = await emu.runWithKey(['journal', 'report', '--format', 'markdown', '--offline'], { env });
     expectExit(md, 0);
     expect(md.stdout).toMatch(/^### Journal report/);
@@ -368,6 +462,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('gates exit 8, listing each failure; a figure equal to its threshold passes', async () => {
+    const { env } = await settled();
     const doc = JSON.parse(
       (await emu.runWithKey(['journal', 'report', '--json', '--offline', '--tf', '1min'], { env })).stdout,
     );
@@ -417,6 +512,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('under GitHub Actions, failed gates are ::error lines and the report and verdict go to the step summary', async () => {
+    const { env } = await settled();
     const summary = join(tempDir(), 'summary.md');
     const ci = { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
     const r = await emu.runWithKey(['journal', 'report', '--offline', '--tf', '1min,1h', '--min-settled', '100000'], {
@@ -438,6 +534,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('list and export: one row per forecast, the contract’s columns in its order', async () => {
+    const { data, env } = await settled();
     const list = await emu.runWithKey(['journal', 'list', '--status', 'unsettleable', '--json'], { env });
     expectExit(list, 0);
     const rows = JSON.parse(list.stdout);
@@ -457,6 +554,17 @@ describe('a recorded session, settled and reported', () => {
       .map((l) => JSON.parse(l));
     expect(objects).toHaveLength(forecasts.filter((f) => f.symbol === 'BTC/USD').length);
     expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
+    // list's CSV and TSV put each time's ISO twin beside it, as every table does (Formats).
+    const listed =
+      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min';
+    const listCsv = await emu.runWithKey(['journal', 'list', '--format', 'csv'], { env });
+    expectExit(listCsv, 0);
+    const [listHeader, first] = listCsv.stdout.split('\n');
+    expect(listHeader).toBe(listed);
+    const cells = Object.fromEntries(listed.split(',').map((c, i) => [c, first!.split(',')[i]]));
+    expect(cells.ts_iso).toBe(new Date(Number(cells.ts) * 1000).toISOString().replace('.000Z', 'Z'));
+    const listTsv = await emu.runWithKey(['journal', 'list', '--format', 'tsv'], { env });
+    expect(listTsv.stdout.split('\n')[0]).toBe(listed.replaceAll(',', '\t'));
     const table = await emu.runWithKey(['journal', 'list', '--tf', '1h'], { env });
     expect(table.stdout).toMatch(/^Symbol\s+TF\s+Created \(UTC\)\s+Target \(UTC\)\s+Call/);
     const refused = await emu.runWithKey(['journal', 'export', '--json'], { env });
@@ -465,6 +573,7 @@ describe('a recorded session, settled and reported', () => {
   });
 
   it('an export imported elsewhere reports the same; path names the journal', async () => {
+    const { env } = await settled();
     const csv = (await emu.runWithKey(['journal', 'export'], { env })).stdout;
     const file = join(tempDir(), 'export.csv');
     writeFileSync(file, csv);

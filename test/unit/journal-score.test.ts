@@ -5,16 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wilsonInterval } from '../../src/evidence/wilson.js';
-import {
-  binEdge,
-  binOf,
-  brierScore,
-  calibrationCurve,
-  CallAccumulator,
-  LOG_LOSS_CLIP,
-  Sum,
-  TimeframeAccumulator,
-} from '../../src/journal/score.js';
+import { binEdge, binOf, CallAccumulator, LOG_LOSS_CLIP, Sum, TimeframeAccumulator } from '../../src/journal/score.js';
+import { brierScore, calibrationCurve } from '../helpers/calibration.js';
 
 describe('scikit-learn docstring examples', () => {
   it('brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]) is 0.0375 (sklearn prints 0.037...)', () => {

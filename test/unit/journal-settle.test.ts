@@ -1,5 +1,12 @@
 // The settlement rule (docs/journal.md), step by step, on hand-made candles and observations.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import { recordShown } from '../../src/journal/hook.js';
+import { findSymbol } from '../../src/mock/catalog.js';
+import { forecastEnvelope } from '../../src/mock/forecasts.js';
+import { tempDir } from '../helpers/cli.js';
 import type { CandlesEvidence } from '../../src/journal/candles.js';
 import { readCandles } from '../../src/journal/candles.js';
 import type { Settleable } from '../../src/journal/record.js';
@@ -180,5 +187,56 @@ describe('readCandles: only the {t, o, h, l, c, v} shape settles anything', () =
   ])('refuses %s', async (_name, body) => {
     const got = await readCandles(body);
     expect(got.usable).toBe(false);
+  });
+});
+
+describe('what --record settles from its own response (journal/hook.ts)', () => {
+  const SERVER_T = Date.UTC(2026, 2, 2, 10, 7) / 1000;
+  const info = findSymbol('BTC/USD')!;
+  const body = (serverT: number) =>
+    forecastEnvelope('hook', info, 'free', serverT, { candles: true }) as unknown as ForecastEnvelope;
+
+  /** A journal holding the response at SERVER_T, and an open forecast of it whose target is on the 15min grid, still ahead. */
+  async function journalWithOpenForecast() {
+    const data = tempDir();
+    await recordShown(data, [{ symbol: 'BTC/USD', body: body(SERVER_T) }], SERVER_T);
+    const f = Object.values(body(SERVER_T).predictions).find(
+      (p) => p.target_t > SERVER_T + 900 && p.target_t % 900 === 0,
+    )!;
+    expect(f).toBeDefined();
+    return { data, f };
+  }
+
+  /** A later response whose 15min candles end with one closing at `closesAt` (a candle still forming, when after server_t). */
+  function laterResponse(serverT: number, closesAt: number): ForecastEnvelope {
+    const b = body(serverT) as any;
+    const list = b.candles['15min'];
+    list.push({ ...list.at(-1), t: closesAt - 900, c: 123.45 });
+    return b;
+  }
+
+  it('never settles from a candle that closes after the server’s clock (step 1 before step 2)', async () => {
+    const { data, f } = await journalWithOpenForecast();
+    const serverT = f.target_t - 60;
+    const done = await recordShown(data, [{ symbol: 'BTC/USD', body: laterResponse(serverT, f.target_t) }], serverT);
+    expect(done.settled).toBe(0);
+    const lines = readFileSync(join(data, 'journal', '2026-03.jsonl'), 'utf8');
+    expect(lines).not.toContain('"kind":"settlement"');
+  });
+
+  it('settles from the candle closing at target_t once the server’s clock has reached it', async () => {
+    const { data, f } = await journalWithOpenForecast();
+    const done = await recordShown(
+      data,
+      [{ symbol: 'BTC/USD', body: laterResponse(f.target_t, f.target_t) }],
+      f.target_t,
+    );
+    expect(done.settled).toBeGreaterThanOrEqual(1);
+    const settled = readFileSync(join(data, 'journal', '2026-03.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((r) => r.kind === 'settlement' && r.tf === f.tf && r.ts === f.ts);
+    expect(settled).toMatchObject({ settle_price: 123.45, settle_t: f.target_t, settle_source: 'candles' });
   });
 });

@@ -3,6 +3,7 @@
 import {
   appendFileSync,
   chmodSync,
+  chownSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -13,17 +14,37 @@ import {
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { importJournal } from '../../src/journal/import.js';
 import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import { appendLines, journalDirOf, monthFiles, readJournal, withJournal } from '../../src/journal/store.js';
+import {
+  appendLines,
+  journalDirOf,
+  monthFiles,
+  openJournalDir,
+  readJournal,
+  withJournal,
+} from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
 const NOV = Date.UTC(2026, 10, 22, 12) / 1000;
+
+/** Where each full read of a journal file began (readRecords' `from`): what the store took in. */
+const lineReads = vi.hoisted(() => [] as number[]);
+vi.mock('../../src/journal/lines.js', async (original) => {
+  const lines = await original<typeof import('../../src/journal/lines.js')>();
+  return {
+    ...lines,
+    readRecords: (...args: Parameters<typeof lines.readRecords>) => {
+      lineReads.push(args[1]);
+      return lines.readRecords(...args);
+    },
+  };
+});
 
 const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
   v: 1,
@@ -102,6 +123,33 @@ describe('recording', () => {
     expect(await record(data, minutes(NOV, 16))).toBe(1);
     keysOnce(data);
     expect(everything(data)).toHaveLength(16);
+  });
+
+  it('rebuilds an index that is valid JSON with a bad entry, and loses or duplicates nothing', async () => {
+    const data = join(tempDir(), 'data');
+    const index = join(journalDirOf(data), 'index.json');
+    await record(data, minutes(NOV, 10));
+    const damage: Array<(i: any) => void> = [
+      (i) => (i.series.x = null),
+      (i) => (i.series['BTC/USD\t1min'].ts = ['a']),
+      (i) => (i.series['BTC/USD\t1min'].floor = 'x'),
+      (i) => (i.series = []),
+      (i) => (i.prices.x = 5),
+      (i) => (i.files['2026-11.jsonl'] = 'x'),
+      (i) => (i.open = [[1, 2]]),
+      (i) => (i.open = [['BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
+      (i) => (i.open = 'nope'),
+    ];
+    for (const [k, harm] of damage.entries()) {
+      const saved = JSON.parse(readFileSync(index, 'utf8'));
+      harm(saved);
+      writeFileSync(index, JSON.stringify(saved));
+      expect(await record(data, minutes(NOV, 11 + k)), String(harm)).toBe(1);
+      // Rebuilt: the index saved is whole again.
+      expect(readFileSync(index, 'utf8')).not.toContain('null');
+    }
+    keysOnce(data);
+    expect(everything(data)).toHaveLength(10 + damage.length);
   });
 
   it('finds a key older than the index keeps, in its month file', async () => {
@@ -191,6 +239,47 @@ describe('prune', () => {
     expect(novBefore.endsWith(novAfter)).toBe(true);
     expect(await record(data, minutes(NOV, 3))).toBe(0);
     expect(everything(data)).toHaveLength(5);
+  });
+});
+
+describe('prune and what it leaves', () => {
+  it('keeps a torn last line byte for byte, counted as kept, in a month it rewrites', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    const path = join(journalDirOf(data), '2026-11.jsonl');
+    const torn = recordLine(forecastAt(NOV + 600)).slice(0, 50);
+    appendFileSync(path, torn);
+    const before = readFileSync(path, 'utf8');
+    const summary = await pruneJournal(data, NOV + 120, false);
+    expect(summary).toMatchObject({ removed: 2, kept: 3, files_rewritten: ['2026-11.jsonl'] });
+    const after = readFileSync(path, 'utf8');
+    expect(after.endsWith(torn)).toBe(true);
+    expect(before.endsWith(after)).toBe(true);
+    // Still one torn line to readers, and the next writer ends it before appending.
+    expect(await record(data, minutes(NOV + 240, 1))).toBe(1);
+    const problems = noProblems();
+    const read: JournalRecord[] = [];
+    readRecords(path, 0, (r) => read.push(r), problems);
+    expect([read.length, problems.damaged]).toEqual([3, 1]);
+  });
+
+  it('builds the index afresh from the files it rewrote, without first taking in what it was behind', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    // A writer killed after its append, before saving the index: the index is behind the file.
+    appendFileSync(
+      join(journalDirOf(data), '2026-11.jsonl'),
+      minutes(NOV + 240, 2)
+        .map(recordLine)
+        .join(''),
+    );
+    lineReads.splice(0);
+    await pruneJournal(data, NOV + 120, false);
+    // The rebuild reads each file from its start; a catch-up would have read the tail too.
+    expect(lineReads.filter((from) => from > 0)).toEqual([]);
+    expect(lineReads.length).toBeGreaterThan(0);
+    expect(await record(data, minutes(NOV + 120, 4))).toBe(0);
+    keysOnce(data);
   });
 });
 
@@ -313,6 +402,26 @@ describe('export and import', () => {
 });
 
 describe('the data directory', () => {
+  it('follows the config directory’s rules: refused when others may write it or another user owns it', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    chmodSync(data, 0o777);
+    await expect(record(data, minutes(NOV + 60, 1))).rejects.toThrow(
+      `journal: the data directory ${data} is writable by others (mode 0777); not used for the journal`,
+    );
+    expect(() => openJournalDir(data, { create: false })).toThrow(/writable by others/);
+    chmodSync(data, 0o720);
+    await expect(record(data, minutes(NOV + 60, 1))).rejects.toThrow(/is writable by its group \(mode 0720\)/);
+    chmodSync(data, 0o700);
+    expect(await record(data, minutes(NOV + 60, 1))).toBe(1);
+    // Another user's (root can hand it over): refused, whatever its mode.
+    if (process.getuid?.() === 0) {
+      chownSync(data, 12345, 12345);
+      await expect(record(data, minutes(NOV + 120, 1))).rejects.toThrow(/belongs to another user \(uid 12345\)/);
+      chownSync(data, 0, 0);
+    }
+  });
+
   it('is created level by level with 0700, and a file in its way is a clear error', async () => {
     const base = tempDir();
     await record(join(base, 'a', 'b'), minutes(NOV, 1));

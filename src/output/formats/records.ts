@@ -8,6 +8,7 @@
 // field holding epoch seconds gets an ISO 8601 UTC twin right after it, named `<name>_iso`.
 // Cells are as sent: text as text (the writer cleans and escapes it), numbers as their JSON
 // text, true/false, and null or absent as an empty cell.
+import { MAX_EPOCH_S } from '../../core/values.js';
 import type { Cell } from './delimited.js';
 import { NumberText, type JsonValue } from './json-text.js';
 
@@ -61,7 +62,7 @@ export const SOURCE = 'source';
 const TIME_NAME = /(^|_)(t|ts|time|at|date)$|_t$|timestamp/i;
 const GUESSED_EPOCH: readonly [number, number] = [1_000_000_000, 4_000_000_000];
 // What the schemas accept as an epoch: 1970 to the end of year 9999.
-const KNOWN_EPOCH: readonly [number, number] = [0, 253_402_300_799];
+const KNOWN_EPOCH: readonly [number, number] = [0, MAX_EPOCH_S];
 
 function epochOf(value: Leaf | undefined, [min, max]: readonly [number, number]): number | undefined {
   const n = value instanceof NumberText ? value.value : value;
