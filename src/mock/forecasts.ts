@@ -92,8 +92,14 @@ function drawForecast(seed: string, info: SymbolInfo, tf: string, horizonMin: nu
   const rsiScore = clamp(0.7 * emaScore + 0.3 * (next() * 2 - 1), -1, 1);
   const score = clamp(0.5 * emaScore + 0.5 * rsiScore, -1, 1);
 
-  const view = clamp(0.45 * score + 0.35 * Math.tanh(futureZ) + 0.2 * (next() * 2 - 1), -1, 1);
-  const change = round(view * sigma * 0.5, 4);
+  // The engines' view: mostly noise, with a small look at the momentum and at the emulated
+  // future, so that the direction comes true 52-56% of the time at every horizon, as the
+  // emulator's own published track record says (mock/evidence.ts): a journal that scores these
+  // forecasts agrees with the record the emulator publishes. (A larger look made them come
+  // true 70-80% of the time, far beyond the record.)
+  const view = clamp(0.02 * score + 0.03 * Math.tanh(futureZ) + 0.2 * (next() * 2 - 1), -1, 1);
+  // The forecast move: up to half a typical move over the horizon, at the view's widest.
+  const change = round(view * sigma * 2.5, 4);
   const labelRaw = change > 0.05 ? 'sube' : change < -0.05 ? 'baja' : 'estable';
   const flat2 = 0.08 + 0.5 * (1 - Math.abs(view)) ** 2 * next();
   const [l2, s2, f2] = probabilities((1 - flat2) * (0.5 + 0.4 * view), (1 - flat2) * (0.5 - 0.4 * view), flat2);

@@ -133,8 +133,10 @@ describe('fcast demo: what, how sure, when', () => {
     for (const [tf, f] of Object.entries(body.predictions)) {
       const row = rowOf(tf);
       const prob = f.ia3.direction === 'long' ? f.ia3.p_long : f.ia3.p_short;
+      // A move that shows as 0.00% disagrees with nothing (the Move column would show no move).
+      const movePct = (f.target_price / f.anchor_price - 1) * 100;
       const contradicted =
-        (f.ia3.direction === 'long') !== f.target_price > f.anchor_price && f.target_price !== f.anchor_price;
+        (f.ia3.direction === 'long') !== f.target_price > f.anchor_price && Math.abs(movePct) >= 0.005;
       expect(row).toMatch(
         new RegExp(`^${tf}\\s+${f.ia3.direction}${contradicted ? ' ≠' : ''}\\s+${Math.round(prob * 100)}%\\s`),
       );
