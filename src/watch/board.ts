@@ -9,7 +9,7 @@ import { MARK } from '../output/forecast-table.js';
 import { formatDuration } from '../output/format.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
-import { displayWidth, packLine, withoutColour } from '../output/table.js';
+import { displayWidth, truncate, withoutColour } from '../output/table.js';
 import { bodyAt, shownTimes } from './changes.js';
 import { Refresher, type RefreshReport } from './refresher.js';
 import { type Key, Screen, type Terminal } from './screen.js';
@@ -19,6 +19,8 @@ import type { Answer, ForecastSource, WatchOptions } from './source.js';
 const FOOTER_LINES = 3;
 /** A footer whose disclaimer wrapped on a narrow window: kept whole up to this many lines. */
 const MAX_FOOTER_LINES = 6;
+/** The fewest cells a stale board's reason keeps on the status line before the keys give way to it. */
+const MIN_REASON = 24;
 
 export async function boardForecasts(
   ctx: Ctx,
@@ -245,14 +247,10 @@ class BoardView {
     const c = out.c;
     const top: string[] = [];
     const oldest = refresher.oldestAnswer();
-    const failure = refresher.lastFailures[0];
     if (refresher.stale) {
-      const why = `${failure!.error.message}${refresher.lastFailures.length > 1 ? ` (and ${refresher.lastFailures.length - 1} more)` : ''}`;
+      // The mark and the age here; why, on the status line (the contract's place for errors).
       const age = oldest === undefined ? 'no data yet' : `data from ${formatDuration((now - oldest) / 1000)} ago`;
-      // Two lines at most (the second cut to the width), so that a narrow window still says why.
-      const [first = '', ...rest] = packLine(`${age}: ${clean(why)}`.split(' '), Math.max(10, columns - 8), ' ');
-      top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(first)}`);
-      if (rest.length > 0) top.push(`        ${c.yellow(rest.join(' '))}`);
+      top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(`${age}: the last refresh failed`)}`);
     }
     const bottom: string[] = [];
     // The board's own marks (a watch marks with a column of its own), explained while any shows.
@@ -288,13 +286,34 @@ class BoardView {
           : `next in ${next}`;
     const keys = [`${c.bold('q')} quit`, `${c.bold('r')} refresh`];
     const said = notice === undefined ? [] : [c.yellow(clean(notice))];
-    const variants: string[][] = [
-      [...said, ...(updated === undefined ? [] : [`updated ${clock(updated)} UTC (${ago} ago)`]), when, ...keys],
-      [...said, ...(updated === undefined ? [] : [`updated ${ago} ago`]), when, ...keys],
-      [...said, when, ...keys],
-      [when, ...keys],
-    ];
-    const fits = (parts: string[]) => displayWidth(withoutColour(parts.join(' · '))) <= columns;
+    const long = updated === undefined ? [] : [`updated ${clock(updated)} UTC (${ago} ago)`];
+    const short = updated === undefined ? [] : [`updated ${ago} ago`];
+    const width = (parts: string[]) => displayWidth(withoutColour(parts.join(' · ')));
+    const fits = (parts: string[]) => width(parts) <= columns;
+    let variants: string[][];
+    if (refresher.stale) {
+      // Why the board is stale comes first, after it the retry: on a narrow window the times go,
+      // then the reason is cut (the keys stay while it keeps a few words), never left out.
+      const failures = refresher.lastFailures;
+      const why = clean(
+        `${failures[0]!.error.message}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}`,
+      );
+      const room = (after: string[]) => columns - width(['', ...after]);
+      const cut = (after: string[]) => [c.yellow(truncate(why, Math.max(1, room(after)))), ...after];
+      variants = [
+        [...said, c.yellow(why), ...long, when, ...keys],
+        [c.yellow(why), ...short, when, ...keys],
+        ...(room([when, ...keys]) >= MIN_REASON ? [cut([when, ...keys])] : []),
+        cut([when]),
+      ];
+    } else {
+      variants = [
+        [...said, ...long, when, ...keys],
+        [...said, ...short, when, ...keys],
+        [...said, when, ...keys],
+      ];
+    }
+    variants.push([when, ...keys]);
     return (variants.find(fits) ?? variants.at(-1)!).join(c.dim(' · '));
   }
 }
