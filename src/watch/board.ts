@@ -96,6 +96,11 @@ export async function boardForecasts(
           stderr.restore();
           const final = view.text(ctx.clock.now(), false);
           if (final !== '') out.data(final);
+          // A last refresh that failed is told as the command alone would tell it, with how old
+          // the table is: exit 6 after a table that looks fresh would say nothing of why.
+          for (const f of report.failures) out.error(f.error);
+          const stale = view.staleAge(report, ctx.clock.now());
+          if (stale !== undefined) out.note(`fcast: the table above is the last good data, from ${stale} ago`);
           await source.shown?.(report.answers);
           return report.code;
         }
@@ -208,6 +213,13 @@ class BoardView {
     const earliest = this.refresher.earliest();
     if (earliest < this.refresher.nextAt) this.refresher.nextAt = Math.max(earliest, now);
     if (this.refresher.nextAt > now) this.deferred = this.refresher.nextAt;
+  }
+
+  /** How old the oldest answer on show of a symbol that `report` failed is; undefined when none is. */
+  staleAge(report: RefreshReport, now: number): string | undefined {
+    const failed = new Set(report.failures.map((f) => f.symbol));
+    const times = this.refresher.latest.flatMap((a) => (a && failed.has(a.symbol) ? [a.arrivedAt] : []));
+    return times.length === 0 ? undefined : formatDuration((now - Math.min(...times)) / 1000);
   }
 
   /** When the next tick is due: a second after the last answer's arrival, and every second since. */

@@ -328,6 +328,21 @@ describe('leaving the board', () => {
     expect(r.stderr).toMatch(/^fcast: NOPE\/USD: HTTP 404/);
   });
 
+  it('--count whose last refresh failed: the last good board, then why and how old it is, and the code', async () => {
+    const b = board(['demo', '--watch', '--count', '2', '--interval', '5'], { key: false });
+    await b.until('the board', shows('BTC/USD'));
+    emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 0 }]);
+    await b.clock.advance(5000);
+    const r = await finish(b);
+    expectExit(r, 6);
+    restored(b.screen());
+    expect(b.screen().text()).toMatch(/^BTC\/USD\s+[\d,.]+/);
+    // Not a fresh-looking table and a silent exit 6: the error as the command alone words it.
+    expect(r.stderr).toMatch(
+      /^fcast: HTTP 503 Service unavailable: [^\n]+\n(?: {2}hint: [^\n]+\n)?fcast: the table above is the last good data, from 5s ago\n$/,
+    );
+  });
+
   it('--count: after the last refresh the board stays on the shell’s screen, as the command alone prints it', async () => {
     const b = board(['demo', '--watch', '--count', '1'], { key: false });
     const r = await finish(b);
