@@ -19,8 +19,6 @@ import type { Answer, ForecastSource, WatchOptions } from './source.js';
 const FOOTER_LINES = 3;
 /** A footer whose disclaimer wrapped on a narrow window: kept whole up to this many lines. */
 const MAX_FOOTER_LINES = 6;
-/** The fewest cells a stale board's reason keeps on the status line before the keys give way to it. */
-const MIN_REASON = 24;
 
 export async function boardForecasts(
   ctx: Ctx,
@@ -271,7 +269,7 @@ class BoardView {
       const short = `${MARK.new} new  ${MARK.flipped} flipped  ${MARK.up}${MARK.down} price: since the last refresh`;
       bottom.push(c.dim(displayWidth(legend) <= columns ? legend : short));
     }
-    bottom.push(this.status(now, columns, notice));
+    bottom.push(...this.status(now, columns, notice));
     const body = this.text(now, true);
     const lines = body === '' ? [] : body.split('\n');
     const room = Math.max(0, rows - top.length - bottom.length);
@@ -282,8 +280,11 @@ class BoardView {
     return [...top, ...middle, ...blank, ...bottom].slice(0, rows);
   }
 
-  /** The status line: when the board was updated, when it next will be, what went wrong, the keys. */
-  private status(now: number, columns: number, notice: string | undefined): string {
+  /**
+   * The status line: when the board was updated, when it next will be, what went wrong, the keys.
+   * Two lines when the board is stale and the reason does not fit beside the retry and the keys.
+   */
+  private status(now: number, columns: number, notice: string | undefined): string[] {
     const { out, refresher, options } = this;
     const c = out.c;
     const updated = this.lastArrival;
@@ -302,31 +303,37 @@ class BoardView {
     const short = updated === undefined ? [] : [`updated ${ago} ago`];
     const width = (parts: string[]) => displayWidth(withoutColour(parts.join(' · ')));
     const fits = (parts: string[]) => width(parts) <= columns;
-    let variants: string[][];
+    const dot = c.dim(' · ');
+    const pick = (variants: string[][]) => (variants.find(fits) ?? variants.at(-1)!).join(dot);
     if (refresher.stale) {
-      // Why the board is stale comes first, after it the retry: on a narrow window the times go,
-      // then the reason is cut (the keys stay while it keeps a few words), never left out.
+      // Why the board is stale comes first, then the retry and the keys; on a narrow window the
+      // times go, then the reason takes a line of its own (cut to the width), never left out.
       const failures = refresher.lastFailures;
       const why = clean(
         `${failures[0]!.error.message}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}`,
       );
-      const room = (after: string[]) => columns - width(['', ...after]);
-      const cut = (after: string[]) => [c.yellow(truncate(why, Math.max(1, room(after)))), ...after];
-      variants = [
+      const oneLine = [
         [...said, c.yellow(why), ...long, when, ...keys],
         [c.yellow(why), ...short, when, ...keys],
-        ...(room([when, ...keys]) >= MIN_REASON ? [cut([when, ...keys])] : []),
-        cut([when]),
+        [c.yellow(why), when, ...keys],
+      ].find(fits);
+      if (oneLine) return [oneLine.join(dot)];
+      return [
+        c.yellow(truncate(why, columns)),
+        pick([
+          [...short, when, ...keys],
+          [when, ...keys],
+        ]),
       ];
-    } else {
-      variants = [
+    }
+    return [
+      pick([
         [...said, ...long, when, ...keys],
         [...said, ...short, when, ...keys],
         [...said, when, ...keys],
-      ];
-    }
-    variants.push([when, ...keys]);
-    return (variants.find(fits) ?? variants.at(-1)!).join(c.dim(' · '));
+        [when, ...keys],
+      ]),
+    ];
   }
 }
 
