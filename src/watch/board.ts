@@ -273,9 +273,7 @@ class BoardView {
     const body = this.text(now, true);
     const lines = body === '' ? [] : body.split('\n');
     const room = Math.max(0, rows - top.length - bottom.length);
-    const middle = clip(lines, room, (hidden) =>
-      c.dim(`… ${hidden} more line${hidden === 1 ? '' : 's'}: a taller window shows them (or --tf fewer timeframes)`),
-    );
+    const middle = clip(lines, room, (hidden) => c.dim(hiddenLines(hidden, columns)));
     const blank = Array.from({ length: Math.max(0, room - middle.length) }, () => '');
     return [...top, ...middle, ...blank, ...bottom].slice(0, rows);
   }
@@ -343,6 +341,16 @@ function at(answer: Answer, now: number): Answer {
   if (!fetched.wellFormed) return answer;
   const elapsed = Math.floor((now - answer.arrivedAt) / 1000);
   return { ...answer, fetched: { ...fetched, body: bodyAt(fetched.body, elapsed) } };
+}
+
+/** The line in place of a board's hidden lines: the longest wording that fits the width. */
+function hiddenLines(hidden: number, columns: number): string {
+  const lines = `… ${hidden} more line${hidden === 1 ? '' : 's'}`;
+  const worded = [
+    `${lines}: a taller window shows them (or --tf fewer timeframes)`,
+    `${lines}: a taller window shows them`,
+  ];
+  return worded.find((w) => displayWidth(w) <= columns) ?? lines;
 }
 
 /** HH:MM:SS of a time in milliseconds, UTC. */

@@ -273,6 +273,11 @@ describe('the board', () => {
     expect(lines[13]).toMatch(/^Source: /);
     expect(lines[14]).toMatch(/^Tier: demo/);
     expect(status(b.screen())).toMatch(/^updated /);
+    // Narrower: the line about the hidden ones is worded to fit, not cut mid-word.
+    b.terminal.columns = 60;
+    await b.clock.advance(1000);
+    await b.until('the narrow board', (vt) => /\(1s ago\)|1s ago/.test(status(vt)));
+    expect(b.screen().lines()).toContainEqual(expect.stringMatching(/^… \d+ more lines: a taller window shows them$/));
     b.press('q');
     expectExit(await finish(b), 0);
   });
