@@ -139,6 +139,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(watch|output|api|core|config)/' },
     },
     {
+      name: 'watch-loads-only-to-watch',
+      comment:
+        'A command that does not watch must not load the watch (the start-up budget): outside watch/, it is reached by a dynamic import (cli/watch-flags.ts runWatch) or for its types only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/watch/' },
+      to: { path: '^src/watch/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'mock-serves-alone',
       comment:
         'The emulator shares the domain vocabulary and the pure statistics, never the client: it must not agree with fcast by importing it.',

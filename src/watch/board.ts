@@ -9,7 +9,7 @@ import { MARK } from '../output/forecast-table.js';
 import { formatDuration } from '../output/format.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
-import { displayWidth, packLine, withoutColour } from '../output/table.js';
+import { displayWidth, truncate, withoutColour } from '../output/table.js';
 import { bodyAt, shownTimes } from './changes.js';
 import { Refresher, type RefreshReport } from './refresher.js';
 import { type Key, Screen, type Terminal } from './screen.js';
@@ -94,6 +94,11 @@ export async function boardForecasts(
           stderr.restore();
           const final = view.text(ctx.clock.now(), false);
           if (final !== '') out.data(final);
+          // A last refresh that failed is told as the command alone would tell it, with how old
+          // the table is: exit 6 after a table that looks fresh would say nothing of why.
+          for (const f of report.failures) out.error(f.error);
+          const stale = view.staleAge(report, ctx.clock.now());
+          if (stale !== undefined) out.note(`fcast: the table above is the last good data, from ${stale} ago`);
           await source.shown?.(report.answers);
           return report.code;
         }
@@ -208,6 +213,13 @@ class BoardView {
     if (this.refresher.nextAt > now) this.deferred = this.refresher.nextAt;
   }
 
+  /** How old the oldest answer on show of a symbol that `report` failed is; undefined when none is. */
+  staleAge(report: RefreshReport, now: number): string | undefined {
+    const failed = new Set(report.failures.map((f) => f.symbol));
+    const times = this.refresher.latest.flatMap((a) => (a && failed.has(a.symbol) ? [a.arrivedAt] : []));
+    return times.length === 0 ? undefined : formatDuration((now - Math.min(...times)) / 1000);
+  }
+
   /** When the next tick is due: a second after the last answer's arrival, and every second since. */
   nextTick(now: number): number {
     const phase = this.lastArrival ?? 0;
@@ -245,14 +257,10 @@ class BoardView {
     const c = out.c;
     const top: string[] = [];
     const oldest = refresher.oldestAnswer();
-    const failure = refresher.lastFailures[0];
     if (refresher.stale) {
-      const why = `${failure!.error.message}${refresher.lastFailures.length > 1 ? ` (and ${refresher.lastFailures.length - 1} more)` : ''}`;
+      // The mark and the age here; why, on the status line (the contract's place for errors).
       const age = oldest === undefined ? 'no data yet' : `data from ${formatDuration((now - oldest) / 1000)} ago`;
-      // Two lines at most (the second cut to the width), so that a narrow window still says why.
-      const [first = '', ...rest] = packLine(`${age}: ${clean(why)}`.split(' '), Math.max(10, columns - 8), ' ');
-      top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(first)}`);
-      if (rest.length > 0) top.push(`        ${c.yellow(rest.join(' '))}`);
+      top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(`${age}: the last refresh failed`)}`);
     }
     const bottom: string[] = [];
     // The board's own marks (a watch marks with a column of its own), explained while any shows.
@@ -261,19 +269,20 @@ class BoardView {
       const short = `${MARK.new} new  ${MARK.flipped} flipped  ${MARK.up}${MARK.down} price: since the last refresh`;
       bottom.push(c.dim(displayWidth(legend) <= columns ? legend : short));
     }
-    bottom.push(this.status(now, columns, notice));
+    bottom.push(...this.status(now, columns, notice));
     const body = this.text(now, true);
     const lines = body === '' ? [] : body.split('\n');
     const room = Math.max(0, rows - top.length - bottom.length);
-    const middle = clip(lines, room, (hidden) =>
-      c.dim(`… ${hidden} more line${hidden === 1 ? '' : 's'}: a taller window shows them (or --tf fewer timeframes)`),
-    );
+    const middle = clip(lines, room, (hidden) => c.dim(hiddenLines(hidden, columns)));
     const blank = Array.from({ length: Math.max(0, room - middle.length) }, () => '');
     return [...top, ...middle, ...blank, ...bottom].slice(0, rows);
   }
 
-  /** The status line: when the board was updated, when it next will be, what went wrong, the keys. */
-  private status(now: number, columns: number, notice: string | undefined): string {
+  /**
+   * The status line: when the board was updated, when it next will be, what went wrong, the keys.
+   * Two lines when the board is stale and the reason does not fit beside the retry and the keys.
+   */
+  private status(now: number, columns: number, notice: string | undefined): string[] {
     const { out, refresher, options } = this;
     const c = out.c;
     const updated = this.lastArrival;
@@ -288,14 +297,41 @@ class BoardView {
           : `next in ${next}`;
     const keys = [`${c.bold('q')} quit`, `${c.bold('r')} refresh`];
     const said = notice === undefined ? [] : [c.yellow(clean(notice))];
-    const variants: string[][] = [
-      [...said, ...(updated === undefined ? [] : [`updated ${clock(updated)} UTC (${ago} ago)`]), when, ...keys],
-      [...said, ...(updated === undefined ? [] : [`updated ${ago} ago`]), when, ...keys],
-      [...said, when, ...keys],
-      [when, ...keys],
+    const long = updated === undefined ? [] : [`updated ${clock(updated)} UTC (${ago} ago)`];
+    const short = updated === undefined ? [] : [`updated ${ago} ago`];
+    const width = (parts: string[]) => displayWidth(withoutColour(parts.join(' · ')));
+    const fits = (parts: string[]) => width(parts) <= columns;
+    const dot = c.dim(' · ');
+    const pick = (variants: string[][]) => (variants.find(fits) ?? variants.at(-1)!).join(dot);
+    if (refresher.stale) {
+      // Why the board is stale comes first, then the retry and the keys; on a narrow window the
+      // times go, then the reason takes a line of its own (cut to the width), never left out.
+      const failures = refresher.lastFailures;
+      const why = clean(
+        `${failures[0]!.error.message}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}`,
+      );
+      const oneLine = [
+        [...said, c.yellow(why), ...long, when, ...keys],
+        [c.yellow(why), ...short, when, ...keys],
+        [c.yellow(why), when, ...keys],
+      ].find(fits);
+      if (oneLine) return [oneLine.join(dot)];
+      return [
+        c.yellow(truncate(why, columns)),
+        pick([
+          [...short, when, ...keys],
+          [when, ...keys],
+        ]),
+      ];
+    }
+    return [
+      pick([
+        [...said, ...long, when, ...keys],
+        [...said, ...short, when, ...keys],
+        [...said, when, ...keys],
+        [when, ...keys],
+      ]),
     ];
-    const fits = (parts: string[]) => displayWidth(withoutColour(parts.join(' · '))) <= columns;
-    return (variants.find(fits) ?? variants.at(-1)!).join(c.dim(' · '));
   }
 }
 
@@ -305,6 +341,16 @@ function at(answer: Answer, now: number): Answer {
   if (!fetched.wellFormed) return answer;
   const elapsed = Math.floor((now - answer.arrivedAt) / 1000);
   return { ...answer, fetched: { ...fetched, body: bodyAt(fetched.body, elapsed) } };
+}
+
+/** The line in place of a board's hidden lines: the longest wording that fits the width. */
+function hiddenLines(hidden: number, columns: number): string {
+  const lines = `… ${hidden} more line${hidden === 1 ? '' : 's'}`;
+  const worded = [
+    `${lines}: a taller window shows them (or --tf fewer timeframes)`,
+    `${lines}: a taller window shows them`,
+  ];
+  return worded.find((w) => displayWidth(w) <= columns) ?? lines;
 }
 
 /** HH:MM:SS of a time in milliseconds, UTC. */

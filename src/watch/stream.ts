@@ -67,14 +67,14 @@ function write(
     for (const problem of view.problems) line(ctx, out, problem);
   }
   const next = formatDuration((refresher.nextAt - ctx.clock.now()) / 1000);
+  // After the last refresh (a permanent failure, --count reached) none comes: no countdown.
+  const last = report.permanent !== undefined || (options.count !== undefined && refresher.count >= options.count);
   for (const f of report.failures) {
     // The permanent failure is main's to tell, with its hint.
     if (f === report.permanent) continue;
-    line(
-      ctx,
-      out,
-      `${clean(f.error.message)}${report.permanent ? '' : `; ${staleness(ctx, refresher, f)}next refresh in ${next}`}`,
-    );
+    const stale = staleness(ctx, refresher, f);
+    const parts = [clean(f.error.message), ...(stale ? [stale] : []), ...(last ? [] : [`next refresh in ${next}`])];
+    line(ctx, out, parts.join('; '));
   }
 }
 
@@ -84,7 +84,7 @@ function write(
  */
 function staleness(ctx: Ctx, refresher: Refresher, failure: Failure): string {
   const last = refresher.latest.find((a) => a?.symbol === failure.symbol);
-  return last ? `last good data ${formatDuration((ctx.clock.now() - last.arrivedAt) / 1000)} old; ` : '';
+  return last ? `last good data ${formatDuration((ctx.clock.now() - last.arrivedAt) / 1000)} old` : '';
 }
 
 /** One line on stderr, stamped with the time (UTC, to the second): a log of a long watch reads by it. */

@@ -72,12 +72,27 @@ afterEach(async () => {
 
 /**
  * A pane of 100x30 whose shell prints a line of its own, runs `argv`, then prints its exit code
- * and stays (tmux 3.3 blanks the screen of a pane whose process has ended).
+ * and whether the terminal's modes (raw, echo, ...: `stty -g`) are back as they were, and stays
+ * (tmux 3.3 blanks the screen of a pane whose process has ended).
  */
 function watchInPane(name: string, env: Record<string, string>, argv: string[]): void {
   const vars = Object.entries({ FCAST_CONFIG_DIR: tempDir(), ...env }).map(([k, v]) => `${k}='${v}'`);
-  const command = `echo SHELL-SCREEN-BEFORE; env ${vars.join(' ')} '${process.execPath}' '${BIN}' ${argv.join(' ')}; echo EXIT=$?; sleep 600`;
+  const command = [
+    'modes=$(stty -g)',
+    'echo SHELL-SCREEN-BEFORE',
+    `env ${vars.join(' ')} '${process.execPath}' '${BIN}' ${argv.join(' ')}`,
+    'echo EXIT=$?',
+    'if [ "$(stty -g)" = "$modes" ]; then echo MODES-RESTORED; else echo MODES-CHANGED; fi',
+    'sleep 600',
+  ].join('; ');
   tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', 'sh', '-c', command);
+}
+
+/** The terminal given back: the shell's screen, a visible cursor, the modes it had before. */
+function expectRestored(name: string): void {
+  expect(shown(name, '#{alternate_on}')).toBe('0');
+  expect(shown(name, '#{cursor_flag}')).toBe('1');
+  expect(pane(name)).toMatch(/\nEXIT=\d+\nMODES-RESTORED\n/);
 }
 
 /** The exit code the pane's shell printed, once fcast has ended. */
@@ -86,7 +101,7 @@ const exitCode = (name: string) =>
     'the exit',
     5000,
     () => pane(name),
-    (s) => /EXIT=\d+/.test(s),
+    (s) => /EXIT=\d+\nMODES-/.test(s),
   ).then((s) => Number(/EXIT=(\d+)/.exec(s)![1]));
 
 /** fcast's process id: the child of the pane's shell. */
@@ -115,23 +130,44 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     expect(first).not.toContain('SHELL-SCREEN-BEFORE');
     const updated = /updated (\d\d:\d\d:\d\d)/.exec(statusLine(first))![1];
 
-    // By itself, an interval later.
+    // The countdown ticks each second between refreshes: "next in 4s", then "next in 3s".
+    const nextIn = (s: string) => Number(/next in (\d+)s/.exec(statusLine(s))?.[1] ?? Number.NaN);
+    const before = await until(
+      'a countdown',
+      3000,
+      () => pane('board'),
+      (s) => nextIn(s) >= 2,
+    );
     await until(
-      'a refresh',
-      12_000,
-      () => statusLine(pane('board')),
-      (s) => /updated \d/.test(s) && !s.includes(`updated ${updated}`),
+      'the countdown a second on',
+      2000,
+      () => pane('board'),
+      (s) => nextIn(s) === nextIn(before) - 1,
     );
 
-    // A resize re-fits within a second (SIGWINCH, then one full redraw).
+    // By itself, an interval later; five emulated minutes on, what changed is marked.
+    const refreshed = await until(
+      'a refresh',
+      12_000,
+      () => pane('board'),
+      (s) => /updated \d/.test(statusLine(s)) && !statusLine(s).includes(`updated ${updated}`),
+    );
+    expect(refreshed).toMatch(/since the previous refresh/);
+    expect(refreshed).toMatch(/^(?: [▲▼]|[•⇄][▲▼ ]) {2}(BTC|ETH)\/USD/m);
+
+    // A resize re-fits within a second (SIGWINCH, then one full redraw): the table itself, not
+    // only the status line; tmux cuts what is wider, which would lose the last column, Next.
     tmux('resize-window', '-t', 'board', '-x', '60');
     const narrow = await until(
       'the re-fit',
-      1500,
-      () => pane('board'),
-      (s) => s.split('\n').every((l) => [...l].length <= 60) && /Symbol/.test(s) && /q quit · r refresh\s*$/.test(s),
+      1000,
+      () => tmux('capture-pane', '-p', '-e', '-t', 'board'),
+      (s) =>
+        /Symbol.*Next\s*$/m.test(plain(s)) &&
+        /^.{4}ETH\/USD .* in \d+[hm]\S*\s*$/m.test(plain(s)) &&
+        /q quit · r refresh\s*$/.test(plain(s)),
     );
-    expect(narrow).toMatch(/ETH\/USD/);
+    for (const line of plain(narrow).split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
 
     // The emulator goes away: the board stays, marked stale.
     await stop(mock.child);
@@ -142,7 +178,11 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       (s) => /STALE/.test(s),
     );
     expect(stale).toMatch(/BTC\/USD\s+[\d,.]+/);
-    expect(stale).toMatch(/refused/);
+    expect(stale).toMatch(/^ STALE {2}data from \d+s ago/m);
+    // Why, at the bottom (the status line, and the line above it on 60 columns), and the retry.
+    const bottom = stale.trimEnd().split('\n').slice(-2).join('\n');
+    expect(bottom).toMatch(/refused/);
+    expect(statusLine(stale)).toMatch(/retry in \d+s/);
 
     // Back on the same port: the board recovers by itself.
     const again = await startMock(Number(new URL(mock.url).port));
@@ -156,7 +196,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
 
     tmux('send-keys', '-t', 'board', 'q');
     expect(await exitCode('board')).toBe(0);
-    expect(shown('board', '#{alternate_on}')).toBe('0');
+    expectRestored('board');
     expect(pane('board')).toMatch(/^SHELL-SCREEN-BEFORE\nEXIT=0\n/);
   }, 90_000);
 
@@ -173,7 +213,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     expect(shown('ctrlc', '#{alternate_on}')).toBe('1');
     tmux('send-keys', '-t', 'ctrlc', 'C-c');
     expect(await exitCode('ctrlc')).toBe(130);
-    expect(shown('ctrlc', '#{alternate_on}')).toBe('0');
+    expectRestored('ctrlc');
     expect(pane('ctrlc')).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
   }, 30_000);
 
@@ -191,11 +231,39 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       );
       spawnSync('kill', [`-${signal}`, fcastPid(name)]);
       expect(await exitCode(name)).toBe(130);
-      expect(shown(name, '#{alternate_on}')).toBe('0');
+      expectRestored(name);
       expect(pane(name)).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
     }
   }, 30_000);
+
+  it('a permanent error (a bad key: 3; an unknown symbol: 4): the terminal restored, then the error, and its code', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    const cases = [
+      {
+        name: 'badkey',
+        key: `mfa_ag_${'0'.repeat(40)}`,
+        symbol: 'BTC/USD',
+        code: 3,
+        error: /^fcast: BTC\/USD: HTTP 401 /,
+      },
+      { name: 'nosymbol', key: mock.key, symbol: 'NOPE/USD', code: 4, error: /^fcast: NOPE\/USD: HTTP 404 / },
+    ];
+    for (const c of cases) {
+      watchInPane(c.name, { FCAST_BASE_URL: mock.url, FCAST_API_KEY: c.key }, ['predict', c.symbol, '--watch']);
+      expect(await exitCode(c.name)).toBe(c.code);
+      expectRestored(c.name);
+      // The error, on the shell's screen: one line, then its hint.
+      const told = tmux('capture-pane', '-p', '-J', '-t', c.name).split('\n');
+      expect(told[1]).toMatch(c.error);
+      expect(told[2]).toMatch(/^ {2}hint: /);
+      expect(told[3]).toBe(`EXIT=${c.code}`);
+    }
+  }, 30_000);
 });
+
+/** A capture-pane -e screen without its escape sequences: what the cells hold. */
+const plain = (screen: string) => screen.replace(/\x1b\[[0-9;:?]*[ -/]*[@-~]/g, '');
 
 const emu = useEmulator();
 
