@@ -523,7 +523,11 @@ async function prune(run: Run, before: number): Promise<void> {
   run.out.data(renderPruneSummary(summary, run.flags.dryRun === true));
 }
 
-function warnProblems(run: Run, problems: { damaged: number; newer: number }): void {
+function warnProblems(run: Run, problems: { damaged: number; newer: number; torn: number }): void {
+  if (problems.torn > 0)
+    run.out.warn(
+      `journal: the last line of ${problems.torn === 1 ? 'a month file' : `${problems.torn} month files`} is incomplete, skipped (a write cut short by a crash, or one in progress); the next recording ends it`,
+    );
   if (problems.damaged > 0)
     run.out.warn(
       `journal: ${problems.damaged} damaged line(s) skipped (a write cut short by a crash, or an edit by hand)`,

@@ -1,6 +1,6 @@
 // What a journal command does with damaged input (an import file, a journal line edited by
 // hand, an index.json gone wrong): the bad part is skipped and counted or rebuilt, never exit 1.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
@@ -101,5 +101,42 @@ describe('an index.json of valid JSON with a bad entry', () => {
     expectExit(r, 0);
     expect(JSON.parse(r.stdout)).toMatchObject({ forecasts: 1, duplicates: 1 });
     expect(JSON.parse(readFileSync(index, 'utf8')).series).not.toHaveProperty('x');
+  });
+});
+
+describe('a torn last line (a write cut short by a crash)', () => {
+  it('is skipped by every reader with one warning, never fatal; once the next write ends it, it is a damaged line', async () => {
+    const data = tempDir();
+    const file = join(tempDir(), 'two.jsonl');
+    writeFileSync(file, [row(), row(TS + 60)].map((r) => JSON.stringify(r)).join('\n'));
+    expectExit(await journal(['import', file], data), 0);
+    const month = join(data, 'journal', '2026-11.jsonl');
+    const whole = readFileSync(month, 'utf8');
+    appendFileSync(month, whole.split('\n')[0]!.slice(0, 80));
+    const warning =
+      'warning: journal: the last line of a month file is incomplete, skipped (a write cut short by a crash, or one in progress); the next recording ends it';
+    for (const argv of [
+      ['list'],
+      ['list', '--json'],
+      ['list', '--format', 'csv'],
+      ['export'],
+      ['export', '--format', 'jsonl'],
+      ['report', '--offline'],
+      ['report', '--offline', '--json'],
+    ]) {
+      const r = await journal(argv, data);
+      expectExit(r, 0);
+      expect(r.stderr, argv.join(' ')).toBe(`${warning}\n`);
+    }
+    expect(JSON.parse((await journal(['list', '--json'], data)).stdout)).toHaveLength(2);
+    // The next write ends the line: from then on it is one damaged line, and said so.
+    writeFileSync(file, JSON.stringify(row(TS + 120)));
+    expectExit(await journal(['import', file], data), 0);
+    const r = await journal(['list', '--json'], data);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(r.stderr).toBe(
+      'warning: journal: 1 damaged line(s) skipped (a write cut short by a crash, or an edit by hand)\n',
+    );
   });
 });
