@@ -22,7 +22,7 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import { unlinkQuietly } from './atomic-write.js';
+import { TEMP_MARK, unlinkQuietly } from './atomic-write.js';
 
 /** Longer than any write takes: a writer holds the lock for a few milliseconds. */
 const LOCK_WAIT_MS = 10_000;
@@ -180,4 +180,27 @@ function removeDeadClaims(lockPath: string): void {
 function releaseLock(lockPath: string, me: LockOwner): void {
   // Only our own lock: if it was broken as stale (we were stopped for a long time), it is not ours to remove.
   if (readOwner(lockPath)?.token === me.token) unlinkQuietly(lockPath);
+}
+
+/**
+ * The temp files of `path` (atomic-write.ts's, or any named `<name>.tmp-<pid>...`) left by a
+ * writer killed before its rename. Call it under the lock, so that none of them is being
+ * written. (The config file: the key one held is not lost with it, `register` prints a key
+ * before saving it, and `auth login` was given it. The journal's index is a cache.)
+ */
+export function removeStaleTempFiles(path: string): void {
+  const prefix = `${basename(path)}${TEMP_MARK}`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    // Only a dead writer's: should a broken stale lock ever leave two holders, the other's
+    // temp file is its write in progress (atomic-write.ts names it by pid).
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(join(dirname(path), name));
+  }
 }

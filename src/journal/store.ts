@@ -34,8 +34,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { unlinkQuietly } from '../config/atomic-write.js';
-import { acquireLock } from '../config/file-lock.js';
+import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
+import { acquireLock, removeStaleTempFiles } from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
@@ -606,8 +606,9 @@ function previousMonth(file: string): string {
  */
 function saveIndex(dir: string, index: JournalIndex): void {
   const path = join(dir, INDEX_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  unlinkQuietly(temp);
+  const temp = `${path}${TEMP_MARK}${process.pid}`;
+  // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
+  removeStaleTempFiles(path);
   try {
     writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
     unlinkQuietly(path);

@@ -4,6 +4,7 @@ import {
   appendFileSync,
   chmodSync,
   chownSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -206,6 +207,18 @@ describe('recording', () => {
     const started = Date.now();
     expect(await record(data, minutes(NOV, 2))).toBe(1);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('removes the index temp files of writers killed before their rename, and leaves a live one’s', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dir = journalDirOf(data);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(dir, `index.json.tmp-${dead}`), '{"half": ');
+    // The parent of this test process lives as long as the test runs.
+    writeFileSync(join(dir, `index.json.tmp-${process.ppid}`), '{}');
+    expect(await record(data, minutes(NOV + 60, 1))).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['2026-11.jsonl', 'index.json', `index.json.tmp-${process.ppid}`]);
   });
 
   it('appendLines adds whole lines and says where the file ends', () => {
