@@ -449,7 +449,12 @@ export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Pro
     const index = loadIndex(dir);
     const result = await work(transaction(dir, index));
     index.trim();
-    saveIndex(dir, index);
+    try {
+      saveIndex(dir, index);
+    } catch {
+      // What `work` appended is in the journal: a disk that filled up in between, or an index
+      // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
+    }
     return result;
   });
 }
