@@ -91,7 +91,18 @@ export function addGateFlags(command: Command): Command {
 }
 
 export function parseBins(raw: string): number {
-  const n = parseWholeNumber(raw, '--bins', 1);
-  if (n > 100) throw new UsageError(`--bins must be a whole number from 1 to 100, got ${shown(raw)}`);
+  const text = raw.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 100)
+    throw new UsageError(`--bins must be a whole number from 1 to 100, got ${shown(raw)}`);
   return n;
+}
+
+/** --since and --until together must leave a range: since before until (until is exclusive). */
+export function checkTimeRange(f: JournalFilterFlags): void {
+  if (f.since === undefined || f.until === undefined || f.since < f.until) return;
+  const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+  throw new UsageError(
+    `--since (${iso(f.since)}) must be before --until (${iso(f.until)}): forecasts made at or after --since and before --until`,
+  );
 }

@@ -4,6 +4,7 @@ import { action, examples, type App, type Run } from '../cli/command.js';
 import {
   addFilterFlags,
   addGateFlags,
+  checkTimeRange,
   FLAT_BAND_OPTION,
   parseBins,
   parseInstantFlag,
@@ -34,7 +35,10 @@ interface ListFlags extends JournalFilterFlags {
   flatBand?: number;
 }
 
-const filterOf = (f: JournalFilterFlags) => ({ symbols: f.symbol, tfs: f.tf, since: f.since, until: f.until });
+function filterOf(f: JournalFilterFlags) {
+  checkTimeRange(f);
+  return { symbols: f.symbol, tfs: f.tf, since: f.since, until: f.until };
+}
 
 export function register(program: Command, app: App): void {
   const journal = program
@@ -220,6 +224,7 @@ export function register(program: Command, app: App): void {
 
 async function settle(run: Run, opts: ListFlags): Promise<number> {
   const band = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
+  const filter = filterOf(opts);
   const data = dataDir(run.ctx);
   const [{ openJournalDir }, settling, { readCandles }, settleRule, record] = await Promise.all([
     import('../journal/store.js'),
@@ -229,7 +234,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
     import('../journal/record.js'),
   ]);
   const dir = openJournalDir(data, { create: false });
-  const state = settling.readOpen(dir, filterOf(opts));
+  const state = settling.readOpen(dir, filter);
   warnProblems(run, state.problems);
   const symbols = [...state.open.keys()].sort();
   const summary: import('../journal/settling.js').SettleSummary = {
@@ -328,6 +333,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
 async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
+  const filter = filterOf(opts);
   const [{ openJournalDir }, reporting, gates, { SMALL_SAMPLE }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/report.js'),
@@ -335,7 +341,7 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
     import('../journal/score.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
-  const scan = reporting.scanJournal(dir, filterOf(opts), { bins, flatBandPct });
+  const scan = reporting.scanJournal(dir, filter, { bins, flatBandPct });
   warnProblems(run, scan.problems);
 
   let records: Map<string, import('../api/schemas.js').TrackRecordResult[] | null> | undefined;
@@ -430,13 +436,13 @@ async function fetchServiceRecords(
 // --- list, export ----------------------------------------------------------------------------
 
 async function list(run: Run, opts: ListFlags): Promise<void> {
+  const filter = { ...filterOf(opts), status: opts.status as import('../journal/rows.js').RowStatus[] | undefined };
   const [{ openJournalDir }, { forEachRow, LIST_COLUMNS }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: import('../journal/rows.js').JournalRow[] = [];
-  const filter = { ...filterOf(opts), status: opts.status as import('../journal/rows.js').RowStatus[] | undefined };
   warnProblems(
     run,
     forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (r) => rows.push(r)),
@@ -459,6 +465,7 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
 
 /** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
 async function exportRows(run: Run, opts: ListFlags): Promise<void> {
+  const filter = filterOf(opts);
   const [{ openJournalDir }, { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS }, { renderDelimited }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
@@ -482,7 +489,7 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
       );
     batch = [];
   };
-  const problems = forEachRow(dir, filterOf(opts), opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
+  const problems = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
     batch.push(row);
     if (batch.length >= 5000) flush();
   });
@@ -523,7 +530,11 @@ async function prune(run: Run, before: number): Promise<void> {
   run.out.data(renderPruneSummary(summary, run.flags.dryRun === true));
 }
 
-function warnProblems(run: Run, problems: { damaged: number; newer: number }): void {
+function warnProblems(run: Run, problems: { damaged: number; newer: number; torn: number }): void {
+  if (problems.torn > 0)
+    run.out.warn(
+      `journal: the last line of ${problems.torn === 1 ? 'a month file' : `${problems.torn} month files`} is incomplete, skipped (a write cut short by a crash, or one in progress); the next recording ends it`,
+    );
   if (problems.damaged > 0)
     run.out.warn(
       `journal: ${problems.damaged} damaged line(s) skipped (a write cut short by a crash, or an edit by hand)`,

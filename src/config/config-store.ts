@@ -8,10 +8,9 @@
 // - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
 //   (atomic-write.ts).
 // No library: conf brought ajv and semver (~120 ms to load) and cannot lock (file-lock.ts).
-import { readdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
-import { acquireLock, isAlive } from './file-lock.js';
+import { resolve } from 'node:path';
+import { writeAtomically } from './atomic-write.js';
+import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
 import { ConfigError } from '../core/errors.js';
@@ -91,28 +90,6 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
     throw writeFailure(path, err);
   } finally {
     release();
-  }
-}
-
-/**
- * Temp files left by a writer killed before its rename. Called under the lock, so none of
- * them is being written. The key one held is not lost with it: `register` prints a key
- * before saving it, and `auth login` was given it.
- */
-function removeStaleTempFiles(path: string): void {
-  const prefix = `${basename(path)}${TEMP_MARK}`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    // Only a dead writer's: should a broken stale lock ever leave two holders, the other's
-    // temp file is its write in progress (atomic-write.ts names it by pid).
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(join(dirname(path), name));
   }
 }
 

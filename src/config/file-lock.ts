@@ -3,10 +3,26 @@
 // No library: proper-lockfile keeps a lock alive with timers and judges staleness by age only,
 // where a lock held for a few milliseconds by a process that is alive or dead is simpler to
 // judge by its pid.
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+// The lock file appears with its owner already in it: the owner is written to a file of its own
+// beside the lock, which link() then puts in place (link fails when the lock exists, and never
+// follows a link there). A lock created empty and written after could, its creator killed in
+// between, hold no owner to judge: every writer would then wait for it to age (30 s), and
+// give up meanwhile.
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import { unlinkQuietly } from './atomic-write.js';
+import { TEMP_MARK, unlinkQuietly } from './atomic-write.js';
 
 /** Longer than any write takes: a writer holds the lock for a few milliseconds. */
 const LOCK_WAIT_MS = 10_000;
@@ -28,23 +44,47 @@ let tokens = 0;
 export async function acquireLock(lockPath: string, what: string, waitMs = LOCK_WAIT_MS): Promise<() => void> {
   const me: LockOwner = { pid: process.pid, host: hostname(), token: `${process.pid}-${Date.now()}-${++tokens}` };
   const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    if (tryCreateLock(lockPath, me)) return () => releaseLock(lockPath, me);
-    if (breakStaleLock(lockPath)) continue;
-    if (Date.now() - started > waitMs) {
-      const owner = readOwner(lockPath);
-      throw new ConfigError(
-        `${what} is locked by another fcast${owner ? ` (pid ${owner.pid})` : ''} for more than ${waitMs / 1000}s`,
-        { hint: `if no fcast is running, remove ${lockPath}` },
-      );
+  const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
+  writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (tryCreateLock(lockPath, claim, me)) return () => releaseLock(lockPath, me);
+      if (breakStaleLock(lockPath)) continue;
+      if (Date.now() - started > waitMs) {
+        const owner = readOwner(lockPath);
+        throw new ConfigError(
+          `${what} is locked by another fcast${owner ? ` (pid ${owner.pid})` : ''} for more than ${waitMs / 1000}s`,
+          { hint: `if no fcast is running, remove ${lockPath}` },
+        );
+      }
+      // A few ms at first, then up to 50 ms, with jitter so waiting writers spread out.
+      const ms = Math.min(50, 2 + attempt * 2) * (0.5 + Math.random());
+      await new Promise((done) => setTimeout(done, ms));
     }
-    // A few ms at first, then up to 50 ms, with jitter so waiting writers spread out.
-    const ms = Math.min(50, 2 + attempt * 2) * (0.5 + Math.random());
-    await new Promise((done) => setTimeout(done, ms));
+  } finally {
+    unlinkQuietly(claim);
   }
 }
 
-function tryCreateLock(lockPath: string, me: LockOwner): boolean {
+/** Between a lock's name and its owner's token, in the name of the file that claims it. */
+const CLAIM_MARK = '.claim-';
+
+/** Puts the claim (the owner, written) in place as the lock; false when the lock is taken. */
+function tryCreateLock(lockPath: string, claim: string, me: LockOwner): boolean {
+  try {
+    linkSync(claim, lockPath);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links (FAT, some network shares): create, then write.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP')
+      return createThenWrite(lockPath, me);
+    throw err;
+  }
+}
+
+function createThenWrite(lockPath: string, me: LockOwner): boolean {
   let fd: number;
   try {
     fd = openSync(lockPath, 'wx', 0o600);
@@ -111,10 +151,56 @@ function breakStaleLock(lockPath: string): boolean {
     }
   }
   unlinkQuietly(aside);
+  removeDeadClaims(lockPath);
   return true;
+}
+
+/**
+ * The claims of writers that died before removing theirs (killed between writing it and
+ * unlinking it): a few bytes each, swept whenever a dead writer's lock is broken. A claim is
+ * judged as a lock is: by its pid on this host, else by its age (a live claim lives at most
+ * the 10 s of a wait).
+ */
+function removeDeadClaims(lockPath: string): void {
+  const prefix = `${basename(lockPath)}${CLAIM_MARK}`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(lockPath));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const path = join(dirname(lockPath), name);
+    const owner = readOwner(path);
+    if (owner?.pid !== process.pid && isStale(path, owner)) unlinkQuietly(path);
+  }
 }
 
 function releaseLock(lockPath: string, me: LockOwner): void {
   // Only our own lock: if it was broken as stale (we were stopped for a long time), it is not ours to remove.
   if (readOwner(lockPath)?.token === me.token) unlinkQuietly(lockPath);
+}
+
+/**
+ * The temp files of `path` (atomic-write.ts's, or any named `<name>.tmp-<pid>...`) left by a
+ * writer killed before its rename. Call it under the lock, so that none of them is being
+ * written. (The config file: the key one held is not lost with it, `register` prints a key
+ * before saving it, and `auth login` was given it. The journal's index is a cache.)
+ */
+export function removeStaleTempFiles(path: string): void {
+  const prefix = `${basename(path)}${TEMP_MARK}`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    // Only a dead writer's: should a broken stale lock ever leave two holders, the other's
+    // temp file is its write in progress (atomic-write.ts names it by pid).
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(join(dirname(path), name));
+  }
 }

@@ -24,6 +24,11 @@ export interface ImportSummary {
 
 const BATCH = 20_000;
 
+const notAnExport = (path: string, why: string): UsageError =>
+  new UsageError(`${path} is not a journal export: ${why}`, {
+    hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)",
+  });
+
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
   private readonly series = new Map<string, Map<number, V>>();
@@ -59,8 +64,31 @@ function forEachTextLine(path: string, onLine: (text: string, n: number) => void
   }
 }
 
+/** Why a file cannot be read, in words, with the system's code for a search. */
+const CANNOT_READ: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+  EISDIR: 'it is a directory',
+};
+
+/** The file's format, by its first bytes; a file that cannot be opened as a regular file is a usage error. */
 function sniff(path: string): 'csv' | 'jsonl' {
-  const fd = openSync(path, 'r');
+  const cannotRead = (err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code && CANNOT_READ[code] ? `${CANNOT_READ[code]} (${code})` : (code ?? (err as Error).message);
+    return new UsageError(`cannot read ${path}: ${why}`);
+  };
+  let fd: number;
+  try {
+    // Checked before opening: opening a FIFO would wait for a writer.
+    if (!statSync(path).isFile()) throw new UsageError(`cannot read ${path}: not a regular file`);
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw err instanceof UsageError ? err : cannotRead(err);
+  }
   try {
     const head = Buffer.alloc(64);
     const got = readSync(fd, head, 0, head.length, 0);
@@ -75,11 +103,6 @@ function sniff(path: string): 'csv' | 'jsonl' {
 }
 
 export async function importJournal(dataDir: string, path: string, nowS: number): Promise<ImportSummary> {
-  try {
-    if (!statSync(path).isFile()) throw new Error('not a regular file');
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
   const format = sniff(path);
   return withJournal(dataDir, (tx) => {
     const recorded = new KeyMap<true>();
@@ -163,10 +186,9 @@ export async function importJournal(dataDir: string, path: string, nowS: number)
         if (!header) {
           header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
           const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
-          if (missing.length > 0)
-            throw new UsageError(`${path} is not a journal export: no column ${missing.join(', ')}`, {
-              hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)",
-            });
+          if (missing.length === EXPORT_COLUMNS.length)
+            throw notAnExport(path, "its first line is not a header with the export's columns");
+          if (missing.length > 0) throw notAnExport(path, `no column ${missing.join(', ')}`);
           return;
         }
         if (line.trim() === '') return;
@@ -181,6 +203,14 @@ export async function importJournal(dataDir: string, path: string, nowS: number)
         else take(got.records);
       });
       if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
+    }
+    // Not one row read: not a damaged export but some other file (nothing was written).
+    if (summary.rows > 0 && summary.skipped === summary.rows) {
+      const first = summary.problems[0]!;
+      throw new UsageError(
+        `nothing imported from ${path}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
+        { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
+      );
     }
     flush();
     return summary;

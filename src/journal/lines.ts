@@ -8,8 +8,9 @@
 //   in full with JSON.parse and checked like every line. On the lines fcast writes the two
 //   agree value for value (test/unit/journal-lines.test.ts); the fast path does not read past
 //   the fields it needs, so a line edited by hand into invalid JSON after them still counts;
-// - a last line without its newline is a write in progress or cut short by a crash: skipped
-//   (the next writer ends it with a newline first); a line that does not parse or check is
+// - a last line without its newline is a write in progress or cut short by a crash: skipped,
+//   and counted (the commands warn; the next writer ends it with a newline first, and from
+//   then on it is a damaged line like any other); a line that does not parse or check is
 //   counted as damaged and skipped, never fatal. So is a time no date can hold (isEpochSeconds):
 //   every reader may show a record's times as ISO 8601.
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -30,19 +31,22 @@ export interface ReadProblems {
   damaged: number;
   /** Lines of a newer journal version than this fcast knows. */
   newer: number;
+  /** Files whose last line has no newline: a write cut short by a crash, or one in progress. */
+  torn: number;
 }
 
-export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0 });
+export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0, torn: 0 });
 
 /**
  * Calls `onLine(buf, start, end)` for every complete line of `path` from byte `from` (the
  * newline excluded); returns the offset just past the last complete line. The buffer is reused:
- * a callback must copy what it keeps.
+ * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline.
  */
 export function forEachLine(
   path: string,
   from: number,
   onLine: (buf: Buffer, start: number, end: number) => void,
+  onTorn?: () => void,
 ): number {
   const fd = openSync(path, 'r');
   try {
@@ -81,6 +85,7 @@ export function forEachLine(
         have = 0;
       }
     }
+    if (have > 0) onTorn?.();
     return consumed;
   } finally {
     closeSync(fd);
@@ -171,13 +176,18 @@ export function readRecords(
   onRecord: (r: JournalRecord) => void,
   problems: ReadProblems,
 ): number {
-  return forEachLine(path, from, (buf, start, end) => {
-    if (end === start) return; // a blank line: nothing, and nothing wrong
-    const r = parseLine(buf, start, end);
-    if (r === 'damaged') problems.damaged++;
-    else if (r === 'newer') problems.newer++;
-    else onRecord(r);
-  });
+  return forEachLine(
+    path,
+    from,
+    (buf, start, end) => {
+      if (end === start) return; // a blank line: nothing, and nothing wrong
+      const r = parseLine(buf, start, end);
+      if (r === 'damaged') problems.damaged++;
+      else if (r === 'newer') problems.newer++;
+      else onRecord(r);
+    },
+    () => problems.torn++,
+  );
 }
 
 // --- the fast path of the report ---------------------------------------------------------------
@@ -415,27 +425,32 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     }
     return false;
   };
-  forEachLine(path, 0, (buf, start, end) => {
-    if (end === start) return;
-    if (end - start > 16 && fast(buf, start, end)) return;
-    const r = parseLine(buf, start, end);
-    if (r === 'damaged') problems.damaged++;
-    else if (r === 'newer') problems.newer++;
-    else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
-    else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
-    else if (r.kind === 'settlement') {
-      visitor.settlement({
-        symbol: r.symbol,
-        tf: r.tf,
-        ts: r.ts,
-        status: r.status,
-        direction: r.direction,
-        p_long: r.p_long,
-        p_short: r.p_short,
-        p_flat: r.p_flat,
-        anchor_price: r.anchor_price,
-        settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
-      });
-    }
-  });
+  forEachLine(
+    path,
+    0,
+    (buf, start, end) => {
+      if (end === start) return;
+      if (end - start > 16 && fast(buf, start, end)) return;
+      const r = parseLine(buf, start, end);
+      if (r === 'damaged') problems.damaged++;
+      else if (r === 'newer') problems.newer++;
+      else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
+      else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
+      else if (r.kind === 'settlement') {
+        visitor.settlement({
+          symbol: r.symbol,
+          tf: r.tf,
+          ts: r.ts,
+          status: r.status,
+          direction: r.direction,
+          p_long: r.p_long,
+          p_short: r.p_short,
+          p_flat: r.p_flat,
+          anchor_price: r.anchor_price,
+          settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
+        });
+      }
+    },
+    () => problems.torn++,
+  );
 }

@@ -8,6 +8,7 @@
 import { closeSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomically } from '../config/atomic-write.js';
+import { removeStaleTempFiles } from '../config/file-lock.js';
 import { forEachLine, parseLine } from './lines.js';
 import { monthEnd, monthFiles, monthStart, openJournalDir, rewriteJournal } from './store.js';
 
@@ -48,7 +49,10 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
         if (write) unlinkSync(path);
       } else if (removed > 0) {
         summary.files_rewritten.push(file);
-        if (write) writeAtomically(path, Buffer.concat(kept), 0o600);
+        if (write) {
+          removeStaleTempFiles(path);
+          writeAtomically(path, Buffer.concat(kept), 0o600);
+        }
       }
     }
   };

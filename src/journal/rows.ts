@@ -172,6 +172,7 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
   // A JSON Lines line may hold any JSON value: only an object can be a row.
   if (!isRecord(row)) return { error: 'not an object' };
   const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
+  if (missing.length === EXPORT_COLUMNS.length) return { error: "none of the export's columns" };
   if (missing.length > 0) return { error: `missing ${missing.join(', ')}` };
   const int = (c: string): number | undefined => {
     const n = cellNumber(row[c]);

@@ -34,8 +34,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { unlinkQuietly } from '../config/atomic-write.js';
-import { acquireLock } from '../config/file-lock.js';
+import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
+import { acquireLock, removeStaleTempFiles } from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
@@ -449,7 +449,12 @@ export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Pro
     const index = loadIndex(dir);
     const result = await work(transaction(dir, index));
     index.trim();
-    saveIndex(dir, index);
+    try {
+      saveIndex(dir, index);
+    } catch {
+      // What `work` appended is in the journal: a disk that filled up in between, or an index
+      // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
+    }
     return result;
   });
 }
@@ -606,8 +611,9 @@ function previousMonth(file: string): string {
  */
 function saveIndex(dir: string, index: JournalIndex): void {
   const path = join(dir, INDEX_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  unlinkQuietly(temp);
+  const temp = `${path}${TEMP_MARK}${process.pid}`;
+  // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
+  removeStaleTempFiles(path);
   try {
     writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
     unlinkQuietly(path);

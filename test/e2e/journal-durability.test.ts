@@ -1,7 +1,9 @@
 // The journal under real processes (bin/fcast.js): eight recorders at once lose and duplicate
 // nothing, and recorders killed with SIGKILL at any moment leave a journal in which every
 // forecast recorded (then or by a later run) appears exactly once, torn lines aside.
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnFcast, tempDir } from '../helpers/cli.js';
@@ -118,4 +120,75 @@ describe('recorders killed with SIGKILL', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toHaveLength(keys.filter((k) => k.startsWith('forecast')).length);
   }, 90_000);
+});
+
+describe('the lock of a writer stopped or killed at any moment', () => {
+  const lockModule = new URL('../../dist/config/file-lock.js', import.meta.url).href;
+
+  it('never exists without its owner in it: a kill at any moment leaves a lock the next writer can judge', async () => {
+    // A writer taking and releasing the lock as fast as it can, stopped (SIGSTOP) at random
+    // moments: whenever the lock exists, it names its owner. A lock created empty and written
+    // after was empty in about half of these stops; killed there, it left a lock of no one,
+    // which every recorder waited 10 s for, then gave up on, for 30 s.
+    const dir = tempDir();
+    const lock = join(dir, 'journal.lock');
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { acquireLock } = await import(${JSON.stringify(lockModule)});` +
+          `process.stdout.write('ready\\n');` +
+          `for (;;) { const release = await acquireLock(${JSON.stringify(lock)}, 'the test lock'); release(); }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((ready) => child.stdout!.once('data', ready));
+      let held = 0;
+      for (let i = 0; i < 150; i++) {
+        child.kill('SIGSTOP');
+        // SIGSTOP is delivered asynchronously: wait until the kernel says the process is stopped.
+        while (!/^State:\s+T/m.test(readFileSync(`/proc/${child.pid}/status`, 'utf8'))) await Promise.resolve();
+        let text: string | undefined;
+        try {
+          text = readFileSync(lock, 'utf8');
+        } catch {
+          text = undefined;
+        }
+        if (text !== undefined) {
+          held++;
+          expect(JSON.parse(text)).toMatchObject({ pid: child.pid, host: hostname() });
+        }
+        child.kill('SIGCONT');
+        await new Promise((resume) => setTimeout(resume, i % 3));
+      }
+      expect(held).toBeGreaterThan(0);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((exited) => child.once('exit', exited));
+    }
+    // Killed holding it or not: the next writer takes it at once, and sweeps the dead one's claim.
+    const { acquireLock } = await import(lockModule);
+    const started = Date.now();
+    (await acquireLock(lock, 'the test lock'))();
+    expect(Date.now() - started).toBeLessThan(2000);
+  }, 30_000);
+
+  it('a claim left by a dead writer is swept when its lock is broken, a live writer’s is not', async () => {
+    const dir = tempDir();
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((exited) => dead.on('close', exited));
+    const owner = JSON.stringify({ pid: dead.pid, host: hostname(), token: `${dead.pid}-1-1` });
+    writeFileSync(join(dir, 'journal.lock'), owner);
+    writeFileSync(join(dir, `journal.lock.claim-${dead.pid}-1-1`), owner);
+    const live = `journal.lock.claim-${process.ppid}-1-1`;
+    writeFileSync(
+      join(dir, live),
+      JSON.stringify({ pid: process.ppid, host: hostname(), token: `${process.ppid}-1-1` }),
+    );
+    const { acquireLock } = await import(lockModule);
+    (await acquireLock(join(dir, 'journal.lock'), 'the test lock'))();
+    expect(readdirSync(dir)).toEqual([live]);
+  });
 });

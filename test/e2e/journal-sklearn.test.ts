@@ -1,6 +1,7 @@
 // An emulated session's export scored by scikit-learn (Debian's /usr/bin/python3 has it):
 // brier_score_loss and calibration_curve on the called direction's probability against a win,
-// numpy for the 3-class scores, must agree with `journal report --json` to 1e-9. Skipped where
+// numpy for the 3-class scores, the skill score, the bins' counts and the five terms of the
+// decomposition, must agree with `journal report --json` to 1e-9. Skipped where
 // that Python or sklearn is missing. Neutral outcomes count as "not a win" on both sides
 // (docs/journal.md says why).
 import { spawnSync } from 'node:child_process';
@@ -31,9 +32,26 @@ for tf in sorted({r['tf'] for r in rows}):
     y = np.array([1 if r['outcome'] == 'win' else 0 for r in calls])
     p = np.array([float(r['p_long'] if r['direction'] == 'long' else r['p_short']) for r in calls])
     prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins, strategy='uniform', pos_label=1)
+    # The bins as calibration_curve makes them, for their counts and the decomposition.
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    ids = np.searchsorted(edges[1:-1], p)
+    counts = np.bincount(ids, minlength=n_bins)
+    base = y.mean()
+    rel = res = wbv = wbc = 0.0
+    for k in range(n_bins):
+        m = ids == k
+        if not m.any():
+            continue
+        fk, ok = p[m].mean(), y[m].mean()
+        rel += m.sum() * (fk - ok) ** 2
+        res += m.sum() * (ok - base) ** 2
+        wbv += ((p[m] - fk) ** 2).sum()
+        wbc += 2 * ((p[m] - fk) * (y[m] - ok)).sum()
     probs = np.array([[float(r['p_long']), float(r['p_short']), float(r['p_flat'])] for r in settled])
     onehot = np.array([[r['move'] == 'up', r['move'] == 'down', r['move'] == 'flat'] for r in settled], dtype=float)
     observed = (probs * onehot).sum(axis=1)
+    brier3 = ((probs - onehot) ** 2).sum(axis=1).mean()
+    climatology = ((onehot.mean(axis=0) - onehot) ** 2).sum(axis=1).mean()
     wins = sum(r['outcome'] == 'win' for r in settled)
     losses = sum(r['outcome'] == 'loss' for r in settled)
     out[tf] = {
@@ -41,7 +59,11 @@ for tf in sorted({r['tf'] for r in rows}):
         'brier': float(brier_score_loss(y, p, pos_label=1)),
         'prob_true': prob_true.tolist(),
         'prob_pred': prob_pred.tolist(),
-        'brier_3class': float(((probs - onehot) ** 2).sum(axis=1).mean()),
+        'counts': counts.tolist(),
+        'edges': edges.tolist(),
+        'terms': [rel / len(y), res / len(y), base * (1 - base), wbv / len(y), wbc / len(y)],
+        'brier_3class': float(brier3),
+        'bss_3class': None if climatology == 0 else float(1 - brier3 / climatology),
         'log_loss': float(-np.log(np.clip(observed, 1e-15, None)).mean()),
         'hit_rate': wins / (wins + losses) if wins + losses else None,
     }
@@ -82,8 +104,14 @@ async function compareWithSklearn(data: string, bins: number): Promise<number> {
     };
     close(t.call.brier, s.brier);
     close(t.brier_3class, s.brier_3class);
+    close(t.bss_3class, s.bss_3class);
     close(t.log_loss, s.log_loss);
     close(t.hit_rate, s.hit_rate);
+    expect(t.call.bins.map((b: any) => b.n)).toEqual(s.counts);
+    t.call.bins.forEach((b: any, i: number) => {
+      close(b.lo, s.edges[i]);
+      close(b.hi, s.edges[i + 1]);
+    });
     const filled = t.call.bins.filter((b: any) => b.n > 0);
     expect(filled).toHaveLength(s.prob_true.length);
     filled.forEach((b: any, i: number) => {
@@ -91,6 +119,8 @@ async function compareWithSklearn(data: string, bins: number): Promise<number> {
       close(b.mean_p, s.prob_pred[i]);
     });
     const c = t.call;
+    const terms = ['reliability', 'resolution', 'uncertainty', 'within_bin_variance', 'within_bin_covariance'];
+    for (const [i, name] of terms.entries()) close(c[name], s.terms[i]);
     const sum = c.reliability - c.resolution + c.uncertainty + c.within_bin_variance - c.within_bin_covariance;
     expect(Math.abs(sum - c.brier)).toBeLessThanOrEqual(1e-12);
   }

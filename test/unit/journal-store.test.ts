@@ -4,7 +4,10 @@ import {
   appendFileSync,
   chmodSync,
   chownSync,
+  mkdirSync,
+  readdirSync,
   readFileSync,
+  rmdirSync,
   statSync,
   symlinkSync,
   truncateSync,
@@ -206,6 +209,33 @@ describe('recording', () => {
     const started = Date.now();
     expect(await record(data, minutes(NOV, 2))).toBe(1);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('removes the index temp files of writers killed before their rename, and leaves a live one’s', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dir = journalDirOf(data);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(dir, `index.json.tmp-${dead}`), '{"half": ');
+    // The parent of this test process lives as long as the test runs.
+    writeFileSync(join(dir, `index.json.tmp-${process.ppid}`), '{}');
+    expect(await record(data, minutes(NOV + 60, 1))).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['2026-11.jsonl', 'index.json', `index.json.tmp-${process.ppid}`]);
+  });
+
+  it('records what it appended even when the index cannot be saved after (a disk full by then): the index is a cache', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 1));
+    const dir = journalDirOf(data);
+    // Where this process would write the index's temp file, something that cannot be replaced.
+    const blocker = join(dir, `index.json.tmp-${process.pid}`);
+    mkdirSync(blocker);
+    expect(await record(data, minutes(NOV + 60, 2))).toBe(2);
+    rmdirSync(blocker);
+    // The next writer takes in what the saved index missed: nothing twice, nothing lost.
+    expect(await record(data, minutes(NOV, 4))).toBe(1);
+    keysOnce(data);
+    expect(everything(data).filter((r) => r.kind === 'forecast')).toHaveLength(4);
   });
 
   it('appendLines adds whole lines and says where the file ends', () => {
