@@ -257,7 +257,10 @@ export class ApiClient {
         );
       }
       if (hop >= MAX_REDIRECTS) throw new BadResponseError(`too many redirects (more than ${MAX_REDIRECTS})`);
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && currentMethod === 'POST')) {
+      // Only 303 asks for a GET. A 301 or 302 to a POST (nginx's `rewrite ... permanent`, an
+      // http-to-https move) is sent again as the POST it was, as RFC 9110 allows: browsers turn
+      // it into a GET, which the gateway refuses and which would lose a registration's body.
+      if (res.status === 303) {
         currentMethod = 'GET';
         currentBody = undefined;
       }

@@ -19,12 +19,21 @@ import { fakeClock } from '../helpers/cli.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let script: Handler[] = [];
-let seen: Array<{ url: string; auth?: string; method: string }> = [];
+let seen: Array<{ url: string; auth?: string; method: string; body: string }> = [];
 let base = '';
 const server = createServer((req, res) => {
-  seen.push({ url: req.url ?? '', auth: req.headers.authorization, method: req.method ?? '' });
-  const next = script.shift() ?? ((_q, s) => json(s, 200, { ok: true }));
-  next(req, res);
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    seen.push({
+      url: req.url ?? '',
+      auth: req.headers.authorization,
+      method: req.method ?? '',
+      body: Buffer.concat(chunks).toString(),
+    });
+    const next = script.shift() ?? ((_q, s) => json(s, 200, { ok: true }));
+    next(req, res);
+  });
 });
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -275,6 +284,42 @@ describe('ApiClient', () => {
     expect(err).toBeInstanceOf(BadResponseError);
     expect(err.message).toMatch(/another origin/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('a POST redirected by 301 or 302 is sent again as a POST, body and all; 303 asks for a GET', async () => {
+    // nginx's `rewrite ... permanent` answers a POST with 301: turned into a GET, a gateway
+    // command would be refused by the API itself ("use POST ..., not GET") or a register lost.
+    const post = { ...GET, method: 'POST' as const, path: 'api/v1/agent/command', body: { command: 'macro' } };
+    for (const status of [301, 302, 307, 308]) {
+      script = [
+        (_q, s) => {
+          s.writeHead(status, { location: '/fc/api/v1/agent/command' });
+          s.end();
+        },
+      ];
+      seen = [];
+      expect((await client().c.request({ ...post, auth: 'gateway' })).status).toBe(200);
+      expect(
+        seen.map((r) => [r.method, r.url, r.body]),
+        String(status),
+      ).toEqual([
+        ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
+        ['POST', '/fc/api/v1/agent/command', '{"command":"macro"}'],
+      ]);
+      expect(seen[1]!.auth).toBe(`Bearer ${KEY}`);
+    }
+    script = [
+      (_q, s) => {
+        s.writeHead(303, { location: '/done' });
+        s.end();
+      },
+    ];
+    seen = [];
+    await client().c.request(post);
+    expect(seen.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
+      ['GET', '/done', ''],
+    ]);
   });
 
   it('a redirect it cannot follow is a bad response (exit 7), never an internal error', async () => {
