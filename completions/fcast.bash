@@ -167,8 +167,8 @@ __fcast_spec() {
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_option_values='--format=list2'
-      __fcast_args='list14'
+      __fcast_option_values='--format=list14'
+      __fcast_args='list15'
       ;;
     'doctor')
       __fcast_option_values='--format=list2'
@@ -176,10 +176,10 @@ __fcast_spec() {
     'mock')
       __fcast_options='--port --host --print-env --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list14'
       ;;
     'help')
-      __fcast_args='list15'
+      __fcast_args='list16'
       ;;
   esac
 }
@@ -205,8 +205,9 @@ __fcast_values() {
     list11) __fcast_words+=' table json markdown csv tsv' ;;
     list12) __fcast_words+=' csv jsonl' ;;
     list13) __fcast_words+=' settle report list export import path prune' ;;
-    list14) __fcast_words+=' bash zsh fish' ;;
-    list15) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list14) __fcast_words+=' table' ;;
+    list15) __fcast_words+=' bash zsh fish' ;;
+    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

@@ -135,16 +135,16 @@ function __fcast_spec
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-' 'symbols' '-'
         case 'completion'
-            set -g __fcast_option_values '--format=list2'
-            set -g __fcast_args 'list14'
+            set -g __fcast_option_values '--format=list14'
+            set -g __fcast_args 'list15'
         case 'doctor'
             set -g __fcast_option_values '--format=list2'
         case 'mock'
             set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
             set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
-            set -g __fcast_option_values '--format=list2'
+            set -g __fcast_option_values '--format=list14'
         case 'help'
-            set -g __fcast_args 'list15'
+            set -g __fcast_args 'list16'
     end
 end
 
@@ -180,8 +180,10 @@ function __fcast_values
         case list13
             printf '%s\n' 'settle' 'report' 'list' 'export' 'import' 'path' 'prune'
         case list14
-            printf '%s\n' 'bash' 'zsh' 'fish'
+            printf '%s\n' 'table'
         case list15
+            printf '%s\n' 'bash' 'zsh' 'fish'
+        case list16
             printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes'
     end
 end
