@@ -8,6 +8,7 @@ import { REST_PREFIX } from '../core/domain.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../core/errors.js';
 import type { ChosenKey, Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
+import { decodedBody } from './content-coding.js';
 import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
@@ -317,7 +318,7 @@ export class ApiClient {
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of wire.body) {
+    for await (const chunk of await decodedBody(wire.body, header(wire.headers, 'content-encoding'))) {
       size += (chunk as Buffer).length;
       if (size > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
       chunks.push(chunk as Buffer);

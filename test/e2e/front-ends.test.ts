@@ -4,6 +4,7 @@
 // to another origin, a body drip-fed past --timeout. Each answer gets its exit class and a
 // hint that leads to the right fix; the cases that already worked stay here so they keep working.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExit, runCli, spawnFcast } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -45,6 +46,12 @@ const ROUTES: Record<string, (req: IncomingMessage, res: ServerResponse, rest: s
   maintenance: (_q, s) => send(s, 503, 'text/html', NGINX_PAGE(503, 'Service Temporarily Unavailable')),
   'bad-gateway': (_q, s) => send(s, 502, 'text/html', NGINX_PAGE(502, 'Bad Gateway')),
   limited: (_q, s) => send(s, 429, 'text/html', NGINX_PAGE(429, 'Too Many Requests')),
+  // gzip whatever the request asked for (nginx's gzip_static always, a CDN that always compresses).
+  'gzip-anyway': (_q, s) => {
+    const body = gzipSync(demoBody);
+    s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+    s.end(body);
+  },
   moved: (_q, s, rest) => {
     s.writeHead(301, { location: `${redirectTo}${rest}`, 'content-type': 'text/html' });
     s.end(NGINX_PAGE(301, 'Moved Permanently'));
@@ -207,6 +214,12 @@ describe("nginx's own pages", () => {
     expect(r.stderr).toMatch(
       /^fcast: HTTP 404 Not Found: this does not look like the Market Forecast Agent API; check the base URL; the base URL http:\/\/127\.0\.0\.1:\d+\/nothing-here\/ comes from FCAST_BASE_URL in the environment$/m,
     );
+  });
+
+  it('a body gzipped though fcast asked for no compression is read all the same', async () => {
+    const r = await runCli(['demo', '--json'], { env: { FCAST_BASE_URL: at('gzip-anyway') } });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(demoBody));
   });
 
   it('a path prefix in the base URL reaches the API behind it, key and all', async () => {

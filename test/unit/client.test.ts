@@ -2,6 +2,7 @@
 // forms, --max-wait, redirects, the size cap, timeouts and where a key may go.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
 import { defaultTransport } from '../../src/api/transport.js';
@@ -350,6 +351,55 @@ describe('ApiClient', () => {
     const res = await client().c.request(GET);
     expect(res.raw).toBe('{"ok":true}');
     expect(res.body).toEqual({ ok: true });
+  });
+
+  it('a body compressed though no compression was asked for (gzip, deflate, br) is read as the JSON it holds', async () => {
+    const text = JSON.stringify({ ok: true, note: 'compressed' });
+    for (const [coding, encode] of [
+      ['gzip', gzipSync],
+      ['x-gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+      ['GZIP', gzipSync],
+    ] as const) {
+      let asked: string | undefined;
+      script = [
+        (q, s) => {
+          asked = q.headers['accept-encoding'];
+          s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+          s.end(encode(text));
+        },
+      ];
+      const res = await client().c.request(GET);
+      expect(res.body, coding).toEqual({ ok: true, note: 'compressed' });
+      expect(res.raw).toBe(text);
+      // fcast asks for none: a front end that compresses regardless is what this is for.
+      expect(asked).toBeUndefined();
+    }
+  });
+
+  it('a compressed body that does not decode, an unknown coding, or one past the cap once decoded: exit 7', async () => {
+    const answer = (coding: string, body: Buffer | string) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      s.end(body);
+    };
+    for (const [coding, body, said, cap] of [
+      [
+        'gzip',
+        '{"ok":true}',
+        /says it is compressed \(Content-Encoding: gzip\), but it does not decompress/,
+        undefined,
+      ],
+      ['zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      // A small body that decompresses to more than the cap (a "zip bomb") is cut at the cap.
+      ['gzip', gzipSync(Buffer.alloc(5_000_000)), /larger than the .* cap/, 100_000],
+    ] as const) {
+      script = [answer(coding, body)];
+      const err = await failure(client({}, { maxBodyBytes: cap }).c.request(GET));
+      expect(err.exitCode, coding).toBe(ExitCode.BadResponse);
+      expect(err.message).toMatch(said);
+      expect(err.message).not.toMatch(/Z_|zlib|incorrect header/i);
+    }
   });
 
   it('refuses a body over the size cap with exit 7', async () => {
