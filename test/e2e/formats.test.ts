@@ -222,6 +222,9 @@ describe('a hostile server', () => {
       anchor_price: -0.19,
       note: '@SUM(1+1)\tx',
       '=cmd|"/c calc"!A1': '+1',
+      // OWASP's last two: a leading tab, a leading carriage return (written as a line break, quoted).
+      tabbed: '\t=1+1',
+      carriage: '\r=1+1',
     });
     (first.ia2 as Record<string, unknown>).label_raw = '-2+3';
     const raw = JSON.stringify(demo).replace('"anchor_price":-0.19', '"anchor_price":-0.190');
@@ -232,6 +235,8 @@ describe('a hostile server', () => {
     expect(row.status).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(row['ia2.label_raw']).toBe("'-2+3");
     expect(row.note).toBe("'@SUM(1+1)\tx");
+    expect(row.tabbed).toBe("'\t=1+1");
+    expect(row.carriage).toBe("'\n=1+1");
     expect(header).toContain('\'=cmd|"/c calc"!A1');
     expect(row['=cmd|"/c calc"!A1']).toBeUndefined();
     expect(row['\'=cmd|"/c calc"!A1']).toBe("'+1");
