@@ -345,6 +345,47 @@ describe('GitHub Actions', () => {
     expect(readFileSync(summary, 'utf8')).toContain('**Verdict: passed.** fcast accuracy: every check held.');
   });
 
+  it('a --baseline shrink and an --audit disagreement: an ::error each, on their own titles, and the verdict', async () => {
+    const base = join(tempDir(), 'base.json');
+    writeFileSync(base, (await emu.run(['track-record', '--json'])).stdout);
+    emu.server.setFaults([{ kind: 'shrink' }]);
+    const summary = join(tempDir(), 'summary.md');
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const shrunk = await emu.run(['track-record', '--baseline', base, '--format', 'tsv'], { env });
+    expectExit(shrunk, 8);
+    const shrinks = shrunk.stderr.split('\n').filter((l) => l.startsWith('::error'));
+    expect(shrinks).toEqual([
+      expect.stringMatching(
+        /^::error title=fcast track-record%3A baseline \(1h\)::baseline: 1h: counts went down since .*base\.json: n_settled \d+ -> \d+/,
+      ),
+    ]);
+    expect(readFileSync(summary, 'utf8')).toMatch(
+      /\*\*Verdict: failed\*\* \(exit 8\)\. fcast track-record: 1 timeframe with fewer/,
+    );
+
+    emu.server.setFaults([]);
+    const record = await fetchBody<{ results: Array<Record<string, unknown>> }>(
+      emu.server.url,
+      '/api/agent/v1/track-record.php',
+    );
+    record.results[0]!.resolved_win_rate = 0.99;
+    const url = await tampered.serve(() => ({ body: record }));
+    const audited = await runCli(['track-record', '--audit', '--format', 'csv'], {
+      now: FIXED_NOW,
+      env: { ...env, FCAST_BASE_URL: url },
+    });
+    expectExit(audited, 8);
+    const tf = String(record.results[0]!.timeframe);
+    const audits = audited.stderr.split('\n').filter((l) => l.startsWith('::error'));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatch(
+      new RegExp(
+        `^::error title=fcast track-record%3A audit \\(${tf}\\)::audit: ${tf}: resolved_win_rate published 0\\.99, recomputed `,
+      ),
+    );
+    expect(parse(audited.stdout)).toHaveLength(record.results.length + 1);
+  });
+
   it('without GITHUB_ACTIONS=true, or with --no-annotations: neither annotations nor a summary', async () => {
     const summary = join(tempDir(), 'summary.md');
     const plain = await emu.run(gate, { env: { GITHUB_STEP_SUMMARY: summary } });
