@@ -185,6 +185,26 @@ describe('a proxy variable that is not an http(s) URL', () => {
     expectExit(bare, 0);
     expect(open.seen).toHaveLength(1);
   });
+  it('a password with a bare % (not percent-encoded): exit 3 before anything is sent, saying how to write it', async () => {
+    // As typed from a password manager: the % in it must be written %25 in a URL.
+    for (const variable of ['HTTP_PROXY', 'HTTPS_PROXY']) {
+      const url = guarded.url().replace('//', `//${USER}:${PASSWORD}%zz@`);
+      const r = await emu.run(['demo', '--verbose'], {
+        env: {
+          [variable]: url,
+          FCAST_BASE_URL: variable === 'HTTPS_PROXY' ? 'https://forecasts.example' : emu.server.url,
+        },
+      });
+      expectExit(r, 3);
+      expect(r.stderr).toMatch(
+        new RegExp(`^fcast: ${variable} has a user name or password that is not percent-encoded$`, 'm'),
+      );
+      expect(r.stderr).toMatch(/hint: write % as %25 in them \(and @ : \/ as %40 %3A %2F\)/);
+      keepsTheSecret(r);
+    }
+    expect(guarded.seen).toEqual([]);
+    expect(emu.server.requests).toEqual([]);
+  });
 });
 
 describe('a proxy that is down or breaks', () => {
