@@ -184,8 +184,9 @@ export class ApiClient {
   }
 
   private errorOf(res: ApiResponse): ApiError {
-    const proxy = this.opts.transport.proxyFor?.(new URL(res.url));
-    const error = apiErrorFrom(res.status, res.body, res.raw, { proxy });
+    const url = new URL(res.url);
+    const proxy = this.opts.transport.proxyFor?.(url);
+    const error = apiErrorFrom(res.status, res.body, res.raw, { proxy, url, base: this.baseUrl() });
     const asked = header(res.headers, 'retry-after');
     const seconds = asked === undefined ? undefined : parseRetryAfter(asked, this.opts.clock.now());
     // The header, when present, is the HTTP-level answer; the gateway's retry_after is the fallback.

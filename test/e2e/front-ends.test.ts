@@ -46,6 +46,17 @@ const ROUTES: Record<string, (req: IncomingMessage, res: ServerResponse, rest: s
   maintenance: (_q, s) => send(s, 503, 'text/html', NGINX_PAGE(503, 'Service Temporarily Unavailable')),
   'bad-gateway': (_q, s) => send(s, 502, 'text/html', NGINX_PAGE(502, 'Bad Gateway')),
   limited: (_q, s) => send(s, 429, 'text/html', NGINX_PAGE(429, 'Too Many Requests')),
+  // What nginx answers plain http sent to its https port.
+  'tls-port': (_q, s) =>
+    send(
+      s,
+      400,
+      'text/html',
+      NGINX_PAGE(400, 'The plain HTTP request was sent to HTTPS port').replace(
+        '<h1>400 The plain HTTP request was sent to HTTPS port</h1></center>',
+        '<h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>',
+      ),
+    ),
   // gzip whatever the request asked for (nginx's gzip_static always, a CDN that always compresses).
   'gzip-anyway': (_q, s) => {
     const body = gzipSync(demoBody);
@@ -206,6 +217,16 @@ describe("nginx's own pages", () => {
     expectExit(r, 5);
     expect(r.sleeps).toHaveLength(1);
     expect(r.stderr).toMatch(/^fcast: HTTP 429 Too Many Requests\n {2}hint: wait and try again/m);
+  });
+
+  it("plain http to nginx's https port: exit 2, and the hint says to use https", async () => {
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('tls-port') } });
+    expectExit(r, 2);
+    expect(r.stderr).toMatch(
+      /^fcast: HTTP 400 Bad Request: the server at 127\.0\.0\.1:\d+ speaks https, and was sent plain http/m,
+    );
+    // The base URL's path prefix stays: only the scheme was wrong.
+    expect(r.stderr).toMatch(/hint: use https:\/\/127\.0\.0\.1:\d+\/tls-port as the base URL$/m);
   });
 
   it('a 404 page on an API path: the base URL is what is wrong (exit 4)', async () => {
