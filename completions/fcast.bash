@@ -14,70 +14,82 @@ __fcast_spec() {
       __fcast_option_values='--format=list1'
       ;;
     'discover')
+      __fcast_option_values='--format=list2'
       ;;
     'demo')
       __fcast_options='--tf --record --watch --interval --count'
       __fcast_value_options='--tf --interval --count'
-      __fcast_option_values='--tf=list2'
-      __fcast_args='list3'
+      __fcast_option_values='--tf=list3 --format=list4'
+      __fcast_args='list5'
       ;;
     'register')
       __fcast_options='--email --no-save --force'
       __fcast_value_options='--email'
+      __fcast_option_values='--format=list2'
       ;;
     'auth')
       __fcast_commands='login status logout help'
       ;;
     'auth login')
       __fcast_options='--gateway --force'
+      __fcast_option_values='--format=list2'
       ;;
     'auth status')
       __fcast_options='--check'
+      __fcast_option_values='--format=list2'
       ;;
     'auth logout')
       __fcast_options='--gateway -y --yes'
+      __fcast_option_values='--format=list2'
       ;;
     'auth help')
-      __fcast_args='list4'
+      __fcast_args='list6'
       ;;
     'config')
       __fcast_commands='list get set unset path help'
       ;;
     'config list')
+      __fcast_option_values='--format=list2'
       ;;
     'config get')
-      __fcast_args='list5'
+      __fcast_option_values='--format=list2'
+      __fcast_args='list7'
       ;;
     'config set')
-      __fcast_args='list5 -'
+      __fcast_option_values='--format=list2'
+      __fcast_args='list7 -'
       ;;
     'config unset')
-      __fcast_args='list5'
+      __fcast_option_values='--format=list2'
+      __fcast_args='list7'
       ;;
     'config path')
+      __fcast_option_values='--format=list2'
       ;;
     'config help')
-      __fcast_args='list6'
+      __fcast_args='list8'
       ;;
     'predict')
       __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
       __fcast_value_options='--tf --interval --count'
-      __fcast_option_values='--tf=list2'
+      __fcast_option_values='--tf=list3 --format=list4'
       __fcast_args='symbols...'
       ;;
     'symbols')
+      __fcast_option_values='--format=list4'
       ;;
     'track-record')
       __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--symbol=symbols --min-maturity=list7'
+      __fcast_option_values='--symbol=symbols --min-maturity=list9 --format=list10'
       ;;
     'accuracy')
       __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--tf=list2 --symbol=symbols --min-maturity=list7'
+      __fcast_option_values='--tf=list3 --symbol=symbols --min-maturity=list9 --format=list10'
       ;;
     'verify')
+      __fcast_option_values='--format=list4'
       __fcast_args='-'
       ;;
     'journal')
@@ -86,74 +98,88 @@ __fcast_spec() {
     'journal settle')
       __fcast_options='--symbol --tf --since --until --flat-band'
       __fcast_value_options='--symbol --tf --since --until --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list2'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list2'
       ;;
     'journal report')
       __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline --no-annotations'
       __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list2'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list11'
       ;;
     'journal list')
       __fcast_options='--symbol --tf --since --until --status --flat-band'
       __fcast_value_options='--symbol --tf --since --until --status --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list2'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list4'
       ;;
     'journal export')
       __fcast_options='--symbol --tf --since --until --flat-band'
       __fcast_value_options='--symbol --tf --since --until --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list2'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list12'
       ;;
     'journal import')
+      __fcast_option_values='--format=list2'
       __fcast_args='-'
       ;;
     'journal path')
+      __fcast_option_values='--format=list2'
       ;;
     'journal prune')
       __fcast_options='--before'
       __fcast_value_options='--before'
+      __fcast_option_values='--format=list2'
       ;;
     'journal help')
-      __fcast_args='list8'
+      __fcast_args='list13'
       ;;
     'cmd')
       __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
       __fcast_args='- -...'
       ;;
     'cmd snapshot')
+      __fcast_option_values='--format=list4'
       __fcast_args='-...'
       ;;
     'cmd search')
+      __fcast_option_values='--format=list4'
       __fcast_args='- -'
       ;;
     'cmd indicators')
+      __fcast_option_values='--format=list2'
       __fcast_args='symbols -'
       ;;
     'cmd analyze')
+      __fcast_option_values='--format=list2'
       __fcast_args='symbols -'
       ;;
     'cmd opportunities')
+      __fcast_option_values='--format=list4'
       __fcast_args='-...'
       ;;
     'cmd macro')
+      __fcast_option_values='--format=list4'
       __fcast_args='-...'
       ;;
     'cmd calendar')
+      __fcast_option_values='--format=list4'
       __fcast_args='symbols -'
       ;;
     'cmd events')
+      __fcast_option_values='--format=list4'
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_args='list9'
+      __fcast_option_values='--format=list14'
+      __fcast_args='list15'
       ;;
     'doctor')
+      __fcast_option_values='--format=list2'
       ;;
     'mock')
       __fcast_options='--port --host --print-env --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
+      __fcast_option_values='--format=list14'
       ;;
     'help')
-      __fcast_args='list10'
+      __fcast_args='list16'
       ;;
   esac
 }
@@ -167,15 +193,21 @@ __fcast_values() {
       __fcast_words+=" ${listed//$'\n'/ }"
       ;;
     list1) __fcast_words+=' table json csv tsv markdown jsonl' ;;
-    list2) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
-    list3) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
-    list4) __fcast_words+=' login status logout' ;;
-    list5) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
-    list6) __fcast_words+=' list get set unset path' ;;
-    list7) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list8) __fcast_words+=' settle report list export import path prune' ;;
-    list9) __fcast_words+=' bash zsh fish' ;;
-    list10) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list2) __fcast_words+=' table json' ;;
+    list3) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
+    list4) __fcast_words+=' table json csv tsv' ;;
+    list5) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
+    list6) __fcast_words+=' login status logout' ;;
+    list7) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
+    list8) __fcast_words+=' list get set unset path' ;;
+    list9) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
+    list10) __fcast_words+=' table json csv tsv markdown' ;;
+    list11) __fcast_words+=' table json markdown csv tsv' ;;
+    list12) __fcast_words+=' csv jsonl' ;;
+    list13) __fcast_words+=' settle report list export import path prune' ;;
+    list14) __fcast_words+=' table' ;;
+    list15) __fcast_words+=' bash zsh fish' ;;
+    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

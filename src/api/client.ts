@@ -8,6 +8,7 @@ import { REST_PREFIX } from '../core/domain.js';
 import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../core/errors.js';
 import type { ChosenKey, Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
+import { decodedBody } from './content-coding.js';
 import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
@@ -183,8 +184,9 @@ export class ApiClient {
   }
 
   private errorOf(res: ApiResponse): ApiError {
-    const proxy = this.opts.transport.proxyFor?.(new URL(res.url));
-    const error = apiErrorFrom(res.status, res.body, res.raw, { proxy });
+    const url = new URL(res.url);
+    const proxy = this.opts.transport.proxyFor?.(url);
+    const error = apiErrorFrom(res.status, res.body, res.raw, { proxy, url, base: this.baseUrl() });
     const asked = header(res.headers, 'retry-after');
     const seconds = asked === undefined ? undefined : parseRetryAfter(asked, this.opts.clock.now());
     // The header, when present, is the HTTP-level answer; the gateway's retry_after is the fallback.
@@ -257,7 +259,10 @@ export class ApiClient {
         );
       }
       if (hop >= MAX_REDIRECTS) throw new BadResponseError(`too many redirects (more than ${MAX_REDIRECTS})`);
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && currentMethod === 'POST')) {
+      // Only 303 asks for a GET. A 301 or 302 to a POST (nginx's `rewrite ... permanent`, an
+      // http-to-https move) is sent again as the POST it was, as RFC 9110 allows: browsers turn
+      // it into a GET, which the gateway refuses and which would lose a registration's body.
+      if (res.status === 303) {
         currentMethod = 'GET';
         currentBody = undefined;
       }
@@ -314,7 +319,7 @@ export class ApiClient {
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of wire.body) {
+    for await (const chunk of await decodedBody(wire.body, header(wire.headers, 'content-encoding'))) {
       size += (chunk as Buffer).length;
       if (size > this.maxBodyBytes) throw tooLarge(this.maxBodyBytes);
       chunks.push(chunk as Buffer);

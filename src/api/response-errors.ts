@@ -200,6 +200,27 @@ function foreignAnswer(status: number, route: ProxyRoute | undefined): { why?: s
 export interface AnswerContext {
   /** The proxy the request went through, if any: a 407 or a page may be its own. */
   proxy?: ProxyRoute;
+  /** The URL that answered: a page may say it was the wrong scheme for its port. */
+  url?: URL;
+  /** The base URL it was built on, for a hint that gives the one to use instead. */
+  base?: URL;
+}
+
+// What nginx and Apache answer plain http sent to their https port (a 400 page).
+const PLAIN_TO_TLS_PORT =
+  /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
+
+/** The 400 page of a server whose port speaks https, sent plain http: the fix is the scheme. */
+function plainToTlsPort(status: number, raw: string | undefined, { url, base }: AnswerContext) {
+  if (status !== 400 || url?.protocol !== 'http:' || raw === undefined || !PLAIN_TO_TLS_PORT.test(raw))
+    return undefined;
+  // The base URL with https, path prefix and all, when that is where the request went.
+  const secure = new URL(base?.origin === url.origin ? base.href : url.origin);
+  secure.protocol = 'https:';
+  return {
+    why: `the server at ${url.host} speaks https, and was sent plain http`,
+    hint: `use ${secure.href.replace(/\/$/, '')} as the base URL`,
+  };
 }
 
 /** The ApiError of an answer that is not a usable success; its class comes from the status table. */
@@ -211,7 +232,7 @@ export function apiErrorFrom(status: number, body: unknown, raw?: string, contex
     const hint = status === 407 ? proxyCredentialsHint(context.proxy) : hintFor(status);
     return new ApiError(details, { exitCode, hint });
   }
-  const { why, hint } = foreignAnswer(status, context.proxy);
+  const { why, hint } = plainToTlsPort(status, raw, context) ?? foreignAnswer(status, context.proxy);
   const named = `HTTP ${status}${details.title ? ` ${details.title}` : ''}`;
   return new ApiError(details, { exitCode, message: why ? `${named}: ${why}` : named, hint });
 }

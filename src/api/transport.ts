@@ -48,6 +48,16 @@ function proxyUrl(name: string, raw: string): string {
       hint: 'set it to a URL such as http://proxy.example:3128, or unset it',
     });
   }
+  // undici decodes them for the Basic credentials: a bare % (a password as typed) would fail
+  // there, deep in the request, as a network error that says nothing.
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError(`${name} has a user name or password that is not percent-encoded`, {
+      hint: 'write % as %25 in them (and @ : / as %40 %3A %2F)',
+    });
+  }
   return text;
 }
 

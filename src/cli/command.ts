@@ -11,6 +11,7 @@ import type { OutputFormat } from '../core/domain.js';
 import { amend, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { colorWanted, Output } from '../output/io.js';
 import { Redactor } from '../output/redact.js';
+import { closest, shown } from './input.js';
 import { reportError } from './report.js';
 import { withSettingOrigin } from './setting-origin.js';
 import { configDir, type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
@@ -167,7 +168,13 @@ function chosenFormat(command: Command, flags: GlobalFlags, formats: readonly Ou
     if (asked === undefined || formats.includes(asked as OutputFormat)) continue;
     const path = commandPath(command);
     const list = `${formats.slice(0, -1).join(', ')}${formats.length > 1 ? ' or ' : ''}${formats.at(-1)}`;
-    throw new UsageError(`${path} gives --format ${list}, not '${asked}'`, { hint: `see 'fcast ${path} --help'` });
+    const near = closest(asked, formats);
+    throw new UsageError(
+      `${path} gives --format ${list}, not ${shown(asked)}${near ? `; did you mean ${near}?` : ''}`,
+      {
+        hint: `see 'fcast ${path} --help'`,
+      },
+    );
   }
   if (flags.format === 'json') flags.json = true;
   return flags.json ? 'json' : ((flags.format as OutputFormat | undefined) ?? formats[0] ?? 'table');

@@ -42,10 +42,15 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, _opts, shell: Shell) => {
-        const { completionScript } = await import('../completion/generate.js');
-        run.out.data(completionScript(shell, program));
-      }),
+      action(
+        app,
+        async (run, _opts, shell: Shell) => {
+          const { completionScript } = await import('../completion/generate.js');
+          run.out.data(completionScript(shell, program));
+        },
+        // A shell script is all it gives: --json would print the script where JSON was asked for.
+        { formats: ['table'] },
+      ),
     );
 
   // Called by the scripts on TAB, so it must answer at once and never complain: stderr is

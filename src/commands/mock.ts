@@ -51,68 +51,73 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, opts: MockFlags) => {
-        const port = parseWholeNumber(opts.port, '--port');
-        if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-        const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS } = await import('../mock/index.js');
-        const clock = parseClock(opts, parseInstant, MAX_SPEED);
-        const faults = opts.fault.map((spec) => {
-          try {
-            return parseFault(spec);
-          } catch (err) {
-            const kind = spec.split(',')[0] ?? '';
-            const near = FAULT_KINDS.includes(kind as never) ? undefined : closest(kind, FAULT_KINDS);
-            throw new UsageError(
-              near
-                ? `--fault ${spec}: no fault '${kind}'; did you mean ${near}? (kinds: ${FAULT_KINDS.join(', ')})`
-                : `--fault ${spec}: ${(err as Error).message}`,
-            );
-          }
-        });
-        // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
-        run.holdInterrupts();
-        const server = await startMock({
-          port,
-          host: opts.host,
-          seed: opts.seed,
-          faults,
-          clock,
-          quiet: opts.printEnv === true,
-        });
-        // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
-        // The emulator's test key is worthless outside it, and these lines exist to hand it over.
-        // In the background (`eval "$(fcast mock --print-env &)"`) the shell has no job to stop:
-        // the emulator's pid is one more line, so `kill "$FCAST_MOCK_PID"` ends it.
-        const pid = opts.printEnv ? `\nexport FCAST_MOCK_PID=${process.pid}` : '';
-        run.secrets.reveal(server.testKey, () =>
-          run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}${pid}`),
-        );
-        if (opts.printEnv) {
-          // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
-          await run.ctx.io.releaseStdout?.();
-        } else {
-          run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
-          run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
-          // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.
-          run.secrets.reveal(server.limitedGatewayKey, () =>
-            run.out.note(
-              `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
-            ),
+      action(
+        app,
+        async (run, opts: MockFlags) => {
+          const port = parseWholeNumber(opts.port, '--port');
+          if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
+          const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS } = await import('../mock/index.js');
+          const clock = parseClock(opts, parseInstant, MAX_SPEED);
+          const faults = opts.fault.map((spec) => {
+            try {
+              return parseFault(spec);
+            } catch (err) {
+              const kind = spec.split(',')[0] ?? '';
+              const near = FAULT_KINDS.includes(kind as never) ? undefined : closest(kind, FAULT_KINDS);
+              throw new UsageError(
+                near
+                  ? `--fault ${spec}: no fault '${kind}'; did you mean ${near}? (kinds: ${FAULT_KINDS.join(', ')})`
+                  : `--fault ${spec}: ${(err as Error).message}`,
+              );
+            }
+          });
+          // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
+          run.holdInterrupts();
+          const server = await startMock({
+            port,
+            host: opts.host,
+            seed: opts.seed,
+            faults,
+            clock,
+            quiet: opts.printEnv === true,
+          });
+          // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
+          // The emulator's test key is worthless outside it, and these lines exist to hand it over.
+          // In the background (`eval "$(fcast mock --print-env &)"`) the shell has no job to stop:
+          // the emulator's pid is one more line, so `kill "$FCAST_MOCK_PID"` ends it.
+          const pid = opts.printEnv ? `\nexport FCAST_MOCK_PID=${process.pid}` : '';
+          run.secrets.reveal(server.testKey, () =>
+            run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}${pid}`),
           );
-          if (clock.start !== undefined || clock.speed !== undefined) {
-            const speed = server.clock.speed;
-            const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
-            run.out.note(`fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace}`);
+          if (opts.printEnv) {
+            // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
+            await run.ctx.io.releaseStdout?.();
+          } else {
+            run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
+            run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
+            // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.
+            run.secrets.reveal(server.limitedGatewayKey, () =>
+              run.out.note(
+                `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
+              ),
+            );
+            if (clock.start !== undefined || clock.speed !== undefined) {
+              const speed = server.clock.speed;
+              const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
+              run.out.note(`fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace}`);
+            }
           }
-        }
-        await new Promise<void>((resolve) => {
-          const stop = () => resolve();
-          if (run.ctx.signal.aborted) return resolve();
-          run.ctx.signal.addEventListener('abort', stop, { once: true });
-        });
-        await server.close();
-        if (!opts.printEnv) run.out.note('fcast mock: stopped');
-      }),
+          await new Promise<void>((resolve) => {
+            const stop = () => resolve();
+            if (run.ctx.signal.aborted) return resolve();
+            run.ctx.signal.addEventListener('abort', stop, { once: true });
+          });
+          await server.close();
+          if (!opts.printEnv) run.out.note('fcast mock: stopped');
+        },
+        // Export lines are all it prints on stdout: --json would get them where JSON was asked for.
+        { formats: ['table'] },
+      ),
     );
 }
 

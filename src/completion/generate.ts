@@ -56,6 +56,7 @@ function tableOf(root: Command): Table {
   // Assign ids in a fixed order so the output is the same on every run.
   for (const node of nodes) {
     for (const o of node.options) idOf(o.values);
+    for (const n of node.narrowed ?? []) idOf(n.values);
     for (const a of node.args) idOf(a);
   }
   return { nodes, lists, idOf };
@@ -70,7 +71,11 @@ interface Fields {
 
 function fieldsOf(node: CompletionNode, idOf: Table['idOf']): Fields {
   const valueOptions = node.options.filter((o) => o.takesValue).map((o) => o.value);
-  const optionValues = node.options.filter((o) => o.values !== undefined).map((o) => `${o.value}=${idOf(o.values)}`);
+  // A command's own pairs come first in every script, so a narrowed root option wins over the root's list.
+  const optionValues = [
+    ...node.options.filter((o) => o.values !== undefined).map((o) => `${o.value}=${idOf(o.values)}`),
+    ...(node.narrowed ?? []).map((n) => `${n.option}=${idOf(n.values)}`),
+  ];
   const args = node.args.map((a, i) => idOf(a) + (node.variadic && i === node.args.length - 1 ? '...' : ''));
   return { valueOptions, optionValues, args };
 }

@@ -60,6 +60,8 @@ export interface CompletionNode {
   /** Values of the positional arguments in order; the last repeats when `variadic`. */
   args: Array<Values | undefined>;
   variadic: boolean;
+  /** Root options whose values this command narrows: `--format`, to the formats it gives. */
+  narrowed?: Array<{ option: string; values: Values }>;
 }
 
 /** Every visible command of the tree, root first, parents before children. */
@@ -82,6 +84,7 @@ export function describeTree(root: Command): CompletionNode[] {
       ),
       options: isRoot ? options : options.filter((o) => !rootOptionNames.has(o.value)),
       ...argumentsOf(cmd, ARGUMENT_VALUES[path] ?? []),
+      ...narrowedFormats(cmd, isRoot || children.length > 0),
     });
     for (const sub of children) {
       const names = [sub.name(), ...sub.aliases()];
@@ -96,6 +99,15 @@ export function describeTree(root: Command): CompletionNode[] {
   };
   visit(root, [''], '', true);
   return nodes;
+}
+
+/**
+ * A command that runs gives only some formats (cli/program.ts's commands carry them, as their
+ * help lists them): TAB after its --format offers those, not every format of some command.
+ */
+function narrowedFormats(cmd: Command, groups: boolean): Pick<CompletionNode, 'narrowed'> {
+  const formats = (cmd as Command & { formats?: readonly string[] }).formats;
+  return groups || !formats ? {} : { narrowed: [{ option: '--format', values: words(formats) }] };
 }
 
 function optionEntries(opt: Option): CompletionOption[] {

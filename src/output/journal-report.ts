@@ -5,6 +5,7 @@
 // CSV/TSV rows (one per timeframe, columns the document's field paths joined with dots).
 // The figures arrive computed (journal/report.ts); this file formats them.
 import { createColors } from 'picocolors';
+import { isRecord } from '../core/values.js';
 import type { JournalReport, TimeframeReport } from '../journal/report.js';
 import type { CallBin, CallScore } from '../journal/score.js';
 import { attributionFooter } from './attribution.js';
@@ -217,7 +218,11 @@ export function renderJournalReportMarkdown(out: Output, view: JournalReportView
   return lines.join('\n');
 }
 
-/** One row per timeframe; the columns are the document's field paths joined with dots, the bins' included. */
+/**
+ * One row per timeframe; the columns are the document's field paths joined with dots, the bins'
+ * included, then `source`: the track record's attribution, which the table ends with when the
+ * service's figures are shown (a footer line would break parsers); empty without them.
+ */
 export function renderJournalReportDelimited(format: DelimitedFormat, view: JournalReportView): string {
   const nBins = view.report.bins;
   const header = [
@@ -247,7 +252,10 @@ export function renderJournalReportDelimited(format: DelimitedFormat, view: Jour
     'service.resolved_win_rate_ci95.0',
     'service.resolved_win_rate_ci95.1',
     'service.n_settled',
+    'source',
   ];
+  const meta = view.serviceMeta;
+  const source = isRecord(meta) && typeof meta.source === 'string' ? meta.source : null;
   const rows = view.report.timeframes.map((t): DelimitedCell[] => [
     t.tf,
     t.n_settled,
@@ -276,6 +284,7 @@ export function renderJournalReportDelimited(format: DelimitedFormat, view: Jour
     t.service?.resolved_win_rate_ci95?.[0],
     t.service?.resolved_win_rate_ci95?.[1],
     t.service?.n_settled,
+    source,
   ]);
   return renderDelimited(format, header, rows);
 }

@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { COMPLETE_SYMBOLS_COMMAND } from '../../src/completion/names.js';
 import { symbolsCachePath, writeSymbolsCache } from '../../src/completion/symbols-cache.js';
 import { packageVersion, type Ctx } from '../../src/core/context.js';
-import { ACCURACY_TIMEFRAMES, DEMO_SYMBOLS, GATEWAY_COMMAND_NAMES, MATURITY_LEVELS } from '../../src/core/domain.js';
+import {
+  ACCURACY_TIMEFRAMES,
+  DEMO_SYMBOLS,
+  GATEWAY_COMMAND_NAMES,
+  MATURITY_LEVELS,
+  OUTPUT_FORMATS,
+} from '../../src/core/domain.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { expectExit, fakeClock, runCli, tempDir } from '../helpers/cli.js';
@@ -172,6 +178,15 @@ describe('the bash script', () => {
     expect(bashComplete(script, ['fcast', 'auth', ''])).toEqual(expect.arrayContaining(['login', 'status', 'logout']));
   });
 
+  it('offers after --format the formats of the command it follows, every format before one', async () => {
+    const script = await scriptFile('bash');
+    expect(bashComplete(script, ['fcast', 'demo', '--format', ''])).toEqual(['table', 'json', 'csv', 'tsv']);
+    expect(bashComplete(script, ['fcast', 'track-record', '--format', 'm'])).toEqual(['markdown']);
+    expect(bashComplete(script, ['fcast', 'journal', 'export', '--format', ''])).toEqual(['csv', 'jsonl']);
+    expect(bashComplete(script, ['fcast', 'cmd', 'analyze', '--format', '=', ''])).toEqual(['table', 'json']);
+    expect(bashComplete(script, ['fcast', '--format', ''])).toEqual([...OUTPUT_FORMATS]);
+  });
+
   it('offers global and per-command flags', async () => {
     const script = await scriptFile('bash');
     const onPredict = bashComplete(script, ['fcast', 'predict', '--']);
@@ -204,6 +219,7 @@ describe('the zsh script', () => {
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf', ''])).toEqual([...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf=1'])).toEqual(['compset -P *=', ...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'predict', ''])).toEqual(CACHED);
+    expect(zshComplete(script, ['fcast', 'predict', '--format', ''])).toEqual(['table', 'json', 'csv', 'tsv']);
     expect(zshComplete(script, ['fcast', 'predict', '--c'])).toEqual(
       expect.arrayContaining(['--candles', '--chart', '--json']),
     );
@@ -221,6 +237,7 @@ describe('the fish script', () => {
       sorted(ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')).map((tf) => `--tf=${tf}`)),
     );
     expect(sorted(fishComplete(script, 'fcast predict '))).toEqual(sorted(CACHED));
+    expect(sorted(fishComplete(script, 'fcast journal export --format '))).toEqual(['csv', 'jsonl']);
     expect(fishComplete(script, 'fcast predict --c')).toEqual(expect.arrayContaining(['--candles', '--chart']));
     expect(fishComplete(script, 'fcast discover ')).toEqual([]);
   });

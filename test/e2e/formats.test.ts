@@ -222,6 +222,9 @@ describe('a hostile server', () => {
       anchor_price: -0.19,
       note: '@SUM(1+1)\tx',
       '=cmd|"/c calc"!A1': '+1',
+      // OWASP's last two: a leading tab, a leading carriage return (written as a line break, quoted).
+      tabbed: '\t=1+1',
+      carriage: '\r=1+1',
     });
     (first.ia2 as Record<string, unknown>).label_raw = '-2+3';
     const raw = JSON.stringify(demo).replace('"anchor_price":-0.19', '"anchor_price":-0.190');
@@ -232,6 +235,8 @@ describe('a hostile server', () => {
     expect(row.status).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(row['ia2.label_raw']).toBe("'-2+3");
     expect(row.note).toBe("'@SUM(1+1)\tx");
+    expect(row.tabbed).toBe("'\t=1+1");
+    expect(row.carriage).toBe("'\n=1+1");
     expect(header).toContain('\'=cmd|"/c calc"!A1');
     expect(row['=cmd|"/c calc"!A1']).toBeUndefined();
     expect(row['\'=cmd|"/c calc"!A1']).toBe("'+1");
@@ -338,6 +343,47 @@ describe('GitHub Actions', () => {
       /^::warning title=fcast accuracy%3A small sample \(\w+\)::\w+: maturity insufficient_sample/m,
     );
     expect(readFileSync(summary, 'utf8')).toContain('**Verdict: passed.** fcast accuracy: every check held.');
+  });
+
+  it('a --baseline shrink and an --audit disagreement: an ::error each, on their own titles, and the verdict', async () => {
+    const base = join(tempDir(), 'base.json');
+    writeFileSync(base, (await emu.run(['track-record', '--json'])).stdout);
+    emu.server.setFaults([{ kind: 'shrink' }]);
+    const summary = join(tempDir(), 'summary.md');
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const shrunk = await emu.run(['track-record', '--baseline', base, '--format', 'tsv'], { env });
+    expectExit(shrunk, 8);
+    const shrinks = shrunk.stderr.split('\n').filter((l) => l.startsWith('::error'));
+    expect(shrinks).toEqual([
+      expect.stringMatching(
+        /^::error title=fcast track-record%3A baseline \(1h\)::baseline: 1h: counts went down since .*base\.json: n_settled \d+ -> \d+/,
+      ),
+    ]);
+    expect(readFileSync(summary, 'utf8')).toMatch(
+      /\*\*Verdict: failed\*\* \(exit 8\)\. fcast track-record: 1 timeframe with fewer/,
+    );
+
+    emu.server.setFaults([]);
+    const record = await fetchBody<{ results: Array<Record<string, unknown>> }>(
+      emu.server.url,
+      '/api/agent/v1/track-record.php',
+    );
+    record.results[0]!.resolved_win_rate = 0.99;
+    const url = await tampered.serve(() => ({ body: record }));
+    const audited = await runCli(['track-record', '--audit', '--format', 'csv'], {
+      now: FIXED_NOW,
+      env: { ...env, FCAST_BASE_URL: url },
+    });
+    expectExit(audited, 8);
+    const tf = String(record.results[0]!.timeframe);
+    const audits = audited.stderr.split('\n').filter((l) => l.startsWith('::error'));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatch(
+      new RegExp(
+        `^::error title=fcast track-record%3A audit \\(${tf}\\)::audit: ${tf}: resolved_win_rate published 0\\.99, recomputed `,
+      ),
+    );
+    expect(parse(audited.stdout)).toHaveLength(record.results.length + 1);
   });
 
   it('without GITHUB_ACTIONS=true, or with --no-annotations: neither annotations nor a summary', async () => {

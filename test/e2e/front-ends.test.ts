@@ -4,6 +4,7 @@
 // to another origin, a body drip-fed past --timeout. Each answer gets its exit class and a
 // hint that leads to the right fix; the cases that already worked stay here so they keep working.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExit, runCli, spawnFcast } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -29,10 +30,39 @@ const ROUTES: Record<string, (req: IncomingMessage, res: ServerResponse, rest: s
   bom: (_q, s) => send(s, 200, 'application/json; charset=utf-8', BOM + demoBody),
   'double-bom': (_q, s) => send(s, 200, 'application/json', BOM + BOM + demoBody),
   warning: (_q, s) => send(s, 200, 'text/html; charset=UTF-8', PHP_WARNING + demoBody),
+  // The same warning with html_errors off, as PHP's CLI server and many php.ini files print it.
+  'warning-text': (_q, s) =>
+    send(
+      s,
+      200,
+      'application/json',
+      `\nWarning: Undefined variable $tf in /var/www/api/demo.php on line 41\n${demoBody}`,
+    ),
   fatal: (_q, s) => send(s, 500, 'text/html; charset=UTF-8', PHP_FATAL),
+  // display_errors on: PHP answers a fatal error 200, the error as the page.
+  'fatal-200': (_q, s) => send(s, 200, 'text/html; charset=UTF-8', PHP_FATAL),
+  // The API behind a PHP layer that prints a BOM before every answer, errors and gateway alike.
+  'bom-api': (q, s, rest) => relay(q, s, rest, (text) => BOM + text),
   maintenance: (_q, s) => send(s, 503, 'text/html', NGINX_PAGE(503, 'Service Temporarily Unavailable')),
   'bad-gateway': (_q, s) => send(s, 502, 'text/html', NGINX_PAGE(502, 'Bad Gateway')),
   limited: (_q, s) => send(s, 429, 'text/html', NGINX_PAGE(429, 'Too Many Requests')),
+  // What nginx answers plain http sent to its https port.
+  'tls-port': (_q, s) =>
+    send(
+      s,
+      400,
+      'text/html',
+      NGINX_PAGE(400, 'The plain HTTP request was sent to HTTPS port').replace(
+        '<h1>400 The plain HTTP request was sent to HTTPS port</h1></center>',
+        '<h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>',
+      ),
+    ),
+  // gzip whatever the request asked for (nginx's gzip_static always, a CDN that always compresses).
+  'gzip-anyway': (_q, s) => {
+    const body = gzipSync(demoBody);
+    s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+    s.end(body);
+  },
   moved: (_q, s, rest) => {
     s.writeHead(301, { location: `${redirectTo}${rest}`, 'content-type': 'text/html' });
     s.end(NGINX_PAGE(301, 'Moved Permanently'));
@@ -43,13 +73,22 @@ const ROUTES: Record<string, (req: IncomingMessage, res: ServerResponse, rest: s
     s.on('close', () => clearInterval(timer));
   },
   // A path prefix, as an nginx `location /forecasts/ { proxy_pass ...; }` gives.
-  forecasts: (q, s, rest) => {
-    fetch(`${emu.server.url}${rest}`, { headers: { authorization: q.headers.authorization ?? '' } }).then(
-      async (answer) => send(s, answer.status, answer.headers.get('content-type') ?? '', await answer.text()),
-      () => send(s, 502, 'text/html', NGINX_PAGE(502, 'Bad Gateway')),
-    );
-  },
+  forecasts: (q, s, rest) => relay(q, s, rest, (text) => text),
 };
+
+/** The request on to the emulator, method, key and body as they came; its answer back through `change`. */
+function relay(req: IncomingMessage, res: ServerResponse, rest: string, change: (text: string) => string) {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = req.method === 'POST' ? Buffer.concat(chunks).toString() : undefined;
+    const headers = { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' };
+    fetch(`${emu.server.url}${rest}`, { method: req.method, headers, body }).then(
+      async (answer) => send(res, answer.status, answer.headers.get('content-type') ?? '', change(await answer.text())),
+      () => send(res, 502, 'text/html', NGINX_PAGE(502, 'Bad Gateway')),
+    );
+  });
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string) {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
@@ -59,9 +98,11 @@ function send(res: ServerResponse, status: number, type: string, body: string) {
 beforeAll(async () => {
   demoBody = await (await fetch(`${emu.server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`)).text();
   server = createServer((req, res) => {
-    req.resume();
     const [, route = '', rest = ''] = /^\/([\w-]+)(\/.*)?$/.exec(req.url ?? '') ?? [];
-    (ROUTES[route] ?? ((_q, s) => send(s, 404, 'text/html', NGINX_PAGE(404, 'Not Found'))))(req, res, rest);
+    const handler = ROUTES[route];
+    // A route that does not read the request still lets it arrive whole.
+    if (handler !== ROUTES['bom-api'] && handler !== ROUTES.forecasts) req.resume();
+    (handler ?? ((_q, s) => send(s, 404, 'text/html', NGINX_PAGE(404, 'Not Found'))))(req, res, rest);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -105,6 +146,47 @@ describe('a sloppy PHP deployment', () => {
     expect(r.stderr).not.toMatch(/base URL/);
   });
 
+  it('the same warning as plain text (html_errors off): the same verdict, the newline before it written out', async () => {
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('warning-text') } });
+    expectExit(r, 7);
+    expect(r.stderr).toMatch(
+      /^fcast: demo\.php: the response is not JSON \(it starts '\\nWarning: Undefined variable/m,
+    );
+    expect(r.stderr).toMatch(/hint: the JSON comes after other output .*: the service needs fixing/);
+    expect(r.stderr).not.toMatch(/base URL/);
+  });
+
+  it('a fatal error answered 200 (display_errors on): exit 7, the service failed; never "check the base URL"', async () => {
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('fatal-200') } });
+    expectExit(r, 7);
+    expect(r.stderr).toMatch(
+      /^fcast: demo\.php: the response is not JSON \(it starts '<br \/>\\n<b>Fatal error<\/b>:/m,
+    );
+    expect(r.stderr).toMatch(/hint: the service failed \(an error of its own code, not an answer\): try again later/);
+    expect(r.stderr).not.toMatch(/base URL|does not look like/);
+  });
+
+  it('a BOM before every answer: a problem keeps its class and words, the gateway and CSV read through it', async () => {
+    const env = { FCAST_BASE_URL: at('bom-api'), FCAST_API_KEY: emu.server.testKey };
+    const problem = await runCli(['predict', 'NOPE/USD', '--json'], { env });
+    expectExit(problem, 4);
+    expect(problem.stderr).toMatch(/^fcast: NOPE\/USD: HTTP 404 Unknown symbol: /m);
+    expect(problem.stdout.startsWith('{')).toBe(true);
+    expect(JSON.parse(problem.stdout)).toMatchObject({ status: 404 });
+    const gateway = await runCli(['cmd', 'macro', '--json'], { env });
+    expectExit(gateway, 0);
+    expect(JSON.parse(gateway.stdout)).toMatchObject({ ok: true });
+    const csv = await runCli(['predict', 'BTC/USD', '--format', 'csv'], { env });
+    expectExit(csv, 0);
+    expect(csv.stdout.startsWith('symbol,tf,ts,ts_iso,')).toBe(true);
+    expect(csv.stdout).not.toContain(BOM);
+    expect(emu.server.requests.map((q) => q.path)).toEqual([
+      '/api/agent/v1/predictions.php',
+      '/api/v1/agent/command',
+      '/api/agent/v1/predictions.php',
+    ]);
+  });
+
   it('a fatal error page (HTTP 500): the service failed, try again later; never "check the base URL"', async () => {
     for (const argv of [['demo'], ['cmd', 'macro']]) {
       const r = await runCli([...argv, '--retries', '0'], {
@@ -137,12 +219,28 @@ describe("nginx's own pages", () => {
     expect(r.stderr).toMatch(/^fcast: HTTP 429 Too Many Requests\n {2}hint: wait and try again/m);
   });
 
+  it("plain http to nginx's https port: exit 2, and the hint says to use https", async () => {
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('tls-port') } });
+    expectExit(r, 2);
+    expect(r.stderr).toMatch(
+      /^fcast: HTTP 400 Bad Request: the server at 127\.0\.0\.1:\d+ speaks https, and was sent plain http/m,
+    );
+    // The base URL's path prefix stays: only the scheme was wrong.
+    expect(r.stderr).toMatch(/hint: use https:\/\/127\.0\.0\.1:\d+\/tls-port as the base URL$/m);
+  });
+
   it('a 404 page on an API path: the base URL is what is wrong (exit 4)', async () => {
     const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('nothing-here') } });
     expectExit(r, 4);
     expect(r.stderr).toMatch(
       /^fcast: HTTP 404 Not Found: this does not look like the Market Forecast Agent API; check the base URL; the base URL http:\/\/127\.0\.0\.1:\d+\/nothing-here\/ comes from FCAST_BASE_URL in the environment$/m,
     );
+  });
+
+  it('a body gzipped though fcast asked for no compression is read all the same', async () => {
+    const r = await runCli(['demo', '--json'], { env: { FCAST_BASE_URL: at('gzip-anyway') } });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(demoBody));
   });
 
   it('a path prefix in the base URL reaches the API behind it, key and all', async () => {
@@ -159,6 +257,24 @@ describe("nginx's own pages", () => {
     expectExit(r, 6);
     expect(r.stderr).toMatch(/timed out: no complete answer within 1s/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('a redirect within the origin', () => {
+  it("nginx's 301 to a POST (rewrite ... permanent): the gateway command and register go on as POSTs", async () => {
+    redirectTo = `${base}/forecasts`;
+    const env = { FCAST_BASE_URL: at('moved'), FCAST_API_KEY: emu.server.testKey };
+    const gateway = await runCli(['cmd', 'macro', '--json'], { env });
+    expectExit(gateway, 0);
+    expect(JSON.parse(gateway.stdout)).toMatchObject({ ok: true });
+    const register = await runCli(['register', '--email', 'moved@example.com', '--no-save'], {
+      env: { FCAST_BASE_URL: at('moved') },
+    });
+    expectExit(register, 0);
+    expect(emu.server.requests.map((q) => [q.method, q.path])).toEqual([
+      ['POST', '/api/v1/agent/command'],
+      ['POST', '/api/agent/v1/register.php'],
+    ]);
   });
 });
 

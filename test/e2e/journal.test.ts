@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/config/file-lock.js';
 import { findSymbol } from '../../src/mock/catalog.js';
@@ -459,6 +460,23 @@ describe('a recorded session, settled and reported', () => {
     expect(rows.every((row) => row.split(',').length === header!.split(',').length)).toBe(true);
     const tsv = await emu.runWithKey(['journal', 'report', '--format', 'tsv', '--offline'], { env });
     expect(tsv.stdout.split('\n')[0]).toMatch(/^tf\tn_settled\t/);
+    // The attribution the table ends with is the last column; offline there is none to cite.
+    expect(header!.endsWith(',service.n_settled,source')).toBe(true);
+    expect(rows.every((row) => row.endsWith(','))).toBe(true);
+  });
+
+  it('--format csv with the service figures: the track record attribution in a source column, as the table cites it', async () => {
+    const { env } = await settled();
+    const table = await emu.runWithKey(['journal', 'report', '--tf', '1min'], { env });
+    const cited = /^Source: (.+)$/m.exec(table.stdout)?.[1];
+    expect(cited).toMatch(/^Market Forecast Agent/);
+    const csv = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--format', 'csv'], { env });
+    expectExit(csv, 0);
+    const [header, ...rows] = parse(csv.stdout) as string[][];
+    expect(header!.at(-1)).toBe('source');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.at(-1)).toBe(cited);
+    expect(rows[0]![header!.indexOf('service.n_settled')]).toMatch(/^\d+$/);
   });
 
   it('gates exit 8, listing each failure; a figure equal to its threshold passes', async () => {

@@ -85,13 +85,15 @@ describe('a proxy with Basic credentials', () => {
     'a 407 to a forwarded request, given %s: exit 3, the hint says what was sent',
     async (_given, credentials, hint) => {
       const url = guarded.url().replace('//', `//${credentials}`);
-      const r = await emu.run(['demo', '--retries', '0'], { env: { HTTP_PROXY: url } });
+      // --verbose too: the request log and the stack trace must keep the secret as well.
+      const r = await emu.run(['demo', '--retries', '0', '--verbose'], { env: { HTTP_PROXY: url } });
       expectExit(r, 3);
       expect(r.stderr).toMatch(
         /^fcast: the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTP_PROXY\) wants credentials \(HTTP 407\)$/m,
       );
       expect(r.stderr).toMatch(hint);
       expect(guarded.seen).toHaveLength(1);
+      expect(r.stderr).toMatch(/^> GET https?:\/\//m);
       keepsTheSecret(r);
     },
   );
@@ -101,7 +103,9 @@ describe('a proxy with Basic credentials', () => {
     ['wrong ones', `${USER}:not-${PASSWORD}@`, /refused the user name and password in HTTPS_PROXY/, true],
   ])('a 407 to CONNECT, given %s: exit 3 (not "unavailable"), not retried', async (_given, credentials, hint, sent) => {
     const url = guarded.url().replace('//', `//${credentials}`);
-    const r = await emu.run(['demo'], { env: { FCAST_BASE_URL: 'https://forecasts.example', HTTPS_PROXY: url } });
+    const r = await emu.run(['demo', '--verbose'], {
+      env: { FCAST_BASE_URL: 'https://forecasts.example', HTTPS_PROXY: url },
+    });
     expectExit(r, 3);
     expect(r.stderr).toMatch(
       /^fcast: the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) wants credentials to open a tunnel to forecasts\.example:443 \(HTTP 407 to CONNECT\)$/m,
@@ -109,11 +113,12 @@ describe('a proxy with Basic credentials', () => {
     expect(r.stderr).toMatch(hint);
     expect(r.sleeps).toEqual([]);
     expect(guarded.seen).toEqual([{ line: 'CONNECT forecasts.example:443', proxyAuth: sent }]);
+    expect(r.stderr).toMatch(/^> GET https?:\/\//m);
     keepsTheSecret(r);
   });
 
   it('a 403 to CONNECT (a port it does not allow): exit 3, naming the destination and the refusal', async () => {
-    const r = await emu.run(['demo'], {
+    const r = await emu.run(['demo', '--verbose'], {
       env: { FCAST_BASE_URL: 'https://forecasts.example:8443', HTTPS_PROXY: guarded.url(`${USER}:${PASSWORD}`) },
     });
     expectExit(r, 3);
@@ -124,6 +129,7 @@ describe('a proxy with Basic credentials', () => {
       /hint: its rules do not allow forecasts\.example:8443 .* list forecasts\.example in NO_PROXY/,
     );
     expect(r.sleeps).toEqual([]);
+    expect(r.stderr).toMatch(/^> GET https?:\/\//m);
     keepsTheSecret(r);
   });
 
@@ -178,6 +184,26 @@ describe('a proxy variable that is not an http(s) URL', () => {
     const bare = await emu.run(['demo', '--json'], { env: { HTTP_PROXY: new URL(open.url()).host } });
     expectExit(bare, 0);
     expect(open.seen).toHaveLength(1);
+  });
+  it('a password with a bare % (not percent-encoded): exit 3 before anything is sent, saying how to write it', async () => {
+    // As typed from a password manager: the % in it must be written %25 in a URL.
+    for (const variable of ['HTTP_PROXY', 'HTTPS_PROXY']) {
+      const url = guarded.url().replace('//', `//${USER}:${PASSWORD}%zz@`);
+      const r = await emu.run(['demo', '--verbose'], {
+        env: {
+          [variable]: url,
+          FCAST_BASE_URL: variable === 'HTTPS_PROXY' ? 'https://forecasts.example' : emu.server.url,
+        },
+      });
+      expectExit(r, 3);
+      expect(r.stderr).toMatch(
+        new RegExp(`^fcast: ${variable} has a user name or password that is not percent-encoded$`, 'm'),
+      );
+      expect(r.stderr).toMatch(/hint: write % as %25 in them \(and @ : \/ as %40 %3A %2F\)/);
+      keepsTheSecret(r);
+    }
+    expect(guarded.seen).toEqual([]);
+    expect(emu.server.requests).toEqual([]);
   });
 });
 

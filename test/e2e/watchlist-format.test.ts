@@ -66,6 +66,16 @@ describe('--format', () => {
       "config list gives --format table or json, not 'markdown'",
       'config list',
     ],
+    // A shell script or export lines are no JSON: asked for JSON, they say so instead of printing them.
+    [['completion', 'bash', '--json'], "completion gives --format table, not 'json'", 'completion'],
+    [['mock', '--json'], "mock gives --format table, not 'json'", 'mock'],
+    // A slip of the fingers gets its likely meaning, as a mistyped value does everywhere else.
+    [['demo', '--format', 'cvs'], "demo gives --format table, json, csv or tsv, not 'cvs'; did you mean csv?", 'demo'],
+    [
+      ['symbols', '--format', 'jsno'],
+      "symbols gives --format table, json, csv or tsv, not 'jsno'; did you mean json?",
+      'symbols',
+    ],
   ])('%j is exit 2 before any request, naming the formats it gives', async (argv, message, path) => {
     const r = await emu.run(argv);
     expectExit(r, 2);

@@ -124,12 +124,20 @@ export interface TlsFront {
   close(): Promise<void>;
 }
 
-/** https in front of a plain http server on loopback: TLS ends here, the bytes go on as they are. */
+/**
+ * https in front of a plain http server on loopback: TLS ends here, the bytes go on as they are.
+ * It offers HTTP/2 first, as nginx's `listen ... ssl http2` does; the bytes go on to an HTTP/1.1
+ * server all the same, so a client that took the offer (instead of HTTP/1.1) would fail here.
+ */
 export async function startTlsFront(target: string): Promise<TlsFront> {
   const { port } = new URL(target);
   const sockets = new Set<Socket>();
   const server: TcpServer = createTlsServer(
-    { cert: readFileSync(fixture('server.pem')), key: readFileSync(fixture('server-key.pem')) },
+    {
+      cert: readFileSync(fixture('server.pem')),
+      key: readFileSync(fixture('server-key.pem')),
+      ALPNProtocols: ['h2', 'http/1.1'],
+    },
     (tls) => {
       const upstream = connect(Number(port), '127.0.0.1');
       for (const s of [tls, upstream]) {

@@ -2,6 +2,7 @@
 // forms, --max-wait, redirects, the size cap, timeouts and where a key may go.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
 import { defaultTransport } from '../../src/api/transport.js';
@@ -19,12 +20,21 @@ import { fakeClock } from '../helpers/cli.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let script: Handler[] = [];
-let seen: Array<{ url: string; auth?: string; method: string }> = [];
+let seen: Array<{ url: string; auth?: string; method: string; body: string }> = [];
 let base = '';
 const server = createServer((req, res) => {
-  seen.push({ url: req.url ?? '', auth: req.headers.authorization, method: req.method ?? '' });
-  const next = script.shift() ?? ((_q, s) => json(s, 200, { ok: true }));
-  next(req, res);
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    seen.push({
+      url: req.url ?? '',
+      auth: req.headers.authorization,
+      method: req.method ?? '',
+      body: Buffer.concat(chunks).toString(),
+    });
+    const next = script.shift() ?? ((_q, s) => json(s, 200, { ok: true }));
+    next(req, res);
+  });
 });
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -277,6 +287,42 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a POST redirected by 301 or 302 is sent again as a POST, body and all; 303 asks for a GET', async () => {
+    // nginx's `rewrite ... permanent` answers a POST with 301: turned into a GET, a gateway
+    // command would be refused by the API itself ("use POST ..., not GET") or a register lost.
+    const post = { ...GET, method: 'POST' as const, path: 'api/v1/agent/command', body: { command: 'macro' } };
+    for (const status of [301, 302, 307, 308]) {
+      script = [
+        (_q, s) => {
+          s.writeHead(status, { location: '/fc/api/v1/agent/command' });
+          s.end();
+        },
+      ];
+      seen = [];
+      expect((await client().c.request({ ...post, auth: 'gateway' })).status).toBe(200);
+      expect(
+        seen.map((r) => [r.method, r.url, r.body]),
+        String(status),
+      ).toEqual([
+        ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
+        ['POST', '/fc/api/v1/agent/command', '{"command":"macro"}'],
+      ]);
+      expect(seen[1]!.auth).toBe(`Bearer ${KEY}`);
+    }
+    script = [
+      (_q, s) => {
+        s.writeHead(303, { location: '/done' });
+        s.end();
+      },
+    ];
+    seen = [];
+    await client().c.request(post);
+    expect(seen.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
+      ['GET', '/done', ''],
+    ]);
+  });
+
   it('a redirect it cannot follow is a bad response (exit 7), never an internal error', async () => {
     const redirect = (status: number, location?: string) => (_q: IncomingMessage, s: ServerResponse) => {
       s.writeHead(status, location === undefined ? {} : { location });
@@ -305,6 +351,55 @@ describe('ApiClient', () => {
     const res = await client().c.request(GET);
     expect(res.raw).toBe('{"ok":true}');
     expect(res.body).toEqual({ ok: true });
+  });
+
+  it('a body compressed though no compression was asked for (gzip, deflate, br) is read as the JSON it holds', async () => {
+    const text = JSON.stringify({ ok: true, note: 'compressed' });
+    for (const [coding, encode] of [
+      ['gzip', gzipSync],
+      ['x-gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+      ['GZIP', gzipSync],
+    ] as const) {
+      let asked: string | undefined;
+      script = [
+        (q, s) => {
+          asked = q.headers['accept-encoding'];
+          s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+          s.end(encode(text));
+        },
+      ];
+      const res = await client().c.request(GET);
+      expect(res.body, coding).toEqual({ ok: true, note: 'compressed' });
+      expect(res.raw).toBe(text);
+      // fcast asks for none: a front end that compresses regardless is what this is for.
+      expect(asked).toBeUndefined();
+    }
+  });
+
+  it('a compressed body that does not decode, an unknown coding, or one past the cap once decoded: exit 7', async () => {
+    const answer = (coding: string, body: Buffer | string) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      s.end(body);
+    };
+    for (const [coding, body, said, cap] of [
+      [
+        'gzip',
+        '{"ok":true}',
+        /says it is compressed \(Content-Encoding: gzip\), but it does not decompress/,
+        undefined,
+      ],
+      ['zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      // A small body that decompresses to more than the cap (a "zip bomb") is cut at the cap.
+      ['gzip', gzipSync(Buffer.alloc(5_000_000)), /larger than the .* cap/, 100_000],
+    ] as const) {
+      script = [answer(coding, body)];
+      const err = await failure(client({}, { maxBodyBytes: cap }).c.request(GET));
+      expect(err.exitCode, coding).toBe(ExitCode.BadResponse);
+      expect(err.message).toMatch(said);
+      expect(err.message).not.toMatch(/Z_|zlib|incorrect header/i);
+    }
   });
 
   it('refuses a body over the size cap with exit 7', async () => {
