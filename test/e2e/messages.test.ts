@@ -87,6 +87,21 @@ describe('an error caused by a setting says where the setting came from', () => 
     expect(flag.stderr).toContain(`the base URL ${url} comes from the --base-url flag`);
   });
 
+  it('a setting that does not parse: the hint fixes it where it was found', async () => {
+    const env = await runCli(['demo'], { env: { FCAST_TIMEOUT: 'soon' } });
+    expect(env.code).toBe(3);
+    expect(env.stderr).toBe(
+      "fcast: FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got 'soon'\n  hint: fix FCAST_TIMEOUT in your environment, or unset it\n",
+    );
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': 'ftp://x' }), { mode: 0o600 });
+    const file = await runCli(['demo'], { configDir: dir });
+    expect(file.code).toBe(3);
+    expect(file.stderr).toMatch(
+      /^fcast: 'base-url' in \S+ must be an http\(s\) URL, got 'ftp:\/\/x'\n {2}hint: run 'fcast config set base-url VALUE', or 'fcast config unset base-url'\n$/,
+    );
+  });
+
   it('not for an error no setting caused (a 404 for a symbol)', async () => {
     const r = await emu.runWithKey(['predict', 'NOPE/USD']);
     expect(r.code).toBe(4);
