@@ -87,6 +87,39 @@ describe('an error caused by a setting says where the setting came from', () => 
     expect(flag.stderr).toContain(`the base URL ${url} comes from the --base-url flag`);
   });
 
+  it('a key refused over plain http: the base URL and where it came from, from each source', async () => {
+    const url = 'http://forecasts.example';
+    const key = { FCAST_API_KEY: emu.server.testKey };
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': url }), { mode: 0o600 });
+    for (const [r, origin] of [
+      [await runCli(['symbols'], { configDir: dir, env: key }), `the config file ${join(dir, 'config.json')}`],
+      [await runCli(['symbols'], { env: { ...key, FCAST_BASE_URL: url } }), 'FCAST_BASE_URL in the environment'],
+      [await runCli(['symbols', '--base-url', url], { env: key }), 'the --base-url flag'],
+    ] as const) {
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^fcast: refusing to send a key over plain http to forecasts\\.example; the base URL ${url} comes from ${origin.replaceAll('.', '\\.')}\n`,
+        ),
+      );
+    }
+  });
+
+  it('a REST key the service refuses (401): where the key came from, for one symbol or several', async () => {
+    const dir = tempDir();
+    const bad = `mfa_ag_${'0'.repeat(40)}`;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': bad }), { mode: 0o600 });
+    const stored = await emu.run(['symbols'], { configDir: dir });
+    expect(stored.code).toBe(3);
+    expect(stored.stderr).toContain(
+      `401 Unauthorized: API key invalid or unknown; the API key comes from the config file ${join(dir, 'config.json')}\n`,
+    );
+    const env = await emu.run(['predict', 'BTC/USD', 'ETH/USD'], { env: { FCAST_API_KEY: bad } });
+    expect(env.code).toBe(3);
+    expect(env.stderr.match(/; the API key comes from FCAST_API_KEY in the environment\n/g)).toHaveLength(2);
+  });
+
   it('a setting that does not parse: the hint fixes it where it was found', async () => {
     const env = await runCli(['demo'], { env: { FCAST_TIMEOUT: 'soon' } });
     expect(env.code).toBe(3);
