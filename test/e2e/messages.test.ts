@@ -52,6 +52,16 @@ describe('usage errors name the help of their command, and the likely value', ()
       /^fcast: unknown gateway command 'analyse' \(did you mean analyze\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
     ],
     [['cmd', 'opportunity', '10'], /^fcast: unknown gateway command 'opportunity' \(did you mean opportunities\?\)/],
+    [
+      ['cmd', 'analyze', 'BTC/USD', '1hr'],
+      /^fcast: analyze: timeframe: invalid timeframe '1hr' \(did you mean 1h\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
+    ],
+    [['cmd', 'indicators', 'BTC/USD', '15mins'], /invalid timeframe '15mins' \(did you mean 15m\?\)/],
+    [
+      ['predict', 'btc'],
+      /^fcast: invalid symbol 'btc': did you mean BTC\/USD\?\n {2}hint: see 'fcast predict --help'\n$/,
+    ],
+    [['predict', 'BTC/USD', 'xau'], /^fcast: invalid symbol 'xau': did you mean XAU\/USD\?/],
     [['mock', '--fault', 'slw'], /^fcast: --fault slw: no fault 'slw'; did you mean slow\? /],
     [['verify', '0'], /\n {2}hint: see 'fcast verify --help'\n$/],
     [['--timeout', 'x', 'demo'], /^fcast: --timeout must be .*\n {2}hint: see 'fcast --help'\n$/],
