@@ -73,6 +73,10 @@ describe('Redactor and colour', () => {
       shown = r.redact(`\x1b[1mYour new API key:\x1b[22m\n\n  ${green(KEY)}\n`);
     });
     expect(shown).toBe(`\x1b[1mYour new API key:\x1b[22m\n\n  ${green(KEY)}\n`);
+    // A cursor move separates two places on the screen: what is on either side is not one text,
+    // and the move itself is never dropped.
+    const board = `\x1b[1;1Hid mfa_ag_0123\x1b[K\x1b[2;1H${green('456789abcdef0123')} ok\x1b[K`;
+    expect(new Redactor().redact(board)).toBe(board);
   });
 
   it('masks known keys and their pieces in every plain run between escape sequences', () => {
