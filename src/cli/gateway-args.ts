@@ -139,16 +139,33 @@ export function gatewaySymbol(raw: string, what = 'symbol'): string {
 
 const TIMEFRAME = /^([1-9]\d{0,3})\s*(m|min|h|d|w)$/i;
 
+/** Units as people spell them out: `1hr`, `4 hours`, `15mins`, `1day`, `2wk`. */
+const SPELLED_UNITS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(mins|minutes?)$/, 'm'],
+  [/^(hrs?|hours?)$/, 'h'],
+  [/^days?$/, 'd'],
+  [/^(wks?|weeks?)$/, 'w'],
+];
+
+/** The timeframe a spelled-out unit meant (`1hr` -> `1h`), or undefined. */
+function spelledTimeframe(raw: string): string | undefined {
+  const m = /^([1-9]\d{0,3})\s*([a-z]+)$/i.exec(raw.trim());
+  const unit = m && SPELLED_UNITS.find(([spelled]) => spelled.test(m[2]!.toLowerCase()))?.[1];
+  return m && unit ? `${m[1]}${unit}` : undefined;
+}
+
 /**
  * A number and a unit: `15m` or `15min` (sent as `15min`, the service's spelling of minutes),
  * `1h`, `4h`, `1d`, `1w`. Which timeframes exist is the server's to say.
  */
 export function gatewayTimeframe(raw: string, what = 'timeframe'): string {
   const m = TIMEFRAME.exec(raw.trim());
-  if (!m)
+  if (!m) {
+    const near = spelledTimeframe(raw);
     throw new UsageError(
-      `${what}: invalid timeframe ${shown(raw)}; expected a number and m, h, d or w, like 15m, 1h, 4h or 1d`,
+      `${what}: invalid timeframe ${shown(raw)}${near ? ` (did you mean ${near}?)` : ''}; expected a number and m, h, d or w, like 15m, 1h, 4h or 1d`,
     );
+  }
   const unit = m[2]!.toLowerCase();
   return `${m[1]}${unit === 'm' ? 'min' : unit}`;
 }

@@ -90,10 +90,16 @@ export function canonicalSymbol(raw: string): string {
   return symbol;
 }
 
-/** `btcusd` -> `BTC/USD`: the gateway's form (and the habit of many sites) typed where REST wants a slash. */
+/**
+ * `btcusd` -> `BTC/USD`: the gateway's form (and the habit of many sites) typed where REST
+ * wants a slash; a base alone (`btc`, `xau`) -> against the dollar, the most common quote.
+ */
 function slashedGuess(raw: string): string | undefined {
   const text = raw.trim().toUpperCase();
-  return /^[A-Z0-9.]{4,20}$/.test(text) ? slashedSymbol(text) : undefined;
+  if (!/^[A-Z0-9.]{2,20}$/.test(text)) return undefined;
+  const slashed = slashedSymbol(text);
+  if (slashed) return slashed;
+  return /^[A-Z]{2,10}$/.test(text) && !text.startsWith('USD') ? `${text}/USD` : undefined;
 }
 
 export function parseDemoSymbol(raw: string | undefined): string {

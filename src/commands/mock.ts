@@ -21,7 +21,7 @@ export function register(program: Command, app: App): void {
     .summary('serve an emulator of the whole API on loopback')
     .description(
       'An offline emulator of the Market Forecast Agent API, REST and gateway, for trying fcast and testing scripts.\n' +
-        'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs\n' +
+        'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs ' +
         '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.',
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')

@@ -5,6 +5,7 @@ import { canonicalSymbol } from '../cli/input.js';
 import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
 import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
+import { withSettingOrigin } from '../cli/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
@@ -160,7 +161,8 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   let exitCode = 0;
   for (const r of results) {
     if (r.status !== 'rejected') continue;
-    const err = r.reason as FcastError;
+    // Told as main tells one command's error: with where the setting behind it came from.
+    const err = withSettingOrigin(r.reason, run.settings()) as FcastError;
     run.out.error(err);
     if (exitCode === 0) exitCode = err.exitCode;
   }

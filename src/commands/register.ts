@@ -53,8 +53,12 @@ export function register(program: Command, app: App): void {
 async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<void> {
   const email = parseEmail(opts.email);
   const replaced = opts.save ? refuseToReplace(run, opts.force === true) : undefined;
-  // Where the key will go is checked (and the directory made) before a key can be issued.
-  if (opts.save && !run.flags.dryRun) (await import('../config/config-store.js')).prepareConfigDir(configDir(run.ctx));
+  // Where the key will go is checked (the directory made, and written to) before a key can be issued.
+  if (opts.save && !run.flags.dryRun) {
+    const { prepareConfigDir, checkConfigDirWritable } = await import('../config/config-store.js');
+    prepareConfigDir(configDir(run.ctx));
+    checkConfigDirWritable(configDir(run.ctx));
+  }
 
   const settings = run.settings();
   const [{ openConnection }, { registerKey, requests }, { holdExit }] = await Promise.all([

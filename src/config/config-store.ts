@@ -8,8 +8,9 @@
 // - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
 //   (atomic-write.ts).
 // No library: conf brought ajv and semver (~120 ms to load) and cannot lock (file-lock.ts).
-import { resolve } from 'node:path';
-import { writeAtomically } from './atomic-write.js';
+import { closeSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
@@ -77,11 +78,30 @@ export function configLocationProblem(dir: string): ConfigError | undefined {
   return locationProblem(dir, (err) => writeFailure(configFilePath(dir), err));
 }
 
+/**
+ * Throws (exit 3) unless a file can be made in the config directory: its modes, a read-only
+ * or full file system. `register` asks before its request, since a key issued into a
+ * directory that refuses it could only be copied from the screen. The probe is named as
+ * atomic-write names its temp files, so one a crash leaves behind goes with the next write.
+ */
+export function checkConfigDirWritable(dir: string): void {
+  const path = configFilePath(dir);
+  const probe = `${path}${TEMP_MARK}${process.pid}-probe`;
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+  } catch (err) {
+    throw writeFailure(path, err);
+  }
+  unlinkQuietly(probe);
+}
+
 /** Read-modify-write of config.json under the lock. */
 export async function updateConfig(dir: string, change: (data: ConfigData) => void): Promise<void> {
   const path = prepareConfigDir(dir);
-  const release = await acquireLock(`${path}.lock`, 'the config file');
+  let release: (() => void) | undefined;
   try {
+    // Taking the lock is the first write: a directory that refuses it is told as one.
+    release = await acquireLock(`${path}.lock`, 'the config file');
     removeStaleTempFiles(path);
     const data = readConfigFile(path);
     change(data);
@@ -89,14 +109,28 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
   } catch (err) {
     throw writeFailure(path, err);
   } finally {
-    release();
+    release?.();
   }
 }
+
+/** The system's reasons, said plainly: the file the call named is the config file's own business. */
+const WRITE_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'a read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+};
 
 function writeFailure(path: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
   const e = err as NodeJS.ErrnoException;
+  const said = e.code ? WRITE_REASONS[e.code] : undefined;
+  const dir = dirname(path);
   return new ConfigError(
-    `cannot write config file ${path}: ${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`,
+    `cannot write config file ${path}: ${said ? `${said} (${e.code})` : `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`}`,
+    e.code === 'EACCES' || e.code === 'EPERM'
+      ? { hint: `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory` }
+      : {},
   );
 }

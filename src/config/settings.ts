@@ -296,7 +296,8 @@ function parseSecret(raw: unknown, where: string): string | undefined {
 /** One setting as found, or why the value found cannot be used; `resolveSettings` throws on the latter, `fcast doctor` reports it. */
 export interface Lookup<T> {
   found?: Sourced<T>;
-  problem?: { message: string; fromFlag: boolean };
+  /** `hint`: how to fix the value where it was found (the variable, the config file). */
+  problem?: { message: string; fromFlag: boolean; hint?: string };
 }
 
 const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
@@ -310,22 +311,35 @@ function lookUpSetting<N extends SettingName>(
   configPath: string,
 ): Lookup<ValueOf<N>> {
   const s = SETTINGS[name] as SettingSpec<ValueOf<N>>;
-  const attempt = (raw: unknown, where: string, source: string, fromFlag: boolean): Lookup<ValueOf<N>> => {
+  const attempt = (
+    raw: unknown,
+    where: string,
+    source: string,
+    fromFlag: boolean,
+    hint?: string,
+  ): Lookup<ValueOf<N>> => {
     try {
       const value = s.parse(raw, where);
       return value === undefined ? {} : { found: { value, source } };
     } catch (err) {
       if (!(err instanceof SettingError)) throw err;
-      return { problem: { message: err.message, fromFlag } };
+      return { problem: { message: err.message, fromFlag, ...(hint && { hint }) } };
     }
   };
   const flagValue = s.flag ? (flags as Record<string, unknown>)[name] : undefined;
   const flagName = s.flag?.split(' ')[0] ?? '';
   if (flagValue !== undefined) return attempt(flagValue, flagName, flagName, true);
-  if (present(env[s.env])) return attempt(env[s.env], s.env, s.env, false);
+  if (present(env[s.env])) {
+    return attempt(env[s.env], s.env, s.env, false, `fix ${s.env} in your environment, or unset it`);
+  }
   const stored = file[s.configKey];
-  if (stored !== undefined && stored !== null)
-    return attempt(stored, `'${s.configKey}' in ${configPath}`, configPath, false);
+  if (stored !== undefined && stored !== null) {
+    // A key is stored by register and auth login, never by config set.
+    const fix = s.secret
+      ? `run 'fcast auth login${name === 'gatewayKey' ? ' --gateway' : ''}' to store it again`
+      : `run 'fcast config set ${s.configKey} VALUE', or 'fcast config unset ${s.configKey}'`;
+    return attempt(stored, `'${s.configKey}' in ${configPath}`, configPath, false, fix);
+  }
   return {};
 }
 
@@ -351,8 +365,12 @@ export function inspectSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
 
 /** A flag typed wrong is a usage error (2); the environment or the file, a config error (3). */
 function settle<T>(lookup: Lookup<T>): Sourced<T> | undefined {
-  if (lookup.problem)
-    throw lookup.problem.fromFlag ? new UsageError(lookup.problem.message) : new ConfigError(lookup.problem.message);
+  const { problem } = lookup;
+  if (problem) {
+    throw problem.fromFlag
+      ? new UsageError(problem.message)
+      : new ConfigError(problem.message, problem.hint ? { hint: problem.hint } : {});
+  }
   return lookup.found;
 }
 

@@ -9,7 +9,7 @@ import { isRecord } from '../core/values.js';
 import type { JournalReport, TimeframeReport } from '../journal/report.js';
 import type { CallBin, CallScore } from '../journal/score.js';
 import { attributionFooter } from './attribution.js';
-import { DASH, formatNumber, formatRate, formatUtc } from './format.js';
+import { DASH, formatNumber, formatRate, formatUtc, roundsToZero } from './format.js';
 import { Output, type Colors } from './io.js';
 import { renderReliabilityChart } from './reliability-chart.js';
 import { clean } from './sanitize.js';
@@ -32,7 +32,7 @@ export interface JournalReportView {
 }
 
 const fixed = (v: number | null | undefined, d = 4): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
+  v === null || v === undefined || !Number.isFinite(v) ? DASH : roundsToZero(v, d) ? (0).toFixed(d) : v.toFixed(d);
 const interval = (v: readonly [number, number] | null | undefined): string =>
   v ? `${(v[0] * 100).toFixed(1)}–${(v[1] * 100).toFixed(1)}%` : DASH;
 const count = (n: number | null | undefined): string => formatNumber(n, 0);

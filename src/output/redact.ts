@@ -52,10 +52,14 @@ export class Redactor {
   }
 
   /**
-   * The text with keys masked. Colour is already applied when a write reaches the redactor,
-   * so the plain runs between terminal escape sequences are redacted one by one: an escape's
-   * final letter (the `m` of `\x1b[32m`) must never be read as the first letter of a key,
-   * which would make register's revealed key look like another one and mask it.
+   * The text with keys masked, judged on the text a person reads. Colour is already applied
+   * when a write reaches the redactor, so the plain runs between terminal escape sequences are
+   * redacted one by one: an escape's final letter (the `m` of `\x1b[32m`) must never be read as
+   * the first letter of a key, which would make register's revealed key look like another one
+   * and mask it. A key that colour splits in two (no renderer does; a future one might) is
+   * found in the text without its colour, and then that stretch goes out masked and
+   * uncoloured: a secret is worth more than its colour. Other sequences (the board's cursor
+   * moves, a line cleared) separate what is on either side, as they do on the screen.
    */
   redact(text: string): string {
     if (!this.loaded) {
@@ -66,10 +70,30 @@ export class Redactor {
     let out = '';
     let from = 0;
     for (const seq of text.matchAll(ESCAPE_SEQUENCE)) {
-      out += this.redactPlain(text.slice(from, seq.index)) + seq[0];
+      if (SGR.test(seq[0])) continue;
+      out += this.redactColoured(text.slice(from, seq.index)) + seq[0];
       from = seq.index + seq[0].length;
     }
-    return out + this.redactPlain(text.slice(from));
+    return out + this.redactColoured(text.slice(from));
+  }
+
+  /** Text and colour (SGR) sequences only: each plain run redacted, unless a key crosses a colour change. */
+  private redactColoured(text: string): string {
+    if (!text.includes('\x1b')) return this.redactPlain(text);
+    let out = '';
+    let plain = '';
+    let from = 0;
+    for (const seq of text.matchAll(ESCAPE_SEQUENCE)) {
+      const run = text.slice(from, seq.index);
+      out += this.redactPlain(run) + seq[0];
+      plain += run;
+      from = seq.index + seq[0].length;
+    }
+    const last = text.slice(from);
+    out += this.redactPlain(last);
+    plain += last;
+    const read = this.redactPlain(plain);
+    return read === withoutEscapes(out) ? out : read;
   }
 
   /** Text without escape sequences: what a reader sees. */
@@ -96,6 +120,10 @@ export class Redactor {
  * holds one: the sanitiser removes control characters before anything is rendered.
  */
 const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+
+const withoutEscapes = (text: string): string => text.replace(ESCAPE_SEQUENCE, '');
+/** A colour (Select Graphic Rendition) sequence: `\x1b[32m`, `\x1b[38;5;208m`. */
+const SGR = /^\x1b\[[0-9;:]*m$/;
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);

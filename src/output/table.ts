@@ -236,13 +236,62 @@ export const packLine = (parts: readonly string[], width: number, joiner = ' · 
     joiner,
   );
 
-/** Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width, each line at that column. */
+/**
+ * Text that starts at column `indent` (after a label or a bullet), word-wrapped to the width,
+ * each line at that column. A word longer than the room (a path, a URL) is carried over after
+ * one of its own separators rather than left to the terminal, which would cut it anywhere and
+ * start its rest at column 0.
+ */
 export function wrapIndented(text: string, width: number, indent: number): string {
   if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
+  const room = Math.max(20, width - indent);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    for (const [i, piece] of breakLongWord(word, room).entries()) {
+      // The pieces of one word join without a space.
+      const joined = current === '' ? piece : `${current}${i === 0 ? ' ' : ''}${piece}`;
+      if (current !== '' && displayWidth(joined) > room) {
+        lines.push(current);
+        current = piece;
+      } else current = joined;
+    }
+  }
+  lines.push(current);
   // A line broken at a run of spaces (the padding between a key and its value) ends without them.
-  return packLine(text.split(' '), Math.max(20, width - indent), ' ')
-    .map((line) => line.trimEnd())
-    .join(`\n${' '.repeat(indent)}`);
+  return lines.map((line) => line.trimEnd()).join(`\n${' '.repeat(indent)}`);
+}
+
+/**
+ * Where a path or URL may be carried over: after these (a `/` only alone, so `http://` stays
+ * whole). A key has none of them, so it always stays whole.
+ */
+const BREAK_AFTER = new Set(['/', '?', '&', '=', '@', ',', ';']);
+const breaksAfter = (text: string, i: number): boolean =>
+  BREAK_AFTER.has(text[i]!) &&
+  i + 1 < text.length &&
+  !(text[i] === '/' && (text[i - 1] === '/' || text[i + 1] === '/'));
+
+/** `word` in pieces of at most `room` columns, each ending at a separator; a word without one stays whole. */
+function breakLongWord(word: string, room: number): string[] {
+  if (word.length <= room && displayWidth(word) <= room) return [word];
+  const pieces: string[] = [];
+  let rest = word;
+  while (displayWidth(rest) > room) {
+    let cut = 0;
+    let used = 0;
+    for (let i = 0; i < rest.length; i++) {
+      const point = rest.codePointAt(i) ?? 0;
+      used += charWidth(point);
+      if (used > room) break;
+      if (point > 0xffff) i++;
+      else if (breaksAfter(rest, i)) cut = i + 1;
+    }
+    if (cut === 0) break;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  return [...pieces, rest];
 }
 
 export function wrapText(out: Output, text: string): string {

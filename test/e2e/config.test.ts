@@ -96,4 +96,18 @@ describe('fcast config', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/cannot write config file/);
   });
+
+  it('exits 3, not 1, when the directory exists but takes no file (the lock cannot be made)', async () => {
+    // A process's fdinfo is its user's own, mode 0500, and refuses a new file even to root.
+    const key = `mfa_ag_${'0123456789'.repeat(4)}`;
+    for (const argv of [
+      ['config', 'set', 'retries', '1'],
+      ['auth', 'login'],
+    ]) {
+      const r = await runCli(argv, { configDir: '/proc/self/fdinfo', stdin: key });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).toMatch(/^fcast: cannot write config file \/proc\/self\/fdinfo\/config\.json: /);
+      expect(r.stderr).not.toMatch(/internal error/);
+    }
+  });
 });

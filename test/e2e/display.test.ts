@@ -7,6 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { ForecastEnvelope } from '../../src/api/schemas.js';
 import { renderForecastCharts } from '../../src/output/chart.js';
 import { Output } from '../../src/output/io.js';
+import {
+  type JournalReportView,
+  renderJournalReportMarkdown,
+  renderJournalReportTable,
+} from '../../src/output/journal-report.js';
 import { renderPredictions } from '../../src/output/prediction.js';
 import { BIN } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
@@ -120,5 +125,56 @@ describe("the emulator's banner", () => {
     expect(stderr).toMatch(
       /^fcast mock: to try a 403, this gateway key has scope market\.read only:\n {2}FCAST_GATEWAY_KEY=mfgw_ag_[0-9a-f]{40}$/m,
     );
+  });
+});
+
+describe('no signed zero in the journal report', () => {
+  it('a score or term that rounds to zero from below reads 0.000, in the table and in Markdown', () => {
+    const call = {
+      brier: 0.25,
+      reliability: 0.01,
+      resolution: 0.00001,
+      uncertainty: 0.24,
+      within_bin_variance: 0.0002,
+      within_bin_covariance: -0.00001,
+      bins: [{ lo: 0.5, hi: 0.6, n: 40, mean_p: 0.55, freq: 0.5, freq_ci95: [0.35, 0.65] as [number, number] }],
+    };
+    const view: JournalReportView = {
+      report: {
+        flat_band_pct: 0.01,
+        bins: 10,
+        timeframes: [
+          {
+            tf: '1h',
+            n_settled: 40,
+            wins: 20,
+            losses: 20,
+            neutrals: 0,
+            open: 0,
+            unsettleable: 0,
+            hit_rate: 0.5,
+            hit_rate_ci95: [0.35, 0.65],
+            brier_3class: 0.6,
+            bss_3class: -0.0004,
+            log_loss: 0.9,
+            call,
+            service: null,
+          },
+        ],
+      },
+      symbols: ['BTC/USD'],
+      first: NOW - 3600,
+      last: NOW,
+      notes: [],
+      smallSample: 30,
+    };
+    for (const text of [
+      renderJournalReportTable(output(false), view),
+      renderJournalReportMarkdown(output(false), view),
+    ]) {
+      expect(text).toMatch(/ 0\.000 /);
+      expect(text).toContain('within-bin covariance 0.0000');
+      expect(text).not.toMatch(/-0\.0+\b/);
+    }
   });
 });

@@ -149,6 +149,24 @@ describe('the documentation', () => {
     expect(hasExit(`echo 'exit here' --exit-code`)).toBe(false);
   });
 
+  it.skipIf(!TOOLS.fish)('a block fish cannot read says, just above it, that it is for bash or zsh', () => {
+    const problems: string[] = [];
+    for (const block of blocks.filter((b) => b.shell !== 'fish')) {
+      const file = join(tempDir('fcast-docs-fish-'), 'block');
+      writeFileSync(file, block.script);
+      // fish keeps its runtime files there, else in /tmp/fish.$USER.
+      const env = { ...process.env, XDG_RUNTIME_DIR: tempDir('fcast-docs-run-') };
+      if (spawnSync('fish', ['--no-config', '--no-execute', file], { stdio: 'ignore', env }).status === 0) continue;
+      // The prose a reader sees right above the block (its fence's language is not shown).
+      const above = readDoc(block.file)
+        .split('\n')
+        .slice(Math.max(0, block.line - 8), block.line - 2)
+        .join(' ');
+      if (!/\bbash\b/.test(above)) problems.push(`${block.file}:${block.line} (${block.name})`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('has the README completion blocks the pty test pastes, one per shell', () => {
     const names = blocks.filter((b) => b.file === 'README.md').map((b) => b.name);
     expect(names).toEqual(expect.arrayContaining(['completion-bash', 'completion-zsh', 'completion-fish']));

@@ -265,17 +265,30 @@ describe('fcast doctor', () => {
 describe('fcast doctor on a terminal', () => {
   it.each([60, 80])('wraps between words under %i columns, carried-over lines under the detail', async (columns) => {
     const port = await closedPort();
+    // A path and a proxy URL longer than the room beside the names (38 columns at 60).
+    const configDir = join(tempDir(), 'a-directory-with-a-long-name', 'and-another-one-below-it');
+    const proxy = 'http://someone:secret@proxy.corp.example:3128';
     const r = await emu.run(['doctor', '--no-color'], {
       tty: true,
       columns,
-      env: { FCAST_BASE_URL: `http://127.0.0.1:${port}` },
+      configDir,
+      env: { FCAST_BASE_URL: `http://127.0.0.1:${port}`, HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' },
     });
     expect(r.code).toBe(6);
     const lines = r.stdout.trimEnd().split('\n');
     const indent = lines[0]!.search(/ {2}\S/) + 2;
-    // Only a word longer than the room beside the names (a long path) may pass the width, alone on its line.
-    for (const line of lines.filter((l) => [...l].length > columns))
-      expect([...line].slice(indent).join('').trim().split(/\s+/), line).toHaveLength(1);
+    // Nothing passes the width, so the terminal never cuts a word: a path or URL longer than the
+    // room is carried over after one of its separators, under the detail's column.
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(columns);
+    const detail = (name: string) =>
+      lines
+        .slice(lines.findIndex((l) => l.startsWith(`✓ ${name} `)))
+        .filter((l, i) => i === 0 || !/^[✓✗!] /.test(l))
+        .map((l, i) => (i === 0 ? l.slice(indent) : l.trim()));
+    // Joined back (neither holds a space), each reads whole.
+    const unbroken = (name: string) => detail(name).join('').replaceAll(' ', '');
+    expect(unbroken('config file')).toContain(join(configDir, 'config.json'));
+    expect(unbroken('proxy')).toContain('HTTP_PROXY=http://***:***@proxy.corp.example:3128');
     for (const line of lines.filter((l) => !/^[✓✗!] /.test(l))) {
       expect(line.slice(0, indent).trim(), line).toBe('');
       expect(line[indent], line).not.toBe(' ');

@@ -140,6 +140,27 @@ describe('help', () => {
     }
   });
 
+  it.each([80, 60])(
+    'every description wraps as prose at %i columns: no line ends where the next word would fit',
+    async (width) => {
+      for (const path of [[], ...paths]) {
+        const r = await runCli([...path, '--help'], { tty: true, columns: width, env: { NO_COLOR: '1' } });
+        const lines = r.stdout.split('\n');
+        // The description: from the line after Usage's blank line to the next blank line.
+        const description = lines.slice(2, lines.indexOf('', 2));
+        for (const [i, line] of description.slice(0, -1).entries()) {
+          const next = description[i + 1]!.trim().split(' ')[0]!;
+          // A line that ends a sentence may end a paragraph early.
+          if (/[.:]$/.test(line)) continue;
+          expect(
+            [...line].length + 1 + [...next].length,
+            `fcast ${path.join(' ')}: '${line}' then '${next}'`,
+          ).toBeGreaterThan(width);
+        }
+      }
+    },
+  );
+
   it('matches the reviewed help text of every command', async () => {
     const texts: string[] = [];
     for (const path of [[], ...paths]) {

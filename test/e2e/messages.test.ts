@@ -52,6 +52,16 @@ describe('usage errors name the help of their command, and the likely value', ()
       /^fcast: unknown gateway command 'analyse' \(did you mean analyze\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
     ],
     [['cmd', 'opportunity', '10'], /^fcast: unknown gateway command 'opportunity' \(did you mean opportunities\?\)/],
+    [
+      ['cmd', 'analyze', 'BTC/USD', '1hr'],
+      /^fcast: analyze: timeframe: invalid timeframe '1hr' \(did you mean 1h\?\).*\n {2}hint: see 'fcast cmd analyze --help'\n$/,
+    ],
+    [['cmd', 'indicators', 'BTC/USD', '15mins'], /invalid timeframe '15mins' \(did you mean 15m\?\)/],
+    [
+      ['predict', 'btc'],
+      /^fcast: invalid symbol 'btc': did you mean BTC\/USD\?\n {2}hint: see 'fcast predict --help'\n$/,
+    ],
+    [['predict', 'BTC/USD', 'xau'], /^fcast: invalid symbol 'xau': did you mean XAU\/USD\?/],
     [['mock', '--fault', 'slw'], /^fcast: --fault slw: no fault 'slw'; did you mean slow\? /],
     [['verify', '0'], /\n {2}hint: see 'fcast verify --help'\n$/],
     [['--timeout', 'x', 'demo'], /^fcast: --timeout must be .*\n {2}hint: see 'fcast --help'\n$/],
@@ -85,6 +95,54 @@ describe('an error caused by a setting says where the setting came from', () => 
     expect(env.stderr).toContain(`the base URL ${url} comes from FCAST_BASE_URL in the environment`);
     const flag = await runCli(['demo', '--retries', '0', '--base-url', url]);
     expect(flag.stderr).toContain(`the base URL ${url} comes from the --base-url flag`);
+  });
+
+  it('a key refused over plain http: the base URL and where it came from, from each source', async () => {
+    const url = 'http://forecasts.example';
+    const key = { FCAST_API_KEY: emu.server.testKey };
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': url }), { mode: 0o600 });
+    for (const [r, origin] of [
+      [await runCli(['symbols'], { configDir: dir, env: key }), `the config file ${join(dir, 'config.json')}`],
+      [await runCli(['symbols'], { env: { ...key, FCAST_BASE_URL: url } }), 'FCAST_BASE_URL in the environment'],
+      [await runCli(['symbols', '--base-url', url], { env: key }), 'the --base-url flag'],
+    ] as const) {
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^fcast: refusing to send a key over plain http to forecasts\\.example; the base URL ${url} comes from ${origin.replaceAll('.', '\\.')}\n`,
+        ),
+      );
+    }
+  });
+
+  it('a REST key the service refuses (401): where the key came from, for one symbol or several', async () => {
+    const dir = tempDir();
+    const bad = `mfa_ag_${'0'.repeat(40)}`;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'api-key': bad }), { mode: 0o600 });
+    const stored = await emu.run(['symbols'], { configDir: dir });
+    expect(stored.code).toBe(3);
+    expect(stored.stderr).toContain(
+      `401 Unauthorized: API key invalid or unknown; the API key comes from the config file ${join(dir, 'config.json')}\n`,
+    );
+    const env = await emu.run(['predict', 'BTC/USD', 'ETH/USD'], { env: { FCAST_API_KEY: bad } });
+    expect(env.code).toBe(3);
+    expect(env.stderr.match(/; the API key comes from FCAST_API_KEY in the environment\n/g)).toHaveLength(2);
+  });
+
+  it('a setting that does not parse: the hint fixes it where it was found', async () => {
+    const env = await runCli(['demo'], { env: { FCAST_TIMEOUT: 'soon' } });
+    expect(env.code).toBe(3);
+    expect(env.stderr).toBe(
+      "fcast: FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got 'soon'\n  hint: fix FCAST_TIMEOUT in your environment, or unset it\n",
+    );
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ 'base-url': 'ftp://x' }), { mode: 0o600 });
+    const file = await runCli(['demo'], { configDir: dir });
+    expect(file.code).toBe(3);
+    expect(file.stderr).toMatch(
+      /^fcast: 'base-url' in \S+ must be an http\(s\) URL, got 'ftp:\/\/x'\n {2}hint: run 'fcast config set base-url VALUE', or 'fcast config unset base-url'\n$/,
+    );
   });
 
   it('not for an error no setting caused (a 404 for a symbol)', async () => {

@@ -132,6 +132,27 @@ describe('fcast register', () => {
     expect(emu.server.requests).toHaveLength(0);
   });
 
+  it('refuses before any request, exit 3, when the config directory will not take a file', async () => {
+    // Directories of the user's own, not writable by others, where no file can be made, even by
+    // root: a process's fdinfo (ENOENT), and for root, who owns it, sysfs (EACCES). A key issued
+    // there could only have been copied from the screen.
+    const root = process.getuid?.() === 0;
+    const dirs = ['/proc/self/fdinfo', ...(root ? ['/sys/kernel/mm'] : [])].filter((d) => existsSync(d));
+    expect(dirs.length).toBeGreaterThan(0);
+    for (const dir of dirs) {
+      const r = await emu.run(['register', '--email', freshEmail('unwritable')], { configDir: dir });
+      expect(r.code, dir).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^fcast: cannot write config file ${dir}/config\\.json: `));
+      if (dir.startsWith('/sys/')) {
+        expect(r.stderr).toBe(
+          `fcast: cannot write config file ${dir}/config.json: permission denied (EACCES)\n  hint: chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory\n`,
+        );
+      }
+    }
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
   it('prints the key and exits 3 when saving fails after the request', async () => {
     // Another fcast (this live process, as far as the lock says) holds the lock for longer than
     // a writer waits (10 s): the directory checks pass, the save fails.

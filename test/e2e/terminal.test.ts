@@ -1,5 +1,7 @@
 // What a person sees on a real terminal (a pty from util-linux `script`): register's new key
 // whole, colour or not, and no spinner left behind by Ctrl-C. Skipped where `script` is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -18,12 +20,15 @@ describe.skipIf(!hasScript)(`register on a terminal${hasScript ? '' : ' (skipped
     ['colour on a pty, --no-save', ['--no-save'], {}, undefined],
     ['FORCE_COLOR=1 on a pty', [], { FORCE_COLOR: '1' }, undefined],
     ['FORCE_COLOR=1, stdout piped', [], { FORCE_COLOR: '1' }, '| cat'],
+    ['FORCE_COLOR=1, stdout piped, --no-save', ['--no-save'], { FORCE_COLOR: '1' }, '| cat'],
     ['stdout piped, no colour', [], {}, '| cat'],
     ['--json on a pty', ['--json'], {}, undefined],
+    ['--json --no-save, FORCE_COLOR=1, stdout piped', ['--json', '--no-save'], { FORCE_COLOR: '1' }, '| cat'],
   ];
-  it.each(cases)('%s: the key is shown whole, once', async (_name, flags, env, pipeTo) => {
+  it.each(cases)('%s: the key is shown whole, once, and it is the key issued', async (_name, flags, env, pipeTo) => {
+    const dir = tempDir();
     const r = await runOnPty(['register', '--email', freshEmail('k'), ...flags], {
-      env: { FCAST_BASE_URL: emu.server.url, ...env },
+      env: { FCAST_BASE_URL: emu.server.url, FCAST_CONFIG_DIR: dir, ...env },
       pipeTo,
     });
     expect(r.code, r.output).toBe(0);
@@ -31,6 +36,14 @@ describe.skipIf(!hasScript)(`register on a terminal${hasScript ? '' : ' (skipped
     expect(keys, r.output).toHaveLength(1);
     expect(keys[0]).toMatch(/^mfa_ag_/);
     expect(r.output).not.toMatch(/mfa_ag_[0-9a-f]{4}\.\.\./);
+    // The very key the service issued: the one saved, or, unsaved, one the service accepts.
+    if (flags.includes('--no-save')) {
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      const use = await emu.run(['symbols', '--json'], { env: { FCAST_API_KEY: keys[0]! } });
+      expect(use.code, use.stderr).toBe(0);
+    } else {
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))['api-key']).toBe(keys[0]);
+    }
     // Colour where it was asked for: the key itself is green, its escape sequences intact.
     const coloured = (pipeTo === undefined || env.FORCE_COLOR === '1') && !flags.includes('--json');
     if (coloured) expect(r.output).toContain(`\x1b[32m${keys[0]}\x1b[39m`);

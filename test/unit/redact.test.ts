@@ -58,6 +58,27 @@ describe('Redactor and colour', () => {
     expect(new Redactor().redact(`\r\x1b[2K${KEY}`)).toBe('\r\x1b[2Kmfa_ag_0123...4567');
   });
 
+  it('reads the text as a person does: a key that colour splits in two is masked whole, the colour dropped', () => {
+    const other = `mfa_ag_${'9876543210'.repeat(4)}`;
+    const split = `key \x1b[32m${other.slice(0, 20)}\x1b[39m\x1b[1m${other.slice(20)}\x1b[22m.\n`;
+    const out = new Redactor().redact(split);
+    expect(out).toBe('key mfa_ag_9876...3210.\n');
+    // Known keys too, split anywhere.
+    const known = new Redactor(() => [KEY]).redact(`\x1b[2m${KEY.slice(0, 9)}\x1b[22m${KEY.slice(9)}`);
+    expect(known).not.toContain(KEY.slice(9, 21));
+    // The revealed key stays whole and coloured, and so does everything else.
+    const r = new Redactor();
+    let shown = '';
+    r.reveal(KEY, () => {
+      shown = r.redact(`\x1b[1mYour new API key:\x1b[22m\n\n  ${green(KEY)}\n`);
+    });
+    expect(shown).toBe(`\x1b[1mYour new API key:\x1b[22m\n\n  ${green(KEY)}\n`);
+    // A cursor move separates two places on the screen: what is on either side is not one text,
+    // and the move itself is never dropped.
+    const board = `\x1b[1;1Hid mfa_ag_0123\x1b[K\x1b[2;1H${green('456789abcdef0123')} ok\x1b[K`;
+    expect(new Redactor().redact(board)).toBe(board);
+  });
+
   it('masks known keys and their pieces in every plain run between escape sequences', () => {
     const r = new Redactor(() => [KEY]);
     const out = r.redact(`${green(KEY)} ${green(KEY.slice(7, 30))}\x1b]8;;https://x\x07${KEY}\x1b]8;;\x07`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Writer } from '../../src/core/context.js';
 import { Output } from '../../src/output/io.js';
-import { displayWidth, renderPairs, renderTable, truncate, type Column } from '../../src/output/table.js';
+import { displayWidth, renderPairs, renderTable, truncate, wrapIndented, type Column } from '../../src/output/table.js';
 
 function output(opts: { tty: boolean; columns?: number; wide?: boolean; env?: Record<string, string> }): Output {
   const sink: Writer = { write: () => true, isTTY: opts.tty, columns: opts.columns };
@@ -117,5 +117,27 @@ describe('renderPairs', () => {
 
   it('keeps each pair on one line when piped', () => {
     expect(renderPairs(output({ tty: false, columns: 30 }), pairs).split('\n')).toHaveLength(2);
+  });
+});
+
+describe('wrapIndented', () => {
+  it('carries a word longer than the room over after its own separators, each piece within the width', () => {
+    const url = 'http://127.0.0.1:8787/api/agent/v1/predictions.php?symbol=BTC/USD';
+    const text = wrapIndented(`see ${url} now`, 40, 10);
+    const lines = text.split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
+    expect(lines.slice(1).every((l) => l.startsWith(' '.repeat(10)) && l[10] !== ' ')).toBe(true);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.map((l) => l.trim()).join('')).toBe(`see ${url} now`);
+  });
+
+  it('never cuts http:// nor a key, which has no separator: a word without one stays whole', () => {
+    const key = `mfa_ag_${'0123456789'.repeat(4)}`;
+    expect(
+      wrapIndented(`key ${key}`, 40, 10)
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(['key', key]);
+    expect(wrapIndented('x http://averyveryveryverylonghostname.example', 40, 10)).not.toMatch(/http:\/\/?\n/);
   });
 });
