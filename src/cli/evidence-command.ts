@@ -8,7 +8,7 @@ import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
 import { writeAtomically } from '../config/atomic-write.js';
 import { isDelimited, type Run } from './command.js';
-import { CheckFailedError, InterruptedError, UsageError } from '../core/errors.js';
+import { CheckFailedError, InterruptedError, systemReason, UsageError } from '../core/errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
 import { runChecks } from '../evidence/checks.js';
 import type { EvidenceFlags } from './evidence-flags.js';
@@ -29,17 +29,9 @@ function baselineError(file: string, why: string, cause?: unknown): UsageError {
   return new UsageError(`--baseline ${file}: ${why}`, { hint: BASELINE_HINT, cause });
 }
 
-const ERRNO_TEXT: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-};
-
 const reason = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code) return ERRNO_TEXT[code] ?? code;
+  if (code) return systemReason(code) ?? code;
   return err instanceof Error ? err.message : String(err);
 };
 

@@ -14,7 +14,7 @@ import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, systemReason } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
 export interface ConfigStore {
@@ -113,19 +113,10 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
   }
 }
 
-/** The system's reasons, said plainly: the file the call named is the config file's own business. */
-const WRITE_REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'a read-only file system',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exceeded',
-};
-
 function writeFailure(path: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
   const e = err as NodeJS.ErrnoException;
-  const said = e.code ? WRITE_REASONS[e.code] : undefined;
+  const said = systemReason(e.code);
   const dir = dirname(path);
   return new ConfigError(
     `cannot write config file ${path}: ${said ? `${said} (${e.code})` : `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`}`,

@@ -151,3 +151,20 @@ export class InterruptedError extends FcastError {
     super('interrupted', ExitCode.Interrupted);
   }
 }
+
+/** A failed file operation's reason, said plainly (`no such file`); undefined for a code not listed. */
+export function systemReason(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : SYSTEM_REASONS[code];
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+  EROFS: 'a read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+};

@@ -4,7 +4,7 @@
 // journal has none (a settled row also replaces an unsettleable mark). One transaction under
 // the lock; the records go in with one write per month file per batch.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { UsageError } from '../core/errors.js';
+import { systemReason, UsageError } from '../core/errors.js';
 import { checkRecord, forEachLine } from './lines.js';
 import type { JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
@@ -64,21 +64,12 @@ function forEachTextLine(path: string, onLine: (text: string, n: number) => void
   }
 }
 
-/** Why a file cannot be read, in words, with the system's code for a search. */
-const CANNOT_READ: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-  EISDIR: 'it is a directory',
-};
-
 /** The file's format, by its first bytes; a file that cannot be opened as a regular file is a usage error. */
 function sniff(path: string): 'csv' | 'jsonl' {
   const cannotRead = (err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code && CANNOT_READ[code] ? `${CANNOT_READ[code]} (${code})` : (code ?? (err as Error).message);
+    const said = systemReason(code);
+    const why = said ? `${said} (${code})` : (code ?? (err as Error).message);
     return new UsageError(`cannot read ${path}: ${why}`);
   };
   let fd: number;
