@@ -195,7 +195,10 @@ describe('bad input to the journal commands', () => {
       [['report', '--flat-band', '-1'], /^--flat-band must be a percentage from 0 to 100/],
       [['report', '--min-hit-rate', '1.5'], /^--min-hit-rate must be a number from 0 to 1, got '1\.5'$/],
       [['list', '--status', 'closed'], /^invalid --status 'closed'; choose one of open, settled, unsettleable$/],
-      [['export', '--format', 'json'], /^journal export gives --format csv or jsonl, not 'json'; did you mean jsonl\?$/],
+      [
+        ['export', '--format', 'json'],
+        /^journal export gives --format csv or jsonl, not 'json'; did you mean jsonl\?$/,
+      ],
     ];
     for (const [argv, message] of cases) {
       const r = await journal(argv, data);
