@@ -32,6 +32,7 @@ import {
   startBodyServer,
 } from './harness.js';
 import { runCli } from '../helpers/cli.js';
+import { csvStringify } from '../helpers/csv-oracle.js';
 import { FIXED_NOW } from '../helpers/emulator.js';
 
 const corpus = await collectBodies();
@@ -102,6 +103,32 @@ function parsed(text: string, format: 'csv' | 'tsv'): string[][] {
     row.map(unescapeTsv),
   );
 }
+
+/** Any cell a table can hold: text of every kind (controls, formula starts, quotes), numbers, numbers as sent. */
+const anyCell: fc.Arbitrary<Cell> = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  trickyText,
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc
+    .oneof(fc.double().map(String), trickyText, fc.constantFrom('1.50', '-0.19', '1E+2', '12345678901234567890'))
+    .map((number) => ({ number })),
+);
+
+describe('the CSV writer', () => {
+  it('writes the bytes csv-stringify writes when told the same rules', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(anyCell, { minLength: 3, maxLength: 3 }), { maxLength: 6 }), (rows) => {
+        const header = ['a', '=b', 'c,d'];
+        expect(renderDelimited('csv', header, rows)).toBe(csvStringify(header, rows));
+      }),
+      { ...FUZZ_PARAMS, numRuns: RUNS },
+    );
+  });
+});
 
 describe.each(TABLES)('any %s body', (resource, build, argv) => {
   it(
