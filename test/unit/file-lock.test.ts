@@ -1,0 +1,136 @@
+// The lock the config file's writers and the journal's recorders share (config/file-lock.ts),
+// judged file by file: who holds it, when it is stale, what is swept. The races themselves,
+// N processes and SIGKILLs, are in test/e2e/config-safety.test.ts and journal-durability.test.ts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock, isAlive, removeStaleTempFiles } from '../../src/config/file-lock.js';
+import { ConfigError, ExitCode } from '../../src/core/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+/** The pid of a process that has ended. */
+const deadPid = (() => {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+})();
+
+const owner = (pid: number, host = hostname(), token = `${pid}-1-1`) => JSON.stringify({ pid, host, token });
+const old = (path: string, seconds: number) => {
+  const when = Date.now() / 1000 - seconds;
+  utimesSync(path, when, when);
+};
+
+describe('isAlive', () => {
+  it('tells a running process from one that has ended', () => {
+    expect(isAlive(process.pid)).toBe(true);
+    expect(isAlive(deadPid)).toBe(false);
+  });
+});
+
+describe('acquireLock', () => {
+  it('puts a lock that names its owner in place, and the release removes it and nothing else', async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'config.json.lock');
+    const release = await acquireLock(lock, 'the config file');
+    const held = JSON.parse(readFileSync(lock, 'utf8'));
+    expect(held).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(typeof held.token).toBe('string');
+    // The claim it was linked from is gone: only the lock is left.
+    expect(readdirSync(dir)).toEqual(['config.json.lock']);
+    release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('gives two takers of one lock different tokens, and waits for a live holder', async () => {
+    const lock = join(tempDir(), 'x.lock');
+    const first = await acquireLock(lock, 'x');
+    const token = JSON.parse(readFileSync(lock, 'utf8')).token;
+    let secondHeld = false;
+    const second = acquireLock(lock, 'x').then((release) => {
+      secondHeld = true;
+      return release;
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(secondHeld).toBe(false);
+    first();
+    const release = await second;
+    expect(JSON.parse(readFileSync(lock, 'utf8')).token).not.toBe(token);
+    release();
+  });
+
+  it('gives up on a live holder after the wait, exit 3, naming what is locked, the pid and the file to remove', async () => {
+    const lock = join(tempDir(), 'config.json.lock');
+    writeFileSync(lock, owner(process.pid));
+    const err = await acquireLock(lock, 'the config file', 50).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).exitCode).toBe(ExitCode.Config);
+    expect((err as ConfigError).message).toBe(
+      'the config file is locked by another fcast (pid ' + process.pid + ') for more than 0.05s',
+    );
+    expect((err as ConfigError).hint).toBe(`if no fcast is running, remove ${lock}`);
+    // The holder's lock is left as it was, and no claim of ours stays behind.
+    expect(readFileSync(lock, 'utf8')).toBe(owner(process.pid));
+    expect(readdirSync(join(lock, '..'))).toEqual(['config.json.lock']);
+  });
+
+  it("breaks a lock whose owner on this host has died, at once, and sweeps dead writers' claims", async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'j.lock');
+    writeFileSync(lock, owner(deadPid));
+    const deadClaim = join(dir, `j.lock.claim-${deadPid}-1-1`);
+    writeFileSync(deadClaim, owner(deadPid));
+    const liveClaim = join(dir, `j.lock.claim-${process.ppid}-1-1`);
+    writeFileSync(liveClaim, owner(process.ppid));
+    const started = Date.now();
+    const release = await acquireLock(lock, 'the journal', 5_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    expect(existsSync(deadClaim)).toBe(false);
+    expect(existsSync(liveClaim)).toBe(true);
+    release();
+  });
+
+  it('judges a lock it cannot read an owner from (empty, another host) by its age: 30 s', async () => {
+    for (const content of ['', owner(process.pid, 'another-host'), '{"pid":"1"}', 'not json']) {
+      const lock = join(tempDir(), 'a.lock');
+      writeFileSync(lock, content);
+      old(lock, 20);
+      await expect(acquireLock(lock, 'a', 30)).rejects.toThrow(/is locked by another fcast/);
+      old(lock, 31);
+      const release = await acquireLock(lock, 'a', 1_000);
+      expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+      release();
+    }
+  });
+
+  it('leaves a lock alone on release once it is no longer its own (broken as stale, taken again)', async () => {
+    const lock = join(tempDir(), 'r.lock');
+    const release = await acquireLock(lock, 'r');
+    writeFileSync(lock, owner(process.pid, hostname(), 'someone-else'));
+    release();
+    expect(readFileSync(lock, 'utf8')).toBe(owner(process.pid, hostname(), 'someone-else'));
+  });
+});
+
+describe('removeStaleTempFiles', () => {
+  it("removes the temp files of dead writers and its own, never a live writer's or another file's", () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const names = {
+      dead: `config.json.tmp-${deadPid}-0`,
+      mine: `config.json.tmp-${process.pid}-3`,
+      live: `config.json.tmp-${process.ppid}-0`,
+      other: `index.json.tmp-${deadPid}-0`,
+      self: 'config.json',
+    };
+    for (const name of Object.values(names)) writeFileSync(join(dir, name), '{}');
+    removeStaleTempFiles(path);
+    expect(readdirSync(dir).sort()).toEqual([names.self, names.live, names.other].sort());
+  });
+
+  it('does nothing where the directory cannot be read', () => {
+    expect(() => removeStaleTempFiles(join(tempDir(), 'missing', 'config.json'))).not.toThrow();
+  });
+});
