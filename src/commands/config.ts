@@ -138,6 +138,8 @@ export function register(program: Command, app: App): void {
         }
         const store = await run.configStore();
         await store.set(raw, parsed);
+        // As auth login does: a script asking for JSON gets one document saying what was stored where.
+        if (run.flags.json) run.out.json({ set: raw, value: parsed, path: store.path });
         run.out.note(`set ${raw} in ${store.path}`);
       }),
     );
@@ -151,8 +153,12 @@ export function register(program: Command, app: App): void {
       action(app, async (run, _opts, raw: string) => {
         configKey(raw);
         const store = await run.configStore();
-        if (store.get(raw) === undefined) return run.out.note(`${raw} was not set in ${store.path}`);
+        if (store.get(raw) === undefined) {
+          if (run.flags.json) run.out.json({ removed: null, path: store.path });
+          return run.out.note(`${raw} was not set in ${store.path}`);
+        }
         await store.delete(raw);
+        if (run.flags.json) run.out.json({ removed: raw, path: store.path });
         run.out.note(`removed ${raw} from ${store.path}`);
       }),
     );

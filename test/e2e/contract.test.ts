@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/api/transport.js';
-import { tempDir } from '../helpers/cli.js';
+import { expectExit, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -38,6 +38,52 @@ describe('stdout holds data only', () => {
       expect(r.stderr).toMatch(/^fcast: .+\n/);
     },
   );
+});
+
+describe('--json on every command', () => {
+  // What a script pipes into jq: one document, newline-terminated, whatever the command, local
+  // ones included (a write says what it stored, as auth login does).
+  it.each([
+    [['discover']],
+    [['demo', 'ETH/USD']],
+    [['predict', 'BTC/USD', 'ETH/USD']],
+    [['symbols']],
+    [['track-record']],
+    [['accuracy', '--symbol', 'BTC/USD']],
+    [['verify', '7']],
+    [['cmd', 'macro']],
+    [['auth', 'status']],
+    [['config', 'list']],
+    [['config', 'get', 'timeout']],
+    [['config', 'path']],
+    [['config', 'set', 'timeout', '12']],
+    [['config', 'unset', 'timeout']],
+    [['journal', 'list']],
+    [['journal', 'settle']],
+    [['journal', 'report', '--offline']],
+    [['journal', 'path']],
+    [['journal', 'prune', '--before', '2026-01-01']],
+  ])('%j prints exactly one JSON document', async (argv) => {
+    const r = await emu.runWithKey([...argv, '--json']);
+    expectExit(r, 0);
+    expect(r.stdout).toMatch(/\n$/);
+    expect(() => JSON.parse(r.stdout), r.stdout).not.toThrow();
+  });
+
+  it('config set and unset say what they stored and where; unset of a key not set says removed: null', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const set = await emu.run(['config', 'set', 'watchlist', 'btc/usd,eth-usd', '--json'], { configDir: dir });
+    expectExit(set, 0);
+    expect(JSON.parse(set.stdout)).toEqual({ set: 'watchlist', value: ['BTC/USD', 'ETH/USD'], path });
+    const unset = await emu.run(['config', '--json', 'unset', 'watchlist'], { configDir: dir });
+    expect(JSON.parse(unset.stdout)).toEqual({ removed: 'watchlist', path });
+    const again = await emu.run(['--json', 'config', 'unset', 'watchlist'], { configDir: dir });
+    expect(JSON.parse(again.stdout)).toEqual({ removed: null, path });
+    // Without --json, stdout stays empty: the note is on stderr.
+    const plain = await emu.run(['config', 'set', 'timeout', '12'], { configDir: dir });
+    expect(plain).toMatchObject({ code: 0, stdout: '' });
+  });
 });
 
 describe('keys', () => {
