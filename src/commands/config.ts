@@ -8,6 +8,7 @@ import {
   CONFIG_KEYS,
   configDir,
   configFilePath,
+  readConfigFile,
   SECRET_KEYS,
   SETTINGS,
   SettingError,
@@ -136,6 +137,11 @@ export function register(program: Command, app: App): void {
           if (err instanceof SettingError) throw new UsageError(err.message);
           throw err;
         }
+        if (run.flags.dryRun) {
+          const path = configFilePath(configDir(run.ctx));
+          if (run.flags.json) run.out.json({ set: raw, value: parsed, path });
+          return run.out.note(`dry run: would set ${raw} in ${path}; nothing written`);
+        }
         const store = await run.configStore();
         await store.set(raw, parsed);
         // As auth login does: a script asking for JSON gets one document saying what was stored where.
@@ -152,6 +158,14 @@ export function register(program: Command, app: App): void {
     .action(
       action(app, async (run, _opts, raw: string) => {
         configKey(raw);
+        if (run.flags.dryRun) {
+          const path = configFilePath(configDir(run.ctx));
+          const stored = readConfigFile(path)[raw] !== undefined;
+          if (run.flags.json) run.out.json({ removed: stored ? raw : null, path });
+          return run.out.note(
+            stored ? `dry run: would remove ${raw} from ${path}; nothing written` : `${raw} was not set in ${path}`,
+          );
+        }
         const store = await run.configStore();
         if (store.get(raw) === undefined) {
           if (run.flags.json) run.out.json({ removed: null, path: store.path });

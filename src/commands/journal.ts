@@ -175,7 +175,7 @@ export function register(program: Command, app: App): void {
     .summary('merge an export into the journal')
     .description(
       'Merges an export (CSV with the export columns in any order, others ignored; or its JSON Lines) ' +
-        'into the journal, without duplicates.',
+        'into the journal, without duplicates; --dry-run counts what it would add without writing.',
     )
     .argument('<file>', 'a file written by fcast journal export')
     .addHelpText(
@@ -501,7 +501,8 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
 
 async function importFile(run: Run, file: string): Promise<number | undefined> {
   const { importJournal } = await import('../journal/import.js');
-  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds());
+  const dryRun = run.flags.dryRun === true;
+  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds(), { dryRun });
   for (const p of summary.problems) run.out.warn(`${file}:${p.line}: row skipped: ${p.error}`);
   if (summary.skipped > summary.problems.length)
     run.out.warn(`${summary.skipped - summary.problems.length} more row(s) skipped`);
@@ -510,7 +511,7 @@ async function importFile(run: Run, file: string): Promise<number | undefined> {
     return undefined;
   }
   const { renderImportSummary } = await import('../output/journal-views.js');
-  run.out.data(renderImportSummary(summary, file));
+  run.out.data(renderImportSummary(summary, file, dryRun));
   return undefined;
 }
 

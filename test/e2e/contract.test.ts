@@ -1,6 +1,6 @@
 // Contract points that cut across commands: what goes to stdout when things fail, where a
 // key may go and where it must never appear, flags anywhere on the line, colour, exit codes.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +83,64 @@ describe('--json on every command', () => {
     // Without --json, stdout stays empty: the note is on stderr.
     const plain = await emu.run(['config', 'set', 'timeout', '12'], { configDir: dir });
     expect(plain).toMatchObject({ code: 0, stdout: '' });
+  });
+});
+
+describe('--dry-run writes nothing, local writes included', () => {
+  it('config set and unset say what they would do and leave the file as it was', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const set = await emu.run(['config', 'set', 'timeout', '12', '--dry-run', '--json'], { configDir: dir });
+    expectExit(set, 0);
+    expect(JSON.parse(set.stdout)).toEqual({ set: 'timeout', value: 12, path });
+    expect(set.stderr).toMatch(/dry run: would set timeout in .*; nothing written/);
+    expect(existsSync(path)).toBe(false);
+
+    await emu.run(['config', 'set', 'timeout', '12'], { configDir: dir });
+    const before = readFileSync(path, 'utf8');
+    const unset = await emu.run(['--dry-run', 'config', 'unset', 'timeout', '--json'], { configDir: dir });
+    expectExit(unset, 0);
+    expect(JSON.parse(unset.stdout)).toEqual({ removed: 'timeout', path });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('auth login and logout print the document they would, and save or remove nothing', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const key = emu.server.testKey;
+    const login = await emu.run(['auth', 'login', '--dry-run', '--json'], { configDir: dir, stdin: `${key}\n` });
+    expectExit(login, 0);
+    expect(JSON.parse(login.stdout)).toEqual({ saved: 'api-key', key: expect.stringMatching(/\.\.\./), path });
+    expect(existsSync(path)).toBe(false);
+
+    await emu.run(['auth', 'login'], { configDir: dir, stdin: `${key}\n` });
+    const logout = await emu.run(['auth', 'logout', '--yes', '--dry-run', '--json'], { configDir: dir });
+    expectExit(logout, 0);
+    expect(JSON.parse(logout.stdout)).toEqual({ removed: 'api-key', key: expect.stringMatching(/\.\.\./), path });
+    expect(JSON.parse(readFileSync(path, 'utf8'))['api-key']).toBe(key);
+  });
+
+  it('journal import counts what it would add and writes nothing, not even the directory', async () => {
+    const from = join(tempDir(), 'data');
+    expectExit(await emu.run(['demo', '--record'], { env: { FCAST_DATA_DIR: from } }), 0);
+    const exported = await emu.run(['journal', 'export'], { env: { FCAST_DATA_DIR: from } });
+    const file = join(tempDir(), 'journal.csv');
+    writeFileSync(file, exported.stdout);
+    const rows = exported.stdout.trimEnd().split('\n').length - 1;
+    expect(rows).toBeGreaterThan(0);
+
+    const to = join(tempDir(), 'data');
+    const dry = await emu.run(['journal', 'import', file, '--dry-run', '--json'], { env: { FCAST_DATA_DIR: to } });
+    expectExit(dry, 0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ rows, forecasts: rows });
+    expect(existsSync(to)).toBe(false);
+    const table = await emu.run(['journal', 'import', file, '--dry-run'], { env: { FCAST_DATA_DIR: to } });
+    expect(table.stdout).toMatch(new RegExp(`^would add +${rows} forecasts`, 'm'));
+
+    const real = await emu.run(['journal', 'import', file, '--json'], { env: { FCAST_DATA_DIR: to } });
+    expect(JSON.parse(real.stdout)).toMatchObject({ forecasts: rows });
+    const again = await emu.run(['journal', 'import', file, '--dry-run', '--json'], { env: { FCAST_DATA_DIR: to } });
+    expect(JSON.parse(again.stdout)).toMatchObject({ forecasts: 0, duplicates: rows });
   });
 });
 
