@@ -219,6 +219,37 @@ describe('settings', () => {
     expect(() => JSON.parse(r.stdout)).not.toThrow();
   });
 
+  it('the shared command flags before the command are the same as after it', async () => {
+    const after = await emu.run(['demo', '--watch', '--count', '1', '--interval', '5', '--json']);
+    const before = await emu.run(['--watch', '--interval', '5', '--count=1', '--json', 'demo']);
+    expectExit(before, 0);
+    expect(before.stdout).toBe(after.stdout);
+    expect(before.stdout.trimEnd().split('\n')).toHaveLength(1);
+
+    const data = join(tempDir(), 'data');
+    expectExit(await emu.run(['--record', 'demo', 'ETH/USD'], { env: { FCAST_DATA_DIR: data } }), 0);
+    const listed = await emu.run(['journal', 'list', '--json'], { env: { FCAST_DATA_DIR: data } });
+    expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
+
+    const summary = join(tempDir(), 'summary.md');
+    const gated = await emu.run(['--no-annotations', 'track-record', '--min-settled', '1000000000'], {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expectExit(gated, 8);
+    expect(gated.stderr).not.toMatch(/::error/);
+    expect(existsSync(summary)).toBe(false);
+
+    // Checked as after the command: a bad value, and a command that takes no such flag, exit 2.
+    const fast = await emu.run(['--interval', '2', '--watch', 'demo']);
+    expectExit(fast, 2);
+    expect(fast.stderr).toMatch(/--interval must be a number of seconds from 5/);
+    const symbols = await emu.runWithKey(['--watch', 'symbols']);
+    expectExit(symbols, 2);
+    expect(symbols.stderr).toMatch(/unknown option '--watch'\n {2}hint: see 'fcast symbols --help'/);
+    // Two demos, the recorded one and the track record: nothing for the two refused.
+    expect(emu.server.requests).toHaveLength(4);
+  });
+
   it('--base-url, --retries and --max-wait before the subcommand', async () => {
     emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 2 }]);
     const r = await emu.run(['--base-url', emu.server.url, '--retries', '1', '--max-wait', '5', 'demo', '--json'], {
