@@ -401,15 +401,13 @@ async function fetchServiceRecords(
   | undefined
   | 'dry-run'
 > {
-  let conn: import('../api/endpoints.js').Connection;
-  try {
-    conn = await run.connect();
-    conn.client.baseUrl();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    run.out.warn(`the service's figures are left out: ${err.message} (--offline leaves them out quietly)`);
+  // No base URL leaves the service out; a setting that is wrong (FCAST_TIMEOUT=abc, a config
+  // file that cannot be read) is exit 3 as for every command that reads the settings.
+  if (run.settings().baseUrl === undefined) {
+    run.out.warn("the service's figures are left out: no base URL is set (--offline leaves them out quietly)");
     return undefined;
   }
+  const conn = await run.connect();
   const { fetchTrackRecord, requests } = await import('../api/endpoints.js');
   if (run.flags.dryRun) {
     await run.dryRun(...symbols.map((symbol) => requests.trackRecord({ symbol })));
