@@ -181,6 +181,20 @@ describe('keys', () => {
 });
 
 describe('settings', () => {
+  it('a data directory that is a file: exit 3 for the journal saying which variable moves it, a warning for a recorder', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, '');
+    const env = { FCAST_DATA_DIR: file };
+    const list = await emu.run(['journal', 'list'], { env });
+    expectExit(list, 3);
+    expect(list.stderr).toBe(
+      `fcast: journal: the data directory ${file} is not a directory\n  hint: point FCAST_DATA_DIR at a directory\n`,
+    );
+    const recorded = await emu.run(['demo', '--record', '--json'], { env });
+    expectExit(recorded, 0);
+    expect(recorded.stderr).toMatch(/^warning: journal: not recorded: .*not a directory/);
+  });
+
   it('a config file that cannot be read exits 3 naming it', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'config.json'));
