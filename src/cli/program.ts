@@ -180,23 +180,28 @@ function addHelpCommand(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, _opts, words: string[]) => {
-        const [first] = words;
-        if (first === undefined) return void program.outputHelp();
-        // Own keys only: `fcast help constructor` is no topic, whatever Object.prototype holds.
-        const topic = Object.hasOwn(HELP_TOPICS, first.toLowerCase()) ? HELP_TOPICS[first.toLowerCase()] : undefined;
-        if (topic && words.length === 1) {
-          const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
-          return void run.out.data(topic.render(width));
-        }
-        let command = program;
-        for (const word of words) {
-          const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-          if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
-          command = next;
-        }
-        command.outputHelp();
-      }),
+      action(
+        app,
+        async (run, _opts, words: string[]) => {
+          const [first] = words;
+          if (first === undefined) return void program.outputHelp();
+          // Own keys only: `fcast help constructor` is no topic, whatever Object.prototype holds.
+          const topic = Object.hasOwn(HELP_TOPICS, first.toLowerCase()) ? HELP_TOPICS[first.toLowerCase()] : undefined;
+          if (topic && words.length === 1) {
+            const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
+            return void run.out.data(topic.render(width));
+          }
+          let command = program;
+          for (const word of words) {
+            const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+            if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
+            command = next;
+          }
+          command.outputHelp();
+        },
+        // Text only: `fcast help exit-codes --json` is exit 2, as any format a command cannot give.
+        { formats: ['table'] },
+      ),
     );
 }
 
