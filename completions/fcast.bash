@@ -57,17 +57,17 @@ __fcast_spec() {
       ;;
     'config set')
       __fcast_option_values='--format=list2'
-      __fcast_args='list7 -'
+      __fcast_args='list8 -'
       ;;
     'config unset')
       __fcast_option_values='--format=list2'
-      __fcast_args='list7'
+      __fcast_args='list8'
       ;;
     'config path')
       __fcast_option_values='--format=list2'
       ;;
     'config help')
-      __fcast_args='list8'
+      __fcast_args='list9'
       ;;
     'predict')
       __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
@@ -81,12 +81,12 @@ __fcast_spec() {
     'track-record')
       __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--symbol=symbols --min-maturity=list9 --format=list10'
+      __fcast_option_values='--symbol=symbols --min-maturity=list10 --format=list11'
       ;;
     'accuracy')
       __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--tf=list3 --symbol=symbols --min-maturity=list9 --format=list10'
+      __fcast_option_values='--tf=list3 --symbol=symbols --min-maturity=list10 --format=list11'
       ;;
     'verify')
       __fcast_option_values='--format=list4'
@@ -103,7 +103,7 @@ __fcast_spec() {
     'journal report')
       __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline --no-annotations'
       __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list3 --format=list11'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list12'
       ;;
     'journal list')
       __fcast_options='--symbol --tf --since --until --status --flat-band'
@@ -113,7 +113,7 @@ __fcast_spec() {
     'journal export')
       __fcast_options='--symbol --tf --since --until --flat-band'
       __fcast_value_options='--symbol --tf --since --until --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list3 --format=list12'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list13'
       ;;
     'journal import')
       __fcast_option_values='--format=list2'
@@ -128,7 +128,7 @@ __fcast_spec() {
       __fcast_option_values='--format=list2'
       ;;
     'journal help')
-      __fcast_args='list13'
+      __fcast_args='list14'
       ;;
     'cmd')
       __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
@@ -167,8 +167,8 @@ __fcast_spec() {
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_option_values='--format=list14'
-      __fcast_args='list15'
+      __fcast_option_values='--format=list15'
+      __fcast_args='list16'
       ;;
     'doctor')
       __fcast_option_values='--format=list2'
@@ -176,10 +176,10 @@ __fcast_spec() {
     'mock')
       __fcast_options='--port --host --print-env --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
-      __fcast_option_values='--format=list14'
+      __fcast_option_values='--format=list15'
       ;;
     'help')
-      __fcast_args='list16'
+      __fcast_args='list17'
       ;;
   esac
 }
@@ -198,16 +198,17 @@ __fcast_values() {
     list4) __fcast_words+=' table json csv tsv' ;;
     list5) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
     list6) __fcast_words+=' login status logout' ;;
-    list7) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
-    list8) __fcast_words+=' list get set unset path' ;;
-    list9) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list10) __fcast_words+=' table json csv tsv markdown' ;;
-    list11) __fcast_words+=' table json markdown csv tsv' ;;
-    list12) __fcast_words+=' csv jsonl' ;;
-    list13) __fcast_words+=' settle report list export import path prune' ;;
-    list14) __fcast_words+=' table' ;;
-    list15) __fcast_words+=' bash zsh fish' ;;
-    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list7) __fcast_words+=' base-url timeout retries max-wait watchlist record config-dir data-dir' ;;
+    list8) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
+    list9) __fcast_words+=' list get set unset path' ;;
+    list10) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
+    list11) __fcast_words+=' table json csv tsv markdown' ;;
+    list12) __fcast_words+=' table json markdown csv tsv' ;;
+    list13) __fcast_words+=' csv jsonl' ;;
+    list14) __fcast_words+=' settle report list export import path prune' ;;
+    list15) __fcast_words+=' table' ;;
+    list16) __fcast_words+=' bash zsh fish' ;;
+    list17) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

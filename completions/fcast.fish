@@ -41,7 +41,7 @@ function __fcast_spec
         case 'auth help'
             set -g __fcast_args 'list6'
         case 'config'
-            set -g __fcast_commands 'list'\t'every setting with its effective value and source (keys masked)' 'get'\t'print the effective value of one setting' 'set'\t'store a setting in the config file' 'unset'\t'remove a setting from the config file' 'path'\t'print the path of the config file' 'help'\t'display help for command'
+            set -g __fcast_commands 'list'\t'every setting with its effective value and source (keys masked), then the directories' 'get'\t'print the effective value of one setting, or of a directory' 'set'\t'store a setting in the config file' 'unset'\t'remove a setting from the config file' 'path'\t'print the path of the config file' 'help'\t'display help for command'
             set -g __fcast_command_names 'list' 'get' 'set' 'unset' 'path' 'help'
         case 'config list'
             set -g __fcast_option_values '--format=list2'
@@ -50,14 +50,14 @@ function __fcast_spec
             set -g __fcast_args 'list7'
         case 'config set'
             set -g __fcast_option_values '--format=list2'
-            set -g __fcast_args 'list7' '-'
+            set -g __fcast_args 'list8' '-'
         case 'config unset'
             set -g __fcast_option_values '--format=list2'
-            set -g __fcast_args 'list7'
+            set -g __fcast_args 'list8'
         case 'config path'
             set -g __fcast_option_values '--format=list2'
         case 'config help'
-            set -g __fcast_args 'list8'
+            set -g __fcast_args 'list9'
         case 'predict'
             set -g __fcast_options '--candles'\t'ask for the 96 recent 15min and 1h candles too (candles=1)' '--chart'\t'draw the recent closes with the last price and the targets (implies --candles)' '--tf'\t'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)' '--detail'\t'with several symbols: each symbol\'s full table after the overview' '--record'\t'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)' '--watch'\t'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)' '--interval'\t'seconds between refreshes with --watch, at least 5 (default 60)' '--count'\t'with --watch: stop after n refreshes, with the exit code of the last'
             set -g __fcast_value_options '--tf' '--interval' '--count'
@@ -68,11 +68,11 @@ function __fcast_spec
         case 'track-record'
             set -g __fcast_options '--symbol'\t'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)' '--min-maturity'\t'gate: every timeframe at least this mature (insufficient_sample < early_sample < growing_sample)' '--min-settled'\t'gate: every timeframe has at least N settled forecasts' '--min-win-rate'\t'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)' '--audit'\t'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement' '--baseline'\t'an earlier --json output of this command (same --symbol/--tf): exit 8 if a count went down or a timeframe vanished; show what is new since' '--min-new-settled'\t'gate: every timeframe has at least N settlements since the baseline' '--min-new-win-rate'\t'gate: the resolved win rate since the baseline at least R in every timeframe, 0..1 (a null rate fails)' '--save'\t'write the body as received (indented like --json) to FILE, atomically, after the comparison; skipped on exit 8' '--no-annotations'\t'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary'
             set -g __fcast_value_options '--symbol' '--min-maturity' '--min-settled' '--min-win-rate' '--baseline' '--min-new-settled' '--min-new-win-rate' '--save'
-            set -g __fcast_option_values '--symbol=symbols' '--min-maturity=list9' '--format=list10'
+            set -g __fcast_option_values '--symbol=symbols' '--min-maturity=list10' '--format=list11'
         case 'accuracy'
             set -g __fcast_options '--tf'\t'only this timeframe: 1min, 5min, 15min, 30min, 1h, 2h, 3h, 4h, 6h, 1d' '--symbol'\t'only this symbol, BASE/QUOTE (e.g. BTC/USD; case-insensitive)' '--min-maturity'\t'gate: every timeframe at least this mature (insufficient_sample < early_sample < growing_sample)' '--min-settled'\t'gate: every timeframe has at least N settled forecasts' '--min-win-rate'\t'gate: every resolved_win_rate at least R, 0..1 (a null rate fails)' '--audit'\t'recompute each win rate and its Wilson 95% interval from the outcome counts; exit 8 on a disagreement' '--baseline'\t'an earlier --json output of this command (same --symbol/--tf): exit 8 if a count went down or a timeframe vanished; show what is new since' '--min-new-settled'\t'gate: every timeframe has at least N settlements since the baseline' '--min-new-win-rate'\t'gate: the resolved win rate since the baseline at least R in every timeframe, 0..1 (a null rate fails)' '--save'\t'write the body as received (indented like --json) to FILE, atomically, after the comparison; skipped on exit 8' '--no-annotations'\t'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary'
             set -g __fcast_value_options '--tf' '--symbol' '--min-maturity' '--min-settled' '--min-win-rate' '--baseline' '--min-new-settled' '--min-new-win-rate' '--save'
-            set -g __fcast_option_values '--tf=list3' '--symbol=symbols' '--min-maturity=list9' '--format=list10'
+            set -g __fcast_option_values '--tf=list3' '--symbol=symbols' '--min-maturity=list10' '--format=list11'
         case 'verify'
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-'
@@ -86,7 +86,7 @@ function __fcast_spec
         case 'journal report'
             set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--min-settled'\t'gate: every timeframe has at least N settled forecasts' '--max-brier'\t'gate: every timeframe\'s call.brier at most X, 0..1 (null fails)' '--min-hit-rate'\t'gate: every timeframe\'s hit_rate at least R, 0..1 (null fails)' '--bins'\t'reliability bins over [0, 1] (default 10)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)' '--offline'\t'no track-record requests: the service\'s figures are left out' '--no-annotations'\t'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--min-settled' '--max-brier' '--min-hit-rate' '--bins' '--flat-band'
-            set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list11'
+            set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list12'
         case 'journal list'
             set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--status'\t'only open, settled or unsettleable ones (comma-separated)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--status' '--flat-band'
@@ -94,7 +94,7 @@ function __fcast_spec
         case 'journal export'
             set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--flat-band'
-            set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list12'
+            set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list13'
         case 'journal import'
             set -g __fcast_option_values '--format=list2'
             set -g __fcast_args '-'
@@ -105,7 +105,7 @@ function __fcast_spec
             set -g __fcast_value_options '--before'
             set -g __fcast_option_values '--format=list2'
         case 'journal help'
-            set -g __fcast_args 'list13'
+            set -g __fcast_args 'list14'
         case 'cmd'
             set -g __fcast_commands 'snapshot'\t'cached market snapshot' 'search'\t'discover supported symbols and their status' 'indicators'\t'cached indicators for a symbol and timeframe' 'analyze'\t'bias, confidence, drivers and derived indicators' 'opportunities'\t'prioritised feed of cached opportunities' 'macro'\t'macro snapshot for cross-asset context' 'calendar'\t'asset calendar and market state' 'events'\t'economic events, earnings, dividends and crypto events'
             set -g __fcast_command_names 'snapshot' 'search' 'indicators' 'analyze' 'opportunities' 'macro' 'calendar' 'events'
@@ -135,16 +135,16 @@ function __fcast_spec
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-' 'symbols' '-'
         case 'completion'
-            set -g __fcast_option_values '--format=list14'
-            set -g __fcast_args 'list15'
+            set -g __fcast_option_values '--format=list15'
+            set -g __fcast_args 'list16'
         case 'doctor'
             set -g __fcast_option_values '--format=list2'
         case 'mock'
             set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
             set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
-            set -g __fcast_option_values '--format=list14'
+            set -g __fcast_option_values '--format=list15'
         case 'help'
-            set -g __fcast_args 'list16'
+            set -g __fcast_args 'list17'
     end
 end
 
@@ -166,24 +166,26 @@ function __fcast_values
         case list6
             printf '%s\n' 'login' 'status' 'logout'
         case list7
-            printf '%s\n' 'base-url' 'timeout' 'retries' 'max-wait' 'watchlist' 'record'
+            printf '%s\n' 'base-url' 'timeout' 'retries' 'max-wait' 'watchlist' 'record' 'config-dir' 'data-dir'
         case list8
-            printf '%s\n' 'list' 'get' 'set' 'unset' 'path'
+            printf '%s\n' 'base-url' 'timeout' 'retries' 'max-wait' 'watchlist' 'record'
         case list9
-            printf '%s\n' 'insufficient_sample' 'early_sample' 'growing_sample'
+            printf '%s\n' 'list' 'get' 'set' 'unset' 'path'
         case list10
-            printf '%s\n' 'table' 'json' 'csv' 'tsv' 'markdown'
+            printf '%s\n' 'insufficient_sample' 'early_sample' 'growing_sample'
         case list11
-            printf '%s\n' 'table' 'json' 'markdown' 'csv' 'tsv'
+            printf '%s\n' 'table' 'json' 'csv' 'tsv' 'markdown'
         case list12
-            printf '%s\n' 'csv' 'jsonl'
+            printf '%s\n' 'table' 'json' 'markdown' 'csv' 'tsv'
         case list13
-            printf '%s\n' 'settle' 'report' 'list' 'export' 'import' 'path' 'prune'
+            printf '%s\n' 'csv' 'jsonl'
         case list14
-            printf '%s\n' 'table'
+            printf '%s\n' 'settle' 'report' 'list' 'export' 'import' 'path' 'prune'
         case list15
-            printf '%s\n' 'bash' 'zsh' 'fish'
+            printf '%s\n' 'table'
         case list16
+            printf '%s\n' 'bash' 'zsh' 'fish'
+        case list17
             printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes'
     end
 end

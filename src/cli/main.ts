@@ -4,7 +4,7 @@ import type { App } from './command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
 import { Redactor, redactedIO } from '../output/redact.js';
-import { buildProgram } from './program.js';
+import { buildProgram, commandLine } from './program.js';
 import { reportError } from './report.js';
 import { knownSecrets } from '../config/settings.js';
 
@@ -21,8 +21,9 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   let settled: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
   try {
-    const program = await buildProgram(app, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    const line = commandLine(app, argv);
+    const program = await buildProgram(app, line);
+    await program.parseAsync(line, { from: 'user' });
     return settled ?? ExitCode.Ok;
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).

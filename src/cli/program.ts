@@ -59,6 +59,49 @@ function formatsSection({ command }: { command: Command }): string {
   return formatsHelp(command.formats);
 }
 
+/**
+ * Flags that several commands share and that may, like the global ones, come before the
+ * command's name (`fcast --watch demo` = `fcast demo --watch`), with whether each takes a
+ * value. commandLine() moves them after it; the command still decides whether it takes them
+ * (`fcast --watch symbols` is symbols' unknown option, exit 2).
+ */
+export const SHARED_COMMAND_FLAGS: ReadonlyMap<string, boolean> = new Map([
+  ['--record', false],
+  ['--watch', false],
+  ['--interval', true],
+  ['--count', true],
+  ['--no-annotations', false],
+]);
+
+/**
+ * The command line as commander is to read it: the shared command flags typed before the
+ * command's name (with their values) moved to its end, before any `--`. Commander reads the
+ * root's options wherever they are, but a command's own only after its name.
+ */
+export function commandLine(app: App, argv: readonly string[]): string[] {
+  // Most lines hold none of them: those are read as typed, without building a root to ask.
+  if (!argv.some((arg) => SHARED_COMMAND_FLAGS.has(arg.split('=')[0]!))) return [...argv];
+  const root = rootCommand(app);
+  const rootTakesValue = new Set(
+    root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter(Boolean)),
+  );
+  const kept: string[] = [];
+  const moved: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--' || !arg.startsWith('-')) break;
+    const takesValue = SHARED_COMMAND_FLAGS.get(arg.split('=')[0]!);
+    const into = takesValue === undefined ? kept : moved;
+    into.push(arg);
+    if ((takesValue ?? rootTakesValue.has(arg)) && !arg.includes('=') && i + 1 < argv.length) into.push(argv[++i]!);
+  }
+  if (moved.length === 0) return [...argv];
+  const rest = argv.slice(i);
+  const end = rest.includes('--') ? rest.indexOf('--') : rest.length;
+  return [...kept, ...rest.slice(0, end), ...moved, ...rest.slice(end)];
+}
+
 /** Commands that read the whole tree when they run. */
 const NEEDS_WHOLE_TREE = new Set(['completion']);
 
@@ -137,23 +180,28 @@ function addHelpCommand(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, _opts, words: string[]) => {
-        const [first] = words;
-        if (first === undefined) return void program.outputHelp();
-        // Own keys only: `fcast help constructor` is no topic, whatever Object.prototype holds.
-        const topic = Object.hasOwn(HELP_TOPICS, first.toLowerCase()) ? HELP_TOPICS[first.toLowerCase()] : undefined;
-        if (topic && words.length === 1) {
-          const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
-          return void run.out.data(topic.render(width));
-        }
-        let command = program;
-        for (const word of words) {
-          const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-          if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
-          command = next;
-        }
-        command.outputHelp();
-      }),
+      action(
+        app,
+        async (run, _opts, words: string[]) => {
+          const [first] = words;
+          if (first === undefined) return void program.outputHelp();
+          // Own keys only: `fcast help constructor` is no topic, whatever Object.prototype holds.
+          const topic = Object.hasOwn(HELP_TOPICS, first.toLowerCase()) ? HELP_TOPICS[first.toLowerCase()] : undefined;
+          if (topic && words.length === 1) {
+            const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
+            return void run.out.data(topic.render(width));
+          }
+          let command = program;
+          for (const word of words) {
+            const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+            if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
+            command = next;
+          }
+          command.outputHelp();
+        },
+        // Text only: `fcast help exit-codes --json` is exit 2, as any format a command cannot give.
+        { formats: ['table'] },
+      ),
     );
 }
 

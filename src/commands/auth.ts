@@ -116,6 +116,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   }
 
   if (run.flags.dryRun) {
+    if (run.flags.json) run.out.json({ saved: SETTINGS[kind.setting].configKey, key: masked, path });
     run.out.note(`dry run: would save the ${kind.label} ${masked} to ${path}; nothing saved`);
     return;
   }
@@ -249,6 +250,7 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
     }
   }
   if (run.flags.dryRun) {
+    if (run.flags.json) run.out.json({ removed: SETTINGS[kind.setting].configKey, key: masked, path });
     run.out.note(`dry run: would remove the ${kind.label} ${masked} from ${path}; nothing removed`);
     return;
   }

@@ -54,9 +54,16 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run, _opts, name: string | undefined, args: string[]) => {
-        await runGateway(run, requireGatewayCommand(name), args);
-      }),
+      // Reached only by a name that is not on the list (or none), which requireGatewayCommand
+      // refuses: the formats are those some gateway command gives, so that `cmd snapshott
+      // --format csv` hears of the name, not that cmd gives no CSV.
+      action(
+        app,
+        async (run, _opts, name: string | undefined, args: string[]) => {
+          await runGateway(run, requireGatewayCommand(name), args);
+        },
+        { formats: RECORD_FORMATS },
+      ),
     );
 
   for (const spec of GATEWAY_COMMANDS) {

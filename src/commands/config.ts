@@ -7,7 +7,12 @@ import { DASH } from '../output/format.js';
 import {
   CONFIG_KEYS,
   configDir,
+  DIRECTORIES,
+  DIRECTORY_KEYS,
+  type DirectoryKey,
+  directorySetting,
   configFilePath,
+  readConfigFile,
   SECRET_KEYS,
   SETTINGS,
   SettingError,
@@ -17,6 +22,18 @@ import {
 } from '../config/settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
+const DIRECTORY_KEY_LIST = DIRECTORY_KEYS.join(', ');
+
+const isDirectoryKey = (raw: string): raw is DirectoryKey => (DIRECTORY_KEYS as readonly string[]).includes(raw);
+
+/** set and unset: a directory is moved by its variable, never by the config file. */
+function refuseDirectory(raw: string): void {
+  if (!isDirectoryKey(raw)) return;
+  const { env } = DIRECTORIES[raw];
+  throw new UsageError(`'${raw}' is read from ${env} only, never from the config file`, {
+    hint: `set ${env} in your environment to move it`,
+  });
+}
 
 /** The setting a config key names; a secret or an unknown key is a usage error. */
 function configKey(raw: string): SettingName {
@@ -49,7 +66,8 @@ function effective(run: Run): Array<{ key: string; value: string | number | null
     value: got ? maskKey(got.value) : null,
     source: got?.source ?? 'not set',
   });
-  return [...rows, secret('api-key', s.apiKey), secret('gateway-key', s.gatewayKey)];
+  const directories = DIRECTORY_KEYS.map((key) => ({ key, ...directorySetting(run.ctx, key) }));
+  return [...rows, secret('api-key', s.apiKey), secret('gateway-key', s.gatewayKey), ...directories];
 }
 
 export function register(program: Command, app: App): void {
@@ -70,7 +88,7 @@ export function register(program: Command, app: App): void {
 
   config
     .command('list')
-    .description('every setting with its effective value and source (keys masked)')
+    .description('every setting with its effective value and source (keys masked), then the directories')
     .addHelpText(
       'after',
       examples(
@@ -96,12 +114,18 @@ export function register(program: Command, app: App): void {
 
   config
     .command('get')
-    .description('print the effective value of one setting')
-    .argument('<key>', KEY_LIST)
-    .addHelpText('after', examples(['fcast config get base-url', 'prints the URL, or nothing when unset']))
+    .description('print the effective value of one setting, or of a directory')
+    .argument('<key>', `${KEY_LIST}; ${DIRECTORY_KEY_LIST}`)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast config get base-url', 'prints the URL, or nothing when unset'],
+        ['fcast config get data-dir', 'where the journal lives'],
+      ),
+    )
     .action(
       action(app, async (run, _opts, raw: string) => {
-        const got = effectiveValue(run, configKey(raw));
+        const got = isDirectoryKey(raw) ? directorySetting(run.ctx, raw) : effectiveValue(run, configKey(raw));
         if (run.flags.json) return run.out.json(got?.value ?? null);
         if (got === undefined) {
           run.out.note(`${raw} is not set`);
@@ -128,6 +152,7 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, _opts, raw: string, value: string) => {
+        refuseDirectory(raw);
         const name = configKey(raw);
         let parsed: unknown;
         try {
@@ -136,8 +161,15 @@ export function register(program: Command, app: App): void {
           if (err instanceof SettingError) throw new UsageError(err.message);
           throw err;
         }
+        if (run.flags.dryRun) {
+          const path = configFilePath(configDir(run.ctx));
+          if (run.flags.json) run.out.json({ set: raw, value: parsed, path });
+          return run.out.note(`dry run: would set ${raw} in ${path}; nothing written`);
+        }
         const store = await run.configStore();
         await store.set(raw, parsed);
+        // As auth login does: a script asking for JSON gets one document saying what was stored where.
+        if (run.flags.json) run.out.json({ set: raw, value: parsed, path: store.path });
         run.out.note(`set ${raw} in ${store.path}`);
       }),
     );
@@ -149,10 +181,23 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', examples(['fcast config unset timeout', 'back to the default (30 s)']))
     .action(
       action(app, async (run, _opts, raw: string) => {
+        refuseDirectory(raw);
         configKey(raw);
+        if (run.flags.dryRun) {
+          const path = configFilePath(configDir(run.ctx));
+          const stored = readConfigFile(path)[raw] !== undefined;
+          if (run.flags.json) run.out.json({ removed: stored ? raw : null, path });
+          return run.out.note(
+            stored ? `dry run: would remove ${raw} from ${path}; nothing written` : `${raw} was not set in ${path}`,
+          );
+        }
         const store = await run.configStore();
-        if (store.get(raw) === undefined) return run.out.note(`${raw} was not set in ${store.path}`);
+        if (store.get(raw) === undefined) {
+          if (run.flags.json) run.out.json({ removed: null, path: store.path });
+          return run.out.note(`${raw} was not set in ${store.path}`);
+        }
         await store.delete(raw);
+        if (run.flags.json) run.out.json({ removed: raw, path: store.path });
         run.out.note(`removed ${raw} from ${store.path}`);
       }),
     );

@@ -175,7 +175,7 @@ export function register(program: Command, app: App): void {
     .summary('merge an export into the journal')
     .description(
       'Merges an export (CSV with the export columns in any order, others ignored; or its JSON Lines) ' +
-        'into the journal, without duplicates.',
+        'into the journal, without duplicates; --dry-run counts what it would add without writing.',
     )
     .argument('<file>', 'a file written by fcast journal export')
     .addHelpText(
@@ -401,15 +401,13 @@ async function fetchServiceRecords(
   | undefined
   | 'dry-run'
 > {
-  let conn: import('../api/endpoints.js').Connection;
-  try {
-    conn = await run.connect();
-    conn.client.baseUrl();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    run.out.warn(`the service's figures are left out: ${err.message} (--offline leaves them out quietly)`);
+  // No base URL leaves the service out; a setting that is wrong (FCAST_TIMEOUT=abc, a config
+  // file that cannot be read) is exit 3 as for every command that reads the settings.
+  if (run.settings().baseUrl === undefined) {
+    run.out.warn("the service's figures are left out: no base URL is set (--offline leaves them out quietly)");
     return undefined;
   }
+  const conn = await run.connect();
   const { fetchTrackRecord, requests } = await import('../api/endpoints.js');
   if (run.flags.dryRun) {
     await run.dryRun(...symbols.map((symbol) => requests.trackRecord({ symbol })));
@@ -501,7 +499,8 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
 
 async function importFile(run: Run, file: string): Promise<number | undefined> {
   const { importJournal } = await import('../journal/import.js');
-  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds());
+  const dryRun = run.flags.dryRun === true;
+  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds(), { dryRun });
   for (const p of summary.problems) run.out.warn(`${file}:${p.line}: row skipped: ${p.error}`);
   if (summary.skipped > summary.problems.length)
     run.out.warn(`${summary.skipped - summary.problems.length} more row(s) skipped`);
@@ -510,7 +509,7 @@ async function importFile(run: Run, file: string): Promise<number | undefined> {
     return undefined;
   }
   const { renderImportSummary } = await import('../output/journal-views.js');
-  run.out.data(renderImportSummary(summary, file));
+  run.out.data(renderImportSummary(summary, file, dryRun));
   return undefined;
 }
 

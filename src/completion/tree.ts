@@ -8,7 +8,7 @@ import {
   MATURITY_LEVELS,
   OUTPUT_FORMATS,
 } from '../core/domain.js';
-import { CONFIG_KEYS } from '../config/settings.js';
+import { CONFIG_KEYS, DIRECTORY_KEYS } from '../config/settings.js';
 import { HELP_TOPICS } from '../cli/help-topics.js';
 
 export interface Word {
@@ -41,7 +41,7 @@ const ARGUMENT_VALUES: Record<string, ReadonlyArray<Values | undefined>> = {
   ...Object.fromEntries(
     GATEWAY_COMMANDS.map((c) => [`cmd ${c.name}`, c.args.map((a) => (a.kind === 'symbol' ? 'symbols' : undefined))]),
   ),
-  'config get': [words(CONFIG_KEYS)],
+  'config get': [words([...CONFIG_KEYS, ...DIRECTORY_KEYS])],
   'config set': [words(CONFIG_KEYS)],
   'config unset': [words(CONFIG_KEYS)],
 };

@@ -162,19 +162,24 @@ function breakStaleLock(lockPath: string): boolean {
  * the 10 s of a wait).
  */
 function removeDeadClaims(lockPath: string): void {
-  const prefix = `${basename(lockPath)}${CLAIM_MARK}`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(lockPath));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const path = join(dirname(lockPath), name);
+  for (const { path } of marked(lockPath, CLAIM_MARK)) {
     const owner = readOwner(path);
     if (owner?.pid !== process.pid && isStale(path, owner)) unlinkQuietly(path);
   }
+}
+
+/** The files beside `path` named after it and `mark` (`config.json.tmp-...`), with what follows the mark. */
+function marked(path: string, mark: string): Array<{ path: string; tail: string }> {
+  const prefix = `${basename(path)}${mark}`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => ({ path: join(dirname(path), name), tail: name.slice(prefix.length) }));
 }
 
 function releaseLock(lockPath: string, me: LockOwner): void {
@@ -189,18 +194,10 @@ function releaseLock(lockPath: string, me: LockOwner): void {
  * before saving it, and `auth login` was given it. The journal's index is a cache.)
  */
 export function removeStaleTempFiles(path: string): void {
-  const prefix = `${basename(path)}${TEMP_MARK}`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
+  for (const temp of marked(path, TEMP_MARK)) {
     // Only a dead writer's: should a broken stale lock ever leave two holders, the other's
     // temp file is its write in progress (atomic-write.ts names it by pid).
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(join(dirname(path), name));
+    const pid = Number(temp.tail.split('-')[0]);
+    if (pid === process.pid || !isAlive(pid)) unlinkQuietly(temp.path);
   }
 }

@@ -61,7 +61,10 @@ export function privateDirProblem(dir: string, names: PrivateDirNames): ConfigEr
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : names.failure(err);
   }
   const info = statSync(real);
-  if (!info.isDirectory()) return new ConfigError(`the ${names.what} ${dir} is not a directory`);
+  if (!info.isDirectory())
+    return new ConfigError(`the ${names.what} ${dir} is not a directory`, {
+      hint: `point ${names.envVar} at a directory`,
+    });
   const shownDir = real === absolute ? dir : `${dir} (which resolves to ${real})`;
   if (SAME_USER_ONLY) {
     if (info.uid !== process.getuid!()) {

@@ -192,6 +192,23 @@ export function dataDir(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string 
   return join(env.XDG_DATA_HOME || join(homedir, '.local', 'share'), 'fcast');
 }
 
+/**
+ * The two directories, as `fcast config list` and `get` show them beside the settings: read
+ * from their variable only (never the config file, which one of them holds), else the OS's.
+ */
+export const DIRECTORIES = {
+  'config-dir': { env: 'FCAST_CONFIG_DIR', of: configDir },
+  'data-dir': { env: 'FCAST_DATA_DIR', of: dataDir },
+} as const;
+export type DirectoryKey = keyof typeof DIRECTORIES;
+export const DIRECTORY_KEYS = Object.keys(DIRECTORIES) as DirectoryKey[];
+
+export function directorySetting(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, key: DirectoryKey): Sourced<string> {
+  const { env, of } = DIRECTORIES[key];
+  // As configDir() and dataDir() read it: a blank variable counts as unset.
+  return { value: of(ctx), source: ctx.env[env] ? env : 'default' };
+}
+
 export type ConfigData = Record<string, unknown>;
 
 /** The config file's contents; a missing file is empty, an unreadable or corrupt one is an error naming it. */

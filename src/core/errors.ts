@@ -22,13 +22,13 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [2, 'usage: bad command, flag or argument, or the server answered 400 (or a 4xx not named here)'],
   [
     3,
-    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file",
+    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file, the journal's directory",
   ],
   [4, 'not found (404, 410)'],
   [5, 'rate limited: 429 after the retries, or a wait longer than --max-wait'],
   [6, 'unavailable: connection or DNS failure, timeout, 408, 5xx'],
   [7, 'bad response: 2xx/3xx without a JSON body, not JSON, over the size cap, off-shape under --strict'],
-  [8, 'check failed: a gate or --audit'],
+  [8, 'check failed: a gate, --audit or a --baseline that shrank'],
   [9, 'conflict (409)'],
   [130, 'interrupted'],
 ];

@@ -8,7 +8,7 @@ import { systemReason, UsageError } from '../core/errors.js';
 import { checkRecord, forEachLine } from './lines.js';
 import type { JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
-import { readJournal, withJournal } from './store.js';
+import { openJournalDir, readJournal, withJournal } from './store.js';
 
 export interface ImportSummary {
   format: 'csv' | 'jsonl';
@@ -93,117 +93,137 @@ function sniff(path: string): 'csv' | 'jsonl' {
   }
 }
 
-export async function importJournal(dataDir: string, path: string, nowS: number): Promise<ImportSummary> {
+/**
+ * Merges the export at `path` into the journal; with `dryRun`, counts what it would add and
+ * writes nothing (not even the journal's directory).
+ */
+export async function importJournal(
+  dataDir: string,
+  path: string,
+  nowS: number,
+  opts: { dryRun?: boolean } = {},
+): Promise<ImportSummary> {
   const format = sniff(path);
-  return withJournal(dataDir, (tx) => {
-    const recorded = new KeyMap<true>();
-    const settled = new KeyMap<'settled' | 'unsettleable'>();
-    const prices = new KeyMap<true>();
-    readJournal(tx.dir, (r) => {
+  if (opts.dryRun) return merge(openJournalDir(dataDir, { create: false }), path, format, nowS, () => undefined);
+  return withJournal(dataDir, (tx) => merge(tx.dir, path, format, nowS, (batch) => tx.append(batch)));
+}
+
+/** Reads the export and hands `append` each batch of what `dir`'s journal lacks (none: an empty journal). */
+function merge(
+  dir: string | undefined,
+  path: string,
+  format: ImportSummary['format'],
+  nowS: number,
+  append: (batch: JournalRecord[]) => void,
+): ImportSummary {
+  const recorded = new KeyMap<true>();
+  const settled = new KeyMap<'settled' | 'unsettleable'>();
+  const prices = new KeyMap<true>();
+  if (dir !== undefined)
+    readJournal(dir, (r) => {
       if (r.kind === 'price') prices.set(r.symbol, '', r.t, true);
       else if (r.kind === 'forecast') recorded.set(r.symbol, r.tf, r.ts, true);
       else if (settled.get(r.symbol, r.tf, r.ts) !== 'settled') settled.set(r.symbol, r.tf, r.ts, r.status);
     });
-    const summary: ImportSummary = {
-      format,
-      rows: 0,
-      forecasts: 0,
-      settlements: 0,
-      prices: 0,
-      duplicates: 0,
-      skipped: 0,
-      problems: [],
-    };
-    let batch: JournalRecord[] = [];
-    const flush = () => {
-      if (batch.length > 0) tx.append(batch);
-      batch = [];
-    };
-    const skip = (line: number, error: string) => {
-      summary.skipped++;
-      if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
-    };
-    const take = (records: JournalRecord[]) => {
-      let added = false;
-      for (const r of records) {
-        if (r.kind === 'price') {
-          if (prices.get(r.symbol, '', r.t)) continue;
-          prices.set(r.symbol, '', r.t, true);
-          summary.prices++;
-        } else if (r.kind === 'forecast') {
-          if (recorded.get(r.symbol, r.tf, r.ts)) continue;
-          recorded.set(r.symbol, r.tf, r.ts, true);
-          summary.forecasts++;
-        } else {
-          const had = settled.get(r.symbol, r.tf, r.ts);
-          if (had === 'settled' || (had === 'unsettleable' && r.status === 'unsettleable')) continue;
-          settled.set(r.symbol, r.tf, r.ts, r.status);
-          summary.settlements++;
-        }
-        batch.push(r);
-        added = true;
+  const summary: ImportSummary = {
+    format,
+    rows: 0,
+    forecasts: 0,
+    settlements: 0,
+    prices: 0,
+    duplicates: 0,
+    skipped: 0,
+    problems: [],
+  };
+  let batch: JournalRecord[] = [];
+  const flush = () => {
+    if (batch.length > 0) append(batch);
+    batch = [];
+  };
+  const skip = (line: number, error: string) => {
+    summary.skipped++;
+    if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
+  };
+  const take = (records: JournalRecord[]) => {
+    let added = false;
+    for (const r of records) {
+      if (r.kind === 'price') {
+        if (prices.get(r.symbol, '', r.t)) continue;
+        prices.set(r.symbol, '', r.t, true);
+        summary.prices++;
+      } else if (r.kind === 'forecast') {
+        if (recorded.get(r.symbol, r.tf, r.ts)) continue;
+        recorded.set(r.symbol, r.tf, r.ts, true);
+        summary.forecasts++;
+      } else {
+        const had = settled.get(r.symbol, r.tf, r.ts);
+        if (had === 'settled' || (had === 'unsettleable' && r.status === 'unsettleable')) continue;
+        settled.set(r.symbol, r.tf, r.ts, r.status);
+        summary.settlements++;
       }
-      if (!added) summary.duplicates++;
-      if (batch.length >= BATCH) flush();
-    };
+      batch.push(r);
+      added = true;
+    }
+    if (!added) summary.duplicates++;
+    if (batch.length >= BATCH) flush();
+  };
 
-    if (format === 'jsonl') {
-      forEachTextLine(path, (text, n) => {
-        if (text.trim() === '') return;
-        summary.rows++;
-        let value: unknown;
-        try {
-          value = JSON.parse(text.replace(/^\uFEFF/, ''));
-        } catch {
-          return skip(n, 'not JSON');
-        }
-        if (value !== null && typeof value === 'object' && 'kind' in value) {
-          const r = checkRecord(value);
-          return typeof r === 'string' ? skip(n, `not a journal record (${r})`) : take([r]);
-        }
-        const got = recordsOfRow(value, nowS);
-        return 'error' in got ? skip(n, got.error) : take(got.records);
+  if (format === 'jsonl') {
+    forEachTextLine(path, (text, n) => {
+      if (text.trim() === '') return;
+      summary.rows++;
+      let value: unknown;
+      try {
+        value = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch {
+        return skip(n, 'not JSON');
+      }
+      if (value !== null && typeof value === 'object' && 'kind' in value) {
+        const r = checkRecord(value);
+        return typeof r === 'string' ? skip(n, `not a journal record (${r})`) : take([r]);
+      }
+      const got = recordsOfRow(value, nowS);
+      return 'error' in got ? skip(n, got.error) : take(got.records);
+    });
+  } else {
+    let header: string[] | undefined;
+    let pending = '';
+    let pendingLine = 0;
+    forEachTextLine(path, (text, n) => {
+      if (pending === '') pendingLine = n;
+      pending = pending === '' ? text : `${pending}\n${text}`;
+      if (opensQuote(pending)) return;
+      const line = pending.replace(/\r$/, '');
+      pending = '';
+      if (!header) {
+        header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
+        const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
+        if (missing.length === EXPORT_COLUMNS.length)
+          throw notAnExport(path, "its first line is not a header with the export's columns");
+        if (missing.length > 0) throw notAnExport(path, `no column ${missing.join(', ')}`);
+        return;
+      }
+      if (line.trim() === '') return;
+      summary.rows++;
+      const cells = csvCells(line);
+      const row: Record<string, string> = {};
+      header.forEach((name, i) => {
+        if (!(name in row)) row[name] = cells[i] ?? '';
       });
-    } else {
-      let header: string[] | undefined;
-      let pending = '';
-      let pendingLine = 0;
-      forEachTextLine(path, (text, n) => {
-        if (pending === '') pendingLine = n;
-        pending = pending === '' ? text : `${pending}\n${text}`;
-        if (opensQuote(pending)) return;
-        const line = pending.replace(/\r$/, '');
-        pending = '';
-        if (!header) {
-          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
-          const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
-          if (missing.length === EXPORT_COLUMNS.length)
-            throw notAnExport(path, "its first line is not a header with the export's columns");
-          if (missing.length > 0) throw notAnExport(path, `no column ${missing.join(', ')}`);
-          return;
-        }
-        if (line.trim() === '') return;
-        summary.rows++;
-        const cells = csvCells(line);
-        const row: Record<string, string> = {};
-        header.forEach((name, i) => {
-          if (!(name in row)) row[name] = cells[i] ?? '';
-        });
-        const got = recordsOfRow(row, nowS);
-        if ('error' in got) skip(pendingLine, got.error);
-        else take(got.records);
-      });
-      if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
-    }
-    // Not one row read: not a damaged export but some other file (nothing was written).
-    if (summary.rows > 0 && summary.skipped === summary.rows) {
-      const first = summary.problems[0]!;
-      throw new UsageError(
-        `nothing imported from ${path}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
-        { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
-      );
-    }
-    flush();
-    return summary;
-  });
+      const got = recordsOfRow(row, nowS);
+      if ('error' in got) skip(pendingLine, got.error);
+      else take(got.records);
+    });
+    if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
+  }
+  // Not one row read: not a damaged export but some other file (nothing was written).
+  if (summary.rows > 0 && summary.skipped === summary.rows) {
+    const first = summary.problems[0]!;
+    throw new UsageError(
+      `nothing imported from ${path}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
+      { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
+    );
+  }
+  flush();
+  return summary;
 }

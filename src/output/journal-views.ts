@@ -60,10 +60,10 @@ export function renderSettleSummary(out: Output, s: SettleSummary): string {
   return lines.map((l) => (l.startsWith('settled') ? out.c.bold(l) : l)).join('\n');
 }
 
-export function renderImportSummary(s: ImportSummary, file: string): string {
+export function renderImportSummary(s: ImportSummary, file: string, dryRun = false): string {
   return [
     `read          ${formatNumber(s.rows, 0)} rows of ${clean(file)} (${s.format})`,
-    `added         ${formatNumber(s.forecasts, 0)} forecasts, ${formatNumber(s.settlements, 0)} settlements, ${formatNumber(s.prices, 0)} prices`,
+    `${dryRun ? 'would add    ' : 'added        '} ${formatNumber(s.forecasts, 0)} forecasts, ${formatNumber(s.settlements, 0)} settlements, ${formatNumber(s.prices, 0)} prices`,
     `already there ${formatNumber(s.duplicates, 0)}`,
     `skipped       ${formatNumber(s.skipped, 0)}`,
   ].join('\n');

@@ -102,6 +102,17 @@ describe('fcast cmd: checks before any request', () => {
     expect(emu.server.requests).toHaveLength(0);
   });
 
+  it('a misspelt command with --format csv hears of the name, not that cmd gives no CSV', async () => {
+    const r = await emu.runWithKey(['cmd', 'snapshott', '--format', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^fcast: unknown gateway command 'snapshott' \(did you mean snapshot\?\)/);
+    // What no gateway command gives is still refused before the name is looked at.
+    const md = await emu.runWithKey(['cmd', 'snapshott', '--format', 'markdown']);
+    expect(md.code).toBe(2);
+    expect(md.stderr).toMatch(/^fcast: cmd gives --format table, json, csv or tsv, not 'markdown'/);
+    expect(emu.server.requests).toHaveLength(0);
+  });
+
   it('refuses bad arguments with exit 2 and sends nothing', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['analyze', 'BTC/USD'], /timeframe is required/],

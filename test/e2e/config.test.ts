@@ -1,7 +1,7 @@
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -30,6 +30,31 @@ describe('fcast config', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
       'base-url': 'https://forecasts.example',
     });
+  });
+
+  it('list and get show the config and data directories with where each comes from; set and unset refuse them', async () => {
+    const dir = tempDir();
+    const data = join(tempDir(), 'data');
+    const list = await runCli(['config', 'list', '--json'], { configDir: dir, env: { FCAST_DATA_DIR: data } });
+    expectExit(list, 0);
+    const listed = JSON.parse(list.stdout);
+    expect(listed['config-dir']).toEqual({ value: dir, source: 'FCAST_CONFIG_DIR' });
+    expect(listed['data-dir']).toEqual({ value: data, source: 'FCAST_DATA_DIR' });
+    // Unset (or blank), the OS's: ~/.local/share/fcast on Linux (runCli's home is the config dir).
+    const table = await runCli(['config', 'list'], { configDir: dir, env: { FCAST_DATA_DIR: '' } });
+    expect(table.stdout).toMatch(new RegExp(`^data-dir +${join(dir, '.local', 'share', 'fcast')} +default$`, 'm'));
+    const get = await runCli(['config', 'get', 'data-dir'], { configDir: dir, env: { FCAST_DATA_DIR: data } });
+    expect(get).toMatchObject({ code: 0, stdout: `${data}\n` });
+
+    for (const argv of [
+      ['config', 'set', 'data-dir', data],
+      ['config', 'unset', 'config-dir'],
+    ]) {
+      const r = await runCli(argv, { configDir: dir });
+      expectExit(r, 2);
+      expect(r.stderr).toMatch(/is read from FCAST_(DATA|CONFIG)_DIR only, never from the config file/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('writes the file 0600 and leaves the mode of a directory it did not create alone', async () => {

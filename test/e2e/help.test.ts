@@ -71,6 +71,17 @@ describe('help', () => {
       expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
   });
 
+  it("'fcast help' gives text only: --json is exit 2 naming the one format it gives, nothing on stdout", async () => {
+    for (const argv of [
+      ['help', 'exit-codes', '--json'],
+      ['--json', 'help'],
+    ]) {
+      const r = await runCli(argv);
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toMatch(/^fcast: help gives --format table, not 'json'/);
+    }
+  });
+
   it("'fcast help COMMAND' is the command's --help; an unknown topic is exit 2 with the likely one", async () => {
     const viaHelp = await runCli(['help', 'auth', 'login']);
     const viaFlag = await runCli(['auth', 'login', '--help']);

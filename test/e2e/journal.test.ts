@@ -429,6 +429,22 @@ describe('a recorded session, settled and reported', () => {
     ]);
   });
 
+  it('without a base URL the service is left out with a warning; a setting that is wrong is exit 3, nothing sent', async () => {
+    const { env } = await settled();
+    const unset = await emu.run(['journal', 'report', '--json'], { env: { ...env, FCAST_BASE_URL: '' } });
+    expectExit(unset, 0);
+    expect(unset.stderr).toMatch(/^warning: the service's figures are left out: no base URL is set/m);
+    expect(JSON.parse(unset.stdout).timeframes.every((t: any) => t.service === null)).toBe(true);
+
+    const wrong = await emu.run(['journal', 'report', '--json'], { env: { ...env, FCAST_TIMEOUT: 'abc' } });
+    expectExit(wrong, 3);
+    expect(wrong.stdout).toBe('');
+    expect(wrong.stderr).toMatch(/^fcast: FCAST_TIMEOUT must be a number of seconds/);
+    expect(emu.server.requests).toHaveLength(0);
+    // --offline reads no setting: the journal alone.
+    expectExit(await emu.run(['journal', 'report', '--offline'], { env: { ...env, FCAST_TIMEOUT: 'abc' } }), 0);
+  });
+
   it('the table has the summary, the decomposition, the reliability table with small-sample warnings and the chart', async () => {
     const { env } = await settled();
     const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline'], { env });

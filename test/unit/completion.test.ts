@@ -95,9 +95,8 @@ describe('describeTree', () => {
     expect(byLabel(nodes, 'demo').args).toEqual([
       { words: [{ value: 'BTC/USD' }, { value: 'ETH/USD' }, { value: 'EUR/USD' }] },
     ]);
-    expect(byLabel(nodes, 'config get').args).toEqual([
-      { words: ['base-url', 'timeout', 'retries', 'max-wait', 'watchlist', 'record'].map((value) => ({ value })) },
-    ]);
+    const keys = ['base-url', 'timeout', 'retries', 'max-wait', 'watchlist', 'record', 'config-dir', 'data-dir'];
+    expect(byLabel(nodes, 'config get').args).toEqual([{ words: keys.map((value) => ({ value })) }]);
     expect(byLabel(nodes, 'config pick').args).toEqual([{ words: [{ value: 'red' }, { value: 'blue' }] }]);
   });
 

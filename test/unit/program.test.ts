@@ -2,7 +2,7 @@
 // whole tree, so listings and suggestions never miss a command.
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/cli/command.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, commandLine, SHARED_COMMAND_FLAGS } from '../../src/cli/program.js';
 
 const sink = { write: () => true };
 const app = (): App => ({
@@ -26,5 +26,40 @@ describe('the command tree', () => {
     expect(all.length).toBeGreaterThan(10);
     for (const argv of [[], ['--help'], ['help', 'demo'], ['completion', 'bash'], ['demoo'], ['--', 'demo']])
       expect(await registered(argv)).toEqual(all);
+  });
+});
+
+describe('the shared command flags before the command', () => {
+  it('move after the command, with their values, past the global flags and before --', () => {
+    expect(
+      commandLine(app(), ['--format', 'json', '--interval', '5', '--watch', 'predict', 'BTC/USD', '--tf', '1h']),
+    ).toEqual(['--format', 'json', 'predict', 'BTC/USD', '--tf', '1h', '--interval', '5', '--watch']);
+    expect(commandLine(app(), ['--count=2', '--base-url', 'demo', 'demo', '--', 'x'])).toEqual([
+      '--base-url',
+      'demo',
+      'demo',
+      '--count=2',
+      '--',
+      'x',
+    ]);
+    // After the command's name, and without any of them, the line is as typed.
+    const typed = ['demo', '--record', '--watch', '--interval', '5'];
+    expect(commandLine(app(), typed)).toEqual(typed);
+  });
+
+  it('are flags of commands, each taking a value exactly where the commands declare one', async () => {
+    const program = await buildProgram(app());
+    const declared = new Map<string, boolean[]>();
+    const walk = (command: typeof program) => {
+      for (const o of command.options) if (o.long) declared.set(o.long, [...(declared.get(o.long) ?? []), o.required]);
+      for (const sub of command.commands) walk(sub);
+    };
+    for (const sub of program.commands) walk(sub);
+    for (const [flag, takesValue] of SHARED_COMMAND_FLAGS) {
+      expect(declared.get(flag), flag).toBeDefined();
+      expect(new Set(declared.get(flag)), flag).toEqual(new Set([takesValue]));
+      // Never one of the root's own: those commander reads anywhere already.
+      expect(program.options.map((o) => o.long)).not.toContain(flag);
+    }
   });
 });
