@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditTrackRecord } from '../../src/evidence/audit.js';
 import { describeDisagreement } from '../../src/evidence/checks.js';
 import { outcomeCounts } from '../../src/evidence/results.js';
-import { versus50, wilsonInterval } from '../../src/evidence/wilson.js';
+import { resolvedRate, versus50, wilsonInterval } from '../../src/evidence/wilson.js';
 
 const close = (got: readonly number[], want: readonly number[]) => {
   for (const [i, v] of got.entries()) expect(v).toBeCloseTo(want[i]!, 4);
@@ -23,7 +23,16 @@ describe('wilsonInterval', () => {
   });
 
   it('refuses an empty sample rather than returning NaN', () => {
-    expect(() => wilsonInterval(0, 0)).toThrow(RangeError);
+    expect(() => wilsonInterval(0, 0)).toThrow(new RangeError('the Wilson interval needs at least one trial'));
+  });
+});
+
+describe('resolvedRate', () => {
+  it('is null for no resolved forecasts and for a negative count on either side', () => {
+    expect(resolvedRate(0, 0)).toBeNull();
+    expect(resolvedRate(-1, 3)).toBeNull();
+    expect(resolvedRate(3, -1)).toBeNull();
+    expect(resolvedRate(3, 1)).toEqual({ rate: 0.75, interval: wilsonInterval(3, 4) });
   });
 });
 
@@ -48,6 +57,7 @@ describe('versus50', () => {
     expect(versus50([0.4, 0.4999])).toBe('below');
     expect(versus50([0.45, 0.55])).toBe('straddles');
     expect(versus50([0.5, 0.6])).toBe('straddles');
+    expect(versus50([0.4, 0.5])).toBe('straddles');
     expect(versus50(null)).toBeUndefined();
   });
 });

@@ -9,9 +9,12 @@ describe('renderDelimited', () => {
       [
         ['BTC/USD', 'a, "quoted"\nline', -0.19, null],
         ['ETH/USD', 'plain', 1e-7, true],
+        ['SOL/USD', undefined, false, undefined],
       ],
     );
-    expect(text).toBe('symbol,note,p,x\nBTC/USD,"a, ""quoted""\nline",-0.19,\nETH/USD,plain,1e-7,true\n');
+    expect(text).toBe(
+      'symbol,note,p,x\nBTC/USD,"a, ""quoted""\nline",-0.19,\nETH/USD,plain,1e-7,true\nSOL/USD,,false,\n',
+    );
   });
 
   it('CSV: a text cell a spreadsheet would run is prefixed with a quote; a number never', () => {

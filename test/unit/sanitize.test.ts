@@ -39,6 +39,21 @@ describe('the one sanitiser, on what a hostile server sends', () => {
     expect(clean('\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\')).toBe('click');
   });
 
+  it('drops the 8-bit forms whole, payload and parameters included, as it does the 7-bit ones', () => {
+    expect(clean('a\x9b31mb')).toBe('ab');
+    expect(clean('a\x9b?25lb')).toBe('ab');
+    expect(clean('a\x9b2 qb')).toBe('ab');
+    expect(clean('a\x9d0;title\x9cb')).toBe('ab');
+    expect(clean('a\x9d0;title\x07b')).toBe('ab');
+    expect(clean('a\x90q#1\x1b\\b')).toBe('ab');
+    expect(clean('a\x9fapc payload')).toBe('a');
+    expect(clean('a\x1b[1;31mb\x1b]0;t\x9cc\x1b(0d')).toBe('abcd');
+  });
+
+  it('folds a run of line breaks and tabs in a cell into one space', () => {
+    expect(clean('one\r\n\ttwo\u2028\u2029three')).toBe('one two three');
+  });
+
   it('turns a carriage return into a line break in blocks, so it cannot overwrite a line', () => {
     expect(cleanBlock('safe\rEVIL')).toBe('safe\nEVIL');
     expect(cleanBlock('a\r\nb')).toBe('a\nb');
