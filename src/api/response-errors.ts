@@ -126,8 +126,6 @@ function hintFor(status: number, context: HintContext = {}): string | undefined 
         : undefined;
     case 404:
       return context.symbol ? `'fcast symbols' lists the symbols your key can use` : undefined;
-    case 407:
-      return proxyCredentialsHint(undefined);
     case 408:
       return 'the server gave up waiting for the request; check the network, and try again';
     case 429:
@@ -212,8 +210,7 @@ const PLAIN_TO_TLS_PORT =
 
 /** The 400 page of a server whose port speaks https, sent plain http: the fix is the scheme. */
 function plainToTlsPort(status: number, raw: string | undefined, { url, base }: AnswerContext) {
-  if (status !== 400 || url?.protocol !== 'http:' || raw === undefined || !PLAIN_TO_TLS_PORT.test(raw))
-    return undefined;
+  if (status !== 400 || url?.protocol !== 'http:' || !PLAIN_TO_TLS_PORT.test(raw ?? '')) return undefined;
   // The base URL with https, path prefix and all, when that is where the request went.
   const secure = new URL(base?.origin === url.origin ? base.href : url.origin);
   secure.protocol = 'https:';

@@ -96,6 +96,20 @@ describe('apiErrorFrom, an API body', () => {
     expect(err.details.detail).toBeUndefined();
     expect(err.message).toBe('HTTP 404 Not Found');
     expect(apiErrorFrom(599, { detail: 'odd' }).details.title).toBeUndefined();
+    // A title or detail that is not text is none: the reason phrase stands in.
+    const numbers = apiErrorFrom(409, { title: 5, detail: 7, type: 'about:blank' });
+    expect(numbers.details).toMatchObject({ title: 'Conflict', detail: undefined });
+    expect(numbers.message).toBe('HTTP 409 Conflict');
+  });
+
+  it('goes by the page words for an API body under a status that is no refusal (a 3xx, or none)', () => {
+    expect(apiErrorFrom(302, problem(302)).message).toBe(
+      'HTTP 302 Problem title: a redirect with no Location to follow',
+    );
+    expect(apiErrorFrom(600, problem(600)).message).toBe('HTTP 600 Problem title: not an HTTP status');
+    expect(apiErrorFrom(399, problem(399)).exitCode).toBe(ExitCode.BadResponse);
+    expect(apiErrorFrom(400, problem(400)).message).toBe('HTTP 400 Problem title: what went wrong');
+    expect(apiErrorFrom(599, problem(599)).message).toBe('HTTP 599 Problem title: what went wrong');
   });
 
   it('keeps the raw text only where the body was JSON', () => {
@@ -160,6 +174,13 @@ describe('apiErrorFrom, a page from something else (nginx, PHP, a proxy) or noth
     expect(page(401).message).toBe(
       "HTTP 401 Unauthorized: the service, or a server in front of it, asks for a login (not the API's own answer)",
     );
+    expect(hintOf(page(401))).toBe(
+      'fcast sends only its API key; check the base URL, or ask who runs the service what it wants',
+    );
+    for (const status of [400, 499]) {
+      expect(page(status).message).toMatch(/refused the request as sent \(not the API's own answer\)$/);
+      expect(page(status).exitCode).toBe(ExitCode.Usage);
+    }
     expect(page(403, { proxy: route('none') }).message).toBe(
       "HTTP 403 Forbidden: the service, or the proxy http://proxy.example:3128 in front of it, refused the request (not the API's own answer)",
     );
@@ -234,6 +255,13 @@ describe('apiErrorFrom, a page from something else (nginx, PHP, a proxy) or noth
       apiErrorFrom(400, undefined, 'plain HTTP request was sent to HTTPS port', { url: https }).message,
     ).not.toContain('speaks https');
     expect(apiErrorFrom(400, undefined, undefined, { url, base }).message).not.toContain('speaks https');
+    // Without the URL that answered, or the base URL, it still words the page.
+    expect(apiErrorFrom(400, undefined, 'plain HTTP request was sent to HTTPS port').message).toMatch(
+      /refused the request as sent/,
+    );
+    expect(hintOf(apiErrorFrom(400, undefined, 'plain HTTP request was sent to HTTPS port', { url }))).toBe(
+      'use https://api.example:8443 as the base URL',
+    );
   });
 });
 
@@ -278,6 +306,9 @@ describe('withContextHint', () => {
     expect(withContextHint(pageErr, { symbol: true })).toBe(pageErr);
     const proxy = apiErrorFrom(407, problem(407), undefined, { proxy: route('sent') });
     expect(withContextHint(proxy, gateway())).toBe(proxy);
+    // A status outside the table's hints (a body of the API's under 600) keeps its own hint.
+    const odd = apiErrorFrom(600, problem(600));
+    expect(withContextHint(odd, { symbol: true })).toBe(odd);
     const other = new Error('boom');
     expect(withContextHint(other, { symbol: true })).toBe(other);
   });
