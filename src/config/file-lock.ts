@@ -164,7 +164,8 @@ function breakStaleLock(lockPath: string): boolean {
 function removeDeadClaims(lockPath: string): void {
   for (const { path } of marked(lockPath, CLAIM_MARK)) {
     const owner = readOwner(path);
-    if (owner?.pid !== process.pid && isStale(path, owner)) unlinkQuietly(path);
+    // Its own claim is never stale: its pid is alive.
+    if (isStale(path, owner)) unlinkQuietly(path);
   }
 }
 

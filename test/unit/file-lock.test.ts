@@ -2,7 +2,7 @@
 // judged file by file: who holds it, when it is stale, what is swept. The races themselves,
 // N processes and SIGKILLs, are in test/e2e/config-safety.test.ts and journal-durability.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,8 +39,17 @@ describe('acquireLock', () => {
     expect(typeof held.token).toBe('string');
     // The claim it was linked from is gone: only the lock is left.
     expect(readdirSync(dir)).toEqual(['config.json.lock']);
+    // Only its owner may read or write it (it is the claim, linked into place).
+    expect(statSync(lock).mode & 0o777).toBe(0o600);
     release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('releases quietly a lock that is gone already', async () => {
+    const lock = join(tempDir(), 'gone.lock');
+    const release = await acquireLock(lock, 'x');
+    rmSync(lock);
+    expect(() => release()).not.toThrow();
   });
 
   it('gives two takers of one lock different tokens, and waits for a live holder', async () => {
@@ -92,12 +101,18 @@ describe('acquireLock', () => {
     release();
   });
 
-  it('judges a lock it cannot read an owner from (empty, another host) by its age: 30 s', async () => {
-    for (const content of ['', owner(process.pid, 'another-host'), '{"pid":"1"}', 'not json']) {
+  it('judges a lock it cannot read an owner from (empty, another host, no token) by its age: 30 s', async () => {
+    const noToken = JSON.stringify({ pid: deadPid, host: hostname() });
+    const noPid = JSON.stringify({ host: hostname(), token: 't' });
+    for (const content of ['', owner(process.pid, 'another-host'), '{"pid":"1"}', 'not json', noToken, noPid]) {
       const lock = join(tempDir(), 'a.lock');
       writeFileSync(lock, content);
       old(lock, 20);
-      await expect(acquireLock(lock, 'a', 30)).rejects.toThrow(/is locked by another fcast/);
+      // Not named by a pid it could not read, or read from another host's table of processes.
+      const pid = content === owner(process.pid, 'another-host') ? ` (pid ${process.pid})` : '';
+      await expect(acquireLock(lock, 'a', 30)).rejects.toThrow(
+        `a is locked by another fcast${pid} for more than 0.03s`,
+      );
       old(lock, 31);
       const release = await acquireLock(lock, 'a', 1_000);
       expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
