@@ -247,8 +247,14 @@ function corruptConfig(path: string, why: string): ConfigError {
 
 // --- parsers -------------------------------------------------------------------------------
 
+/**
+ * A value as typed or as the file holds it, as text: an object or array from the file as its
+ * JSON. String() would read `[5]` as `5`, and throws on `{"toString": 1}` (exit 1).
+ */
+const asText = (raw: unknown): string => (typeof raw === 'object' && raw !== null ? JSON.stringify(raw) : String(raw));
+
 function parseBaseUrl(raw: unknown, where: string): string {
-  const text = String(raw).trim();
+  const text = asText(raw).trim();
   let url: URL;
   try {
     url = new URL(text);
@@ -263,25 +269,27 @@ function parseBaseUrl(raw: unknown, where: string): string {
 }
 
 function parseNumber(raw: unknown, where: string, range: { min: number; minIncluded: boolean; what: string }): number {
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  const text = asText(raw);
+  const n = Number(text);
   const low = range.minIncluded ? n < range.min : n <= range.min;
-  if (String(raw).trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
+  if (text.trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
     const what = range.minIncluded ? `${range.what} to ${MAX_SECONDS}` : `${range.what}, at most ${MAX_SECONDS}`;
-    throw new SettingError(`${where} must be ${what}, got '${String(raw)}'`);
+    throw new SettingError(`${where} must be ${what}, got '${text}'`);
   }
   return n;
 }
 
 function parseCount(raw: unknown, where: string): number {
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
-    throw new SettingError(`${where} must be a whole number from 0 to 10, got '${String(raw)}'`);
+  const text = asText(raw);
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
+    throw new SettingError(`${where} must be a whole number from 0 to 10, got '${text}'`);
   return n;
 }
 
 /** `BTC/USD,eth-usd` or `BTC/USD ETH/USD` (or a JSON array in the file): canonical symbols, without repeats. */
 function parseSymbolList(raw: unknown, where: string): string[] | undefined {
-  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/);
+  const items = Array.isArray(raw) ? raw.map(asText) : asText(raw).split(/[\s,]+/);
   const symbols: string[] = [];
   for (const item of items.map((i) => i.trim()).filter((i) => i !== '')) {
     const symbol = canonicalSymbolOf(item);
@@ -292,14 +300,13 @@ function parseSymbolList(raw: unknown, where: string): string[] | undefined {
   return symbols.length > 0 ? symbols : undefined;
 }
 
-/** A switch: true/false, 1/0, yes/no, on/off (any case); blank counts as unset. */
+/** A switch: true/false, 1/0, yes/no, on/off (any case; a JSON boolean in the file reads as its text); blank counts as unset. */
 function parseSwitch(raw: unknown, where: string): boolean | undefined {
-  if (typeof raw === 'boolean') return raw;
-  const text = String(raw).trim().toLowerCase();
+  const text = asText(raw).trim().toLowerCase();
   if (text === '') return undefined;
   if (['1', 'true', 'yes', 'on'].includes(text)) return true;
   if (['0', 'false', 'no', 'off'].includes(text)) return false;
-  throw new SettingError(`${where} must be on or off (1/0, true/false, yes/no), got '${String(raw)}'`);
+  throw new SettingError(`${where} must be on or off (1/0, true/false, yes/no), got '${asText(raw)}'`);
 }
 
 /** A key: a string, trimmed; blank counts as unset. Whether it is well formed is requireKey's question. */

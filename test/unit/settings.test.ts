@@ -1,8 +1,8 @@
-import { writeFileSync, readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, UsageError } from '../../src/core/errors.js';
-import { configDir, resolveSettings } from '../../src/config/settings.js';
+import { ConfigError, FcastError, UsageError } from '../../src/core/errors.js';
+import { configDir, flagParser, resolveSettings } from '../../src/config/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 function ctxWith(env: Record<string, string>, file?: string) {
@@ -135,5 +135,170 @@ describe('the settings table', () => {
     const bad = { value: `mfa_ag_${'A'.repeat(40)}`, source: 'FCAST_API_KEY' };
     expect(() => requireKey({ apiKey: bad, gatewayKey: undefined }, 'rest')).toThrowError(/upper-case/);
     expect(() => requireKey({ apiKey: bad, gatewayKey: undefined }, 'rest')).not.toThrowError(/AAAA/);
+  });
+});
+
+/** What a call threw, to check its class, exit code, message and hint at once. */
+function thrown(run: () => unknown): FcastError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof FcastError) return err;
+    throw err;
+  }
+  throw new Error('nothing was thrown');
+}
+
+const told = (err: FcastError) => ({ exitCode: err.exitCode, message: err.message, hint: err.hint });
+
+describe('each setting’s values, wherever they are set', () => {
+  const fromEnv = (env: Record<string, string>) => resolveSettings(ctxWith(env), {});
+  const fromFile = (data: Record<string, unknown>) => {
+    const ctx = ctxWith({}, JSON.stringify(data));
+    return { settings: () => resolveSettings(ctx, {}), path: join(ctx.dir, 'config.json') };
+  };
+  const flag = (name: Parameters<typeof flagParser>[0], raw: string) => flagParser(name)(raw);
+
+  it('timeout: seconds above 0, up to a day; the variable named with how to fix it', () => {
+    expect(fromEnv({ FCAST_TIMEOUT: '0.5' }).timeout).toEqual({ value: 0.5, source: 'FCAST_TIMEOUT' });
+    expect(fromEnv({ FCAST_TIMEOUT: ' 86400 ' }).timeout.value).toBe(86_400);
+    for (const bad of ['0', '-1', '86401', 'soon', 'Infinity'])
+      expect(told(thrown(() => fromEnv({ FCAST_TIMEOUT: bad }))), bad).toEqual({
+        exitCode: 3,
+        message: `FCAST_TIMEOUT must be a number of seconds above 0, at most 86400, got '${bad}'`,
+        hint: 'fix FCAST_TIMEOUT in your environment, or unset it',
+      });
+  });
+
+  it('max-wait: seconds from 0 (no wait accepted), up to a day', () => {
+    expect(fromEnv({ FCAST_MAX_WAIT: '0' }).maxWait).toEqual({ value: 0, source: 'FCAST_MAX_WAIT' });
+    expect(fromEnv({ FCAST_MAX_WAIT: '86400' }).maxWait.value).toBe(86_400);
+    expect(flag('maxWait', '2.5')).toBe(2.5);
+    for (const bad of ['-1', '86401', '-0.001'])
+      expect(told(thrown(() => fromEnv({ FCAST_MAX_WAIT: bad }))).message, bad).toBe(
+        `FCAST_MAX_WAIT must be a number of seconds from 0 to 86400, got '${bad}'`,
+      );
+  });
+
+  it('retries: a whole number from 0 to 10', () => {
+    expect(fromEnv({ FCAST_RETRIES: '0' }).retries).toEqual({ value: 0, source: 'FCAST_RETRIES' });
+    expect(fromEnv({ FCAST_RETRIES: '10' }).retries.value).toBe(10);
+    for (const bad of ['-1', '11', '1.5', 'two'])
+      expect(told(thrown(() => fromEnv({ FCAST_RETRIES: bad }))).message, bad).toBe(
+        `FCAST_RETRIES must be a whole number from 0 to 10, got '${bad}'`,
+      );
+  });
+
+  it('a flag given nothing, or blanks, is refused (exit 2), not read as 0', () => {
+    for (const raw of ['', '  ']) {
+      expect(told(thrown(() => flag('maxWait', raw)))).toEqual({
+        exitCode: 2,
+        message: `--max-wait must be a number of seconds from 0 to 86400, got '${raw}'`,
+        hint: undefined,
+      });
+      expect(thrown(() => flag('retries', raw)).message).toBe(
+        `--retries must be a whole number from 0 to 10, got '${raw}'`,
+      );
+      expect(thrown(() => flag('timeout', raw)).exitCode).toBe(2);
+    }
+  });
+
+  it('numbers in the file may be written as text; anything else is exit 3 naming the file and how to fix it', () => {
+    const ok = fromFile({ timeout: '12', retries: 3, 'max-wait': ' 0 ' });
+    expect(ok.settings()).toMatchObject({
+      timeout: { value: 12, source: ok.path },
+      retries: { value: 3, source: ok.path },
+      maxWait: { value: 0, source: ok.path },
+    });
+    for (const [value, shown] of [
+      [[5], '[5]'],
+      [true, 'true'],
+      [{ toString: 1 }, '{"toString":1}'],
+      ['', ''],
+    ] as const) {
+      const bad = fromFile({ timeout: value });
+      expect(told(thrown(bad.settings)), shown).toEqual({
+        exitCode: 3,
+        message: `'timeout' in ${bad.path} must be a number of seconds above 0, at most 86400, got '${shown}'`,
+        hint: "run 'fcast config set timeout VALUE', or 'fcast config unset timeout'",
+      });
+    }
+    const retries = fromFile({ retries: [1] });
+    expect(thrown(retries.settings).message).toBe(
+      `'retries' in ${retries.path} must be a whole number from 0 to 10, got '[1]'`,
+    );
+  });
+
+  it('null in the file, or a blank variable, counts as unset', () => {
+    const { settings } = fromFile({ timeout: null, 'base-url': null, record: null });
+    expect(settings()).toMatchObject({ timeout: { value: 30, source: 'default' }, baseUrl: undefined });
+    const ctx = ctxWith({ FCAST_TIMEOUT: ' \t', FCAST_BASE_URL: '  ' }, JSON.stringify({ timeout: 4 }));
+    expect(resolveSettings(ctx, {}).timeout).toEqual({ value: 4, source: join(ctx.dir, 'config.json') });
+    expect(resolveSettings(ctx, {}).baseUrl).toBeUndefined();
+  });
+
+  it('base URL: an http(s) URL without credentials, kept as typed without surrounding blanks', () => {
+    expect(fromEnv({ FCAST_BASE_URL: ' https://api.example/v1 ' }).baseUrl).toEqual({
+      value: 'https://api.example/v1',
+      source: 'FCAST_BASE_URL',
+    });
+    for (const bad of ['not a url', 'ftp://files.example'])
+      expect(told(thrown(() => fromEnv({ FCAST_BASE_URL: bad }))), bad).toEqual({
+        exitCode: 3,
+        message: `FCAST_BASE_URL must be an http(s) URL, got '${bad}'`,
+        hint: 'fix FCAST_BASE_URL in your environment, or unset it',
+      });
+    for (const bad of ['https://user@api.example', 'https://:secret@api.example', 'https://u:p@api.example'])
+      expect(thrown(() => fromEnv({ FCAST_BASE_URL: bad })).message, bad).toBe(
+        'FCAST_BASE_URL must not carry credentials',
+      );
+    const odd = fromFile({ 'base-url': { toString: 1 } });
+    expect(thrown(odd.settings).message).toBe(`'base-url' in ${odd.path} must be an http(s) URL, got '{"toString":1}'`);
+  });
+
+  it('watchlist in the file: a JSON array, blanks around and between its items ignored; none is unset', () => {
+    expect(fromFile({ watchlist: [' eth/usd ', 'BTC/USD', ' ', 'ETH/USD'] }).settings().watchlist?.value).toEqual([
+      'ETH/USD',
+      'BTC/USD',
+    ]);
+    expect(fromFile({ watchlist: [] }).settings().watchlist).toBeUndefined();
+    expect(fromEnv({ FCAST_WATCHLIST: ' , ' }).watchlist).toBeUndefined();
+    const bad = fromFile({ watchlist: [' bitcoin ', { toString: 1 }] });
+    expect(told(thrown(bad.settings))).toEqual({
+      exitCode: 3,
+      message: `'watchlist' in ${bad.path} must list symbols like BTC/USD,ETH/USD; 'bitcoin' is not BASE/QUOTE`,
+      hint: "run 'fcast config set watchlist VALUE', or 'fcast config unset watchlist'",
+    });
+    expect(thrown(fromFile({ watchlist: [{ toString: 1 }] }).settings).message).toMatch(
+      /; '\{"toString":1\}' is not BASE\/QUOTE$/,
+    );
+  });
+
+  it('record: a switch in any case with blanks around it; JSON true/false in the file; blank is the default', () => {
+    expect(fromEnv({ FCAST_RECORD: ' Yes ' }).record).toEqual({ value: true, source: 'FCAST_RECORD' });
+    expect(fromFile({ record: true }).settings().record.value).toBe(true);
+    expect(fromFile({ record: false }).settings().record.value).toBe(false);
+    expect(fromFile({ record: '' }).settings().record).toEqual({ value: false, source: 'default' });
+    const bad = fromFile({ record: [true] });
+    expect(thrown(bad.settings).message).toBe(
+      `'record' in ${bad.path} must be on or off (1/0, true/false, yes/no), got '[true]'`,
+    );
+  });
+
+  it('a key in the file: trimmed, blank is none, anything but text is exit 3 saying how to store it again', () => {
+    const key = `mfa_ag_${'b'.repeat(40)}`;
+    expect(fromFile({ 'api-key': ` ${key}\n` }).settings().apiKey?.value).toBe(key);
+    expect(fromFile({ 'api-key': '  ' }).settings().apiKey).toBeUndefined();
+    for (const [configKey, login] of [
+      ['api-key', 'fcast auth login'],
+      ['gateway-key', 'fcast auth login --gateway'],
+    ] as const) {
+      const bad = fromFile({ [configKey]: 42 });
+      expect(told(thrown(bad.settings))).toEqual({
+        exitCode: 3,
+        message: `'${configKey}' in ${bad.path} is not a string`,
+        hint: `run '${login}' to store it again`,
+      });
+    }
   });
 });
