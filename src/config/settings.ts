@@ -220,14 +220,12 @@ export function readConfigFile(path: string): ConfigData {
     // No file (or no directory to hold one) is an empty config; writing will say what is wrong.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
-    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+    throw readFailure(path, err);
   }
   // A file others could have written, or one that lives elsewhere, is not used: its base URL
   // could send the key (from the environment too) to whoever wrote it. Checked once it is
   // known to exist, so a run with no config file pays nothing.
-  const problem = configLocationProblem(dirname(path), (err) => {
-    return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
-  });
+  const problem = configLocationProblem(dirname(path), (err) => readFailure(path, err));
   if (problem) throw problem;
   let data: unknown;
   try {
@@ -237,6 +235,10 @@ export function readConfigFile(path: string): ConfigData {
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw corruptConfig(path, 'not a JSON object');
   return data as ConfigData;
+}
+
+function readFailure(path: string, err: unknown): ConfigError {
+  return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
 }
 
 function corruptConfig(path: string, why: string): ConfigError {
