@@ -453,12 +453,19 @@ export function requireBaseUrl(settings: Pick<SettingValues, 'baseUrl'>): URL {
 
 export type KeyUse = 'rest' | 'gateway';
 export type ChosenKey = Sourced<string> & { kind: KeyUse; spec: KeyKind };
-export interface KeyInspection {
-  key?: ChosenKey;
-  /** Set when the gateway has no key of its own and uses the REST key. */
-  fallback?: boolean;
-  problem?: { message: string; hint: string };
+export interface KeyProblem {
+  message: string;
+  hint: string;
 }
+/** A key found (with a problem when it is malformed), or none and why. */
+export type KeyInspection =
+  | {
+      key: ChosenKey;
+      /** Set when the gateway has no key of its own and uses the REST key. */
+      fallback: boolean;
+      problem?: KeyProblem;
+    }
+  | { key?: undefined; fallback?: undefined; problem: KeyProblem };
 
 const MISSING_KEY_HINT: Record<KeyUse, string> = {
   rest: "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
@@ -496,8 +503,9 @@ export function inspectKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'
 /** The key to send, or exit 3 saying what is missing or malformed (without showing it). */
 export function requireKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'>, use: KeyUse): ChosenKey {
   const { key, problem } = inspectKey(settings, use);
-  if (problem || !key) throw new ConfigError(problem?.message ?? 'no key', { hint: problem?.hint });
-  return key;
+  if (problem) throw new ConfigError(problem.message, { hint: problem.hint });
+  // No problem means a key (KeyInspection): the check TypeScript cannot draw from the union.
+  return key as ChosenKey;
 }
 
 // --- the command line ------------------------------------------------------------------------
