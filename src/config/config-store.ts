@@ -12,8 +12,8 @@ import { closeSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
-import { configLocationProblem as locationProblem } from './config-location.js';
-import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
+import { configDirNames, configLocationProblem as locationProblem } from './config-location.js';
+import { createMissingDirs } from './private-dir.js';
 import { ConfigError, systemReason } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
@@ -54,20 +54,15 @@ export async function openConfigStore(dir: string): Promise<ConfigStore> {
   };
 }
 
-/** How the shared directory checks (private-dir.ts) word the config directory; a failure names config.json. */
-const namesFor = (dir: string): PrivateDirNames => ({
-  what: 'config directory',
-  envVar: 'FCAST_CONFIG_DIR',
-  holds: 'keys',
-  failure: (err) => writeFailure(configFilePath(dir), err),
-});
+/** Any other failure in the config directory (EACCES, ELOOP...), told as one to write config.json. */
+const failureIn = (dir: string) => (err: unknown) => writeFailure(configFilePath(dir), err);
 
 /**
  * Makes sure the config directory exists and may hold keys, and that config.json is no link;
  * returns config.json's path. Throws ConfigError (exit 3) naming what is wrong.
  */
 export function prepareConfigDir(dir: string): string {
-  createMissingDirs(resolve(dir), namesFor(dir));
+  createMissingDirs(resolve(dir), configDirNames(failureIn(dir)));
   const problem = configLocationProblem(dir);
   if (problem) throw problem;
   return configFilePath(dir);
@@ -75,7 +70,7 @@ export function prepareConfigDir(dir: string): string {
 
 /** Why keys must not be written in `dir` (none while it does not exist yet): what commands refuse and doctor reports. */
 export function configLocationProblem(dir: string): ConfigError | undefined {
-  return locationProblem(dir, (err) => writeFailure(configFilePath(dir), err));
+  return locationProblem(dir, failureIn(dir));
 }
 
 /**
