@@ -251,9 +251,10 @@ function corruptConfig(path: string, why: string): ConfigError {
 
 /**
  * A value as typed or as the file holds it, as text: an object or array from the file as its
- * JSON. String() would read `[5]` as `5`, and throws on `{"toString": 1}` (exit 1).
+ * JSON (null as 'null', as String gives it). String() would read `[5]` as `5`, and throws on
+ * `{"toString": 1}` (exit 1).
  */
-const asText = (raw: unknown): string => (typeof raw === 'object' && raw !== null ? JSON.stringify(raw) : String(raw));
+const asText = (raw: unknown): string => (typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
 
 function parseBaseUrl(raw: unknown, where: string): string {
   const text = asText(raw).trim();
