@@ -1,8 +1,21 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, FcastError, UsageError } from '../../src/core/errors.js';
-import { configDir, flagParser, resolveSettings } from '../../src/config/settings.js';
+import {
+  BASE_URL_HINT,
+  configDir,
+  dataDir,
+  flagParser,
+  inspectKey,
+  inspectSettings,
+  knownSecrets,
+  readConfigFile,
+  requireBaseUrl,
+  requireKey,
+  resolveSettings,
+  settingRows,
+} from '../../src/config/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 function ctxWith(env: Record<string, string>, file?: string) {
@@ -150,6 +163,68 @@ function thrown(run: () => unknown): FcastError {
 }
 
 const told = (err: FcastError) => ({ exitCode: err.exitCode, message: err.message, hint: err.hint });
+
+describe('the config file as read', () => {
+  const fileIn = (text: string) => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('an empty or blank file is an empty config, as a missing one is', () => {
+    expect(readConfigFile(fileIn(''))).toEqual({});
+    expect(readConfigFile(fileIn('  \n\t\n'))).toEqual({});
+    expect(readConfigFile(join(tempDir(), 'config.json'))).toEqual({});
+  });
+
+  it('a file that is not JSON is reported with the parser’s reason, its path and what to do (exit 3)', () => {
+    const text = '{"timeout": 5,}';
+    const path = fileIn(text);
+    let reason = '';
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      reason = (err as Error).message;
+    }
+    expect(told(thrown(() => readConfigFile(path)))).toEqual({
+      exitCode: 3,
+      message: `config file ${path} cannot be parsed (${reason}); it was left untouched`,
+      hint: 'fix it by hand, or move it aside to start afresh',
+    });
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('JSON that is not an object (null, an array, a number, a string, a boolean) is refused the same way', () => {
+    for (const text of ['null', '[]', '[{"timeout": 5}]', '42', '"text"', 'true']) {
+      const path = fileIn(text);
+      expect(told(thrown(() => readConfigFile(path))), text).toEqual({
+        exitCode: 3,
+        message: `config file ${path} cannot be parsed (not a JSON object); it was left untouched`,
+        hint: 'fix it by hand, or move it aside to start afresh',
+      });
+    }
+  });
+
+  it('a config.json that cannot be read (here a directory) is exit 3 naming it, not an empty config', () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    mkdirSync(path);
+    expect(told(thrown(() => readConfigFile(path)))).toEqual({
+      exitCode: 3,
+      message: `cannot read config file ${path}: EISDIR: illegal operation on a directory, read`,
+      hint: undefined,
+    });
+  });
+
+  it('doctor’s inspection reports a broken file beside the settings it still finds elsewhere', () => {
+    const ctx = ctxWith({ FCAST_TIMEOUT: '9' }, '{"timeout": ');
+    const found = inspectSettings(ctx, {});
+    expect(found.fileProblem).toBeInstanceOf(ConfigError);
+    expect(found.fileProblem?.message).toMatch(/cannot be parsed/);
+    expect(found.timeout).toEqual({ found: { value: 9, source: 'FCAST_TIMEOUT' } });
+  });
+});
 
 describe('each setting’s values, wherever they are set', () => {
   const fromEnv = (env: Record<string, string>) => resolveSettings(ctxWith(env), {});
@@ -300,5 +375,93 @@ describe('each setting’s values, wherever they are set', () => {
         hint: `run '${login}' to store it again`,
       });
     }
+  });
+});
+
+describe('what a command requires before it sends', () => {
+  const rest = { value: `mfa_ag_${'a'.repeat(40)}`, source: 'FCAST_API_KEY' };
+
+  it('the base URL as the root of every path: a trailing slash, no query or fragment', () => {
+    const at = (value: string) => requireBaseUrl({ baseUrl: { value, source: 'x' } }).href;
+    expect(at('http://127.0.0.1:8080/api?debug=1#top')).toBe('http://127.0.0.1:8080/api/');
+    expect(at('https://api.example/')).toBe('https://api.example/');
+    expect(told(thrown(() => requireBaseUrl({ baseUrl: undefined })))).toEqual({
+      exitCode: 3,
+      message: 'no base URL is set',
+      hint: BASE_URL_HINT,
+    });
+  });
+
+  it('no key: what is missing and where to get one, for the REST endpoints and the gateway', () => {
+    expect(told(thrown(() => requireKey({ apiKey: undefined, gatewayKey: undefined }, 'rest')))).toEqual({
+      exitCode: 3,
+      message: 'no API key',
+      hint: "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
+    });
+    expect(told(thrown(() => requireKey({ apiKey: undefined, gatewayKey: undefined }, 'gateway')))).toEqual({
+      exitCode: 3,
+      message: 'no gateway key and no API key to fall back on',
+      hint: "set FCAST_GATEWAY_KEY or run 'fcast auth login --gateway' (the REST key serves too)",
+    });
+  });
+
+  it('the REST key serving the REST endpoints is no fallback', () => {
+    expect(inspectKey({ apiKey: rest, gatewayKey: undefined }, 'rest')).toMatchObject({
+      key: { ...rest, kind: 'rest' },
+      fallback: false,
+    });
+    expect(requireKey({ apiKey: rest, gatewayKey: undefined }, 'rest')).toMatchObject({ ...rest, kind: 'rest' });
+  });
+
+  it('a malformed key: which one, from where, and how to set it again (auth login, --gateway for the gateway’s)', () => {
+    const bad = { value: `mfa_ag_${'A'.repeat(40)}`, source: 'FCAST_API_KEY' };
+    expect(thrown(() => requireKey({ apiKey: bad, gatewayKey: undefined }, 'gateway')).hint).toBe(
+      "a key looks like <prefix>_ag_ followed by 40 lowercase hex characters; set it again from the key you were given, or run 'fcast auth login'",
+    );
+    const gw = { value: 'short', source: '/c/config.json' };
+    const err = thrown(() => requireKey({ apiKey: rest, gatewayKey: gw }, 'gateway'));
+    expect(err.message).toMatch(/^the gateway key from \/c\/config\.json is malformed: /);
+    expect(err.hint).toBe(
+      "a key looks like one token of 8 to 512 printable characters; set it again from the key you were given, or run 'fcast auth login --gateway'",
+    );
+    expect(err.exitCode).toBe(3);
+  });
+});
+
+describe('the data directory on Windows', () => {
+  it('is %LOCALAPPDATA%\\fcast\\Data, else under the home directory', () => {
+    expect(dataDir({ env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, platform: 'win32', homedir: '/h' })).toBe(
+      join('C:\\Users\\u\\AppData\\Local', 'fcast', 'Data'),
+    );
+    expect(dataDir({ env: {}, platform: 'win32', homedir: '/h' })).toBe(
+      join('/h', 'AppData', 'Local', 'fcast', 'Data'),
+    );
+  });
+});
+
+describe('the help and the redactor, from the settings table', () => {
+  it('fcast help settings: each variable with its help, flag and default, or its note', () => {
+    expect(settingRows()).toEqual([
+      ['FCAST_BASE_URL', 'base URL of the service (--base-url)'],
+      ['FCAST_API_KEY', 'REST key (never a flag) (register, auth login)'],
+      ['FCAST_GATEWAY_KEY', 'gateway key; else the REST key (auth login --gateway)'],
+      ['FCAST_TIMEOUT', 'request deadline (--timeout, default 30)'],
+      ['FCAST_RETRIES', 'automatic retries (--retries, default 2)'],
+      ['FCAST_MAX_WAIT', 'longest wait accepted for a retry (--max-wait, default 60)'],
+      ['FCAST_WATCHLIST', "predict's symbols when given none (e.g. BTC/USD,ETH/USD)"],
+      ['FCAST_RECORD', 'record forecasts shown (journal) (or --record)'],
+      ['config keys', 'base-url, timeout, retries, max-wait, watchlist, record'],
+    ]);
+  });
+
+  it('the redactor knows every key set, from the environment (trimmed) and the file (text only), and none else', () => {
+    const api = `mfa_ag_${'c'.repeat(40)}`;
+    const gw = 'gw-secret-token';
+    expect(knownSecrets(ctxWith({}))).toEqual([]);
+    expect(knownSecrets(ctxWith({ FCAST_API_KEY: ` ${api} ` }))).toEqual([api]);
+    expect(knownSecrets(ctxWith({}, JSON.stringify({ 'api-key': 42, 'gateway-key': gw })))).toEqual([gw]);
+    expect(knownSecrets(ctxWith({ FCAST_GATEWAY_KEY: gw }, JSON.stringify({ 'api-key': api })))).toEqual([gw, api]);
+    // A broken file is the command's to report: the redactor still gets the environment's keys.
+    expect(knownSecrets(ctxWith({ FCAST_API_KEY: api }, '{"api-key": '))).toEqual([api]);
   });
 });
