@@ -8,7 +8,7 @@
 // - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
 //   (atomic-write.ts).
 // No library: conf brought ajv and semver (~120 ms to load) and cannot lock (file-lock.ts).
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
@@ -116,7 +116,12 @@ function writeFailure(path: string, err: unknown): ConfigError {
   return new ConfigError(
     `cannot write config file ${path}: ${said ? `${said} (${e.code})` : `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`}`,
     e.code === 'EACCES' || e.code === 'EPERM'
-      ? { hint: `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory` }
+      ? {
+          // A directory that could not be made (its parent refused) has no mode to change.
+          hint: existsSync(dir)
+            ? `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory`
+            : 'point FCAST_CONFIG_DIR at a directory you can write',
+        }
       : {},
   );
 }

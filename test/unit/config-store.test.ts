@@ -1,6 +1,6 @@
 // The config store (config/config-store.ts) call by call: the bytes and modes it writes, the
 // guard against a change made meanwhile, and the one line each failure is told in.
-import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -106,6 +106,25 @@ describe('a config directory that cannot hold keys, in one line each (exit 3)', 
       hint: undefined,
     });
   });
+
+  // sysfs takes no file from anyone (EACCES), nor a directory from root (EPERM; EACCES for others).
+  it.runIf(existsSync('/sys/kernel/mm'))(
+    'a directory that refuses fcast, or one that cannot be made: permission denied, and what to do about it',
+    async () => {
+      expect(await told(() => checkConfigDirWritable('/sys/kernel/mm'))).toEqual({
+        exitCode: 3,
+        message: 'cannot write config file /sys/kernel/mm/config.json: permission denied (EACCES)',
+        hint: "chmod 700 '/sys/kernel/mm', or point FCAST_CONFIG_DIR at a private directory",
+      });
+      const dir = '/sys/fcast-never-made/fcast';
+      const refused = process.getuid?.() === 0 ? 'operation not permitted (EPERM)' : 'permission denied (EACCES)';
+      expect(await told(() => prepareConfigDir(dir))).toEqual({
+        exitCode: 3,
+        message: `cannot write config file ${dir}/config.json: ${refused}`,
+        hint: 'point FCAST_CONFIG_DIR at a directory you can write',
+      });
+    },
+  );
 
   it('the probe before register’s request leaves nothing behind, and a missing directory is told as such', async () => {
     const dir = tempDir();
