@@ -9,7 +9,7 @@ import { ConfigError } from '../core/errors.js';
 export const CONFIG_FILE_NAME = 'config.json';
 
 /** How the shared directory checks word the config directory; `failure` words any other error (EACCES...). */
-const namesFor = (failure: (err: unknown) => ConfigError): PrivateDirNames => ({
+export const configDirNames = (failure: (err: unknown) => ConfigError): PrivateDirNames => ({
   what: 'config directory',
   envVar: 'FCAST_CONFIG_DIR',
   holds: 'keys',
@@ -18,7 +18,7 @@ const namesFor = (failure: (err: unknown) => ConfigError): PrivateDirNames => ({
 
 /** Why keys must not be read from or written in `dir` (none while it does not exist yet). */
 export function configLocationProblem(dir: string, failure: (err: unknown) => ConfigError): ConfigError | undefined {
-  return privateDirProblem(dir, namesFor(failure)) ?? linkProblem(join(dir, CONFIG_FILE_NAME));
+  return privateDirProblem(dir, configDirNames(failure)) ?? linkProblem(join(dir, CONFIG_FILE_NAME));
 }
 
 /** A config.json that is a symlink would carry the key into (or its settings from) a file that lives elsewhere. */

@@ -8,12 +8,12 @@
 // - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
 //   (atomic-write.ts).
 // No library: conf brought ajv and semver (~120 ms to load) and cannot lock (file-lock.ts).
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
-import { configLocationProblem as locationProblem } from './config-location.js';
-import { createMissingDirs, type PrivateDirNames } from './private-dir.js';
+import { configDirNames, configLocationProblem as locationProblem } from './config-location.js';
+import { createMissingDirs } from './private-dir.js';
 import { ConfigError, systemReason } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
@@ -54,20 +54,15 @@ export async function openConfigStore(dir: string): Promise<ConfigStore> {
   };
 }
 
-/** How the shared directory checks (private-dir.ts) word the config directory; a failure names config.json. */
-const namesFor = (dir: string): PrivateDirNames => ({
-  what: 'config directory',
-  envVar: 'FCAST_CONFIG_DIR',
-  holds: 'keys',
-  failure: (err) => writeFailure(configFilePath(dir), err),
-});
+/** Any other failure in the config directory (EACCES, ELOOP...), told as one to write config.json. */
+const failureIn = (dir: string) => (err: unknown) => writeFailure(configFilePath(dir), err);
 
 /**
  * Makes sure the config directory exists and may hold keys, and that config.json is no link;
  * returns config.json's path. Throws ConfigError (exit 3) naming what is wrong.
  */
 export function prepareConfigDir(dir: string): string {
-  createMissingDirs(resolve(dir), namesFor(dir));
+  createMissingDirs(resolve(dir), configDirNames(failureIn(dir)));
   const problem = configLocationProblem(dir);
   if (problem) throw problem;
   return configFilePath(dir);
@@ -75,7 +70,7 @@ export function prepareConfigDir(dir: string): string {
 
 /** Why keys must not be written in `dir` (none while it does not exist yet): what commands refuse and doctor reports. */
 export function configLocationProblem(dir: string): ConfigError | undefined {
-  return locationProblem(dir, (err) => writeFailure(configFilePath(dir), err));
+  return locationProblem(dir, failureIn(dir));
 }
 
 /**
@@ -121,7 +116,12 @@ function writeFailure(path: string, err: unknown): ConfigError {
   return new ConfigError(
     `cannot write config file ${path}: ${said ? `${said} (${e.code})` : `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`}`,
     e.code === 'EACCES' || e.code === 'EPERM'
-      ? { hint: `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory` }
+      ? {
+          // A directory that could not be made (its parent refused) has no mode to change.
+          hint: existsSync(dir)
+            ? `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory`
+            : 'point FCAST_CONFIG_DIR at a directory you can write',
+        }
       : {},
   );
 }

@@ -220,14 +220,12 @@ export function readConfigFile(path: string): ConfigData {
     // No file (or no directory to hold one) is an empty config; writing will say what is wrong.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
-    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+    throw readFailure(path, err);
   }
   // A file others could have written, or one that lives elsewhere, is not used: its base URL
   // could send the key (from the environment too) to whoever wrote it. Checked once it is
   // known to exist, so a run with no config file pays nothing.
-  const problem = configLocationProblem(dirname(path), (err) => {
-    return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
-  });
+  const problem = configLocationProblem(dirname(path), (err) => readFailure(path, err));
   if (problem) throw problem;
   let data: unknown;
   try {
@@ -239,6 +237,10 @@ export function readConfigFile(path: string): ConfigData {
   return data as ConfigData;
 }
 
+function readFailure(path: string, err: unknown): ConfigError {
+  return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+}
+
 function corruptConfig(path: string, why: string): ConfigError {
   return new ConfigError(`config file ${path} cannot be parsed (${why}); it was left untouched`, {
     hint: 'fix it by hand, or move it aside to start afresh',
@@ -247,8 +249,15 @@ function corruptConfig(path: string, why: string): ConfigError {
 
 // --- parsers -------------------------------------------------------------------------------
 
+/**
+ * A value as typed or as the file holds it, as text: an object or array from the file as its
+ * JSON (null as 'null', as String gives it). String() would read `[5]` as `5`, and throws on
+ * `{"toString": 1}` (exit 1).
+ */
+const asText = (raw: unknown): string => (typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
+
 function parseBaseUrl(raw: unknown, where: string): string {
-  const text = String(raw).trim();
+  const text = asText(raw).trim();
   let url: URL;
   try {
     url = new URL(text);
@@ -263,25 +272,27 @@ function parseBaseUrl(raw: unknown, where: string): string {
 }
 
 function parseNumber(raw: unknown, where: string, range: { min: number; minIncluded: boolean; what: string }): number {
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  const text = asText(raw);
+  const n = Number(text);
   const low = range.minIncluded ? n < range.min : n <= range.min;
-  if (String(raw).trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
+  if (text.trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
     const what = range.minIncluded ? `${range.what} to ${MAX_SECONDS}` : `${range.what}, at most ${MAX_SECONDS}`;
-    throw new SettingError(`${where} must be ${what}, got '${String(raw)}'`);
+    throw new SettingError(`${where} must be ${what}, got '${text}'`);
   }
   return n;
 }
 
 function parseCount(raw: unknown, where: string): number {
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
-    throw new SettingError(`${where} must be a whole number from 0 to 10, got '${String(raw)}'`);
+  const text = asText(raw);
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
+    throw new SettingError(`${where} must be a whole number from 0 to 10, got '${text}'`);
   return n;
 }
 
 /** `BTC/USD,eth-usd` or `BTC/USD ETH/USD` (or a JSON array in the file): canonical symbols, without repeats. */
 function parseSymbolList(raw: unknown, where: string): string[] | undefined {
-  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/);
+  const items = Array.isArray(raw) ? raw.map(asText) : asText(raw).split(/[\s,]+/);
   const symbols: string[] = [];
   for (const item of items.map((i) => i.trim()).filter((i) => i !== '')) {
     const symbol = canonicalSymbolOf(item);
@@ -292,14 +303,13 @@ function parseSymbolList(raw: unknown, where: string): string[] | undefined {
   return symbols.length > 0 ? symbols : undefined;
 }
 
-/** A switch: true/false, 1/0, yes/no, on/off (any case); blank counts as unset. */
+/** A switch: true/false, 1/0, yes/no, on/off (any case; a JSON boolean in the file reads as its text); blank counts as unset. */
 function parseSwitch(raw: unknown, where: string): boolean | undefined {
-  if (typeof raw === 'boolean') return raw;
-  const text = String(raw).trim().toLowerCase();
+  const text = asText(raw).trim().toLowerCase();
   if (text === '') return undefined;
   if (['1', 'true', 'yes', 'on'].includes(text)) return true;
   if (['0', 'false', 'no', 'off'].includes(text)) return false;
-  throw new SettingError(`${where} must be on or off (1/0, true/false, yes/no), got '${String(raw)}'`);
+  throw new SettingError(`${where} must be on or off (1/0, true/false, yes/no), got '${asText(raw)}'`);
 }
 
 /** A key: a string, trimmed; blank counts as unset. Whether it is well formed is requireKey's question. */
@@ -444,12 +454,19 @@ export function requireBaseUrl(settings: Pick<SettingValues, 'baseUrl'>): URL {
 
 export type KeyUse = 'rest' | 'gateway';
 export type ChosenKey = Sourced<string> & { kind: KeyUse; spec: KeyKind };
-export interface KeyInspection {
-  key?: ChosenKey;
-  /** Set when the gateway has no key of its own and uses the REST key. */
-  fallback?: boolean;
-  problem?: { message: string; hint: string };
+export interface KeyProblem {
+  message: string;
+  hint: string;
 }
+/** A key found (with a problem when it is malformed), or none and why. */
+export type KeyInspection =
+  | {
+      key: ChosenKey;
+      /** Set when the gateway has no key of its own and uses the REST key. */
+      fallback: boolean;
+      problem?: KeyProblem;
+    }
+  | { key?: undefined; fallback?: undefined; problem: KeyProblem };
 
 const MISSING_KEY_HINT: Record<KeyUse, string> = {
   rest: "get a free key with 'fcast register --email ADDRESS', or set FCAST_API_KEY, or run 'fcast auth login'",
@@ -487,8 +504,9 @@ export function inspectKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'
 /** The key to send, or exit 3 saying what is missing or malformed (without showing it). */
 export function requireKey(settings: Pick<SettingValues, 'apiKey' | 'gatewayKey'>, use: KeyUse): ChosenKey {
   const { key, problem } = inspectKey(settings, use);
-  if (problem || !key) throw new ConfigError(problem?.message ?? 'no key', { hint: problem?.hint });
-  return key;
+  if (problem) throw new ConfigError(problem.message, { hint: problem.hint });
+  // No problem means a key (KeyInspection): the check TypeScript cannot draw from the union.
+  return key as ChosenKey;
 }
 
 // --- the command line ------------------------------------------------------------------------
