@@ -76,7 +76,7 @@ describe('acquireLock', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(ExitCode.Config);
     expect((err as ConfigError).message).toBe(
-      'the config file is locked by another fcast (pid ' + process.pid + ') for more than 0.05s',
+      `the config file is locked by another fcast (pid ${process.pid}) for more than 0.05s`,
     );
     expect((err as ConfigError).hint).toBe(`if no fcast is running, remove ${lock}`);
     // The holder's lock is left as it was, and no claim of ours stays behind.
