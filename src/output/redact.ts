@@ -140,7 +140,10 @@ function maskKeyShapes(text: string, revealed: string | undefined): string {
     while (start > from && isAlnum(text.charCodeAt(start - 1))) start--;
     let end = at + 4;
     while (end < text.length && isHex(text.charCodeAt(end))) end++;
-    if (start === at || end - at - 4 < WINDOW) continue;
+    // No prefix, no key; unless the key just masked ran up to this one, its hex run taking a
+    // prefix of hex letters or digits with it (`...1b94fa_ag_e1d0...`).
+    const prefixed = start < at || (at === from && from > 0);
+    if (!prefixed || end - at - 4 < WINDOW) continue;
     const found = text.slice(start, end);
     out += text.slice(from, start) + (found === revealed ? found : mask(found));
     from = end;

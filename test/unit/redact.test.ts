@@ -31,6 +31,17 @@ describe('Redactor', () => {
   });
 });
 
+/** 40 hex digits with no block of 6 repeated: each piece of it is found in one place only. */
+const SECRET = '7c2f9a41d83be6050f1c4a97b2d8e36f5a0c1b94';
+const OTHER = 'e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2';
+
+describe('Redactor and key-shaped text', () => {
+  it('masks two keys written back to back, also when the second prefix is hex that the first key ran into', () => {
+    expect(new Redactor().redact(`mfa_ag_${SECRET}mfa_ag_${OTHER}`)).toBe('mfa_ag_7c2f...1b94mfa_ag_e1d0...e3d2');
+    expect(new Redactor().redact(`fa_ag_${SECRET}fa_ag_${OTHER}.`)).toBe('fa_ag_7c2f...94fa_ag_e1d0...e3d2.');
+  });
+});
+
 describe('Redactor and data that only looks like a piece of a key', () => {
   it('leaves numbers and repetitive runs alone, so a JSON body stays valid', () => {
     const r = new Redactor(() => [`mfa_ag_${'0'.repeat(40)}`, `mfa_ag_${'1234567890'.repeat(4)}`]);
