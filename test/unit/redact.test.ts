@@ -90,6 +90,14 @@ describe('Redactor and colour', () => {
     expect(new Redactor().redact(board)).toBe(board);
   });
 
+  it('reads an escape sequence fcast never writes (an OSC hyperlink, a title) as text: a key inside one is masked', () => {
+    const link = (url: string, text: string) => `\x1b]8;;${url}\x07${text}\x1b]8;;\x07`;
+    const out = new Redactor().redact(link(`https://example.com/?k=mfa_ag_${SECRET}`, 'docs'));
+    expect(out).toBe(link('https://example.com/?k=mfa_ag_7c2f...1b94', 'docs'));
+    const known = new Redactor(() => [`mfa_ag_${SECRET}`]);
+    expect(known.redact(`\x1b]0;fcast ${SECRET.slice(2, 20)}\x07ok`)).toBe('\x1b]0;fcast <redacted>\x07ok');
+  });
+
   it('masks known keys and their pieces in every plain run between escape sequences', () => {
     const r = new Redactor(() => [KEY]);
     const out = r.redact(`${green(KEY)} ${green(KEY.slice(7, 30))}\x1b]8;;https://x\x07${KEY}\x1b]8;;\x07`);
