@@ -115,11 +115,12 @@ export class Redactor {
 }
 
 /**
- * The escape sequences fcast itself writes (colours, clearing a line) and the other standard
- * forms: CSI (`\x1b[...m`), OSC (`\x1b]...BEL`) and two-character escapes. Server text never
- * holds one: the sanitiser removes control characters before anything is rendered.
+ * The escape sequences fcast itself writes, all CSI (`\x1b[...`): colours, cursor moves, a line
+ * cleared, the board's modes. Server and typed text never hold one: the sanitiser removes
+ * control characters before anything is rendered. Anything else is read as text, so a key
+ * inside it (an OSC hyperlink's target, a window title) is masked like any other.
  */
-const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const ESCAPE_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]/g;
 
 const withoutEscapes = (text: string): string => text.replace(ESCAPE_SEQUENCE, '');
 /** A colour (Select Graphic Rendition) sequence: `\x1b[32m`, `\x1b[38;5;208m`. */
@@ -140,7 +141,10 @@ function maskKeyShapes(text: string, revealed: string | undefined): string {
     while (start > from && isAlnum(text.charCodeAt(start - 1))) start--;
     let end = at + 4;
     while (end < text.length && isHex(text.charCodeAt(end))) end++;
-    if (start === at || end - at - 4 < WINDOW) continue;
+    // No prefix, no key; unless the key just masked ran up to this one, its hex run taking a
+    // prefix of hex letters or digits with it (`...1b94fa_ag_e1d0...`).
+    const prefixed = start < at || (at === from && from > 0);
+    if (!prefixed || end - at - 4 < WINDOW) continue;
     const found = text.slice(start, end);
     out += text.slice(from, start) + (found === revealed ? found : mask(found));
     from = end;

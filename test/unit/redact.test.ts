@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/output/redact.js';
+import type { Reader, Writer } from '../../src/core/context.js';
+import { Redactor, redactedIO } from '../../src/output/redact.js';
 
 const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
+/** 40 hex digits with no block of 6 repeated: each piece of it is found in one place only. */
+const SECRET = '7c2f9a41d83be6050f1c4a97b2d8e36f5a0c1b94';
+const OTHER = 'e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2';
+const SECRET_KEY = `mfa_ag_${SECRET}`;
+const SECRET_MASK = 'mfa_ag_7c2f...1b94';
 
 describe('Redactor', () => {
   it('masks a key-shaped text it has never seen, keeping the prefix and 4 characters at each end', () => {
@@ -28,6 +34,149 @@ describe('Redactor', () => {
     });
     expect(shown).toBe(`your key: ${KEY}`);
     expect(r.redact(`again ${KEY.slice(7)}`)).not.toContain(KEY.slice(7, 19));
+  });
+});
+
+describe('Redactor and the keys it knows', () => {
+  it('shows a known key of another shape (a gateway key) by its first and last 4 characters, punctuation starred', () => {
+    const gw = 'gw"Secret\\Token-Zq8xY3vP';
+    const r = new Redactor(() => [gw]);
+    expect(r.redact(`got ${gw}`)).toBe('got gw*S...Y3vP');
+    // Inside a JSON string the key is escaped: that form is found too, and the mask needs no escaping.
+    expect(r.redact(JSON.stringify({ detail: `got ${gw}!` }))).toBe('{"detail":"got gw*S...Y3vP!"}');
+  });
+
+  it('masks a known value of 8 to 15 characters whole; from 16 its ends show; 7 or fewer are not hunted for', () => {
+    const r = new Redactor(() => ['pa55w0rd', 'gwToken-ABCDEFG', 'gwToken-12345678', 'pa55wrd']);
+    expect(r.redact('a pa55w0rd')).toBe('a <redacted>');
+    expect(r.redact('b gwToken-ABCDEFG')).toBe('b <redacted>');
+    expect(r.redact('c gwToken-12345678')).toBe('c gwTo...5678');
+    expect(r.redact('d pa55wrd')).toBe('d pa55wrd');
+  });
+
+  it('shows a known value that starts with _ag_ as a key is shown: _ag_ and 4 characters, then its last 4', () => {
+    expect(new Redactor(() => ['_ag_0123456789abcdef']).redact('x _ag_0123456789abcdef')).toBe('x _ag_0123...cdef');
+  });
+
+  it('knows a key read with whitespace around it (a file ending in a newline) by the key itself', () => {
+    const r = new Redactor(() => ['  gwSecretToken-Zq8xY3vP\n']);
+    expect(r.redact('key gwSecretToken-Zq8xY3vP')).toBe('key gwSe...Y3vP');
+  });
+
+  it('skips a setting that is not set', () => {
+    const r = new Redactor(() => [undefined, SECRET_KEY]);
+    r.add(undefined);
+    expect(r.redact(`secret ${SECRET}`)).toBe('secret <redacted>');
+  });
+
+  it('reads the keys known at start once, at the first write', () => {
+    let reads = 0;
+    const r = new Redactor(() => {
+      reads++;
+      return [SECRET_KEY];
+    });
+    expect(reads).toBe(0);
+    expect(r.redact(SECRET_KEY)).toBe(SECRET_MASK);
+    expect(r.redact(SECRET_KEY)).toBe(SECRET_MASK);
+    expect(reads).toBe(1);
+  });
+
+  it('reveals a key it already knows (the emulator test key already in FCAST_API_KEY) whole, then masks it again', () => {
+    const r = new Redactor(() => [SECRET_KEY]);
+    let shown = '';
+    r.reveal(SECRET_KEY, () => {
+      shown = r.redact(`export FCAST_API_KEY=${SECRET_KEY}`);
+    });
+    expect(shown).toBe(`export FCAST_API_KEY=${SECRET_KEY}`);
+    expect(r.redact(`export FCAST_API_KEY=${SECRET_KEY}`)).toBe(`export FCAST_API_KEY=${SECRET_MASK}`);
+  });
+});
+
+describe('Redactor and key-shaped text', () => {
+  it('masks two keys written back to back, also when the second prefix is hex that the first key ran into', () => {
+    expect(new Redactor().redact(`mfa_ag_${SECRET}mfa_ag_${OTHER}`)).toBe('mfa_ag_7c2f...1b94mfa_ag_e1d0...e3d2');
+    expect(new Redactor().redact(`fa_ag_${SECRET}fa_ag_${OTHER}.`)).toBe('fa_ag_7c2f...94fa_ag_e1d0...e3d2.');
+  });
+
+  it('finds a key whatever letter or digit ends its prefix', () => {
+    for (const prefix of ['v0', 'v9', 'A', 'Z', 'a', 'z']) {
+      expect(new Redactor().redact(`key ${prefix}_ag_${SECRET}`)).toBe(`key ${prefix}_ag_7c2f...1b94`);
+    }
+  });
+
+  it('masks the key alone, not the punctuation around it', () => {
+    const r = new Redactor();
+    for (const [before, after] of [
+      ['[', ']'],
+      ['`', '`'],
+      ['{', '}'],
+      ['|', '|'],
+      ['api_key=', ': refused'],
+      ['\u2018', '\u2019'],
+      ['(', ')'],
+    ]) {
+      expect(r.redact(`${before}${SECRET_KEY}${after}`)).toBe(`${before}${SECRET_MASK}${after}`);
+    }
+  });
+
+  it('masks a key whose hex part is typed in upper case', () => {
+    expect(new Redactor().redact(`key mfa_ag_${SECRET.toUpperCase()}.`)).toBe('key mfa_ag_7C2F...1B94.');
+  });
+
+  it('masks _ag_ with 12 hex digits or more after a prefix, and leaves other _ag_ alone', () => {
+    const r = new Redactor();
+    expect(r.redact('mfa_ag_0123456789ab')).toBe('mfa_ag_0123...89ab');
+    // 11 hex digits; no prefix (at the start of a line, after a space, after a key).
+    const notKeys = '_ag_0123456789abcdef, mfa_ag_0123456789a and _ag_0123456789abcdef';
+    expect(r.redact(notKeys)).toBe(notKeys);
+    expect(r.redact(`${SECRET_KEY} _ag_0123456789abcdef`)).toBe(`${SECRET_MASK} _ag_0123456789abcdef`);
+  });
+
+  it('does not stop at a line that begins with _ag_: the keys after it are masked', () => {
+    expect(new Redactor().redact(`_ag_ parts a key: ${SECRET_KEY}`)).toBe(`_ag_ parts a key: ${SECRET_MASK}`);
+  });
+});
+
+describe('Redactor and pieces of a known key', () => {
+  const r = () => new Redactor(() => [SECRET_KEY]);
+
+  it('masks any 12 characters in a row of its secret part, wherever they start, each piece on a line', () => {
+    expect(r().redact(`${SECRET.slice(6, 18)} then ${SECRET.slice(3, 15)}.`)).toBe('<redacted> then <redacted>.');
+    expect(r().redact(`cut: ${SECRET.slice(5, 29)}|`)).toBe('cut: <redacted>|');
+  });
+
+  it('shows fewer than 12 characters of it, at the start, middle or end of a line, also after its prefix', () => {
+    const text = `${SECRET.slice(0, 11)} and ${SECRET.slice(14, 25)} and ${SECRET.slice(29)}`;
+    expect(r().redact(text)).toBe(text);
+    // The prefix is shared by every key of the service: it is not part of the secret.
+    expect(r().redact(`which key: mfa_ag_${SECRET.slice(0, 9)}`)).toBe(`which key: mfa_ag_${SECRET.slice(0, 9)}`);
+  });
+
+  it('masks the first 12 characters of a known gateway key, which has no prefix to leave out', () => {
+    const gw = 'gwSecretToken-Zq8xY3vP';
+    expect(new Redactor(() => [gw]).redact(`cut: ${gw.slice(0, 12)}|`)).toBe('cut: <redacted>|');
+  });
+
+  it('masks the secret part of a known key even when it is only 12 characters (a malformed key in a setting)', () => {
+    expect(new Redactor(() => ['mfa_ag_9c3e5a7b1d2f']).redact('secret 9c3e5a7b1d2f')).toBe('secret <redacted>');
+  });
+
+  it('takes four different characters for a piece of a key, and fewer for data (0xffffffffffff)', () => {
+    expect(new Redactor(() => [`mfa_ag_${'abcd'.repeat(10)}`]).redact('x abcdabcdabcd')).toBe('x <redacted>');
+    const body = '{"mask":"0xffffffffffffffff"}';
+    expect(new Redactor(() => [`mfa_ag_${'f'.repeat(40)}`]).redact(body)).toBe(body);
+  });
+
+  it("never takes a JSON string's quote into a mask", () => {
+    const r = new Redactor(() => ['gw"SecretToken-Zq8xY3vP']);
+    expect(r.redact('{"echo":"SecretToken-Zq8xY3vP"}')).toBe('{"echo":"<redacted>"}');
+  });
+
+  it('masks a piece up to a quote or backslash in the key, never across one, in prose as in JSON', () => {
+    // Across one, a JSON document would lose half an escape; the redactor cannot tell prose from JSON.
+    const r = new Redactor(() => ['Tok3nZq8"xY3vP1k9Lm2Nb7', 'Tok3nZq8\\rW5sQ2j4Hc6Vd9']);
+    expect(r.redact('cut: Zq8"xY3vP1k9Lm2Nb7.')).toBe('cut: Zq8"<redacted>.');
+    expect(r.redact('cut: Zq8\\rW5sQ2j4Hc6Vd9.')).toBe('cut: Zq8\\<redacted>.');
   });
 });
 
@@ -79,11 +228,74 @@ describe('Redactor and colour', () => {
     expect(new Redactor().redact(board)).toBe(board);
   });
 
+  it('reads an escape sequence fcast never writes (an OSC hyperlink, a title) as text: a key inside one is masked', () => {
+    const link = (url: string, text: string) => `\x1b]8;;${url}\x07${text}\x1b]8;;\x07`;
+    const out = new Redactor().redact(link(`https://example.com/?k=mfa_ag_${SECRET}`, 'docs'));
+    expect(out).toBe(link('https://example.com/?k=mfa_ag_7c2f...1b94', 'docs'));
+    const known = new Redactor(() => [`mfa_ag_${SECRET}`]);
+    expect(known.redact(`\x1b]0;fcast ${SECRET.slice(2, 20)}\x07ok`)).toBe('\x1b]0;fcast <redacted>\x07ok');
+  });
+
   it('masks known keys and their pieces in every plain run between escape sequences', () => {
     const r = new Redactor(() => [KEY]);
     const out = r.redact(`${green(KEY)} ${green(KEY.slice(7, 30))}\x1b]8;;https://x\x07${KEY}\x1b]8;;\x07`);
     expect(out).not.toContain(KEY.slice(7, 19));
     expect(out).toContain('\x1b[32m');
     expect(out).toContain('\x1b]8;;https://x\x07');
+  });
+});
+
+describe('redactedIO', () => {
+  const collector = () => {
+    const seen: unknown[] = [];
+    return { seen, stream: { write: (chunk: unknown) => seen.push(chunk) } as Writer };
+  };
+  const stdin = {} as Reader;
+
+  it('redacts every string written to stdout and stderr, and hands bytes to the stream as they are', () => {
+    const out = collector();
+    const err = collector();
+    const io = redactedIO({ stdout: out.stream, stderr: err.stream, stdin }, new Redactor());
+    io.stdout.write(`key ${SECRET_KEY}\n`);
+    io.stderr.write(`fcast: ${SECRET_KEY}\n`);
+    const bytes = Buffer.from([0xff, 0x00, 0x1b]);
+    (io.stdout.write as (chunk: unknown) => unknown)(bytes);
+    expect(out.seen).toEqual([`key ${SECRET_MASK}\n`, bytes]);
+    expect(out.seen[1]).toBe(bytes);
+    expect(err.seen).toEqual([`fcast: ${SECRET_MASK}\n`]);
+    expect(io.stdin).toBe(stdin);
+  });
+
+  it('keeps releaseStdout, which `fcast mock --print-env &` lets go of stdout with', () => {
+    const release = async () => {};
+    const { stream } = collector();
+    expect(
+      redactedIO({ stdout: stream, stderr: stream, stdin, releaseStdout: release }, new Redactor()).releaseStdout,
+    ).toBe(release);
+    expect(redactedIO({ stdout: stream, stderr: stream, stdin }, new Redactor()).releaseStdout).toBeUndefined();
+  });
+
+  it("runs the stream's own methods on the stream, so one with private state works, and reads its properties", () => {
+    class Terminal {
+      #listeners = 0;
+      readonly isTTY = true;
+      readonly columns = 132;
+      write(_chunk: string): boolean {
+        return true;
+      }
+      on(_event: string, _listener: () => void): this {
+        this.#listeners++;
+        return this;
+      }
+      listeners(): number {
+        return this.#listeners;
+      }
+    }
+    const tty = new Terminal();
+    const io = redactedIO({ stdout: tty, stderr: tty, stdin }, new Redactor());
+    (io.stdout as Terminal).on('resize', () => {});
+    expect(tty.listeners()).toBe(1);
+    expect(io.stdout.isTTY).toBe(true);
+    expect(io.stdout.columns).toBe(132);
   });
 });
