@@ -47,6 +47,10 @@ describe('renderDelimited', () => {
     expect(text).toBe('a\tb\nx\\ty\\nz\\\\\t=1\n');
   });
 
+  it('TSV: a carriage return is a line break, as everywhere fcast prints server text, so it is written \\n', () => {
+    expect(renderDelimited('tsv', ['a'], [['one\rtwo\r\nthree']])).toBe('a\none\\ntwo\\nthree\n');
+  });
+
   it('cleans terminal controls from text cells', () => {
     expect(renderDelimited('csv', ['v'], [['\x1b[31mred\x1b[0m\u202e']])).toBe('v\nred\n');
   });
