@@ -51,7 +51,7 @@ const atLeast = (threshold: number) => (figure: unknown) => {
   return n !== undefined && n >= threshold;
 };
 
-/** Each row is judged by every check; with no rows, every check fails once. */
+/** Each row is judged by every check; with no rows, every check fails once; with no checks, nothing fails. */
 function judge<R>(rows: R[], checks: Check[], read: (row: R, field: GatedField) => [string, unknown]): GateFailure[] {
   if (rows.length === 0) {
     return checks.map(([gate, , threshold]) => ({
@@ -79,7 +79,6 @@ export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
   if (g.minSettled !== undefined) checks.push(['--min-settled', 'n_settled', g.minSettled, atLeast(g.minSettled)]);
   if (g.minWinRate !== undefined)
     checks.push(['--min-win-rate', 'resolved_win_rate', g.minWinRate, atLeast(g.minWinRate)]);
-  if (!checks.length) return [];
   const rows = resultRows(body).map((row, i) => ({ row, timeframe: timeframeOf(row, i) }));
   return judge(rows, checks, ({ row, timeframe }, field) => [timeframe, row[field]]);
 }
@@ -90,6 +89,5 @@ export function evaluatePeriodGates(changes: PeriodChange[], g: PeriodGateThresh
     checks.push(['--min-new-settled', 'new settlements', g.minNewSettled, atLeast(g.minNewSettled)]);
   if (g.minNewWinRate !== undefined)
     checks.push(['--min-new-win-rate', 'new resolved win rate', g.minNewWinRate, atLeast(g.minNewWinRate)]);
-  if (!checks.length) return [];
   return judge(changes, checks, (c, field) => [c.timeframe, field === 'new settlements' ? c.settled : c.rate]);
 }

@@ -94,8 +94,7 @@ function expectedText(cell: Cell, format: 'csv' | 'tsv'): string {
   return format === 'csv' && (formula.test(cell) || formula.test(text)) ? `'${text}` : text;
 }
 
-const unescapeTsv = (s: string) =>
-  s.replace(/\\([tnr\\])/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c]!);
+const unescapeTsv = (s: string) => s.replace(/\\([tn\\])/g, (_, c: string) => ({ t: '\t', n: '\n', '\\': '\\' })[c]!);
 
 function parsed(text: string, format: 'csv' | 'tsv'): string[][] {
   if (format === 'csv') return parse(text, { relax_column_count: false });

@@ -90,6 +90,24 @@ describe('annotate', () => {
     expect(readFileSync(summary, 'utf8')).toBe('earlier step\n### Table\n\n');
   });
 
+  it('leaves the summary file alone when there is no summary, and writes none when GITHUB_STEP_SUMMARY is unset', () => {
+    const summary = join(tempDir(), 'summary.md');
+    writeFileSync(summary, 'earlier step\n');
+    const noSummary = capture();
+    annotate(
+      noSummary.output,
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+      { annotations: report.annotations },
+    );
+    expect(noSummary.out).toEqual({ stdout: '', stderr: '::error title=t::m\n' });
+    expect(readFileSync(summary, 'utf8')).toBe('earlier step\n');
+    for (const env of [{ GITHUB_ACTIONS: 'true' }, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '' }]) {
+      const noFile = capture();
+      annotate(noFile.output, env, report);
+      expect(noFile.out).toEqual({ stdout: '', stderr: '::error title=t::m\n' });
+    }
+  });
+
   it('a summary file that cannot be written is a warning, and the commands still go out', () => {
     const { out, output } = capture();
     annotate(output, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(tempDir(), 'no', 'such', 'dir') }, report);
@@ -104,6 +122,16 @@ describe('the verdict and the evidence annotations', () => {
     expect(markdownText('a_b *c* [x](y) <b>|#\n')).toBe('a\\_b \\*c\\* \\[x\\](y) \\<b\\>\\|\\# ');
     expect(verdictMarkdown({ subject: 'fcast t', passed: true, problems: [], lines: ['ok'] })).toBe(
       '**Verdict: passed.** fcast t: every check held.\n\n- ok',
+    );
+  });
+
+  it('a failed verdict names each kind of failure, and ends with its last line', () => {
+    const failed = { subject: 'fcast accuracy', passed: false, problems: ['2 gate failures', '1 audit difference'] };
+    expect(verdictMarkdown({ ...failed, lines: ['gate failed: 1h'] })).toBe(
+      '**Verdict: failed** (exit 8). fcast accuracy: 2 gate failures; 1 audit difference.\n\n- gate failed: 1h',
+    );
+    expect(verdictMarkdown({ ...failed, lines: [] })).toBe(
+      '**Verdict: failed** (exit 8). fcast accuracy: 2 gate failures; 1 audit difference.',
     );
   });
 

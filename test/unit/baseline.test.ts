@@ -46,6 +46,68 @@ describe('compareWithBaseline', () => {
     expect(c.changes.find((x) => x.timeframe === '1d')).toMatchObject({ appeared: true, settled: 0 });
   });
 
+  it('reports a neutral count that went down, like the other counts', () => {
+    const c = compareWithBaseline(record('p', row('1h', 5, 5, 4)), record('p', row('1h', 5, 5, 3, { n_settled: 14 })));
+    if (!c.comparable) throw new Error('expected comparable');
+    expect(c.drops).toEqual([{ timeframe: '1h', drops: [{ count: 'neutral', before: 4, now: 3 }] }]);
+  });
+
+  it('leaves a period count unknown (not NaN) when either side lacks it, and then gives no rate', () => {
+    const without = (name: 'win' | 'loss', r: ReturnType<typeof row>) => {
+      const { [name]: _, ...outcomes } = r.outcomes;
+      return { ...r, outcomes };
+    };
+    const missingNow = compareWithBaseline(
+      record('p', row('1h', 5, 4, 1)),
+      record('p', without('win', row('1h', 8, 6, 2))),
+    );
+    const missingThen = compareWithBaseline(
+      record('p', without('win', row('1h', 5, 4, 1))),
+      record('p', row('1h', 8, 6, 2)),
+    );
+    for (const c of [missingNow, missingThen]) {
+      if (!c.comparable) throw new Error('expected comparable');
+      expect(c.changes).toEqual([
+        {
+          timeframe: '1h',
+          settled: 6,
+          wins: undefined,
+          losses: 2,
+          neutrals: 1,
+          rate: null,
+          interval: null,
+          versus50: undefined,
+          appeared: false,
+        },
+      ]);
+    }
+    const noLosses = compareWithBaseline(
+      record('p', row('1h', 5, 4, 1)),
+      record('p', without('loss', row('1h', 8, 6, 2))),
+    );
+    if (!noLosses.comparable) throw new Error('expected comparable');
+    expect(noLosses.changes[0]).toMatchObject({ wins: 3, losses: undefined, rate: null, interval: null });
+  });
+
+  it('reads a timeframe listed twice from its first row, once', () => {
+    const c = compareWithBaseline(
+      record('p', row('1h', 10, 10, 0), row('1h', 90, 90, 0)),
+      record('p', row('1h', 13, 11, 0), row('1h', 1, 1, 0)),
+    );
+    if (!c.comparable) throw new Error('expected comparable');
+    expect(c.changes).toHaveLength(1);
+    expect(c.changes[0]).toMatchObject({ timeframe: '1h', settled: 4, wins: 3, losses: 1 });
+    expect(c.drops).toEqual([]);
+  });
+
+  it('compares nothing when neither body names its protocol: the same cohort is not proven', () => {
+    expect(compareWithBaseline({ results: [row('1h', 1, 1, 0)] }, { results: [row('1h', 2, 2, 0)] })).toEqual({
+      comparable: false,
+      baselineProtocol: undefined,
+      currentProtocol: undefined,
+    });
+  });
+
   it('compares nothing across protocol ids', () => {
     expect(compareWithBaseline(record('old', row('1h', 99, 99, 9)), record('new', row('1h', 1, 1, 0)))).toEqual({
       comparable: false,

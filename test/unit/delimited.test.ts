@@ -37,6 +37,19 @@ describe('renderDelimited', () => {
     expect(renderDelimited('tsv', ['a'], [[{ number: '-1E+2' }]])).toBe('a\n-1E+2\n');
   });
 
+  it('CSV: a negative number as sent, of any JSON form, is never prefixed; text that only starts like a number is quoted as text', () => {
+    const cells = [
+      { number: '-12.5' },
+      { number: '-1e5' },
+      { number: '-10E-3' },
+      { number: '1,5' },
+      { number: '-1,5' },
+    ];
+    expect(renderDelimited('csv', ['a', 'b', 'c', 'd', 'e'], [cells])).toBe(
+      'a,b,c,d,e\n-12.5,-1e5,-10E-3,"1,5","\'-1,5"\n',
+    );
+  });
+
   it('CSV: the fullwidth = + - @ that Apple Numbers reads as formulas are prefixed too', () => {
     const text = renderDelimited('csv', ['v'], [['\uff1d1+1'], ['\uff0b1'], ['\uff0d1'], ['\uff20x']]);
     expect(text.split('\n').slice(1, -1)).toEqual(["'\uff1d1+1", "'\uff0b1", "'\uff0d1", "'\uff20x"]);
@@ -45,6 +58,10 @@ describe('renderDelimited', () => {
   it('TSV: tab, newline, carriage return and backslash escaped, one line per row; no formula prefix', () => {
     const text = renderDelimited('tsv', ['a', 'b'], [['x\ty\nz\\', '=1']]);
     expect(text).toBe('a\tb\nx\\ty\\nz\\\\\t=1\n');
+  });
+
+  it('TSV: a carriage return is a line break, as everywhere fcast prints server text, so it is written \\n', () => {
+    expect(renderDelimited('tsv', ['a'], [['one\rtwo\r\nthree']])).toBe('a\none\\ntwo\\nthree\n');
   });
 
   it('cleans terminal controls from text cells', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { describeGateFailure } from '../../src/evidence/checks.js';
-import { evaluateGates, hasGates, maturityRank } from '../../src/evidence/gates.js';
+import {
+  evaluateGates,
+  evaluatePeriodGates,
+  hasGates,
+  hasPeriodGates,
+  maturityRank,
+} from '../../src/evidence/gates.js';
 
 const row = (timeframe: string, n_settled: number, resolved_win_rate: number | null, maturity: string) => ({
   timeframe,
@@ -71,6 +77,15 @@ describe('evaluateGates', () => {
     expect(hasGates({})).toBe(false);
     expect(hasGates({ minSettled: 0 })).toBe(true);
     expect(hasGates({ minWinRate: 0 })).toBe(true);
+    expect(hasGates({ minMaturity: 'insufficient_sample' })).toBe(true);
+    expect(hasPeriodGates({})).toBe(false);
+    expect(hasPeriodGates({ minNewSettled: 0 })).toBe(true);
+    expect(hasPeriodGates({ minNewWinRate: 0 })).toBe(true);
+  });
+
+  it('with no gate asked for, fails nothing, even a result with no timeframes', () => {
+    expect(evaluateGates(body, {})).toEqual([]);
+    expect(evaluatePeriodGates([], {})).toEqual([]);
   });
 });
 

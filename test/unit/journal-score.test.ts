@@ -5,7 +5,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wilsonInterval } from '../../src/evidence/wilson.js';
-import { binEdge, binOf, CallAccumulator, LOG_LOSS_CLIP, Sum, TimeframeAccumulator } from '../../src/journal/score.js';
+import {
+  binEdge,
+  binOf,
+  CallAccumulator,
+  callProbability,
+  LOG_LOSS_CLIP,
+  Sum,
+  TimeframeAccumulator,
+} from '../../src/journal/score.js';
 import { brierScore, calibrationCurve } from '../helpers/calibration.js';
 
 describe('scikit-learn docstring examples', () => {
@@ -41,6 +49,9 @@ describe('bins as calibration_curve makes them', () => {
   it('edges are numpy.linspace(0, 1, n + 1): i × (1/n), the last exactly 1', () => {
     expect(binEdge(3, 10)).toBe(0.30000000000000004);
     expect(binEdge(10, 10)).toBe(1);
+    // 49 × (1/49) is 0.9999999999999999 in binary; linspace's last edge is 1 all the same.
+    expect(binEdge(49, 49)).toBe(1);
+    expect(binEdge(98, 98)).toBe(1);
   });
 
   it('right-closed (lo, hi], the first [0, hi]: an edge belongs to the bin below it', () => {
@@ -51,6 +62,14 @@ describe('bins as calibration_curve makes them', () => {
     expect(binOf(0.3, 10)).toBe(2);
     expect(binOf(1, 10)).toBe(9);
     expect(binOf(0.5, 1)).toBe(0);
+  });
+
+  it('a probability outside [0, 1] (a hand-edited or damaged journal) falls in the edge bin, never outside the bins', () => {
+    expect(binOf(1.5, 10)).toBe(9);
+    expect(binOf(-0.5, 10)).toBe(0);
+    const acc = new CallAccumulator(10);
+    acc.add(1.5, true);
+    expect(acc.result().bins.map((b) => b.n)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
   it('agrees with a plain count of the inner edges below p, for any p and any bin count', () => {
@@ -140,6 +159,7 @@ describe('the three-class scores', () => {
     expect(r.bss_3class).toBeCloseTo(1 - 0.52 / 0.5, 12);
     expect(r.log_loss).toBeCloseTo((-Math.log(0.6) - Math.log(0.3)) / 2, 15);
     expect(r.hit_rate).toBe(1);
+    expect(r.hit_rate_ci95).toEqual(wilsonInterval(1, 1));
     // the call: p_long 0.6 won; p_short 0.5 did not (a neutral is not a win)
     expect(r.call.brier).toBeCloseTo((0.16 + 0.25) / 2, 15);
   });
@@ -159,9 +179,27 @@ describe('the three-class scores', () => {
     expect(none.call.bins).toHaveLength(10);
   });
 
-  it('Neumaier sums keep what a plain sum drops', () => {
-    const s = new Sum();
-    for (const x of [1e16, 1, -1e16]) s.add(x);
-    expect(s.value).toBe(1);
+  it('Neumaier sums keep what a plain sum drops, whichever of the terms is the larger', () => {
+    for (const terms of [
+      [1e16, 1, -1e16],
+      [1, 1e16, -1e16],
+    ]) {
+      const s = new Sum();
+      for (const x of terms) s.add(x);
+      expect(s.value).toBe(1);
+    }
+  });
+
+  it('a call other than long or short counts in the three-class scores, not in the call’s', () => {
+    expect(callProbability({ direction: 'long', p_long: 0.6, p_short: 0.3 })).toBe(0.6);
+    expect(callProbability({ direction: 'short', p_long: 0.6, p_short: 0.3 })).toBe(0.3);
+    expect(callProbability({ direction: 'flat', p_long: 0.6, p_short: 0.3 })).toBeUndefined();
+    const acc = new TimeframeAccumulator(10, 0.01);
+    acc.add(f('flat', [0.2, 0.2, 0.6], 100, 100));
+    const r = acc.result();
+    expect([r.n_settled, r.neutrals]).toEqual([1, 1]);
+    expect(r.brier_3class).toBeCloseTo(0.04 + 0.04 + 0.16, 15);
+    expect(r.call.brier).toBeNull();
+    expect(r.call.bins.reduce((n, b) => n + b.n, 0)).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/cli.js';
 import type { CandlesEvidence } from '../../src/journal/candles.js';
 import { readCandles } from '../../src/journal/candles.js';
 import type { Settleable } from '../../src/journal/record.js';
-import { settleForecast, type Observation, type SymbolEvidence } from '../../src/journal/settle.js';
+import { responseEvidence, settleForecast, type Observation, type SymbolEvidence } from '../../src/journal/settle.js';
 
 const T = 1_772_452_800; // 2026-03-02 12:00 UTC, on the 15-minute grid
 const forecast = (over: Partial<Settleable> = {}): Settleable => ({
@@ -109,12 +109,81 @@ describe('settleForecast', () => {
 
   it('5. waits while an observation could still come, and is unsettleable once none can', () => {
     const off = T + 120;
-    expect(settleForecast(forecast({ target_t: off }), evidence({ dataUntil: off + 900 }), 0.01, 0).status).toBe(
-      'open',
-    );
+    expect(settleForecast(forecast({ target_t: off }), evidence({ dataUntil: off + 900 }), 0.01, 0)).toEqual({
+      status: 'open',
+      why: 'waiting for data',
+    });
     expect(settleForecast(forecast({ target_t: off }), evidence({ dataUntil: off + 901 }), 0.01, 0).status).toBe(
       'unsettleable',
     );
+  });
+
+  it('4. never a price from before target_t, not even one second before', () => {
+    const off = T + 120;
+    const v = settleForecast(forecast({ target_t: off }), evidence({ observations: obs([off - 1, 104]) }), 0.01, 0);
+    expect(v.status === 'unsettleable' && v.record.reason).toBe(
+      'no 15min or 1h candle closes at target_t and no price observed within 900 s after target_t',
+    );
+  });
+
+  it('3-4. the candles reach their last close, not their last open: a target inside the last candle looks for a price', () => {
+    // The last candle opens at T and closes at T + 900; the target T + 120 is within it.
+    const off = T + 120;
+    const v = settleForecast(
+      forecast({ target_t: off }),
+      evidence({ candles: candles15(T - 86_400, T), observations: obs([off + 300, 102]) }),
+      0.01,
+      0,
+    );
+    expect(v.status === 'settled' && v.record).toMatchObject({ settle_price: 102, settle_t: off + 300 });
+  });
+
+  it('a recording run (scope exact) settles only from a close at target_t, and leaves the rest to journal settle', () => {
+    const off = T + 120;
+    const later = evidence({ observations: obs([off + 60, 101]) });
+    expect(settleForecast(forecast({ target_t: off }), later, 0.01, 0, 'exact')).toEqual({
+      status: 'open',
+      why: 'waiting for data',
+    });
+    expect(settleForecast(forecast({ target_t: off }), later, 0.01, 0, 'all').status).toBe('settled');
+    const onGrid = settleForecast(forecast(), evidence(), 0.01, 0, 'exact');
+    expect(onGrid.status === 'settled' && onGrid.record.settle_source).toBe('candles');
+  });
+
+  it('the candles’ reach starts at their first close: a target within the first candle is before it', () => {
+    const v = settleForecast(forecast({ target_t: T + 120 }), evidence({ candles: candles15(T, T + 3600) }), 0.01, 0);
+    expect(v.status === 'unsettleable' && v.record.reason).toBe(
+      "target_t is before the candles' reach and no price observed within 900 s after target_t",
+    );
+  });
+
+  it('with 15min and 1h candles, the reach starts at the earlier series: a target the 1h candles cover is off their grid', () => {
+    const hourly = { tf: '1h', seconds: 3600, candles: [T - 7200, T - 3600, T, T + 3600].map((t) => ({ t, c: 100 })) };
+    const quarter = { tf: '15min', seconds: 900, candles: [T + 1800, T + 2700, T + 3600].map((t) => ({ t, c: 100 })) };
+    const v = settleForecast(
+      forecast({ target_t: T + 120 }),
+      evidence({ candles: { usable: true, series: [quarter, hourly] } }),
+      0.01,
+      0,
+    );
+    expect(v.status === 'unsettleable' && v.record.reason).toBe(
+      'no 15min or 1h candle closes at target_t and no price observed within 900 s after target_t',
+    );
+  });
+
+  it('a series with no candles counts for nothing, in the reach and in the reason', () => {
+    const hourly = { tf: '1h', seconds: 3600, candles: [{ t: T, c: 100 }] };
+    const empty = { tf: '15min', seconds: 900, candles: [] };
+    const candles: CandlesEvidence = { usable: true, series: [empty, hourly] };
+    expect(settleForecast(forecast({ target_t: T + 120 }), evidence({ candles }), 0.01, 0)).toMatchObject({
+      status: 'unsettleable',
+      record: { reason: "target_t is before the candles' reach and no price observed within 900 s after target_t" },
+    });
+    // The 1h candle closes at T + 3600: a target after it waits for the candles.
+    expect(settleForecast(forecast({ target_t: T + 3700 }), evidence({ candles }), 0.01, 0)).toEqual({
+      status: 'open',
+      why: 'waiting for data',
+    });
   });
 
   it('before the candles’ reach, with no observation: unsettleable, saying so', () => {
@@ -134,9 +203,11 @@ describe('settleForecast', () => {
     expect(u.status === 'unsettleable' && u.record.reason).toMatch(/candles were unusable \(candles.15min.0.c/);
   });
 
-  it('a forecast without an anchor price is unsettleable, never guessed', () => {
-    const v = settleForecast(forecast({ anchor_price: null }), evidence(), 0.01, 0);
-    expect(v.status === 'unsettleable' && v.record.reason).toBe('the forecast has no anchor price');
+  it('a forecast without an anchor price, or with one of 0 or below, is unsettleable, never guessed', () => {
+    for (const anchor_price of [null, 0, -5]) {
+      const v = settleForecast(forecast({ anchor_price }), evidence(), 0.01, 0);
+      expect(v.status === 'unsettleable' && v.record.reason).toBe('the forecast has no anchor price');
+    }
   });
 
   it('the outcome: neutral within the flat band (|return| < band), else against the call', () => {
@@ -156,6 +227,35 @@ describe('settleForecast', () => {
     expect(at(99.99)).toEqual(['loss', 'down']);
     expect(at(99.99, 'short')).toEqual(['win', 'down']);
     expect(at(100.5, 'long', 1)).toEqual(['neutral', 'flat']);
+  });
+});
+
+describe('responseEvidence: what one response proves', () => {
+  const quarter: CandlesEvidence = {
+    usable: true,
+    series: [{ tf: '15min', seconds: 900, candles: [{ t: T - 900, c: 1 }] }],
+  };
+  const unusable: CandlesEvidence = { usable: false, why: 'no candles' };
+
+  it('the data reaches the later of the last candle close and the price time', () => {
+    const at = (candles: CandlesEvidence, price: Observation | undefined) =>
+      responseEvidence({ serverT: T + 60, candles, price }, [], 0).dataUntil;
+    expect(at(quarter, { t: T + 60, last: 1 })).toBe(T + 60);
+    expect(at(quarter, { t: T - 60, last: 1 })).toBe(T);
+    expect(at(quarter, undefined)).toBe(T);
+    expect(at(unusable, { t: T + 60, last: 1 })).toBe(T + 60);
+    expect(at(unusable, undefined)).toBe(Number.NEGATIVE_INFINITY);
+  });
+
+  it('takes the server’s clock, else this machine’s, and keeps the observations given', () => {
+    const observations = obs([T, 1]);
+    expect(responseEvidence({ serverT: T, candles: quarter, price: undefined }, observations, 5)).toEqual({
+      serverT: T,
+      candles: quarter,
+      observations,
+      dataUntil: T,
+    });
+    expect(responseEvidence({ serverT: undefined, candles: quarter, price: undefined }, [], 5).serverT).toBe(5);
   });
 });
 

@@ -50,6 +50,17 @@ describe('the one sanitiser, on what a hostile server sends', () => {
     expect(clean('a\x1b[1;31mb\x1b]0;t\x9cc\x1b(0d')).toBe('abcd');
   });
 
+  it('drops an escape sequence the server never ends, to the end of the text or the next escape, as a terminal would swallow it', () => {
+    expect(clean('a\x1b]0;title')).toBe('a');
+    expect(clean('a\x1bP1$qm')).toBe('a');
+    expect(clean('a\x1b]0;title\x1b[31mb')).toBe('ab');
+  });
+
+  it('drops the short escapes whole, with no intermediate or several: reset, save and restore, character sets', () => {
+    expect(clean('a\x1bcb\x1b7c\x1b8d')).toBe('abcd');
+    expect(clean('a\x1b$)Ab\x1b(0c')).toBe('abc');
+  });
+
   it('folds a run of line breaks and tabs in a cell into one space', () => {
     expect(clean('one\r\n\ttwo\u2028\u2029three')).toBe('one two three');
   });

@@ -1,9 +1,10 @@
 // CSV and TSV for spreadsheets and shell tools: a header row, then one row per record.
 // CSV is RFC 4180 (a cell holding a comma, quote, CR or LF is quoted, quotes doubled) with LF
-// line ends; TSV escapes tab, newline, carriage return and backslash as \t, \n, \r, \\ so a
-// row is always one line. A text cell a spreadsheet would run as a formula (OWASP's list: it
-// begins with =, +, -, @, tab or CR) gets a leading ' in CSV; a number never does, so -0.19
-// stays a number. No colour and no truncation: the same bytes on a terminal and in a pipe.
+// line ends; TSV escapes tab, newline and backslash as \t, \n, \\ so a row is always one line
+// (a carriage return is a line break by then: text is cleaned as everywhere, CR to LF). A text
+// cell a spreadsheet would run as a formula (OWASP's list: it begins with =, +, -, @, tab or
+// CR) gets a leading ' in CSV; a number never does, so -0.19 stays a number. No colour and no
+// truncation: the same bytes on a terminal and in a pipe.
 // Written by hand, held to csv-stringify's bytes by a property test (test/helpers/csv-oracle.ts):
 // told these rules (a number as sent is text to it, so each such cell carries its own options),
 // csv-stringify took 7-9 times as long over 20,000 rows (test/bench/csv-writer.bench.ts) and
@@ -51,10 +52,10 @@ function csvCell(cell: Cell): string {
   return CSV_QUOTE.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const TSV_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
+const TSV_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\\': '\\\\' };
 
 function tsvCell(cell: Cell): string {
-  return nonText(cell) ?? textOf(cell).replace(/[\t\n\r\\]/g, (c) => TSV_ESCAPES[c]!);
+  return nonText(cell) ?? textOf(cell).replace(/[\t\n\\]/g, (c) => TSV_ESCAPES[c]!);
 }
 
 /** The table as CSV or TSV, newline-terminated. */
