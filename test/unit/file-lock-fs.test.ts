@@ -3,7 +3,7 @@
 // which a stale lock is broken just as another writer locks anew. node:fs is wrapped so that
 // a test can step in at one call; every other call goes through.
 import { hostname } from 'node:os';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -11,6 +11,9 @@ import { tempDir } from '../helpers/cli.js';
 const step = vi.hoisted(() => ({
   link: undefined as undefined | ((from: string, to: string) => void),
   rename: undefined as undefined | ((from: string, to: string) => void),
+  open: undefined as undefined | ((path: string, flags: string, mode: number) => number),
+  close: undefined as undefined | ((fd: number) => void),
+  stat: undefined as undefined | ((path: string) => import('node:fs').Stats),
 }));
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -19,6 +22,9 @@ vi.mock('node:fs', async (importOriginal) => {
     ...fs,
     linkSync: (from: string, to: string) => (step.link ?? fs.linkSync)(from, to),
     renameSync: (from: string, to: string) => (step.rename ?? fs.renameSync)(from, to),
+    openSync: (path: string, flags: string, mode: number) => (step.open ?? fs.openSync)(path, flags, mode),
+    closeSync: (fd: number) => (step.close ?? fs.closeSync)(fd),
+    statSync: (path: string) => (step.stat ?? fs.statSync)(path),
   };
 });
 
@@ -29,10 +35,14 @@ const failing = (code: string) => () => {
 };
 
 afterEach(() => {
-  step.link = undefined;
-  step.rename = undefined;
+  for (const name of Object.keys(step) as Array<keyof typeof step>) step[name] = undefined;
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
+
+// Above the kernel's largest pid (2^22): never a live process.
+const DEAD_PID = 2 ** 22 + 1;
+const ownerText = (pid: number, token: string) => JSON.stringify({ pid, host: hostname(), token });
 
 describe('a file system without hard links', () => {
   it.each(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'])(
@@ -56,15 +66,62 @@ describe('a file system without hard links', () => {
     await expect(acquireLock(join(tempDir(), 'x.lock'), 'x', 5_000)).rejects.toMatchObject({ code: 'EIO' });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
+
+  it('a lock file that cannot be created (EACCES) is that failure, at once, not a wait', async () => {
+    step.link = failing('EPERM');
+    step.open = failing('EACCES');
+    const started = Date.now();
+    await expect(acquireLock(join(tempDir(), 'x.lock'), 'x', 5_000)).rejects.toMatchObject({ code: 'EACCES' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('closes the lock file it created and wrote, once', async () => {
+    step.link = failing('EPERM');
+    const opened: number[] = [];
+    const closed: number[] = [];
+    step.open = (path, flags, mode) => {
+      const fd = openReal(path, flags, mode);
+      opened.push(fd);
+      return fd;
+    };
+    step.close = (fd) => {
+      closed.push(fd);
+      closeReal(fd);
+    };
+    const release = await acquireLock(join(tempDir(), 'x.lock'), 'x');
+    release();
+    expect(opened).toHaveLength(1);
+    expect(closed).toEqual(opened);
+  });
+});
+
+describe('waiting for a live lock', () => {
+  it('tries again a few ms apart at first, then every 50 ms or so: no busy loop', async () => {
+    const lock = join(tempDir(), 'w.lock');
+    writeFileSync(lock, ownerText(process.pid, 'holder'));
+    let tries = 0;
+    step.link = (from, to) => {
+      tries++;
+      linkReal(from, to);
+    };
+    vi.useFakeTimers();
+    // Jitter pinned at 0.75 (0.5 + 0.25): waits of 0.75 x (2, 4, ... 48) ms, then 0.75 x 50.
+    vi.spyOn(Math, 'random').mockReturnValue(0.25);
+    const waited = expect(acquireLock(lock, 'w', 1_000)).rejects.toThrow('w is locked by another fcast');
+    await vi.advanceTimersByTimeAsync(1_100);
+    await waited;
+    // The fake clock cuts each wait to whole ms: the first 24 come to 444 ms, then 37 ms each,
+    // and the 16th of those passes 1 s; a try before each wait and a last one after.
+    expect(tries).toBe(41);
+  });
 });
 
 describe('breaking a stale lock', () => {
   it('puts back a live lock it moved aside by mistake (taken anew between the look and the move)', async () => {
     const dir = tempDir();
     const lock = join(dir, 'j.lock');
-    // Above the kernel's largest pid (2^22): never a live process.
-    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), token: 'dead' }));
-    const live = JSON.stringify({ pid: process.pid, host: hostname(), token: 'live-writer' });
+    writeFileSync(lock, ownerText(DEAD_PID, 'dead'));
+    const live = ownerText(process.pid, 'live-writer');
     step.rename = (from, to) => {
       // Another writer broke the dead lock and took it just before this move.
       if (from === lock) writeFileSync(lock, live);
@@ -75,6 +132,54 @@ describe('breaking a stale lock', () => {
       `the journal is locked by another fcast (pid ${process.pid})`,
     );
     expect(readFileSync(lock, 'utf8')).toBe(live);
+  });
+
+  // What the move takes instead of the dead lock it judged, and whether it goes back.
+  it.each([
+    ['a lock with no owner to read (created, not yet written)', ''],
+    ["another dead writer's lock", ownerText(DEAD_PID, 'also-dead')],
+  ])('does not put back %s: it takes the lock', async (_, swapped) => {
+    const lock = join(tempDir(), 'j.lock');
+    writeFileSync(lock, ownerText(DEAD_PID, 'dead'));
+    const linked: string[] = [];
+    step.rename = (from, to) => {
+      if (from === lock) writeFileSync(lock, swapped);
+      step.rename = undefined;
+      renameReal(from, to);
+    };
+    step.link = (from, to) => {
+      linked.push(from);
+      linkReal(from, to);
+    };
+    const release = await acquireLock(lock, 'the journal', 100);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(linked.filter((from) => from.includes('.stale-'))).toEqual([]);
+    release();
+  });
+
+  it('a lock that goes while it is judged, or is moved by another waiter first, is tried again', async () => {
+    for (const vanish of ['stat', 'rename'] as const) {
+      const lock = join(tempDir(), 'j.lock');
+      // No owner to read: judged by its age, which statSync reads.
+      writeFileSync(lock, '');
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(lock, old, old);
+      if (vanish === 'stat')
+        step.stat = (path) => {
+          step.stat = undefined;
+          unlinkSync(path);
+          return statReal(path);
+        };
+      else
+        step.rename = (from, to) => {
+          step.rename = undefined;
+          renameReal(from, `${from}.taken-by-another`);
+          renameReal(from, to);
+        };
+      const release = await acquireLock(lock, 'the journal', 1_000);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+      release();
+    }
   });
 });
 
@@ -87,4 +192,10 @@ describe('isAlive', () => {
   });
 });
 
-const { renameSync: renameReal } = await vi.importActual<typeof import('node:fs')>('node:fs');
+const {
+  renameSync: renameReal,
+  linkSync: linkReal,
+  openSync: openReal,
+  closeSync: closeReal,
+  statSync: statReal,
+} = await vi.importActual<typeof import('node:fs')>('node:fs');
