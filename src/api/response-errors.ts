@@ -236,7 +236,8 @@ export function apiErrorFrom(status: number, body: unknown, raw?: string, contex
 
 /** Re-tells an API error in the terms of its request; other errors pass unchanged. */
 export function withContextHint(err: unknown, context: HintContext): unknown {
-  if (!(err instanceof ApiError) || !isApiErrorBody(err.details.body) || err.status === 407) return err;
+  // A 407 keeps the proxy's hint: hintFor has none for it.
+  if (!(err instanceof ApiError) || !isApiErrorBody(err.details.body)) return err;
   const hint = hintFor(err.status, context);
   return hint === undefined ? err : amend(err, { hint });
 }
