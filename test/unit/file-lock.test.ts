@@ -101,6 +101,19 @@ describe('acquireLock', () => {
     release();
   });
 
+  it("sweeps only claims: an old file whose name merely starts with the lock's is left alone", async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'config.json.lock');
+    writeFileSync(lock, owner(deadPid));
+    // A user's copy, with no owner to judge and older than any claim lives.
+    const copy = join(dir, 'config.json.lock-copy');
+    writeFileSync(copy, 'kept');
+    old(copy, 3_600);
+    const release = await acquireLock(lock, 'the config file', 5_000);
+    release();
+    expect(readdirSync(dir).sort()).toEqual(['config.json.lock-copy']);
+  });
+
   it('judges a lock it cannot read an owner from (empty, another host, no token) by its age: 30 s', async () => {
     const noToken = JSON.stringify({ pid: deadPid, host: hostname() });
     const noPid = JSON.stringify({ host: hostname(), token: 't' });
