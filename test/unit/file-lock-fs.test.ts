@@ -60,18 +60,14 @@ describe('a file system without hard links', () => {
     },
   );
 
-  it('another failure of link() is that failure, at once, not a wait for a lock no one holds', async () => {
-    step.link = failing('EIO');
+  it.each([
+    ['another failure of link()', { link: 'EIO' }, 'EIO'],
+    ['a lock file that cannot be created', { link: 'EPERM', open: 'EACCES' }, 'EACCES'],
+  ] as const)('%s is that failure, at once, not a wait for a lock no one holds', async (_, refusals, code) => {
+    step.link = failing(refusals.link);
+    if ('open' in refusals) step.open = failing(refusals.open);
     const started = Date.now();
-    await expect(acquireLock(join(tempDir(), 'x.lock'), 'x', 5_000)).rejects.toMatchObject({ code: 'EIO' });
-    expect(Date.now() - started).toBeLessThan(1_000);
-  });
-
-  it('a lock file that cannot be created (EACCES) is that failure, at once, not a wait', async () => {
-    step.link = failing('EPERM');
-    step.open = failing('EACCES');
-    const started = Date.now();
-    await expect(acquireLock(join(tempDir(), 'x.lock'), 'x', 5_000)).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(acquireLock(join(tempDir(), 'x.lock'), 'x', 5_000)).rejects.toMatchObject({ code });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
