@@ -154,17 +154,18 @@ export class InterruptedError extends FcastError {
 
 /** A failed file operation's reason, said plainly (`no such file`); undefined for a code not listed. */
 export function systemReason(code: string | undefined): string | undefined {
-  return code === undefined ? undefined : SYSTEM_REASONS[code];
+  return code === undefined ? undefined : SYSTEM_REASONS.get(code);
 }
 
-const SYSTEM_REASONS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-  EROFS: 'a read-only file system',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exceeded',
-};
+// A Map, not an object: a code is looked up, and `toString` is no key of an object's own.
+const SYSTEM_REASONS = new Map([
+  ['ENOENT', 'no such file'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EISDIR', 'it is a directory'],
+  ['ENOTDIR', 'a part of the path is not a directory'],
+  ['ELOOP', 'too many symbolic links'],
+  ['EROFS', 'a read-only file system'],
+  ['ENOSPC', 'no space left on the device'],
+  ['EDQUOT', 'the disk quota is exceeded'],
+]);
