@@ -361,6 +361,10 @@ describe('ApiClient', () => {
       ['deflate', deflateSync],
       ['br', brotliCompressSync],
       ['GZIP', gzipSync],
+      // A list names the codings in the order applied: br over gzip is undone br first.
+      ['gzip, br', (t: string) => brotliCompressSync(gzipSync(t))],
+      ['deflate,gzip', (t: string) => gzipSync(deflateSync(t))],
+      ['identity, gzip', gzipSync],
     ] as const) {
       let asked: string | undefined;
       script = [
@@ -391,6 +395,14 @@ describe('ApiClient', () => {
         undefined,
       ],
       ['zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      ['gzip, zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      ['gzip, br', gzipSync('{"ok":true}'), /\(Content-Encoding: gzip, br\), but it does not decompress/, undefined],
+      [
+        'gzip, gzip, gzip, gzip, gzip, gzip',
+        'whatever',
+        /compressed 6 times over \(Content-Encoding\), more than fcast reads/,
+        undefined,
+      ],
       // A small body that decompresses to more than the cap (a "zip bomb") is cut at the cap.
       ['gzip', gzipSync(Buffer.alloc(5_000_000)), /larger than the .* cap/, 100_000],
     ] as const) {
