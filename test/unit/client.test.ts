@@ -414,6 +414,28 @@ describe('ApiClient', () => {
     }
   });
 
+  it('a gzip body that stalls is a timeout (exit 6), one cut by the connection exit 6, one ended short exit 7', async () => {
+    const gz = gzipSync(JSON.stringify({ ok: true, pad: 'x'.repeat(100_000) }));
+    const part = (end: (s: ServerResponse) => void) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gz.length });
+      s.write(gz.subarray(0, 60), () => end(s));
+    };
+    const chunked = (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      s.end(gz.subarray(0, 60));
+    };
+    for (const [name, answer, exitCode, said] of [
+      ['stalls', part(() => undefined), ExitCode.Unavailable, /timed out/],
+      ['cut', part((s) => s.socket?.destroy()), ExitCode.Unavailable, /broke while the answer was being read/],
+      ['ended short', chunked, ExitCode.BadResponse, /\(Content-Encoding: gzip\), but it does not decompress/],
+    ] as const) {
+      script = [answer];
+      const err = await failure(client({ timeout: { value: 0.3, source: 'flag' } }).c.request(GET));
+      expect(err.exitCode, name).toBe(exitCode);
+      expect(err.message, name).toMatch(said);
+    }
+  });
+
   it('refuses a body over the size cap with exit 7', async () => {
     script = [(_q, s) => json(s, 200, { big: 'x'.repeat(5000) })];
     const err = await failure(client({}, { maxBodyBytes: 1000 }).c.request(GET));
