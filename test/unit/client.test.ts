@@ -321,6 +321,19 @@ describe('ApiClient', () => {
       ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
       ['GET', '/done', ''],
     ]);
+
+    // Kept a POST, it still keeps its key at home: another origin is not followed.
+    script = [
+      (_q, s) => {
+        s.writeHead(301, { location: `${base.replace('127.0.0.1', 'localhost')}/api/v1/agent/command` });
+        s.end();
+      },
+    ];
+    seen = [];
+    const err = await failure(client().c.request({ ...post, auth: 'gateway' }));
+    expect(err.exitCode).toBe(ExitCode.BadResponse);
+    expect(err.message).toMatch(/another origin/);
+    expect(seen).toHaveLength(1);
   });
 
   it('a redirect it cannot follow is a bad response (exit 7), never an internal error', async () => {
