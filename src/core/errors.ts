@@ -152,6 +152,15 @@ export class InterruptedError extends FcastError {
   }
 }
 
+/** A failed file operation said plainly, `permission denied (EACCES)`; Node's words for a code not listed. */
+export function failureReason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const said = systemReason(e.code);
+  if (said) return `${said} (${e.code})`;
+  // Node's message begins with the code (`EBUSY: resource busy`): said once.
+  return `${e.code ? `${e.code} ` : ''}${String(e.message ?? err).replace(/^\w+: /, '')}`;
+}
+
 /** A failed file operation's reason, said plainly (`no such file`); undefined for a code not listed. */
 export function systemReason(code: string | undefined): string | undefined {
   return code === undefined ? undefined : SYSTEM_REASONS.get(code);
