@@ -3,10 +3,10 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 
-/** A decompressor for a Content-Encoding, or undefined for one fcast cannot read. */
-export function decoderFor(coding: string): Transform | undefined {
-  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip();
-  if (coding === 'deflate') return createInflate();
-  if (coding === 'br') return createBrotliDecompress();
-  return undefined;
-}
+/** A decompressor for each Content-Encoding fcast can read. */
+export const DECODERS: ReadonlyMap<string, () => Transform> = new Map([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);

@@ -14,7 +14,7 @@ import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';
 import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configDirNames, configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs } from './private-dir.js';
-import { ConfigError, systemReason } from '../core/errors.js';
+import { ConfigError, failureReason } from '../core/errors.js';
 import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
 
 export interface ConfigStore {
@@ -111,10 +111,9 @@ export async function updateConfig(dir: string, change: (data: ConfigData) => vo
 function writeFailure(path: string, err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
   const e = err as NodeJS.ErrnoException;
-  const said = systemReason(e.code);
   const dir = dirname(path);
   return new ConfigError(
-    `cannot write config file ${path}: ${said ? `${said} (${e.code})` : `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`}`,
+    `cannot write config file ${path}: ${failureReason(err)}`,
     e.code === 'EACCES' || e.code === 'EPERM'
       ? {
           // A directory that could not be made (its parent refused) has no mode to change.

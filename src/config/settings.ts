@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME, configLocationProblem } from './config-location.js';
 import type { Ctx, Env } from '../core/context.js';
 import { canonicalSymbolOf } from '../core/domain.js';
-import { ConfigError, UsageError } from '../core/errors.js';
+import { ConfigError, failureReason, UsageError } from '../core/errors.js';
 import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
 
 /** A bad value whose exit code depends on who typed it: a flag is a usage error (2), the environment or the file a config error (3). */
@@ -238,7 +238,7 @@ export function readConfigFile(path: string): ConfigData {
 }
 
 function readFailure(path: string, err: unknown): ConfigError {
-  return new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  return new ConfigError(`cannot read config file ${path}: ${failureReason(err)}`);
 }
 
 function corruptConfig(path: string, why: string): ConfigError {

@@ -152,19 +152,29 @@ export class InterruptedError extends FcastError {
   }
 }
 
-/** A failed file operation's reason, said plainly (`no such file`); undefined for a code not listed. */
-export function systemReason(code: string | undefined): string | undefined {
-  return code === undefined ? undefined : SYSTEM_REASONS[code];
+/** A failed file operation said plainly, `permission denied (EACCES)`; Node's words for a code not listed. */
+export function failureReason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const said = systemReason(e.code);
+  if (said) return `${said} (${e.code})`;
+  // Node's message begins with the code (`EBUSY: resource busy`): said once.
+  return `${e.code ? `${e.code} ` : ''}${String(e.message ?? err).replace(/^\w+: /, '')}`;
 }
 
-const SYSTEM_REASONS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-  EROFS: 'a read-only file system',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exceeded',
-};
+/** A failed file operation's reason, said plainly (`no such file`); undefined for a code not listed. */
+export function systemReason(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : SYSTEM_REASONS.get(code);
+}
+
+// A Map, not an object: a code is looked up, and `toString` is no key of an object's own.
+const SYSTEM_REASONS = new Map([
+  ['ENOENT', 'no such file'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EISDIR', 'it is a directory'],
+  ['ENOTDIR', 'a part of the path is not a directory'],
+  ['ELOOP', 'too many symbolic links'],
+  ['EROFS', 'a read-only file system'],
+  ['ENOSPC', 'no space left on the device'],
+  ['EDQUOT', 'the disk quota is exceeded'],
+]);

@@ -138,23 +138,24 @@ describe('a sloppy PHP deployment', () => {
     );
   });
 
-  it('a warning printed before the JSON: exit 7, its first bytes shown, the service (not the base URL) blamed', async () => {
-    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('warning') } });
-    expectExit(r, 7);
-    expect(r.stderr).toMatch(/^fcast: demo\.php: the response is not JSON \(it starts '<br \/>\\n<b>Warning<\/b>:/m);
-    expect(r.stderr).toMatch(/hint: the JSON comes after other output .*: the service needs fixing/);
-    expect(r.stderr).not.toMatch(/base URL/);
-  });
-
-  it('the same warning as plain text (html_errors off): the same verdict, the newline before it written out', async () => {
-    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('warning-text') } });
-    expectExit(r, 7);
-    expect(r.stderr).toMatch(
+  it.each([
+    ['as HTML', 'warning', /^fcast: demo\.php: the response is not JSON \(it starts '<br \/>\\n<b>Warning<\/b>:/m],
+    // html_errors off: the newline before it is written out.
+    [
+      'as plain text',
+      'warning-text',
       /^fcast: demo\.php: the response is not JSON \(it starts '\\nWarning: Undefined variable/m,
-    );
-    expect(r.stderr).toMatch(/hint: the JSON comes after other output .*: the service needs fixing/);
-    expect(r.stderr).not.toMatch(/base URL/);
-  });
+    ],
+  ])(
+    'a warning printed before the JSON %s: exit 7, its first bytes shown, the service (not the base URL) blamed',
+    async (_as, front, starts) => {
+      const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at(front) } });
+      expectExit(r, 7);
+      expect(r.stderr).toMatch(starts);
+      expect(r.stderr).toMatch(/hint: the JSON comes after other output .*: the service needs fixing/);
+      expect(r.stderr).not.toMatch(/base URL/);
+    },
+  );
 
   it('a fatal error answered 200 (display_errors on): exit 7, the service failed; never "check the base URL"', async () => {
     const r = await runCli(['demo'], { env: { FCAST_BASE_URL: at('fatal-200') } });

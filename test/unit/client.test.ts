@@ -321,6 +321,19 @@ describe('ApiClient', () => {
       ['POST', '/api/v1/agent/command', '{"command":"macro"}'],
       ['GET', '/done', ''],
     ]);
+
+    // Kept a POST, it still keeps its key at home: another origin is not followed.
+    script = [
+      (_q, s) => {
+        s.writeHead(301, { location: `${base.replace('127.0.0.1', 'localhost')}/api/v1/agent/command` });
+        s.end();
+      },
+    ];
+    seen = [];
+    const err = await failure(client().c.request({ ...post, auth: 'gateway' }));
+    expect(err.exitCode).toBe(ExitCode.BadResponse);
+    expect(err.message).toMatch(/another origin/);
+    expect(seen).toHaveLength(1);
   });
 
   it('a redirect it cannot follow is a bad response (exit 7), never an internal error', async () => {
@@ -361,6 +374,10 @@ describe('ApiClient', () => {
       ['deflate', deflateSync],
       ['br', brotliCompressSync],
       ['GZIP', gzipSync],
+      // A list names the codings in the order applied: br over gzip is undone br first.
+      ['gzip, br', (t: string) => brotliCompressSync(gzipSync(t))],
+      ['deflate,gzip', (t: string) => gzipSync(deflateSync(t))],
+      ['identity, gzip', gzipSync],
     ] as const) {
       let asked: string | undefined;
       script = [
@@ -391,6 +408,14 @@ describe('ApiClient', () => {
         undefined,
       ],
       ['zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      ['gzip, zstd', 'whatever', /compressed as zstd \(Content-Encoding\), which fcast cannot read/, undefined],
+      ['gzip, br', gzipSync('{"ok":true}'), /\(Content-Encoding: gzip, br\), but it does not decompress/, undefined],
+      [
+        'gzip, gzip, gzip, gzip, gzip, gzip',
+        'whatever',
+        /compressed 6 times over \(Content-Encoding\), more than fcast reads/,
+        undefined,
+      ],
       // A small body that decompresses to more than the cap (a "zip bomb") is cut at the cap.
       ['gzip', gzipSync(Buffer.alloc(5_000_000)), /larger than the .* cap/, 100_000],
     ] as const) {
@@ -399,6 +424,28 @@ describe('ApiClient', () => {
       expect(err.exitCode, coding).toBe(ExitCode.BadResponse);
       expect(err.message).toMatch(said);
       expect(err.message).not.toMatch(/Z_|zlib|incorrect header/i);
+    }
+  });
+
+  it('a gzip body that stalls is a timeout (exit 6), one cut by the connection exit 6, one ended short exit 7', async () => {
+    const gz = gzipSync(JSON.stringify({ ok: true, pad: 'x'.repeat(100_000) }));
+    const part = (end: (s: ServerResponse) => void) => (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gz.length });
+      s.write(gz.subarray(0, 60), () => end(s));
+    };
+    const chunked = (_q: IncomingMessage, s: ServerResponse) => {
+      s.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      s.end(gz.subarray(0, 60));
+    };
+    for (const [name, answer, exitCode, said] of [
+      ['stalls', part(() => undefined), ExitCode.Unavailable, /timed out/],
+      ['cut', part((s) => s.socket?.destroy()), ExitCode.Unavailable, /broke while the answer was being read/],
+      ['ended short', chunked, ExitCode.BadResponse, /\(Content-Encoding: gzip\), but it does not decompress/],
+    ] as const) {
+      script = [answer];
+      const err = await failure(client({ timeout: { value: 0.3, source: 'flag' } }).c.request(GET));
+      expect(err.exitCode, name).toBe(exitCode);
+      expect(err.message, name).toMatch(said);
     }
   });
 

@@ -1,7 +1,7 @@
 // amend(): the one way to add a prefix, suffix or hint to an error, keeping its class, exit
-// code, details and cause.
+// code, details and cause; systemReason(): a failed file operation's code said plainly.
 import { describe, expect, it } from 'vitest';
-import { amend, ApiError, ExitCode, NetworkError } from '../../src/core/errors.js';
+import { amend, ApiError, ExitCode, NetworkError, systemReason } from '../../src/core/errors.js';
 
 describe('amend', () => {
   it('keeps the class, exit code and details, and the original as the cause', () => {
@@ -27,5 +27,14 @@ describe('amend', () => {
     expect(told.mayHaveArrived).toBe(true);
     expect(told.message).toBe('connection reset; not retried');
     expect(told.hint).toBe('h');
+  });
+});
+
+describe('systemReason', () => {
+  it('says a listed code plainly, and nothing for any other, a name of Object.prototype included', () => {
+    expect(systemReason('EACCES')).toBe('permission denied');
+    expect(systemReason(undefined)).toBeUndefined();
+    for (const code of ['EBUSY', 'toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect(systemReason(code), code).toBeUndefined();
   });
 });

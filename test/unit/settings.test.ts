@@ -212,7 +212,7 @@ describe('the config file as read', () => {
     mkdirSync(path);
     expect(told(thrown(() => readConfigFile(path)))).toEqual({
       exitCode: 3,
-      message: `cannot read config file ${path}: EISDIR: illegal operation on a directory, read`,
+      message: `cannot read config file ${path}: it is a directory (EISDIR)`,
       hint: undefined,
     });
   });
