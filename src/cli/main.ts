@@ -21,9 +21,8 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   let settled: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
   try {
-    const line = commandLine(app, argv);
-    const program = await buildProgram(app, line);
-    await program.parseAsync(line, { from: 'user' });
+    const program = await buildProgram(app, argv);
+    await program.parseAsync(commandLine(program, argv), { from: 'user' });
     return settled ?? ExitCode.Ok;
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).

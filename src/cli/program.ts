@@ -76,15 +76,13 @@ export const SHARED_COMMAND_FLAGS: ReadonlyMap<string, boolean> = new Map([
 /**
  * The command line as commander is to read it: the shared command flags typed before the
  * command's name (with their values) moved to its end, before any `--`. Commander reads the
- * root's options wherever they are, but a command's own only after its name.
+ * root's options wherever they are, but a command's own only after its name. `program` is the
+ * root buildProgram() made for this line.
  */
-export function commandLine(app: App, argv: readonly string[]): string[] {
-  // Most lines hold none of them: those are read as typed, without building a root to ask.
+export function commandLine(program: Command, argv: readonly string[]): string[] {
+  // Most lines hold none of them: those are read as typed.
   if (!argv.some((arg) => SHARED_COMMAND_FLAGS.has(arg.split('=')[0]!))) return [...argv];
-  const root = rootCommand(app);
-  const rootTakesValue = new Set(
-    root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter(Boolean)),
-  );
+  const rootTakesValue = rootValueFlags(program);
   const kept: string[] = [];
   const moved: string[] = [];
   let i = 0;
@@ -100,6 +98,15 @@ export function commandLine(app: App, argv: readonly string[]): string[] {
   const rest = argv.slice(i);
   const end = rest.includes('--') ? rest.indexOf('--') : rest.length;
   return [...kept, ...rest.slice(0, end), ...moved, ...rest.slice(end)];
+}
+
+/** The root's options that take a value, long and short names. */
+function rootValueFlags(program: Command): Set<string> {
+  return new Set(
+    program.options
+      .filter((o) => o.required || o.optional)
+      .flatMap((o) => [o.long, o.short].filter((n): n is string => n !== undefined)),
+  );
 }
 
 /** Commands that read the whole tree when they run. */
@@ -148,9 +155,9 @@ function pointErrorsAtHelp(command: Command): void {
  * taken for a command, whatever global flags are added later.
  */
 function commandModuleNamed(program: Command, argv: readonly string[]) {
-  const takesValue = new Set(
-    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter(Boolean)),
-  );
+  // The shared command flags too, which may come first (`fcast --interval 5 demo`).
+  const takesValue = rootValueFlags(program);
+  for (const [flag, value] of SHARED_COMMAND_FLAGS) if (value) takesValue.add(flag);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return undefined;

@@ -26,27 +26,29 @@ const DIRECTORY_KEY_LIST = DIRECTORY_KEYS.join(', ');
 
 const isDirectoryKey = (raw: string): raw is DirectoryKey => (DIRECTORY_KEYS as readonly string[]).includes(raw);
 
-/** set and unset: a directory is moved by its variable, never by the config file. */
-function refuseDirectory(raw: string): void {
-  if (!isDirectoryKey(raw)) return;
-  const { env } = DIRECTORIES[raw];
-  throw new UsageError(`'${raw}' is read from ${env} only, never from the config file`, {
-    hint: `set ${env} in your environment to move it`,
-  });
-}
-
-/** The setting a config key names; a secret or an unknown key is a usage error. */
-function configKey(raw: string): SettingName {
+/**
+ * The setting a config key names; a secret, a directory or an unknown key is a usage error.
+ * `get`, which reads the directories too (and asks for them first), passes them as `alsoKnown`
+ * so that a misspelt one is suggested and listed like the others.
+ */
+function configKey(raw: string, alsoKnown: readonly string[] = []): SettingName {
   if ((SECRET_KEYS as readonly string[]).includes(raw)) {
     throw new UsageError(`'${raw}' is a key: it is never set, shown or removed with 'fcast config'`, {
       hint: "use 'fcast auth login', 'fcast auth status' or 'fcast auth logout'",
     });
   }
+  if (isDirectoryKey(raw)) {
+    const { env } = DIRECTORIES[raw];
+    throw new UsageError(`'${raw}' is read from ${env} only, never from the config file`, {
+      hint: `set ${env} in your environment to move it`,
+    });
+  }
   const name = settingOfConfigKey(raw);
   if (!name) {
-    const near = closest(raw, CONFIG_KEYS);
+    const known = [...CONFIG_KEYS, ...alsoKnown];
+    const near = closest(raw, known);
     throw new UsageError(
-      `unknown config key '${raw}'${near ? ` (did you mean ${near}?)` : ''}; the keys are ${KEY_LIST}`,
+      `unknown config key '${raw}'${near ? ` (did you mean ${near}?)` : ''}; the keys are ${known.join(', ')}`,
     );
   }
   return name;
@@ -125,7 +127,9 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, _opts, raw: string) => {
-        const got = isDirectoryKey(raw) ? directorySetting(run.ctx, raw) : effectiveValue(run, configKey(raw));
+        const got = isDirectoryKey(raw)
+          ? directorySetting(run.ctx, raw)
+          : effectiveValue(run, configKey(raw, DIRECTORY_KEYS));
         if (run.flags.json) return run.out.json(got?.value ?? null);
         if (got === undefined) {
           run.out.note(`${raw} is not set`);
@@ -152,7 +156,6 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run, _opts, raw: string, value: string) => {
-        refuseDirectory(raw);
         const name = configKey(raw);
         let parsed: unknown;
         try {
@@ -181,7 +184,6 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', examples(['fcast config unset timeout', 'back to the default (30 s)']))
     .action(
       action(app, async (run, _opts, raw: string) => {
-        refuseDirectory(raw);
         configKey(raw);
         if (run.flags.dryRun) {
           const path = configFilePath(configDir(run.ctx));

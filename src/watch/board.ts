@@ -88,7 +88,7 @@ export async function boardForecasts(
           for (const f of report.failures) if (f !== report.permanent) out.error(f.error);
           throw report.permanent.error;
         }
-        if (options.count !== undefined && refresher.count >= options.count) {
+        if (refresher.last) {
           // The last board stays on the shell's screen, as the command alone would print it.
           screen.close();
           stderr.restore();

@@ -97,6 +97,11 @@ export class Refresher {
     return { answers, failures, permanent, code: failures[0]?.error.exitCode ?? ExitCode.Ok };
   }
 
+  /** Whether the refresh just made was the watch's last: --count of them are done. */
+  get last(): boolean {
+    return this.options.count !== undefined && this.count >= this.options.count;
+  }
+
   /** Whether the board shows data older than the last refresh: some symbol's last refresh failed. */
   get stale(): boolean {
     return this.lastFailures.length > 0;

@@ -34,7 +34,7 @@ export async function streamForecasts(
       write(ctx, out, source, options, refresher, report);
       await source.shown?.(report.answers);
       if (report.permanent) throw withoutBody(report.permanent.error);
-      if (options.count !== undefined && refresher.count >= options.count) return report.code;
+      if (refresher.last) return report.code;
       await sleepUntil(ctx, refresher.nextAt, readerLeft);
     }
   } catch (err) {
@@ -68,7 +68,7 @@ function write(
   }
   const next = formatDuration((refresher.nextAt - ctx.clock.now()) / 1000);
   // After the last refresh (a permanent failure, --count reached) none comes: no countdown.
-  const last = report.permanent !== undefined || (options.count !== undefined && refresher.count >= options.count);
+  const last = report.permanent !== undefined || refresher.last;
   for (const f of report.failures) {
     // The permanent failure is main's to tell, with its hint.
     if (f === report.permanent) continue;

@@ -45,6 +45,12 @@ describe('fcast config', () => {
     expect(table.stdout).toMatch(new RegExp(`^data-dir +${join(dir, '.local', 'share', 'fcast')} +default$`, 'm'));
     const get = await runCli(['config', 'get', 'data-dir'], { configDir: dir, env: { FCAST_DATA_DIR: data } });
     expect(get).toMatchObject({ code: 0, stdout: `${data}\n` });
+    // get reads them, so a misspelt one is suggested, and listed among the keys, like a setting.
+    const typo = await runCli(['config', 'get', 'data-dri'], { configDir: dir });
+    expectExit(typo, 2);
+    expect(typo.stderr).toMatch(
+      /^fcast: unknown config key 'data-dri' \(did you mean data-dir\?\); the keys are .*record, config-dir, data-dir\n/,
+    );
 
     for (const argv of [
       ['config', 'set', 'data-dir', data],

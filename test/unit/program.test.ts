@@ -19,6 +19,10 @@ describe('the command tree', () => {
     expect(await registered(['--base-url', 'demo', 'symbols'])).toEqual(['symbols']);
     expect(await registered(['--base-url=http://x', 'cmd', 'macro'])).toEqual(['cmd']);
     expect(await registered(['__complete-symbols'])).toEqual(['completion', '__complete-symbols']);
+    // Past the shared command flags typed first, and their values: one root serves both the
+    // search for the command and the moving of those flags (commandLine).
+    expect(await registered(['--interval', '5', '--watch', '--count=2', 'demo'])).toEqual(['demo']);
+    expect(await registered(['--count', '3', '--record', 'predict', 'BTC/USD'])).toEqual(['predict']);
   });
 
   it('registers every command for help, completion, unknown names and no argv', async () => {
@@ -30,11 +34,12 @@ describe('the command tree', () => {
 });
 
 describe('the shared command flags before the command', () => {
-  it('move after the command, with their values, past the global flags and before --', () => {
+  it('move after the command, with their values, past the global flags and before --', async () => {
+    const root = await buildProgram(app(), []);
     expect(
-      commandLine(app(), ['--format', 'json', '--interval', '5', '--watch', 'predict', 'BTC/USD', '--tf', '1h']),
+      commandLine(root, ['--format', 'json', '--interval', '5', '--watch', 'predict', 'BTC/USD', '--tf', '1h']),
     ).toEqual(['--format', 'json', 'predict', 'BTC/USD', '--tf', '1h', '--interval', '5', '--watch']);
-    expect(commandLine(app(), ['--count=2', '--base-url', 'demo', 'demo', '--', 'x'])).toEqual([
+    expect(commandLine(root, ['--count=2', '--base-url', 'demo', 'demo', '--', 'x'])).toEqual([
       '--base-url',
       'demo',
       'demo',
@@ -44,7 +49,7 @@ describe('the shared command flags before the command', () => {
     ]);
     // After the command's name, and without any of them, the line is as typed.
     const typed = ['demo', '--record', '--watch', '--interval', '5'];
-    expect(commandLine(app(), typed)).toEqual(typed);
+    expect(commandLine(root, typed)).toEqual(typed);
   });
 
   it('are flags of commands, each taking a value exactly where the commands declare one', async () => {

@@ -4,12 +4,15 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
 import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import type { Ctx } from '../../src/core/context.js';
 import { compactJson } from '../../src/output/json.js';
 import { charWidth, displayWidth, withoutColour } from '../../src/output/table.js';
 import { ansi, fitLine } from '../../src/watch/ansi.js';
 import { clip } from '../../src/watch/board.js';
 import { bodyAt, changesBetween, shownTimes } from '../../src/watch/changes.js';
+import { Refresher } from '../../src/watch/refresher.js';
 import { isTransient, MAX_BACKOFF_S, secondsToNextRefresh } from '../../src/watch/schedule.js';
+import type { ForecastSource, WatchOptions } from '../../src/watch/source.js';
 import { keysIn, Screen } from '../../src/watch/screen.js';
 import { VirtualTerminal } from '../helpers/terminal.js';
 
@@ -69,6 +72,23 @@ const envelope = (last: number, predictions: Record<string, object>, serverT?: n
     predictions,
     meta: { source: 's', license: 'l', disclaimer: 'd', tier: 'free', data_delay_min: 15, server_t: serverT },
   }) as unknown as ForecastEnvelope;
+
+describe('the last refresh', () => {
+  // Board and stream both end on it, and the stream's failure line drops its countdown there.
+  it('is the one that reaches --count; without --count none is', async () => {
+    const source = { symbols: [], fetch: async () => [] } as unknown as ForecastSource;
+    const clock = { now: () => 0, random: () => 0 } as unknown as Ctx['clock'];
+    const counted = new Refresher(source, clock, { intervalS: 5, count: 2 } as WatchOptions);
+    const endless = new Refresher(source, clock, { intervalS: 5 } as WatchOptions);
+    const lasts: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      await counted.refresh();
+      await endless.refresh();
+      lasts.push(counted.last, endless.last);
+    }
+    expect(lasts).toEqual([false, false, true, false, true, false]);
+  });
+});
 
 describe('what changed', () => {
   it('marks new forecasts, flipped directions and the price move; nothing for a first body', () => {
