@@ -214,7 +214,10 @@ function merge(
       if ('error' in got) skip(pendingLine, got.error);
       else take(got.records);
     });
-    if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
+    if (pending !== '') {
+      summary.rows++;
+      skip(pendingLine, 'a quoted cell is never closed');
+    }
   }
   // Not one row read: not a damaged export but some other file (nothing was written).
   if (summary.rows > 0 && summary.skipped === summary.rows) {
