@@ -123,12 +123,13 @@ export const parseAccuracyTimeframe = (raw: string): string => parseChoice(raw, 
 export const parseMaturity = (raw: string, what = 'maturity'): (typeof MATURITY_LEVELS)[number] =>
   parseChoice(raw, MATURITY_LEVELS, what);
 
-/** A whole number >= min, written as plain digits (no 1e3, no 0x10, no 5.0). */
-export function parseWholeNumber(raw: string, what: string, min = 0): number {
+/** A whole number from min (to max, when given), written as plain digits (no 1e3, no 0x10, no 5.0). */
+export function parseWholeNumber(raw: string, what: string, min = 0, max?: number): number {
   const text = raw.trim();
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`${what} must be a whole number${min > 0 ? ` >= ${min}` : ''}, got ${shown(raw)}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
+    const range = max !== undefined ? ` from ${min} to ${max}` : min > 0 ? ` >= ${min}` : '';
+    throw new UsageError(`${what} must be a whole number${range}, got ${shown(raw)}`);
   }
   return n;
 }

@@ -90,13 +90,7 @@ export function addGateFlags(command: Command): Command {
     );
 }
 
-export function parseBins(raw: string): number {
-  const text = raw.trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > 100)
-    throw new UsageError(`--bins must be a whole number from 1 to 100, got ${shown(raw)}`);
-  return n;
-}
+export const parseBins = (raw: string): number => parseWholeNumber(raw, '--bins', 1, 100);
 
 /** --since and --until together must leave a range: since before until (until is exclusive). */
 export function checkTimeRange(f: JournalFilterFlags): void {

@@ -189,10 +189,14 @@ function merge(
     let header: string[] | undefined;
     let pending = '';
     let pendingLine = 0;
+    // Whether the lines so far leave a quoted cell open, kept line by line: a stray quote must
+    // not make each later line rescan all those before it.
+    let open = false;
     forEachTextLine(path, (text, n) => {
       if (pending === '') pendingLine = n;
       pending = pending === '' ? text : `${pending}\n${text}`;
-      if (opensQuote(pending)) return;
+      if (opensQuote(text)) open = !open;
+      if (open) return;
       const line = pending.replace(/\r$/, '');
       pending = '';
       if (!header) {
@@ -214,7 +218,10 @@ function merge(
       if ('error' in got) skip(pendingLine, got.error);
       else take(got.records);
     });
-    if (pending !== '') skip(pendingLine, 'a quoted cell is never closed');
+    if (pending !== '') {
+      summary.rows++;
+      skip(pendingLine, 'a quoted cell is never closed');
+    }
   }
   // Not one row read: not a damaged export but some other file (nothing was written).
   if (summary.rows > 0 && summary.skipped === summary.rows) {

@@ -208,6 +208,22 @@ export interface ScoredLine {
   settle_price: number;
 }
 
+/** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
+export function scoredLine(r: SettlementRecord): ScoredLine {
+  return {
+    symbol: r.symbol,
+    tf: r.tf,
+    ts: r.ts,
+    status: r.status,
+    direction: r.direction,
+    p_long: r.p_long,
+    p_short: r.p_short,
+    p_flat: r.p_flat,
+    anchor_price: r.anchor_price,
+    settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
+  };
+}
+
 export interface ReportVisitor {
   forecast(symbol: string, tf: string, ts: number): void;
   settlement(s: ScoredLine): void;
@@ -436,20 +452,7 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       else if (r === 'newer') problems.newer++;
       else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
       else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
-      else if (r.kind === 'settlement') {
-        visitor.settlement({
-          symbol: r.symbol,
-          tf: r.tf,
-          ts: r.ts,
-          status: r.status,
-          direction: r.direction,
-          p_long: r.p_long,
-          p_short: r.p_short,
-          p_flat: r.p_flat,
-          anchor_price: r.anchor_price,
-          settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
-        });
-      }
+      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
     },
     () => problems.torn++,
   );

@@ -5,12 +5,12 @@
 // lines that cannot be dated are kept: a damaged line, and a torn last line (a write cut short
 // by a crash), which stays last and torn, as readers and the next writer expect it. The index is
 // then built afresh from the files (store.ts, rewriteJournal).
-import { closeSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomically } from '../config/atomic-write.js';
+import { TEMP_MARK, writeAtomically } from '../config/atomic-write.js';
 import { removeStaleTempFiles } from '../config/file-lock.js';
 import { forEachLine, parseLine } from './lines.js';
-import { monthEnd, monthFiles, monthStart, openJournalDir, rewriteJournal } from './store.js';
+import { MONTH_FILE, monthEnd, monthFiles, monthStart, openJournalDir, rewriteJournal } from './store.js';
 
 export interface PruneSummary {
   before: number;
@@ -49,10 +49,7 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
         if (write) unlinkSync(path);
       } else if (removed > 0) {
         summary.files_rewritten.push(file);
-        if (write) {
-          removeStaleTempFiles(path);
-          writeAtomically(path, Buffer.concat(kept), 0o600);
-        }
+        if (write) writeAtomically(path, Buffer.concat(kept), 0o600);
       }
     }
   };
@@ -62,6 +59,7 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
     return summary;
   }
   return rewriteJournal(dataDir, (dir) => {
+    removeDeadRewrites(dir);
     work(dir, true);
     return { result: summary, rewrote: summary.files_removed.length > 0 || summary.files_rewritten.length > 0 };
   });
@@ -79,4 +77,17 @@ function tornTail(path: string, end: number): Buffer | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The temp files of month rewrites whose prune was killed before its rename, of any month: the
+ * month it was rewriting may be removed whole, or never rewritten again, by the next prune.
+ */
+function removeDeadRewrites(dir: string): void {
+  const months = new Set<string>();
+  for (const name of readdirSync(dir)) {
+    const at = name.indexOf(TEMP_MARK);
+    if (at > 0 && MONTH_FILE.test(name.slice(0, at))) months.add(name.slice(0, at));
+  }
+  for (const month of months) removeStaleTempFiles(join(dir, month));
 }

@@ -4,7 +4,14 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRecord, noProblems, readRecords, scanForReport, type ScoredLine } from '../../src/journal/lines.js';
+import {
+  checkRecord,
+  noProblems,
+  readRecords,
+  scanForReport,
+  scoredLine,
+  type ScoredLine,
+} from '../../src/journal/lines.js';
 import {
   recordLine,
   settledRecord,
@@ -95,19 +102,7 @@ function throughJsonParse(path: string): Seen & { damaged: number } {
     (r) => {
       if (r.kind === 'forecast') seen.forecasts.push(`${r.symbol}|${r.tf}|${r.ts}`);
       else if (r.kind === 'price') seen.prices.push(`${r.symbol}|${r.t}`);
-      else if (r.kind === 'settlement')
-        seen.settlements.push({
-          symbol: r.symbol,
-          tf: r.tf,
-          ts: r.ts,
-          status: r.status,
-          direction: r.direction,
-          p_long: r.p_long,
-          p_short: r.p_short,
-          p_flat: r.p_flat,
-          anchor_price: r.anchor_price,
-          settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
-        });
+      else if (r.kind === 'settlement') seen.settlements.push(scoredLine(r));
     },
     problems,
   );

@@ -293,6 +293,22 @@ describe('prune and what it leaves', () => {
     expect([read.length, problems.damaged]).toEqual([3, 1]);
   });
 
+  it('removes the month temp files of a prune killed before its rename, of any month, and leaves a live one’s', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    const dir = journalDirOf(data);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    // October was being rewritten when its prune was killed; this prune rewrites no month at all.
+    writeFileSync(join(dir, `2026-10.jsonl.tmp-${dead}-a`), 'half of October');
+    writeFileSync(join(dir, `2026-11.jsonl.tmp-${dead}-b`), 'half of November');
+    // The parent of this test process lives as long as the test runs.
+    const live = `2026-11.jsonl.tmp-${process.ppid}-c`;
+    writeFileSync(join(dir, live), 'a write in progress');
+    const summary = await pruneJournal(data, NOV - 86_400 * 40, false);
+    expect(summary).toMatchObject({ removed: 0, files_rewritten: [] });
+    expect(readdirSync(dir).sort()).toEqual(['2026-11.jsonl', live, 'index.json']);
+  });
+
   it('builds the index afresh from the files it rewrote, without first taking in what it was behind', async () => {
     const data = join(tempDir(), 'data');
     await record(data, minutes(NOV, 4));
