@@ -8,7 +8,7 @@ import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
 import { writeAtomically } from '../config/atomic-write.js';
 import { isDelimited, type Run } from './command.js';
-import { CheckFailedError, InterruptedError, systemReason, UsageError } from '../core/errors.js';
+import { CheckFailedError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
 import { runChecks } from '../evidence/checks.js';
 import type { EvidenceFlags } from './evidence-flags.js';
@@ -29,12 +29,6 @@ function baselineError(file: string, why: string, cause?: unknown): UsageError {
   return new UsageError(`--baseline ${file}: ${why}`, { hint: BASELINE_HINT, cause });
 }
 
-const reason = (err: unknown): string => {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code) return systemReason(code) ?? code;
-  return err instanceof Error ? err.message : String(err);
-};
-
 async function readBaseline(file: string, filter: RecordFilter): Promise<Baseline> {
   let text: string;
   try {
@@ -43,7 +37,7 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw baselineError(file, `cannot read it (${reason(err)})`, err);
+    throw baselineError(file, `cannot read it: ${failureReason(err)}`, err);
   }
   let body: unknown;
   try {
@@ -77,7 +71,7 @@ function savePath(file: string): string {
     accessSync(dirname(target), constants.W_OK);
     return target;
   } catch (err) {
-    throw new UsageError(`--save ${file}: cannot write there (${reason(err)})`, { cause: err });
+    throw new UsageError(`--save ${file}: cannot write there: ${failureReason(err)}`, { cause: err });
   }
 }
 
@@ -170,7 +164,7 @@ export async function runEvidenceCommand(
   try {
     writeAtomically(saveTo, `${reindentJson(res.raw)}\n`, 0o644);
   } catch (err) {
-    throw new UsageError(`--save ${flags.save}: cannot write it (${reason(err)})`, { cause: err });
+    throw new UsageError(`--save ${flags.save}: cannot write it: ${failureReason(err)}`, { cause: err });
   }
   return undefined;
 }

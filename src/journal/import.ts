@@ -4,7 +4,7 @@
 // journal has none (a settled row also replaces an unsettleable mark). One transaction under
 // the lock; the records go in with one write per month file per batch.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { systemReason, UsageError } from '../core/errors.js';
+import { failureReason, UsageError } from '../core/errors.js';
 import { checkRecord, forEachLine } from './lines.js';
 import type { JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
@@ -66,12 +66,7 @@ function forEachTextLine(path: string, onLine: (text: string, n: number) => void
 
 /** The file's format, by its first bytes; a file that cannot be opened as a regular file is a usage error. */
 function sniff(path: string): 'csv' | 'jsonl' {
-  const cannotRead = (err: unknown) => {
-    const code = (err as NodeJS.ErrnoException).code;
-    const said = systemReason(code);
-    const why = said ? `${said} (${code})` : (code ?? (err as Error).message);
-    return new UsageError(`cannot read ${path}: ${why}`);
-  };
+  const cannotRead = (err: unknown) => new UsageError(`cannot read ${path}: ${failureReason(err)}`);
   let fd: number;
   try {
     // Checked before opening: opening a FIFO would wait for a writer.

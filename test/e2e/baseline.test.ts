@@ -113,7 +113,7 @@ describe('--save', () => {
     if (spawnSync('mkfifo', [fifo]).status !== 0) return; // no mkfifo here
     const r = await emu.run(['track-record', '--save', fifo]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--save .*fifo: cannot write there \(it is not a regular file\)/);
+    expect(r.stderr).toMatch(/--save .*fifo: cannot write there: it is not a regular file$/m);
     expect(emu.server.requests).toHaveLength(0);
   });
 
@@ -283,7 +283,7 @@ describe('--baseline, a record that was rewritten', () => {
 
 describe('--baseline, a bad file: exit 2 naming it, nothing sent', () => {
   const cases: Array<[string, (dir: string) => string, RegExp]> = [
-    ['missing', (dir) => join(dir, 'none.json'), /cannot read it \(no such file\)/],
+    ['missing', (dir) => join(dir, 'none.json'), /cannot read it: no such file \(ENOENT\)$/m],
     [
       'not JSON',
       (dir) => {
