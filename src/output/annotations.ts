@@ -9,6 +9,7 @@ import { appendFileSync } from 'node:fs';
 import type { Env } from '../core/context.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
+import { writeOwnCommand } from './workflow-commands.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
@@ -47,7 +48,8 @@ export interface AnnotationReport {
  */
 export function annotate(out: Output, env: Env, report: AnnotationReport): void {
   if (!inGitHubActions(env)) return;
-  for (const a of report.annotations) out.io.stderr.write(`${workflowCommand(a)}\n`);
+  // The one way past the filter that keeps every other line from reading as a command.
+  for (const a of report.annotations) writeOwnCommand(out.io.stderr, `${workflowCommand(a)}\n`);
   const file = env.GITHUB_STEP_SUMMARY;
   if (report.summary === undefined || !file) return;
   try {
