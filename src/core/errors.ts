@@ -22,7 +22,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [2, 'usage: bad command, flag or argument, or the server answered 400 (or a 4xx not named here)'],
   [
     3,
-    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file, the journal's directory",
+    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file, the journal's directory, output that cannot be written (a full disk)",
   ],
   [4, 'not found (404, 410)'],
   [5, 'rate limited: 429 after the retries, or a wait longer than --max-wait'],
