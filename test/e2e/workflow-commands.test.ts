@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import { foreignCommands, runnerCommands } from '../helpers/runner-commands.js';
-import { rewriteStrings, serveForwarding, type TamperedServer } from '../helpers/tampered.js';
+import { rewriteStrings, serveForwarding, serveTampered, type TamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
 
@@ -190,6 +190,30 @@ describe('a forecast whose tf is a command', () => {
       const plain = await runCli(['journal', 'report'], { now: FIXED_NOW, env: { FCAST_DATA_DIR: data } });
       expect(plain.stdout).toMatch(/^::stop-commands::x {8}0 {2}0\/0\/0 {5}1 /m);
       for (const r of [report, exported]) expect(foreignCommands(r.stdout + r.stderr)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('error messages and hints', () => {
+  it.each([
+    [{ status: 404, body: { title: '##[error]t', detail: 'x\n::stop-commands::y\r::error::z' } }],
+    [{ status: 503, body: { ok: false, error: { code: '::error::c', message: '\n::warning::m ##[group]g' } } }],
+  ])('a problem body with commands in it: %j', async (served) => {
+    const server = await serveTampered(() => served);
+    try {
+      for (const argv of [
+        ['predict', 'BTC/USD'],
+        ['cmd', 'macro'],
+        ['demo', '--json'],
+      ]) {
+        const r = await runCli([...argv, '--retries', '0'], { now: FIXED_NOW, env: actionsEnv(server.url) });
+        expect(r.code).not.toBe(0);
+        expect(`${r.stdout}${r.stderr}`).toMatch(/stop-commands|warning::m|error::c/);
+        expect(foreignCommands(r.stdout), r.stdout).toEqual([]);
+        expect(foreignCommands(r.stderr), r.stderr).toEqual([]);
+      }
     } finally {
       await server.close();
     }
