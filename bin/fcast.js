@@ -17,7 +17,21 @@ const argv = process.argv.slice(2);
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
-const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is closed', EIO: 'an I/O error' };
+const WRITE_FAILURES = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is too large',
+  EBADF: 'it is closed',
+  EIO: 'an I/O error',
+  EROFS: 'a read-only file system',
+};
+
+/**
+ * Exit 3 (ExitCode.Config, "auth or config"): output that cannot be written is a fault of the
+ * place the user sends it (a full disk, a closed descriptor), to be fixed there like an
+ * unwritable config file or journal directory; not a bug of fcast (1), and not the service (6).
+ */
+const WRITE_FAILED = 3;
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
@@ -103,7 +117,7 @@ function writeOut(text) {
     if (err?.code === 'EAGAIN') process.stdout.write(rest);
     else if (err?.code !== 'EPIPE') {
       process.stderr.write(writeFailure(err));
-      process.exitCode = 1;
+      process.exitCode = WRITE_FAILED;
     }
   }
 }
@@ -145,20 +159,29 @@ async function run() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
 
   // `fcast demo | head -3`: the reader left; that is not an error worth a stack trace. A full
-  // disk or a closed descriptor is worth one line, and exit 1, since the data did not arrive.
+  // disk or a closed descriptor is worth one line (on stderr, when that is not what failed),
+  // and exit 3, since the data did not arrive.
+  let writeFailed = false;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err) => {
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      if (stream === process.stdout) process.stderr.write(writeFailure(err));
-      process.exit(1);
+      // The command may end before the line is out: its own exit code must not win then.
+      writeFailed = true;
+      if (stream === process.stdout) process.stderr.write(writeFailure(err), () => process.exit(WRITE_FAILED));
+      else process.exit(WRITE_FAILED);
     });
   }
 
-  const code = await main(argv, realContext(interrupt.signal));
-  process.exitCode = code;
+  const ended = await main(argv, realContext(interrupt.signal));
+  // A failed write to a file (SyncWriteStream) reports its error on the next tick: let it.
+  await new Promise((resolve) => setImmediate(resolve));
+  const code = () => (writeFailed ? WRITE_FAILED : ended);
+  process.exitCode = code();
   // Leave as soon as the output is flushed: nothing the command left behind (a keep-alive
   // socket, a compiler thread) may hold the process.
-  const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+  // Only what is still queued: an empty write to a full device fails (ENOSPC) like any other.
+  const flushed = (stream) =>
+    stream.writableLength === 0 ? Promise.resolve() : new Promise((resolve) => stream.write('', resolve));
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  process.exit(code);
+  process.exit(code());
 }

@@ -5,7 +5,15 @@
 // no jitter, and drops the body of a failed POST that we need to report.
 import type { Clock } from '../core/context.js';
 import { REST_PREFIX } from '../core/domain.js';
-import { ApiError, BadResponseError, ConfigError, ExitCode, InterruptedError, NetworkError } from '../core/errors.js';
+import {
+  ApiError,
+  BadResponseError,
+  boundServerText,
+  ConfigError,
+  ExitCode,
+  InterruptedError,
+  NetworkError,
+} from '../core/errors.js';
 import type { ChosenKey, Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
 import { decodedBody } from './content-coding.js';
@@ -168,6 +176,7 @@ export class ApiClient {
         throw new ApiError(error.details, {
           exitCode: res.status === 429 ? ExitCode.RateLimited : ExitCode.Unavailable,
           message: `${error.message}; the server asks to wait ${asked}s, longer than --max-wait ${maxWait.value}s`,
+          wholeMessage: `${error.wholeMessage ?? error.message}; the server asks to wait ${asked}s, longer than --max-wait ${maxWait.value}s`,
           hint: `try again in ${asked}s, or raise --max-wait`,
           cause: error,
         });
@@ -176,7 +185,7 @@ export class ApiClient {
       const seconds = asked ?? Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value);
       await this.wait(
         seconds,
-        `HTTP ${res.status}${error.details.title ? ` ${error.details.title}` : ''}`,
+        `HTTP ${res.status}${error.details.title ? ` ${boundServerText(error.details.title)}` : ''}`,
         attempt,
         retries.value,
       );

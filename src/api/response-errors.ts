@@ -4,7 +4,7 @@
 // exit class of every status (`exitClassOf`) and the hints by status, told in the terms of
 // the request and of who most likely answered (the API, or a server or proxy in front of it).
 import { STATUS_CODES } from 'node:http';
-import { ApiError, type ApiErrorDetails, amend, ExitCode } from '../core/errors.js';
+import { ApiError, type ApiErrorDetails, amend, boundServerText, ExitCode } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
 import type { ProxyRoute } from './wire.js';
 
@@ -230,8 +230,10 @@ export function apiErrorFrom(status: number, body: unknown, raw?: string, contex
     return new ApiError(details, { exitCode, hint });
   }
   const { why, hint } = plainToTlsPort(status, raw, context) ?? foreignAnswer(status, context.proxy);
-  const named = `HTTP ${status}${details.title ? ` ${details.title}` : ''}`;
-  return new ApiError(details, { exitCode, message: why ? `${named}: ${why}` : named, hint });
+  const named = (title = details.title) => `HTTP ${status}${title ? ` ${title}` : ''}`;
+  const told = (title?: string) => (why ? `${named(title)}: ${why}` : named(title));
+  const cut = details.title === undefined ? undefined : boundServerText(details.title);
+  return new ApiError(details, { exitCode, message: told(cut), wholeMessage: told(), hint });
 }
 
 /** Re-tells an API error in the terms of its request; other errors pass unchanged. */
@@ -246,9 +248,11 @@ export function withContextHint(err: unknown, context: HintContext): unknown {
 export function failureUnderSuccess(status: number, raw: string, body: unknown): ApiError | undefined {
   if (!isRecord(body) || body.ok !== false) return undefined;
   const details = { ...describeErrorBody(status, body), raw };
-  const said = `${details.title ?? 'error'}${details.detail ? `: ${details.detail}` : ''}${details.requestId ? ` (request id ${details.requestId})` : ''}`;
+  const said = (shown: (text: string) => string) =>
+    `the gateway answered HTTP ${status} with ok: false: ${shown(details.title ?? 'error')}${details.detail ? `: ${shown(details.detail)}` : ''}${details.requestId ? ` (request id ${shown(details.requestId)})` : ''}`;
   return new ApiError(details, {
     exitCode: ExitCode.BadResponse,
-    message: `the gateway answered HTTP ${status} with ok: false: ${said}`,
+    message: said(boundServerText),
+    wholeMessage: said((text) => text),
   });
 }

@@ -11,6 +11,7 @@ import type { OutputFormat } from '../core/domain.js';
 import { amend, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { colorWanted, Output } from '../output/io.js';
 import { Redactor } from '../output/redact.js';
+import { guardOf, WORKFLOW_GUARD } from '../output/workflow-commands.js';
 import { closest, shown } from './input.js';
 import { reportError } from './report.js';
 import { withSettingOrigin } from './setting-origin.js';
@@ -54,8 +55,10 @@ export interface App {
 
 /** A writer that drops whatever comes once `ended()` says so. */
 function gated(writer: Writer, ended: () => boolean): Writer {
-  return {
+  const kept: Writer & { [WORKFLOW_GUARD]?: unknown } = {
     write: (chunk) => ended() || writer.write(chunk),
+    // Under GitHub Actions, the way for fcast's own annotations past the workflow-command filter.
+    [WORKFLOW_GUARD]: guardOf(writer),
     get isTTY() {
       return writer.isTTY;
     },
@@ -63,6 +66,7 @@ function gated(writer: Writer, ended: () => boolean): Writer {
       return writer.columns;
     },
   };
+  return kept;
 }
 
 function createRun(
@@ -76,6 +80,8 @@ function createRun(
   // nothing the command still does reaches the streams: "interrupted" is the last word.
   let ended = false;
   const io: IO = { ...ctx.io, stdout: gated(ctx.io.stdout, () => ended), stderr: gated(ctx.io.stderr, () => ended) };
+  // Under GitHub Actions, JSON on stdout is kept the same value (\u escapes), other text changed visibly.
+  guardOf(ctx.io.stdout)?.setMode(format === 'json' || format === 'jsonl' ? 'json' : 'text');
   const out = new Output(io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
     wide: flags.wide,
     env: ctx.env,

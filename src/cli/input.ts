@@ -12,6 +12,7 @@ import {
 } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { clean } from '../output/sanitize.js';
+import { DECIMAL_NUMBER } from '../core/values.js';
 
 /** A typed value quoted for an error message, cleaned of terminal controls. */
 export const shown = (value: string) => `'${clean(value)}'`;
@@ -138,7 +139,7 @@ export function parseWholeNumber(raw: string, what: string, min = 0, max?: numbe
 export function parseRate(raw: string, what: string): number {
   const text = raw.trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n) || n < 0 || n > 1)
+  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < 0 || n > 1)
     throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
   return n;
 }

@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
 import { parseTimeframeList } from './forecast-flags.js';
+import { DECIMAL_NUMBER } from '../core/values.js';
 
 export interface JournalFilterFlags {
   symbol?: string[];
@@ -40,7 +41,7 @@ export function parseInstantFlag(raw: string, what: string): number {
 export function parseFlatBand(raw: string): number {
   const text = raw.trim();
   const n = Number(text);
-  if (text === '' || !Number.isFinite(n) || n < 0 || n > 100)
+  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < 0 || n > 100)
     throw new UsageError(
       `--flat-band must be a percentage from 0 to 100 (${DEFAULT_FLAT_BAND_PCT} is the service's), got ${shown(raw)}`,
     );

@@ -4,6 +4,8 @@ import type { App } from './command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
 import { Redactor, redactedIO } from '../output/redact.js';
+import { inGitHubActions } from '../output/annotations.js';
+import { neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
 import { reportError } from './report.js';
 import { knownSecrets } from '../config/settings.js';
@@ -14,9 +16,12 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], given: Ctx, options: MainOptions = {}): Promise<number> {
-  // Every line written, by a command, commander or the error report, passes the redactor.
+  // Every line written, by a command, commander or the error report, passes the redactor;
+  // under GitHub Actions, then the filter that keeps any text from reading as a workflow
+  // command (after the redactor: a space it puts in must not hide a key from it).
   const redactor = new Redactor(() => knownSecrets(given));
-  const ctx: Ctx = { ...given, io: redactedIO(given.io, redactor) };
+  const io = inGitHubActions(given.env) ? neutralisedIO(given.io) : given.io;
+  const ctx: Ctx = { ...given, io: redactedIO(io, redactor) };
   // Commander drops what an action returns: the action hands its exit code back here.
   let settled: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };

@@ -34,7 +34,7 @@ export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): numb
       const document = reindentOrNothing(err.details.raw);
       if (document !== undefined) stdout.write(`${document}\n`);
     }
-    stderr.write(errorLines(err));
+    stderr.write(errorLines(err, flags.verbose));
     if (flags.verbose) stderr.write(verboseDetail(err));
     return err.exitCode;
   }

@@ -9,6 +9,7 @@ import type { Ctx, Env } from '../core/context.js';
 import { canonicalSymbolOf } from '../core/domain.js';
 import { ConfigError, failureReason, UsageError } from '../core/errors.js';
 import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
+import { DECIMAL_NUMBER } from '../core/values.js';
 
 /** A bad value whose exit code depends on who typed it: a flag is a usage error (2), the environment or the file a config error (3). */
 export class SettingError extends Error {}
@@ -275,7 +276,7 @@ function parseNumber(raw: unknown, where: string, range: { min: number; minInclu
   const text = asText(raw);
   const n = Number(text);
   const low = range.minIncluded ? n < range.min : n <= range.min;
-  if (text.trim() === '' || !Number.isFinite(n) || low || n > MAX_SECONDS) {
+  if (!DECIMAL_NUMBER.test(text.trim()) || !Number.isFinite(n) || low || n > MAX_SECONDS) {
     const what = range.minIncluded ? `${range.what} to ${MAX_SECONDS}` : `${range.what}, at most ${MAX_SECONDS}`;
     throw new SettingError(`${where} must be ${what}, got '${text}'`);
   }
@@ -285,7 +286,7 @@ function parseNumber(raw: unknown, where: string, range: { min: number; minInclu
 function parseCount(raw: unknown, where: string): number {
   const text = asText(raw);
   const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > 10)
+  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(n) || n < 0 || n > 10)
     throw new SettingError(`${where} must be a whole number from 0 to 10, got '${text}'`);
   return n;
 }

@@ -22,7 +22,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [2, 'usage: bad command, flag or argument, or the server answered 400 (or a 4xx not named here)'],
   [
     3,
-    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file, the journal's directory",
+    "auth or config: no base URL or key, malformed key, 401, 403, 407, a proxy's refusal, insecure transport, config file, the journal's directory, output that cannot be written (a full disk)",
   ],
   [4, 'not found (404, 410)'],
   [5, 'rate limited: 429 after the retries, or a wait longer than --max-wait'],
@@ -41,12 +41,31 @@ export interface ErrorOptions {
 export class FcastError extends Error {
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
-  constructor(message: string, exitCode: ExitCode, opts: ErrorOptions = {}) {
+  /** The message with a server's long text whole, where `message` cuts it: what --verbose shows. */
+  readonly wholeMessage: string | undefined;
+  constructor(message: string, exitCode: ExitCode, opts: ErrorOptions & { wholeMessage?: string } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.hint = opts.hint;
+    this.wholeMessage = opts.wholeMessage !== message ? opts.wholeMessage : undefined;
   }
+}
+
+/** How much of a server's `title`, `detail` or `message` an error line shows, unless --verbose. */
+export const SERVER_TEXT_LIMIT = 1000;
+
+/**
+ * A server's text cut to SERVER_TEXT_LIMIT characters, with a note of how much more there was
+ * (`… (14,998,000 more characters; --verbose shows all)`); shorter text as it is. A 15 MB
+ * `detail` would otherwise be one line of 15 MB on stderr.
+ */
+export function boundServerText(text: string, limit = SERVER_TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  // Never half of a surrogate pair.
+  const cut = /[\ud800-\udbff]/.test(text[limit - 1]!) ? limit - 1 : limit;
+  const more = (text.length - cut).toLocaleString('en-US');
+  return `${text.slice(0, cut)}… (${more} more characters; --verbose shows all)`;
 }
 
 export class UsageError extends FcastError {
@@ -92,8 +111,10 @@ export interface Amendment {
 export function amend<E extends FcastError>(err: E, change: Amendment): E {
   const copy = Object.create(Object.getPrototypeOf(err) as object) as E;
   Object.defineProperties(copy, Object.getOwnPropertyDescriptors(err));
-  const message = `${change.prefix ? `${change.prefix}: ` : ''}${err.message}${change.suffix ?? ''}`;
-  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  const told = (text: string) => `${change.prefix ? `${change.prefix}: ` : ''}${text}${change.suffix ?? ''}`;
+  Object.defineProperty(copy, 'message', { value: told(err.message), writable: true, configurable: true });
+  const whole = err.wholeMessage === undefined ? undefined : told(err.wholeMessage);
+  Object.defineProperty(copy, 'wholeMessage', { value: whole, writable: false, configurable: true });
   Object.defineProperty(copy, 'hint', { value: change.hint ?? err.hint, writable: false, configurable: true });
   Object.defineProperty(copy, 'cause', { value: err, writable: true, configurable: true });
   return copy;
@@ -127,8 +148,15 @@ export interface ApiErrorDetails {
  */
 export class ApiError extends FcastError {
   readonly details: ApiErrorDetails;
-  constructor(details: ApiErrorDetails, opts: ErrorOptions & { exitCode: ExitCode; message?: string }) {
-    super(opts.message ?? describeApiError(details), opts.exitCode, opts);
+  /** `message` and `wholeMessage` given are the same text, cut and whole; by default both come from the details. */
+  constructor(
+    details: ApiErrorDetails,
+    opts: ErrorOptions & { exitCode: ExitCode; message?: string; wholeMessage?: string },
+  ) {
+    super(opts.message ?? describeApiError(details, boundServerText), opts.exitCode, {
+      ...opts,
+      wholeMessage: opts.wholeMessage ?? (opts.message === undefined ? describeApiError(details) : undefined),
+    });
     this.details = details;
   }
   get status(): number {
@@ -136,12 +164,13 @@ export class ApiError extends FcastError {
   }
 }
 
-function describeApiError(d: ApiErrorDetails): string {
+/** `HTTP 503 Service Unavailable: detail (request id ...)`; `shown` cuts the server's title and detail. */
+function describeApiError(d: ApiErrorDetails, shown: (text: string) => string = (text) => text): string {
   const parts = [`HTTP ${d.status}`];
-  if (d.title) parts.push(d.title);
+  if (d.title) parts.push(shown(d.title));
   let line = parts.join(' ');
-  if (d.detail && d.detail !== d.title) line += `: ${d.detail}`;
-  if (d.requestId) line += ` (request id ${d.requestId})`;
+  if (d.detail && d.detail !== d.title) line += `: ${shown(d.detail)}`;
+  if (d.requestId) line += ` (request id ${shown(d.requestId)})`;
   return line;
 }
 

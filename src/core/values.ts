@@ -21,6 +21,13 @@ export const finiteNumber = (v: unknown): number | undefined =>
 export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The last second a date can show, the end of year 9999: a time past it has no ISO 8601 form (toISOString throws). */
+/**
+ * A number as a person types one in a flag, variable or config value: decimal digits with at
+ * most one point (`5`, `0.55`, `.5`). No sign, exponent, hex, binary, `Infinity` or blank, which
+ * JavaScript's Number() would all take (`0x10` is 16 to it).
+ */
+export const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 export const MAX_EPOCH_S = 253_402_300_799;
 
 /** Whole epoch seconds from 1970 to the end of year 9999: the times the schemas accept and a date can show. */

@@ -9,6 +9,8 @@ import { appendFileSync } from 'node:fs';
 import type { Env } from '../core/context.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
+import { writeOwnCommand } from './workflow-commands.js';
+import { markdownLine, markdownText } from './markdown.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
@@ -47,7 +49,8 @@ export interface AnnotationReport {
  */
 export function annotate(out: Output, env: Env, report: AnnotationReport): void {
   if (!inGitHubActions(env)) return;
-  for (const a of report.annotations) out.io.stderr.write(`${workflowCommand(a)}\n`);
+  // The one way past the filter that keeps every other line from reading as a command.
+  for (const a of report.annotations) writeOwnCommand(out.io.stderr, `${workflowCommand(a)}\n`);
   const file = env.GITHUB_STEP_SUMMARY;
   if (report.summary === undefined || !file) return;
   try {
@@ -58,8 +61,7 @@ export function annotate(out: Output, env: Env, report: AnnotationReport): void 
   }
 }
 
-/** Text for a Markdown paragraph or list item: one line, with Markdown's own characters escaped. */
-export const markdownText = (text: string): string => clean(text).replace(/[\\`*_[\]<>|#~]/g, '\\$&');
+export { markdownText } from './markdown.js';
 
 export interface Verdict {
   /** What was judged: `fcast track-record`. */
@@ -76,5 +78,5 @@ export function verdictMarkdown(v: Verdict): string {
   const head = v.passed
     ? `**Verdict: passed.** ${markdownText(v.subject)}: every check held.`
     : `**Verdict: failed** (exit 8). ${markdownText(v.subject)}: ${markdownText(v.problems.join('; '))}.`;
-  return [head, '', ...v.lines.map((line) => `- ${markdownText(line)}`)].join('\n').trimEnd();
+  return [head, '', ...v.lines.map((line) => `- ${markdownLine(line)}`)].join('\n').trimEnd();
 }

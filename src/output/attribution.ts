@@ -12,15 +12,18 @@ interface MetaLike {
   server_t?: unknown;
 }
 
-/** The closing lines of a table: disclaimer, attribution, tier and delay (the last three lines). */
-export function attributionFooter(out: Output, meta: unknown): string {
+/**
+ * The closing lines of a table: disclaimer, attribution, tier and delay (the last three lines).
+ * `text` makes server text fit to print (clean for a terminal, markdownText for Markdown).
+ */
+export function attributionFooter(out: Output, meta: unknown, text: (s: string) => string = clean): string {
   if (meta === null || typeof meta !== 'object') return '';
   const m = meta as MetaLike;
   const lines: string[] = [];
   // The disclaimer may wrap on a narrow terminal; the attribution line is never cut (the licence).
-  if (typeof m.disclaimer === 'string') lines.push(out.c.dim(wrapText(out, clean(m.disclaimer))));
-  if (typeof m.source === 'string') lines.push(`Source: ${clean(m.source)}`);
-  const tier = typeof m.tier === 'string' ? clean(m.tier) : 'unknown';
+  if (typeof m.disclaimer === 'string') lines.push(out.c.dim(wrapText(out, text(m.disclaimer))));
+  if (typeof m.source === 'string') lines.push(`Source: ${text(m.source)}`);
+  const tier = typeof m.tier === 'string' ? text(m.tier) : 'unknown';
   const delay = typeof m.data_delay_min === 'number' ? `data delayed ${m.data_delay_min} min` : 'data delay unknown';
   lines.push(`Tier: ${tier} · ${delay}`);
   return lines.join('\n');

@@ -62,7 +62,7 @@ export class Output {
   /** An error as one line on stderr, then its hint. */
   error(err: FcastError): void {
     this.progress(undefined);
-    this.io.stderr.write(errorLines(err));
+    this.io.stderr.write(errorLines(err, this.verbose));
   }
 
   /** A notice for people: stderr, never stdout. */
@@ -109,7 +109,11 @@ export class Output {
   }
 }
 
-/** `fcast: <message>` and, where one helps, an indented hint: each error's whole report. */
-export function errorLines(err: FcastError): string {
-  return `fcast: ${clean(err.message)}\n${err.hint ? `  hint: ${clean(err.hint)}\n` : ''}`;
+/**
+ * `fcast: <message>` and, where one helps, an indented hint: each error's whole report. A
+ * server's long text is cut in the message; with `verbose`, the message holds all of it.
+ */
+export function errorLines(err: FcastError, verbose = false): string {
+  const message = verbose ? (err.wholeMessage ?? err.message) : err.message;
+  return `fcast: ${clean(message)}\n${err.hint ? `  hint: ${clean(err.hint)}\n` : ''}`;
 }

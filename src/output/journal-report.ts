@@ -12,6 +12,7 @@ import { attributionFooter } from './attribution.js';
 import { DASH, formatNumber, formatRate, formatUtc, roundsToZero } from './format.js';
 import { Output, type Colors } from './io.js';
 import { renderReliabilityChart } from './reliability-chart.js';
+import { markdownLine, markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 import { flowLine, renderTable, type Cell, type Column } from './table.js';
 import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
@@ -183,8 +184,8 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
   return parts.join('\n');
 }
 
-/** A cell of a Markdown table: one line, and a `|` must not end the cell. */
-const markdownCell = (s: string): string => clean(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+/** A cell of a Markdown table, or any text in the Markdown: one line, rendering as the characters sent. */
+const markdownCell = markdownText;
 
 export function renderJournalReportMarkdown(out: Output, view: JournalReportView): string {
   const { timeframes } = view.report;
@@ -212,7 +213,7 @@ export function renderJournalReportMarkdown(out: Output, view: JournalReportView
   }
   for (const note of view.notes) lines.push('', `**Note:** ${markdownCell(note)}`);
   if (view.serviceMeta !== undefined) {
-    const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), view.serviceMeta);
+    const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), view.serviceMeta, markdownLine);
     if (footer) lines.push('', footer.split('\n').join('\\\n'));
   }
   return lines.join('\n');

@@ -7,6 +7,7 @@ import { asRecord, nonEmptyText } from '../core/values.js';
 import { attributionFooter, withAttribution } from './attribution.js';
 import { DASH, formatNumber, formatPercent, formatRate, formatUtc, isoToEpoch } from './format.js';
 import { Output } from './io.js';
+import { markdownLine, markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 import { renderPairs, renderTable, type Cell, type Column } from './table.js';
 
@@ -143,8 +144,8 @@ export function renderTrackRecordTable(out: Output, view: TrackRecordView): stri
   return withAttribution(out, parts.join('\n'), asRecord(view.body).meta);
 }
 
-/** A cell of a Markdown table: one line, and a `|` must not end the cell. */
-const markdownCell = (s: string): string => clean(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+/** A cell of a Markdown table, or any text in the Markdown: one line, rendering as the characters sent. */
+const markdownCell = markdownText;
 
 function markdownTable(columns: FigureColumn[], figures: RecordRows): string[] {
   const lines = [`| ${columns.map((c) => c.column.header).join(' | ')} |`];
@@ -203,7 +204,11 @@ export function renderTrackRecordMarkdown(out: Output, view: TrackRecordView): s
   // Markdown is read in a browser, never on this terminal: no colour, and not fitted to the
   // terminal's width (`wide`), or a wrapped disclaimer would turn into hard breaks. A trailing
   // backslash is a hard line break, so the footer stays three lines in the source and in the rendering.
-  const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), asRecord(view.body).meta);
+  const footer = attributionFooter(
+    new Output(out.io, false, false, { wide: true }),
+    asRecord(view.body).meta,
+    markdownLine,
+  );
   if (footer) lines.push('', footer.split('\n').join('\\\n'));
   return lines.join('\n');
 }

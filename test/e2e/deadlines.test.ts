@@ -263,20 +263,30 @@ describe('a write to a stdout that cannot take it', () => {
     }
   }
 
-  it('a full disk: one line, no stack, exit 1', async () => {
+  it('a full disk: one line, no stack, exit 3 (where the output goes needs fixing, as an unwritable config file)', async () => {
     const { openSync } = await import('node:fs');
     const r = await demoWith(openSync('/dev/full', 'w'), []);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.stderr).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
   });
 
-  it('the --version fast path says it in the same line (exit 1)', async () => {
+  it('the --version fast path says it in the same line (exit 3)', async () => {
     const { openSync } = await import('node:fs');
     const r = spawnSync(process.execPath, [BIN, '--version'], {
       stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
     });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(3);
     expect(r.stderr.toString()).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
+  });
+
+  it('a command that writes nothing to stdout keeps its own code on a full disk', async () => {
+    const { openSync } = await import('node:fs');
+    const r = spawnSync(process.execPath, [BIN, 'demo', 'NOPE'], {
+      env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: 'http://127.0.0.1:9' },
+      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.toString()).toMatch(/^fcast: .*NOPE/);
   });
 
   it('a reader that left (EPIPE, as with head): no message, no stack', async () => {

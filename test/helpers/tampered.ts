@@ -80,3 +80,64 @@ export function useTamperedServer(): TamperedFixture {
     },
   };
 }
+
+/** Every string of a body, rewritten by `edit` (given the key it sits under); numbers, nulls and keys as they were. */
+export function rewriteStrings(value: unknown, edit: (text: string, key: string) => string, key = ''): unknown {
+  if (typeof value === 'string') return edit(value, key);
+  if (Array.isArray(value)) return value.map((item) => rewriteStrings(item, edit, key));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteStrings(v, edit, k)]));
+  return value;
+}
+
+/**
+ * A server that forwards each request (method, headers, body) to `target`, the emulator, and
+ * answers with its status and its JSON body rewritten by `rewrite` (a body that is not JSON
+ * goes back as it came).
+ */
+export async function serveForwarding(
+  target: string,
+  rewrite: (body: unknown, url: URL) => unknown,
+): Promise<TamperedServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push(url.pathname + url.search);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'accept-encoding'].includes(k))
+          headers[k] = v;
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, body })
+        .then(async (answer) => {
+          const text = await answer.text();
+          let out = text;
+          try {
+            out = JSON.stringify(rewrite(JSON.parse(text), url));
+          } catch {
+            // not JSON: as it came
+          }
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(out);
+        })
+        .catch((err: unknown) => {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(String(err));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -119,7 +119,7 @@ describe('annotate', () => {
 
 describe('the verdict and the evidence annotations', () => {
   it('Markdown text is one line with its own characters escaped', () => {
-    expect(markdownText('a_b *c* [x](y) <b>|#\n')).toBe('a\\_b \\*c\\* \\[x\\](y) \\<b\\>\\|\\# ');
+    expect(markdownText('a_b *c* [x](y) <b>|#\n')).toBe('a\\_b \\*c\\* \\[x\\](y) \\<b\\>\\|\\#');
     expect(verdictMarkdown({ subject: 'fcast t', passed: true, problems: [], lines: ['ok'] })).toBe(
       '**Verdict: passed.** fcast t: every check held.\n\n- ok',
     );
