@@ -55,8 +55,8 @@ function freshBundle(bundle) {
  * the bundle's size and time and the Node version it was made for; any other (or no cache:
  * the npm package ships none) means Node's own compile cache where there is one.
  * V8 itself refuses a cache of another V8 or other flags.
- * The bundle's `require` is this file's: it asks only for builtins and for undici, which
- * resolves from bin/ as from dist/ (the package's node_modules).
+ * The bundle's `require` is this file's: it asks only for builtins and for dist/undici.cjs,
+ * by its absolute path.
  */
 function loadBundle(file) {
   const fs = require('node:fs');

@@ -35,8 +35,8 @@ export interface PasteBlock {
   exit: number;
   /** The shell it is written for (`shell=fish`); bash unless declared. */
   shell: 'bash' | 'zsh' | 'fish';
-  /** `cwd=repo`: run in the clone rather than an empty directory. */
-  cwd: 'temp' | 'repo';
+  /** `cwd=repo`: run in the clone rather than an empty directory; `cwd=pack`: in one holding `npm pack`'s tarball. */
+  cwd: 'temp' | 'repo' | 'pack';
   /** `run=no`: a step of a fresh clone (git clone, npm install), not run by the test. */
   run: boolean;
   /** Attributes the marker gave that this reader does not know. */
@@ -84,7 +84,7 @@ export function pasteBlocks(markdown: string, file: string): PasteBlock[] {
         script: `${block.body}\n`,
         exit: Number(attr.get('exit') ?? 0),
         shell: (['bash', 'zsh', 'fish'].includes(shell) ? shell : 'bash') as PasteBlock['shell'],
-        cwd: attr.get('cwd') === 'repo' ? 'repo' : 'temp',
+        cwd: attr.get('cwd') === 'repo' || attr.get('cwd') === 'pack' ? (attr.get('cwd') as 'repo' | 'pack') : 'temp',
         run: attr.get('run') !== 'no',
         unknown: [...attr.keys()].filter((k) => !['exit', 'shell', 'cwd', 'run'].includes(k)),
       },
