@@ -3,95 +3,25 @@
 // the inputs (or their defaults), GITHUB_ACTION_PATH at this checkout (built, as `npm test`
 // leaves it), and GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTIONS=true set; then the
 // action's outputs read from the gate step's outputs. Against the emulator.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { REPO } from '../helpers/docs.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { readOutputs } from '../helpers/github.js';
-import { parseYaml } from '../helpers/yaml.js';
+import { type Log, readAction, runAction } from '../helpers/github.js';
 
 const emu = useEmulator();
+const action = readAction();
 
-interface Step {
-  name: string;
-  id?: string;
-  shell: string;
-  run: string;
-  env?: Record<string, string>;
-}
-interface Action {
-  inputs: Record<string, { default?: string }>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Step[] };
-}
-
-const action = parseYaml(readFileSync(join(REPO, 'action.yml'), 'utf8')) as unknown as Action;
-
-/** `${{ inputs.NAME }}` or `${{ steps.ID.outputs.NAME }}`, filled as the runner would; any other expression throws. */
-function expand(
-  text: string,
-  context: { inputs: Record<string, string>; steps: Record<string, Record<string, string>> },
-) {
-  return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expr: string) => {
-    const input = /^inputs\.([\w-]+)$/.exec(expr);
-    if (input) return context.inputs[input[1]!] ?? '';
-    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
-    if (output) return context.steps[output[1]!]?.[output[2]!] ?? '';
-    throw new Error(`an expression this test does not know: ${expr}`);
-  });
-}
-
-interface ActionRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  summary: string;
-  outputs: Record<string, string>;
-}
-
-async function runAction(given: Record<string, string>): Promise<ActionRun> {
-  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, i]) => [name, i.default ?? '']));
-  Object.assign(inputs, given);
+/** The action run alone in a job, with these inputs: its exit code, what it printed, the summary and its outputs. */
+async function run(given: Record<string, string>) {
   const dir = tempDir('fcast-action-');
   const summary = join(dir, 'summary.md');
   writeFileSync(summary, '');
-  const steps: Record<string, Record<string, string>> = {};
-  let stdout = '';
-  let stderr = '';
-  let code: number | null = 0;
-  for (const [n, step] of action.runs.steps.entries()) {
-    const script = join(dir, `step${n}.sh`);
-    const output = join(dir, `output${n}`);
-    writeFileSync(script, step.run);
-    writeFileSync(output, '');
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      FCAST_CONFIG_DIR: join(dir, 'config'),
-      GITHUB_ACTIONS: 'true',
-      GITHUB_ACTION_PATH: REPO,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-    };
-    for (const [name, value] of Object.entries(step.env ?? {})) env[name] = expand(value, { inputs, steps });
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    [code] = (await once(child, 'close')) as [number | null];
-    if (step.id) steps[step.id] = readOutputs(readFileSync(output, 'utf8'));
-    if (code !== 0) break;
-  }
-  const outputs = Object.fromEntries(
-    Object.entries(action.outputs).map(([name, o]) => [name, expand(o.value, { inputs, steps })]),
-  );
-  return { code, stdout, stderr, summary: readFileSync(summary, 'utf8'), outputs };
+  const log: Log = { stdout: '', stderr: '', ran: [] };
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, FCAST_CONFIG_DIR: join(dir, 'config') };
+  const { code, outputs } = await runAction(given, { env, cwd: dir, summary, log });
+  return { code, stdout: log.stdout, stderr: log.stderr, summary: readFileSync(summary, 'utf8'), outputs };
 }
 
 async function record(): Promise<
@@ -115,7 +45,7 @@ describe('action.yml', () => {
   it('a failing gate: exit 8, one ::error per failed timeframe and no plain line, one table in the summary, verdict fail', async () => {
     const rows = await record();
     const failing = rows.filter((r) => r.n_settled < 500);
-    const r = await runAction({
+    const r = await run({
       command: 'accuracy',
       symbol: 'BTC/USD',
       'min-settled': '500',
@@ -143,7 +73,7 @@ describe('action.yml', () => {
 
   it('a passing gate on one timeframe: exit 0, verdict pass, its win rate, settled count and maturity', async () => {
     const row = (await record()).find((r) => r.timeframe === '1h')!;
-    const r = await runAction({
+    const r = await run({
       command: 'accuracy',
       symbol: 'BTC/USD',
       tf: '1h',
@@ -169,7 +99,7 @@ describe('action.yml', () => {
   });
 
   it('refuses a command other than the two gates, exit 2', async () => {
-    const r = await runAction({ command: 'demo', 'base-url': emu.server.url });
+    const r = await run({ command: 'demo', 'base-url': emu.server.url });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('fcast action: the input command must be track-record or accuracy\n');
     expect(r.outputs.verdict).toBe('');

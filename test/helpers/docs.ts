@@ -125,3 +125,24 @@ export const hasExit = (line: string): boolean =>
   /(^|[;&|({]\s*|\b(then|do|else)\s+)exit\b/.test(unquoted(line).trim());
 
 export const readDoc = (file: string): string => readFileSync(join(REPO, file), 'utf8');
+
+export interface WorkflowBlock {
+  file: string;
+  line: number;
+  /** The marker's name: `<!-- workflow: NAME -->` right before the fence. */
+  name: string | undefined;
+  body: string;
+}
+
+/** The YAML blocks of a page, with their `<!-- workflow: NAME -->` marker when there is one. */
+export function workflowBlocks(markdown: string, file: string): WorkflowBlock[] {
+  const lines = markdown.split('\n');
+  return fencedBlocks(markdown, file)
+    .filter((b) => b.lang === 'yaml' || b.lang === 'yml')
+    .map((b) => ({
+      file,
+      line: b.line,
+      name: /^<!--\s*workflow:\s*([\w-]+)\s*-->\s*$/.exec(lines[b.line - 2] ?? '')?.[1],
+      body: b.body,
+    }));
+}
