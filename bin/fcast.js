@@ -21,6 +21,14 @@ const WRITE_FAILURES = { ENOSPC: 'no space left on the device', EBADF: 'it is cl
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
+} else if (argv.length === 2 && argv.includes('--json') && (argv.includes('--version') || argv.includes('-V'))) {
+  // As src/cli/version.ts writes it.
+  const about = {
+    fcast: require('../package.json').version,
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  writeOut(`${JSON.stringify(about, null, 2)}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
   // Listed by dist/tab.cjs.
 } else {
