@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm run build:sea`: fcast as one executable, Node's single executable application (SEA):
 // this very `node` binary with fcast injected, which runs where no Node is installed.
-//   1. esbuild bundles bin/fcast.js with the bundles `npm run build` made (dist/fcast.cjs,
-//      dist/tab.cjs, dist/undici.cjs) into one CommonJS file: a SEA's main script can require
-//      builtins only. The package's files fcast reads at run time (package.json, the completion
-//      templates) become the executable's assets (src/core/package-files.ts reads them there).
+//   1. esbuild bundles bin/fcast.js (its fast paths, with dist/tab.cjs) into the main script;
+//      a SEA's main script can require builtins only, so the main bundle, its code cache and
+//      dist/undici.cjs become assets, compiled from there when a command runs, as are the
+//      package's files fcast reads at run time (package.json, the completion templates;
+//      src/core/package-files.ts reads them there).
 //   2. `node --experimental-sea-config` writes the blob, with V8's code cache of the script
 //      (useCodeCache: the script is compiled at build time, not at each start) and the
 //      "experimental feature" warning off (disableExperimentalSEAWarning).
@@ -14,7 +15,7 @@
 // executable", has the steps and the signing for macOS and Windows.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -27,6 +28,9 @@ const ASSETS = [
   'src/completion/template.bash',
   'src/completion/template.zsh',
   'src/completion/template.fish',
+  'dist/fcast.cjs',
+  'dist/fcast.cjs.cache',
+  'dist/undici.cjs',
 ];
 /** Node's documented fuse: postject flips it so that the binary looks for its blob. */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -41,9 +45,34 @@ function replaced(text, file, from, to) {
   return text.replace(from, to);
 }
 
-// bin/fcast.js, with its bundles required by path at build time: no stale-bundle check, no
-// code cache of its own (the SEA has V8's), dist/undici.cjs inlined where the bundle finds it
-// from its directory at run time.
+// bin/fcast.js as the executable's main script: its fast paths as they are (--version, and TAB
+// with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
+// compiled with the code cache `npm run build` made beside it (same Node: this one), as
+// bin/fcast.js's loadBundle does. Inlined into the main script instead, the whole bundle would
+// be loaded by every start, --version too (measured: 1.5x the installed fcast's --version).
+const ASSET_BUNDLE = `
+/** The main bundle from the executable's assets, with its code cache (scripts/build-sea.js). */
+function assetBundle() {
+  const sea = require('node:sea');
+  const { Script } = require('node:vm');
+  const dir = require('node:path').join(require('node:path').dirname(process.execPath), 'dist');
+  const load = (name, req) => {
+    const file = dir + '/' + name;
+    let cachedData;
+    if (name === 'fcast.cjs') {
+      const cache = Buffer.from(sea.getAsset('dist/fcast.cjs.cache'));
+      cachedData = cache.subarray(cache.indexOf(10) + 1);
+    }
+    const source = WRAPPER[0] + sea.getAsset('dist/' + name, 'utf8') + WRAPPER[1];
+    const script = new Script(source, { filename: file, cachedData });
+    const module = { exports: {} };
+    script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
+    return module.exports;
+  };
+  // The bundle asks for builtins, and for dist/undici.cjs (behind a proxy): an asset too.
+  return load('fcast.cjs', (id) => (/[\\\\/]undici\\.cjs$/.test(id) ? load('undici.cjs', require) : require(id)));
+}
+`;
 const forExecutable = {
   name: 'for-executable',
   setup(b) {
@@ -65,21 +94,18 @@ const forExecutable = {
         text,
         'bin/fcast.js',
         "bundle ? loadBundle(bundle) : await import('../dist/entry.js')",
-        "require('../dist/fcast.cjs')",
+        'assetBundle()',
       );
-      return { contents: text, loader: 'js' };
+      return { contents: text + ASSET_BUNDLE, loader: 'js' };
     });
-    b.onLoad({ filter: /[\\/]dist[\\/]fcast\.cjs$/ }, (args) => ({
-      contents: replaced(
-        readFileSync(args.path, 'utf8'),
-        'dist/fcast.cjs',
-        'require(require("node:path").join(__dirname, "undici.cjs"))',
-        "require('./undici.cjs')",
-      ),
-      loader: 'js',
-    }));
   },
 };
+
+// The build's cache must be of this very bundle, made by this Node (its first line says so).
+const header = readFileSync('dist/fcast.cjs.cache').subarray(0, 200).toString('latin1').split('\n')[0];
+const expected = `fcast code cache ${statSync('dist/fcast.cjs').size} `;
+if (!header.startsWith(expected) || !header.endsWith(` ${process.version}`))
+  throw new Error(`build-sea: dist/fcast.cjs.cache is not of this bundle and Node (${header}): npm run build`);
 
 const main = join(OUT, 'main.cjs');
 await build({
@@ -119,7 +145,11 @@ await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), {
 if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', exe]);
 for (const file of [main, config, blob]) rmSync(file);
 
-const sum = createHash('sha256').update(readFileSync(exe)).digest('hex');
+// Which bundle it carries, so that a test or the bench can tell it is of the current one
+// (a rebuild of the same sources makes the same bundle, with a newer time).
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+writeFileSync(join(OUT, 'bundle.sha256'), `${sha256('dist/fcast.cjs')}  dist/fcast.cjs\n`);
+const sum = sha256(exe);
 writeFileSync(join(OUT, `${NAME}.sha256`), `${sum}  ${NAME}\n`);
 process.stdout.write(
   `built ${exe} (Node ${process.versions.node}, ${process.platform}-${process.arch}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
