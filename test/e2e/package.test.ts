@@ -105,6 +105,21 @@ describe('the npm package', () => {
       expect(r.stderr).toBe('');
     });
 
+    it('reaches undici (behind a proxy) from its own bundle: nothing comes from a node_modules', () => {
+      const r = run(
+        fcast,
+        ['--base-url', 'https://example.com', '--retries', '0', 'demo', '--json'],
+        { ...env, HTTPS_PROXY: 'http://127.0.0.1:9' },
+        home,
+      );
+      expectExit(r, 6);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'fcast: request to example.com through the proxy http://127.0.0.1:9 failed: it refused the connection (ECONNREFUSED)\n' +
+          '  hint: check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct\n',
+      );
+    });
+
     it('runs the demo against its own emulator', async () => {
       const mock = spawn(fcast, ['mock', '--port', '0', '--print-env'], {
         env,
