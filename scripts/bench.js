@@ -109,12 +109,14 @@ const install = spawnSync(
 );
 if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
 const executable = join(root, 'dist', 'sea', 'fcast');
-const carried = join(root, 'dist', 'sea', 'bundle.sha256');
+const carried = join(root, 'dist', 'sea', 'built-from');
 const bundleSum = createHash('sha256')
   .update(readFileSync(join(root, 'dist', 'fcast.cjs')))
   .digest('hex');
 const hasExecutable =
-  existsSync(executable) && existsSync(carried) && readFileSync(carried, 'utf8').startsWith(bundleSum);
+  existsSync(executable) &&
+  existsSync(carried) &&
+  readFileSync(carried, 'utf8') === `${bundleSum} ${process.version}\n`;
 if (!hasExecutable)
   console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
 

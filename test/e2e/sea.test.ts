@@ -13,13 +13,13 @@ import { REPO } from '../helpers/docs.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const EXE = join(REPO, 'dist/sea/fcast');
-const CARRIED = join(REPO, 'dist/sea/bundle.sha256');
+const CARRIED = join(REPO, 'dist/sea/built-from');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-/** Built from the current bundle: scripts/build-sea.js writes down the one it carries. */
+/** Built from the current bundle by this Node: scripts/build-sea.js writes down which. */
 const fresh =
   existsSync(EXE) &&
   existsSync(CARRIED) &&
-  readFileSync(CARRIED, 'utf8').startsWith(sha256(join(REPO, 'dist/fcast.cjs')));
+  readFileSync(CARRIED, 'utf8') === `${sha256(join(REPO, 'dist/fcast.cjs'))} ${process.version}\n`;
 const requested = process.env.FCAST_TEST_SEA === '1';
 const supported = (process.config.variables as Record<string, unknown>).single_executable_application !== false;
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
@@ -29,7 +29,7 @@ const reason = !linuxX64
   : !supported
     ? `Node ${process.version} was built without single executable applications`
     : !fresh && !requested
-      ? 'no executable of the current bundle: npm run build:sea, or npm run test:sea'
+      ? 'no executable of the current bundle and Node: npm run build:sea, or npm run test:sea'
       : undefined;
 if (reason) console.warn(`skipped test/e2e/sea.test.ts: ${reason}`);
 
