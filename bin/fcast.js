@@ -49,6 +49,8 @@ function fastTab() {
 /**
  * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -b`
  * or `tsc -p .` (the habit while developing) leaves it stale, and then tsc's modules run.
+ * In a clone only: the npm package ships the bundles without tsc's output or its build info,
+ * so an installed fcast always runs the bundle (and the executable has no such check).
  */
 function freshBundle(bundle) {
   const dist = require('node:path').join(__dirname, '..', 'dist');
