@@ -110,13 +110,14 @@ const install = spawnSync(
 if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
 const executable = join(root, 'dist', 'sea', 'fcast');
 const carried = join(root, 'dist', 'sea', 'built-from');
-const bundleSum = createHash('sha256')
-  .update(readFileSync(join(root, 'dist', 'fcast.cjs')))
-  .digest('hex');
+const sum = (file) =>
+  createHash('sha256')
+    .update(readFileSync(join(root, file)))
+    .digest('hex');
 const hasExecutable =
   existsSync(executable) &&
   existsSync(carried) &&
-  readFileSync(carried, 'utf8') === `${bundleSum} ${process.version}\n`;
+  readFileSync(carried, 'utf8') === `${sum('bin/fcast.js')} ${sum('dist/fcast.cjs')} ${process.version}\n`;
 if (!hasExecutable)
   console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
 

@@ -145,10 +145,10 @@ await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), {
 if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', exe]);
 for (const file of [main, config, blob]) rmSync(file);
 
-// Which bundle and Node it carries, so that a test or the bench can tell it is of the current
+// Which bin, bundle and Node it carries, so that a test or the bench can tell it is of the current
 // ones (a rebuild of the same sources makes the same bundle, with a newer time).
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
-writeFileSync(join(OUT, 'built-from'), `${sha256('dist/fcast.cjs')} ${process.version}\n`);
+writeFileSync(join(OUT, 'built-from'), `${sha256('bin/fcast.js')} ${sha256('dist/fcast.cjs')} ${process.version}\n`);
 const sum = sha256(exe);
 writeFileSync(join(OUT, `${NAME}.sha256`), `${sum}  ${NAME}\n`);
 process.stdout.write(
