@@ -35,6 +35,14 @@ const WRITE_FAILED = 3;
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeOut(`${require('../package.json').version}\n`);
+} else if (argv.length === 2 && argv.includes('--json') && (argv.includes('--version') || argv.includes('-V'))) {
+  // As src/cli/version.ts writes it.
+  const about = {
+    fcast: require('../package.json').version,
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  writeOut(`${JSON.stringify(about, null, 2)}\n`);
 } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
   // Listed by dist/tab.cjs.
 } else {
@@ -55,6 +63,8 @@ function fastTab() {
 /**
  * A bundle of dist/, when `npm run build` made it after tsc's last output: a bare `tsc -b`
  * or `tsc -p .` (the habit while developing) leaves it stale, and then tsc's modules run.
+ * In a clone only: the npm package ships the bundles without tsc's output or its build info,
+ * so an installed fcast always runs the bundle (and the executable has no such check).
  */
 function freshBundle(bundle) {
   const dist = require('node:path').join(__dirname, '..', 'dist');
@@ -69,8 +79,8 @@ function freshBundle(bundle) {
  * the bundle's size and time and the Node version it was made for; any other (or no cache:
  * the npm package ships none) means Node's own compile cache where there is one.
  * V8 itself refuses a cache of another V8 or other flags.
- * The bundle's `require` is this file's: it asks only for builtins and for undici, which
- * resolves from bin/ as from dist/ (the package's node_modules).
+ * The bundle's `require` is this file's: it asks only for builtins and for dist/undici.cjs,
+ * by its absolute path.
  */
 function loadBundle(file) {
   const fs = require('node:fs');

@@ -13,6 +13,9 @@
 //                                of a million-row export (timed once, scripts/bench-journal.js)
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
 // NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
+// Side by side with the installed package and the standalone executable, when it is built
+// (`npm run build:sea`): fcast --version and demo --json as `npm install -g` of the tarball
+// runs them (no build cache beside the bundle) and as dist/sea/fcast runs them, with node -e 0.
 // Each process reports its own CPU time and peak memory through the same preload
 // (bench-rss.cjs), so memory is compared process to process.
 // Then a watch's memory over 1,000 refreshes, piped (NDJSON, tables) and on a terminal (the
@@ -25,7 +28,8 @@
 // in the same rounds: its demo and predict cases, their ratios to the client and to this build
 // pair by pair. How a change is judged on a loaded machine: `BENCH_VS=main=../main/bin/fcast.js`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,12 +85,52 @@ const JOURNAL_CLOCK = Date.UTC(2026, 0, 15, 15, 30);
 const moving = await startMock({ seed: 'bench', quiet: true, clock: { start: JOURNAL_CLOCK, speed: 600 } });
 const journalEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'data') };
 const JOURNAL_RECORDS = 1_000_000;
+// The package as a user installs it: packed, and installed offline into a prefix of the run's own.
+const installed = join(work, 'prefix', 'lib', 'node_modules', 'fcast', 'bin', 'fcast.js');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {
+  cwd: root,
+  encoding: 'utf8',
+});
+if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+const install = spawnSync(
+  'npm',
+  [
+    'install',
+    '-g',
+    join(work, packed.stdout.trim()),
+    '--offline',
+    '--prefix',
+    join(work, 'prefix'),
+    '--no-audit',
+    '--no-fund',
+  ],
+  { encoding: 'utf8' },
+);
+if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`);
+const executable = join(root, 'dist', 'sea', 'fcast');
+const carried = join(root, 'dist', 'sea', 'built-from');
+const sum = (file) =>
+  createHash('sha256')
+    .update(readFileSync(join(root, file)))
+    .digest('hex');
+const hasExecutable =
+  existsSync(executable) &&
+  existsSync(carried) &&
+  readFileSync(carried, 'utf8') === `${sum('bin/fcast.js')} ${sum('dist/fcast.cjs')} ${process.version}\n`;
+if (!hasExecutable)
+  console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
+
 const allCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'fcast --version', args: [fcast, '--version'] },
   { name: 'fcast TAB', args: [fcast, '__complete-symbols'] },
   { name: 'fcast --help', args: [fcast, '--help'] },
+  { name: 'installed --version', args: [installed, '--version'] },
+  ...(hasExecutable ? [{ name: 'executable --version', exe: executable, args: ['--version'] }] : []),
   { name: 'node:http client', args: [client] },
+  { name: 'installed demo --json', args: [installed, 'demo', '--json'] },
+  ...(hasExecutable ? [{ name: 'executable demo --json', exe: executable, args: ['demo', '--json'] }] : []),
   { name: 'fcast demo --json', args: [fcast, 'demo', '--json'] },
   { name: 'fcast demo', args: [fcast, 'demo'] },
   { name: 'predict 1 --json', args: [fcast, 'predict', '--json', symbols[0]], env: slowEnv },
@@ -102,6 +146,10 @@ const allPairs = [
   ['fcast --version', 'node -e 0', 'ms', 1.1],
   ['fcast TAB', 'node -e 0', 'ms', 1.2],
   ['fcast --help', 'node -e 0', 'ms', undefined],
+  ['installed --version', 'node -e 0', 'ms', undefined],
+  ['executable --version', 'node -e 0', 'ms', undefined],
+  ['executable --version', 'installed --version', 'ms', 1.0],
+  ['executable demo --json', 'installed demo --json', 'ms', 1.0],
   ['fcast demo --json', 'node:http client', 'ms', 1.5],
   ['fcast demo', 'node:http client', 'ms', 1.8],
   ['fcast demo --json', 'node:http client', 'rss', 1.3],
@@ -148,10 +196,10 @@ if ([...kept].some((name) => name.startsWith('journal'))) {
 
 /** The environment of every benchmarked process: this one's, less what would skew it. */
 function cleanEnv(extra) {
-  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  const env = { ...process.env, NO_COLOR: '1' };
   delete env.NODE_OPTIONS;
   delete env.NODE_EXTRA_CA_CERTS;
-  return env;
+  return { ...env, ...extra };
 }
 
 async function runOnce(c) {
@@ -159,8 +207,14 @@ async function runOnce(c) {
   writeFileSync(report, '');
   const started = process.hrtime.bigint();
   // Asynchronous: the emulators live in this process and must keep answering meanwhile.
-  const child = spawn(process.execPath, ['--require', preload, ...c.args], {
-    env: cleanEnv({ ...base, ...c.env, FCAST_BENCH_USAGE: report }),
+  // The executable takes Node's options from NODE_OPTIONS only: the same preload through it.
+  const child = spawn(c.exe ?? process.execPath, c.exe ? c.args : ['--require', preload, ...c.args], {
+    env: cleanEnv({
+      ...base,
+      ...c.env,
+      FCAST_BENCH_USAGE: report,
+      ...(c.exe && { NODE_OPTIONS: `--require ${preload}` }),
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -183,6 +237,9 @@ function check(outputs) {
   const has = (...names) => names.every((n) => kept.has(n));
   if (has('fcast demo --json', 'node:http client') && outputs['fcast demo --json'] !== outputs['node:http client'])
     mismatches.push('demo --json differs from the client');
+  for (const other of ['installed demo --json', 'executable demo --json'])
+    if (has(other, 'fcast demo --json') && outputs[other] !== outputs['fcast demo --json'])
+      mismatches.push(`${other} differs from fcast demo --json`);
   if (has('fcast TAB') && !outputs['fcast TAB'].startsWith(`${symbols[0]}\n`))
     mismatches.push('TAB did not list the cache');
   if (has('predict 20 --json')) {

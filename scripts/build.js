@@ -7,8 +7,10 @@
 // Both sit directly in dist/; their import.meta.url is that of a file in dist/core/, as deep as
 // src/core/package-files.ts, whose paths relative to its own URL (../../bin/fcast.js) must hold
 // in a bundle as in tsc's output.
-// Left out of the bundle and loaded from node_modules when used: undici, which only a
-// proxied connection needs (direct ones use node:http), so no other run parses it.
+//   dist/undici.cjs undici alone, which only a proxied connection needs (direct ones use
+//                   node:http): its own file, so that no other run reads or parses it, and in the
+//                   package, so that an installed fcast needs nothing from node_modules (the
+//                   package has no runtime dependencies: it installs offline).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -51,6 +53,31 @@ const precompiledShapes = {
   },
 };
 
+// The main bundle's `import('undici')` becomes a require of dist/undici.cjs by its path from the
+// bundle's own directory: bin/fcast.js runs the bundle with bin's `require`, so a relative
+// specifier would resolve from bin/.
+const undiciBeside = {
+  name: 'undici-beside',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-beside' }));
+    b.onLoad({ filter: /.*/, namespace: 'undici-beside' }, () => ({
+      contents: "module.exports = require(require('node:path').join(__dirname, 'undici.cjs'));",
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  entryPoints: { undici: 'node_modules/undici/index.js' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
 await build({
   entryPoints: { fcast: 'src/entry.ts', tab: 'src/completion/tab.ts' },
   outdir: 'dist',
@@ -59,12 +86,11 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['undici'],
   define: { 'import.meta.url': '__fcastModuleUrl' },
   banner: {
     js: "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'core', 'bundle.cjs')).href;",
   },
-  plugins: [lazyCommanderSpawn, precompiledShapes],
+  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside],
   logLevel: 'warning',
 });
 // bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic

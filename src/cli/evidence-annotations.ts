@@ -1,10 +1,11 @@
 // track-record's and accuracy's checks in GitHub Actions' terms: one ::error per timeframe and
 // kind of check that failed (its lines as the message), a ::warning for each warning the checks
 // gave and for each timeframe whose sample the service calls insufficient, and the Markdown
-// table with the verdict for the step summary. Loaded only under GITHUB_ACTIONS=true.
-import type { RecordRow } from '../core/domain.js';
+// table with the verdict for the step summary; and the step outputs for $GITHUB_OUTPUT. Loaded
+// only under GITHUB_ACTIONS=true or with GITHUB_OUTPUT set.
+import type { RecordRow, RecordRows } from '../core/domain.js';
 import type { CheckKind, CheckReport } from '../evidence/checks.js';
-import { type Annotation, annotate, verdictMarkdown } from '../output/annotations.js';
+import { type Annotation, annotate, outputName, verdictMarkdown, writeOutputs } from '../output/annotations.js';
 import type { Output } from '../output/io.js';
 import type { Env } from '../core/context.js';
 
@@ -62,4 +63,36 @@ export function annotateEvidence(run: EvidenceRun): void {
     annotations: evidenceAnnotations(run.command, report, run.rows),
     summary: run.markdown === undefined ? verdict : `${run.markdown}\n\n${verdict}`,
   });
+}
+
+const figure = (v: number | string | undefined): string => (v === undefined ? '' : String(v));
+
+/**
+ * The step outputs of a run (docs/formats.md, "Step outputs"): the verdict, the failing lines,
+ * the timeframes, and per timeframe its settled count, win rate and maturity (`settled_1h`);
+ * `settled` and `win_rate` of the whole (the one timeframe's, or the total of several), and
+ * `maturity` when there is one timeframe. A figure the body lacks is empty.
+ */
+export function evidenceOutputs(report: CheckReport, figures: RecordRows): Record<string, string> {
+  const { rows } = figures;
+  const whole = rows.length === 1 ? rows[0] : figures.total;
+  const outputs: Record<string, string> = {
+    verdict: report.problems.length === 0 ? 'pass' : 'fail',
+    failures: report.failures.map((f) => f.text).join('\n'),
+    timeframes: rows.map((r) => r.timeframe).join(' '),
+    settled: figure(whole?.settled),
+    win_rate: figure(whole?.rate),
+    maturity: rows.length === 1 ? figure(rows[0]!.maturity) : '',
+  };
+  for (const row of rows) {
+    const tf = outputName(row.timeframe);
+    outputs[`settled_${tf}`] = figure(row.settled);
+    outputs[`win_rate_${tf}`] = figure(row.rate);
+    outputs[`maturity_${tf}`] = figure(row.maturity);
+  }
+  return outputs;
+}
+
+export function writeEvidenceOutputs(run: Pick<EvidenceRun, 'out' | 'env' | 'report'>, figures: RecordRows): void {
+  writeOutputs(run.out, run.env, evidenceOutputs(run.report, figures));
 }

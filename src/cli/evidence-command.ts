@@ -133,11 +133,21 @@ export async function runEvidenceCommand(
     strict: run.flags.strict === true,
     baseline: baselineView && { file: baselineView.file, comparison: baselineView.comparison },
   });
-  // One line each: a timeframe or figure from the server must not break a line into two.
-  for (const line of report.lines) (line.level === 'warn' ? out.warn : out.note).call(out, clean(line.text));
   // In GitHub Actions, a run that checks something also says so as annotations and a step summary.
   const checked = hasGates(flags) || hasPeriodGates(flags) || flags.audit === true || baseline !== undefined;
-  if (checked && flags.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true') {
+  const annotating = checked && flags.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true';
+  // One line each: a timeframe or figure from the server must not break a line into two. A
+  // failure or warning that an annotation will carry is said there alone: said once on stderr.
+  const failing = new Set(report.failures.map((f) => f.text));
+  for (const line of report.lines) {
+    if (annotating && (line.level === 'warn' || failing.has(line.text))) continue;
+    (line.level === 'warn' ? out.warn : out.note).call(out, clean(line.text));
+  }
+  if (run.ctx.env.GITHUB_OUTPUT) {
+    const { writeEvidenceOutputs } = await import('./evidence-annotations.js');
+    writeEvidenceOutputs({ out, env: run.ctx.env, report }, view.figures);
+  }
+  if (annotating) {
     const { annotateEvidence } = await import('./evidence-annotations.js');
     annotateEvidence({
       out,

@@ -94,6 +94,7 @@ export const EVIDENCE_HELP_NOTES = helpNotes(
   'The output, in any --format, is printed first; then the checks run.',
   'In GitHub Actions (GITHUB_ACTIONS=true), a run that checks something also prints an ::error ' +
     'line per failure and a ::warning per warning or small sample on stderr, and appends the ' +
-    'Markdown table with its verdict to the file named by GITHUB_STEP_SUMMARY; --no-annotations ' +
-    'turns this off.',
+    'Markdown table with its verdict to the file named by GITHUB_STEP_SUMMARY (a failure is then ' +
+    'said by its ::error alone); --no-annotations turns this off. With GITHUB_OUTPUT set, the ' +
+    'verdict and the figures per timeframe are written there as step outputs (docs/formats.md).',
 );

@@ -8,6 +8,7 @@ import { inGitHubActions } from '../output/annotations.js';
 import { neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
 import { reportError } from './report.js';
+import { isVersionJson, versionJson } from './version.js';
 import { knownSecrets } from '../config/settings.js';
 
 export interface MainOptions {
@@ -25,6 +26,10 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   // Commander drops what an action returns: the action hands its exit code back here.
   let settled: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
+  if (isVersionJson(argv)) {
+    ctx.io.stdout.write(versionJson(ctx.version, ctx.nodeVersion, ctx.platform, process.arch));
+    return ExitCode.Ok;
+  }
   try {
     const program = await buildProgram(app, argv);
     await program.parseAsync(commandLine(program, argv), { from: 'user' });

@@ -373,9 +373,15 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
   if (run.format !== 'table' && run.format !== 'markdown') for (const note of notes) run.out.note(`note: ${note}`);
 
   const failures = gates.evaluateJournalGates(doc.timeframes, opts);
-  for (const f of failures) run.out.note(gates.describeJournalGateFailure(f));
-  // In GitHub Actions, a run with gates also says so as annotations and a step summary.
-  if (gates.hasJournalGates(opts) && opts.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true') {
+  // In GitHub Actions, a run with gates also says so as annotations and a step summary; a
+  // failure is then said there alone (once on stderr).
+  const annotating = gates.hasJournalGates(opts) && opts.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true';
+  if (!annotating) for (const f of failures) run.out.note(gates.describeJournalGateFailure(f));
+  if (gates.hasJournalGates(opts) && run.ctx.env.GITHUB_OUTPUT) {
+    const { writeJournalOutputs } = await import('../cli/journal-annotations.js');
+    writeJournalOutputs(run.out, run.ctx.env, failures, doc.timeframes);
+  }
+  if (annotating) {
     const { annotateJournal } = await import('../cli/journal-annotations.js');
     annotateJournal(run.out, run.ctx.env, {
       failures,

@@ -3,8 +3,7 @@
 // lintable as they are); this module only fills their two tables, written there as a comment
 // line `# @command-table@` or `# @value-lists@`, from the command tree. TAB never waits for
 // node, except for symbols, which come from a local cache.
-import { packageFileUrl } from '../core/package-files.js';
-import { readFileSync } from 'node:fs';
+import { readPackageFile } from '../core/package-files.js';
 import type { Command } from 'commander';
 import type { Shell } from './names.js';
 import { type CompletionNode, describeTree, type Values, type Word } from './tree.js';
@@ -13,7 +12,7 @@ import { type CompletionNode, describeTree, type Values, type Word } from './tre
 export const COMPLETION_FILES: Record<Shell, string> = { bash: 'fcast.bash', zsh: '_fcast', fish: 'fcast.fish' };
 
 /** The templates stay in src/, which the package ships; found from the package root, as the bundle moves modules. */
-const templateUrl = (shell: Shell) => packageFileUrl(`src/completion/template.${shell}`);
+const templatePath = (shell: Shell) => `src/completion/template.${shell}`;
 
 /** The completion script for `shell`, generated from the tree under `root` (the templates name it `fcast`). */
 export function completionScript(shell: Shell, root: Command): string {
@@ -23,7 +22,7 @@ export function completionScript(shell: Shell, root: Command): string {
     'command-table': table.nodes.flatMap((node) => dialect.branch(node, fieldsOf(node, table.idOf))),
     'value-lists': [...table.lists].flatMap(([id, list]) => dialect.valueList(id, list)),
   };
-  return readFileSync(templateUrl(shell), 'utf8').replace(/^([ \t]*)# @([a-z-]+)@\n/gm, (line, indent, name) => {
+  return readPackageFile(templatePath(shell)).replace(/^([ \t]*)# @([a-z-]+)@\n/gm, (line, indent, name) => {
     const lines = fills[name as string];
     if (lines === undefined) throw new Error(`template.${shell}: unknown table ${line.trim()}`);
     return lines.map((l) => `${indent}${l}\n`).join('');

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../core/context.js';
-import { fcastBin } from '../core/package-files.js';
+import { fcastCommand } from '../core/package-files.js';
 import type { Settings } from '../config/settings.js';
 import { COMPLETE_SYMBOLS_COMMAND } from './names.js';
 
@@ -81,7 +81,8 @@ function spawnRefresh(env: Env): void {
     // Loaded here, not at the top: node:child_process costs ~15 ms to load, and TAB spawns
     // at most once a day.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [fcastBin(), COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
+    const fcast = fcastCommand();
+    const child = spawn(fcast.file, [...fcast.args, COMPLETE_SYMBOLS_COMMAND, '--refresh'], {
       detached: true,
       stdio: 'ignore',
       env,

@@ -2,8 +2,8 @@
 // so a test can run any command in-process with captured streams, a temporary config
 // directory, its own environment and a clock that does not really sleep.
 import { homedir } from 'node:os';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { packageFileUrl } from './package-files.js';
+import { closeSync, openSync } from 'node:fs';
+import { readPackageFile } from './package-files.js';
 import type { Readable } from 'node:stream';
 
 export interface Writer {
@@ -53,7 +53,7 @@ export interface Ctx {
 }
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(packageFileUrl('package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readPackageFile('package.json')) as { version: string };
   return pkg.version;
 }
 

@@ -76,7 +76,7 @@ export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Pr
   const found = inspectSettings(ctx, flags);
   const config = inspectConfig(found);
   const checks = [
-    checkNode(ctx.nodeVersion),
+    checkNode(ctx.nodeVersion, ctx.clock.now()),
     checkConfigDirectory(config, ctx.platform),
     checkConfigFile(config),
     checkConfigFileMode(config, ctx.platform),
@@ -132,10 +132,38 @@ export function renderChecks(out: Output, checks: readonly Check[]): string {
 
 // --- Node.js ---------------------------------------------------------------------------
 
-export function checkNode(version: string): Check {
+/**
+ * The end of life of each Node.js major line fcast may meet, as nodejs.org/en/about/previous-releases
+ * lists it: past this day a line gets no more security fixes. A major not listed is judged by
+ * none (a newer one is maintained; odd ones are short-lived and not listed).
+ * docs/decisions/2026-11-27-node-floor.md says why fcast still runs on 20.
+ */
+export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
+  18: '2025-04-30',
+  20: '2026-04-30',
+  22: '2027-04-30',
+  24: '2028-04-30',
+};
+
+/** The end-of-life day of the version's major line when `now` is past it, else undefined. */
+export function nodeEndOfLife(version: string, now: number): string | undefined {
+  const major = Number(version.replace(/^v/, '').split('.')[0]);
+  const eol = NODE_END_OF_LIFE[major];
+  // The line is maintained through its last day (UTC).
+  return eol !== undefined && now >= Date.parse(`${eol}T00:00:00Z`) + 86_400_000 ? eol : undefined;
+}
+
+export function checkNode(version: string, now: number): Check {
   const shown = version.replace(/^v/, '');
-  if (compareVersions(shown, MIN_NODE_VERSION) >= 0)
-    return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);
+  if (compareVersions(shown, MIN_NODE_VERSION) >= 0) {
+    const eol = nodeEndOfLife(shown, now);
+    if (eol === undefined) return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);
+    return warn(
+      'node',
+      `${shown}: Node.js ${shown.split('.')[0]} reached its end of life on ${eol} and gets no more security fixes`,
+      'install a maintained line, e.g. the current LTS (fcast runs on 20, 22 and 24)',
+    );
+  }
   return fail(
     'node',
     `${shown} is older than ${MIN_NODE_VERSION}`,

@@ -5,6 +5,9 @@
 // failures come in as data (track-record's gates, the journal report's), so this module only
 // writes them down, escaped as the runner reads them (actions/toolkit's command.ts):
 // in the message % CR LF become %25 %0D %0A; in a property, : and , also %3A %2C.
+// The gate commands' results as step outputs go to $GITHUB_OUTPUT (writeOutputs), when that is
+// set, in or out of Actions: name=value, a value with a line break between random delimiters.
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Env } from '../core/context.js';
 import type { Output } from './io.js';
@@ -79,4 +82,39 @@ export function verdictMarkdown(v: Verdict): string {
     ? `**Verdict: passed.** ${markdownText(v.subject)}: every check held.`
     : `**Verdict: failed** (exit 8). ${markdownText(v.subject)}: ${markdownText(v.problems.join('; '))}.`;
   return [head, '', ...v.lines.map((line) => `- ${markdownLine(line)}`)].join('\n').trimEnd();
+}
+
+/** A step output's name from any text (a timeframe from the server): letters, digits, `_` and `-` only. */
+export const outputName = (text: string): string => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * The outputs in $GITHUB_OUTPUT's form, as GitHub documents it: `name=value`, or for a value
+ * with a line break `name<<ghadelimiter_RANDOM`, the value, the delimiter (one the value does
+ * not hold, so that no value can end itself early and write an output of its own).
+ */
+export function outputLines(outputs: Readonly<Record<string, string>>, random: () => string = randomUUID): string {
+  return Object.entries(outputs)
+    .map(([name, value]) => {
+      if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+      let delimiter: string;
+      do delimiter = `ghadelimiter_${random()}`;
+      while (value.includes(delimiter));
+      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+    })
+    .join('');
+}
+
+/**
+ * The outputs appended to the file $GITHUB_OUTPUT names, in one write, when it is set (a file
+ * that cannot be written is a warning: the run's own exit code stands). Elsewhere nothing.
+ */
+export function writeOutputs(out: Output, env: Env, outputs: Readonly<Record<string, string>>): void {
+  const file = env.GITHUB_OUTPUT;
+  if (!file) return;
+  try {
+    appendFileSync(file, outputLines(outputs));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    out.warn(`could not write the outputs to GITHUB_OUTPUT (${file}): ${why}`);
+  }
 }

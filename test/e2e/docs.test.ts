@@ -71,11 +71,25 @@ const SHELL_ARGS: Record<PasteBlock['shell'], string[]> = {
   fish: ['--no-config', '-c'],
 };
 
+let packed: string | undefined;
+
+/** A directory holding the package's tarball, as a user who downloaded it has (packed once, from the build). */
+function packedDir(): string {
+  if (packed) return packed;
+  const dir = tempDir('fcast-docs-pack-');
+  const r = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stderr}`);
+  packed = dir;
+  return dir;
+}
+
+const BLOCK_CWD = { repo: () => REPO, temp: () => tempDir('fcast-docs-cwd-'), pack: packedDir };
+
 // Asynchronous on purpose: the emulator answers from this very process.
 async function runBlock(block: PasteBlock): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(block.shell, [...SHELL_ARGS[block.shell], block.script], {
     env: freshEnv(),
-    cwd: block.cwd === 'repo' ? REPO : tempDir('fcast-docs-cwd-'),
+    cwd: BLOCK_CWD[block.cwd](),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

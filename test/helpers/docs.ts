@@ -35,8 +35,8 @@ export interface PasteBlock {
   exit: number;
   /** The shell it is written for (`shell=fish`); bash unless declared. */
   shell: 'bash' | 'zsh' | 'fish';
-  /** `cwd=repo`: run in the clone rather than an empty directory. */
-  cwd: 'temp' | 'repo';
+  /** `cwd=repo`: run in the clone rather than an empty directory; `cwd=pack`: in one holding `npm pack`'s tarball. */
+  cwd: 'temp' | 'repo' | 'pack';
   /** `run=no`: a step of a fresh clone (git clone, npm install), not run by the test. */
   run: boolean;
   /** Attributes the marker gave that this reader does not know. */
@@ -84,7 +84,7 @@ export function pasteBlocks(markdown: string, file: string): PasteBlock[] {
         script: `${block.body}\n`,
         exit: Number(attr.get('exit') ?? 0),
         shell: (['bash', 'zsh', 'fish'].includes(shell) ? shell : 'bash') as PasteBlock['shell'],
-        cwd: attr.get('cwd') === 'repo' ? 'repo' : 'temp',
+        cwd: attr.get('cwd') === 'repo' || attr.get('cwd') === 'pack' ? (attr.get('cwd') as 'repo' | 'pack') : 'temp',
         run: attr.get('run') !== 'no',
         unknown: [...attr.keys()].filter((k) => !['exit', 'shell', 'cwd', 'run'].includes(k)),
       },
@@ -125,3 +125,24 @@ export const hasExit = (line: string): boolean =>
   /(^|[;&|({]\s*|\b(then|do|else)\s+)exit\b/.test(unquoted(line).trim());
 
 export const readDoc = (file: string): string => readFileSync(join(REPO, file), 'utf8');
+
+export interface WorkflowBlock {
+  file: string;
+  line: number;
+  /** The marker's name: `<!-- workflow: NAME -->` right before the fence. */
+  name: string | undefined;
+  body: string;
+}
+
+/** The YAML blocks of a page, with their `<!-- workflow: NAME -->` marker when there is one. */
+export function workflowBlocks(markdown: string, file: string): WorkflowBlock[] {
+  const lines = markdown.split('\n');
+  return fencedBlocks(markdown, file)
+    .filter((b) => b.lang === 'yaml' || b.lang === 'yml')
+    .map((b) => ({
+      file,
+      line: b.line,
+      name: /^<!--\s*workflow:\s*([\w-]+)\s*-->\s*$/.exec(lines[b.line - 2] ?? '')?.[1],
+      body: b.body,
+    }));
+}

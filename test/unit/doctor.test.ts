@@ -28,10 +28,29 @@ describe('doctor checks', () => {
       engines: { node: string };
     };
     expect(pkg.engines.node).toBe(`>=${MIN_NODE_VERSION}`);
-    expect(checkNode('20.18.1').status).toBe('pass');
-    expect(checkNode('v24.1.0').status).toBe('pass');
-    expect(checkNode('20.9.0')).toMatchObject({ status: 'fail', exitCode: 3, detail: '20.9.0 is older than 20.18.1' });
-    expect(checkNode('18.20.4').hint).toMatch(/install Node.js 20.18.1 or newer/);
+    const spring2026 = Date.UTC(2026, 2, 1);
+    expect(checkNode('20.18.1', spring2026).status).toBe('pass');
+    expect(checkNode('v24.1.0', spring2026).status).toBe('pass');
+    expect(checkNode('20.9.0', spring2026)).toMatchObject({
+      status: 'fail',
+      exitCode: 3,
+      detail: '20.9.0 is older than 20.18.1',
+    });
+    expect(checkNode('18.20.4', spring2026).hint).toMatch(/install Node.js 20.18.1 or newer/);
+  });
+
+  it('warns on a Node.js line past its end of life, with the date, from the day after it', () => {
+    expect(checkNode('20.20.2', Date.UTC(2026, 3, 30, 23, 59))).toMatchObject({ status: 'pass' });
+    expect(checkNode('20.20.2', Date.UTC(2026, 4, 1))).toEqual({
+      name: 'node',
+      status: 'warn',
+      detail: '20.20.2: Node.js 20 reached its end of life on 2026-04-30 and gets no more security fixes',
+      hint: 'install a maintained line, e.g. the current LTS (fcast runs on 20, 22 and 24)',
+    });
+    expect(checkNode('v22.12.0', Date.UTC(2026, 10, 27)).status).toBe('pass');
+    expect(checkNode('22.12.0', Date.UTC(2027, 4, 1)).detail).toMatch(/end of life on 2027-04-30/);
+    expect(checkNode('24.1.0', Date.UTC(2028, 4, 1)).detail).toMatch(/end of life on 2028-04-30/);
+    expect(checkNode('25.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
   });
 
   it('checks modes on POSIX systems only, and accepts stricter ones', () => {

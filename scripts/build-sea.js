@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// `npm run build:sea`: fcast as one executable, Node's single executable application (SEA):
+// this very `node` binary with fcast injected, which runs where no Node is installed.
+//   1. esbuild bundles bin/fcast.js (its fast paths, with dist/tab.cjs) into the main script;
+//      a SEA's main script can require builtins only, so the main bundle, its code cache and
+//      dist/undici.cjs become assets, compiled from there when a command runs, as are the
+//      package's files fcast reads at run time (package.json, the completion templates;
+//      src/core/package-files.ts reads them there).
+//   2. `node --experimental-sea-config` writes the blob, with V8's code cache of the script
+//      (useCodeCache: the script is compiled at build time, not at each start) and the
+//      "experimental feature" warning off (disableExperimentalSEAWarning).
+//   3. postject (the tool Node's documentation names; a devDependency) injects the blob into a
+//      copy of `node`; then a checksum file beside it, for `sha256sum -c`.
+// Written to dist/sea/: fcast and fcast.sha256. Linux here; docs/reference.md, "Standalone
+// executable", has the steps and the signing for macOS and Windows.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const OUT = 'dist/sea';
+const NAME = process.platform === 'win32' ? 'fcast.exe' : 'fcast';
+/** The files the package ships that fcast reads at run time, by their path from the package root. */
+const ASSETS = [
+  'package.json',
+  'src/completion/template.bash',
+  'src/completion/template.zsh',
+  'src/completion/template.fish',
+  'dist/fcast.cjs',
+  'dist/fcast.cjs.cache',
+  'dist/undici.cjs',
+];
+/** Node's documented fuse: postject flips it so that the binary looks for its blob. */
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const started = Date.now();
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+
+/** A replacement in a file's text that must happen: a changed bin/fcast.js fails the build, not the executable. */
+function replaced(text, file, from, to) {
+  if (!text.includes(from)) throw new Error(`build-sea: ${file} no longer holds: ${from}`);
+  return text.replace(from, to);
+}
+
+// bin/fcast.js as the executable's main script: its fast paths as they are (--version, and TAB
+// with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
+// compiled with the code cache `npm run build` made beside it (same Node: this one), as
+// bin/fcast.js's loadBundle does. Inlined into the main script instead, the whole bundle would
+// be loaded by every start, --version too (measured: 1.5x the installed fcast's --version).
+const ASSET_BUNDLE = `
+/** The main bundle from the executable's assets, with its code cache (scripts/build-sea.js). */
+function assetBundle() {
+  const sea = require('node:sea');
+  const { Script } = require('node:vm');
+  const dir = require('node:path').join(require('node:path').dirname(process.execPath), 'dist');
+  const load = (name, req) => {
+    const file = dir + '/' + name;
+    let cachedData;
+    if (name === 'fcast.cjs') {
+      const cache = Buffer.from(sea.getAsset('dist/fcast.cjs.cache'));
+      cachedData = cache.subarray(cache.indexOf(10) + 1);
+    }
+    const source = WRAPPER[0] + sea.getAsset('dist/' + name, 'utf8') + WRAPPER[1];
+    const script = new Script(source, { filename: file, cachedData });
+    const module = { exports: {} };
+    script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
+    return module.exports;
+  };
+  // The bundle asks for builtins, and for dist/undici.cjs (behind a proxy): an asset too.
+  return load('fcast.cjs', (id) => (/[\\\\/]undici\\.cjs$/.test(id) ? load('undici.cjs', require) : require(id)));
+}
+`;
+const forExecutable = {
+  name: 'for-executable',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]bin[\\/]fcast\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8').replace(/^#!.*\n/, '');
+      text = replaced(
+        text,
+        'bin/fcast.js',
+        "const tab = freshBundle('tab.cjs');\n  if (tab === undefined) return false;\n  require(tab).completeSymbols(writeOut);",
+        "require('../dist/tab.cjs').completeSymbols(writeOut);",
+      );
+      text = replaced(
+        text,
+        'bin/fcast.js',
+        "const bundle = freshBundle('fcast.cjs');\n  if (!bundle) compileCached();",
+        '',
+      );
+      text = replaced(
+        text,
+        'bin/fcast.js',
+        "bundle ? loadBundle(bundle) : await import('../dist/entry.js')",
+        'assetBundle()',
+      );
+      return { contents: text + ASSET_BUNDLE, loader: 'js' };
+    });
+  },
+};
+
+// The build's cache must be of this very bundle, made by this Node (its first line says so).
+const header = readFileSync('dist/fcast.cjs.cache').subarray(0, 200).toString('latin1').split('\n')[0];
+const expected = `fcast code cache ${statSync('dist/fcast.cjs').size} `;
+if (!header.startsWith(expected) || !header.endsWith(` ${process.version}`))
+  throw new Error(`build-sea: dist/fcast.cjs.cache is not of this bundle and Node (${header}): npm run build`);
+
+const main = join(OUT, 'main.cjs');
+await build({
+  entryPoints: ['bin/fcast.js'],
+  outfile: main,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: `node${process.versions.node.split('.')[0]}`,
+  plugins: [forExecutable],
+  logLevel: 'warning',
+});
+
+const config = join(OUT, 'sea-config.json');
+const blob = join(OUT, 'sea-prep.blob');
+writeFileSync(
+  config,
+  JSON.stringify({
+    main,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: true,
+    assets: Object.fromEntries(ASSETS.map((path) => [path, path])),
+  }),
+);
+execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+const exe = join(OUT, NAME);
+copyFileSync(process.execPath, exe);
+chmodSync(exe, 0o755);
+if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', exe]);
+const { inject } = createRequire(import.meta.url)('postject');
+await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), {
+  sentinelFuse: FUSE,
+  ...(process.platform === 'darwin' && { machoSegmentName: 'NODE_SEA' }),
+});
+if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', exe]);
+for (const file of [main, config, blob]) rmSync(file);
+
+// Which bin, bundle and Node it carries, so that a test or the bench can tell it is of the current
+// ones (a rebuild of the same sources makes the same bundle, with a newer time).
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+writeFileSync(join(OUT, 'built-from'), `${sha256('bin/fcast.js')} ${sha256('dist/fcast.cjs')} ${process.version}\n`);
+const sum = sha256(exe);
+writeFileSync(join(OUT, `${NAME}.sha256`), `${sum}  ${NAME}\n`);
+process.stdout.write(
+  `built ${exe} (Node ${process.versions.node}, ${process.platform}-${process.arch}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+);

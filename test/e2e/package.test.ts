@@ -1,0 +1,146 @@
+// The npm package as a user gets it: `npm pack`'s tarball, installed with `npm install -g
+// ./fcast-VERSION.tgz --offline` into an empty prefix with the registry unreachable, by a
+// normal user (`nobody` when the tests run as root), then run from that prefix: --version,
+// completion, and a demo against the installed fcast's own emulator. The package has no
+// runtime dependencies (the bundles carry commander, picocolors, undici, zod), so nothing is
+// fetched. Needs the build (`node scripts/build.js`), as every e2e test does.
+import { type SpawnOptions, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectExit, tempDir } from '../helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+/** What the package holds: what runs, the templates `fcast completion` fills, the ready-made completion scripts. */
+const PACKED = [
+  'README.md',
+  'bin/fcast.js',
+  'bin/package.json',
+  'completions/_fcast',
+  'completions/fcast.bash',
+  'completions/fcast.fish',
+  'dist/fcast.cjs',
+  'dist/tab.cjs',
+  'dist/undici.cjs',
+  'package.json',
+  'src/completion/template.bash',
+  'src/completion/template.fish',
+  'src/completion/template.zsh',
+];
+
+/** As root, the install and the runs are nobody's (65534): npm as root is not what a user meets. */
+const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+function run(cmd: string, args: string[], env: Record<string, string>, cwd: string) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', ...asUser });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the npm package', () => {
+  it('holds the bundles, bin/ and the completion files, and no dependency', () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+    expectExit({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 0);
+    const [pack] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
+    expect(pack!.files.map((f) => f.path).sort()).toEqual(PACKED);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.optionalDependencies).toBeUndefined();
+  });
+
+  describe('installed offline into an empty prefix', () => {
+    let home: string;
+    let env: Record<string, string>;
+    let fcast: string;
+
+    beforeAll(() => {
+      home = tempDir('fcast-install-');
+      chmodSync(home, 0o777);
+      // The run's temporary root (test/helpers/temp-root.ts) is root's alone: nobody must pass through it.
+      const root = tmpdir();
+      if (asUser.uid !== undefined && (statSync(root).mode & 0o001) === 0) chmodSync(root, statSync(root).mode | 0o011);
+      const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', home], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expectExit({ code: packed.status, stdout: packed.stdout, stderr: packed.stderr }, 0);
+      expect(packed.stdout).toBe(`fcast-${version}.tgz\n`);
+      env = {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        npm_config_cache: join(home, 'npm-cache'),
+        npm_config_registry: 'http://127.0.0.1:9/',
+        npm_config_update_notifier: 'false',
+        FCAST_CONFIG_DIR: join(home, 'config'),
+        FCAST_DATA_DIR: join(home, 'data'),
+        NO_COLOR: '1',
+      };
+      const prefix = join(home, 'prefix');
+      const installed = run(
+        'npm',
+        ['install', '-g', `./fcast-${version}.tgz`, '--offline', '--prefix', prefix, '--no-audit', '--no-fund'],
+        env,
+        home,
+      );
+      expectExit(installed, 0);
+      expect(installed.stdout).toMatch(/^\nadded 1 package in [\d.]+m?s\n$/);
+      fcast = join(prefix, 'bin', 'fcast');
+    }, 120_000);
+
+    it('prints its version', () => {
+      const r = run(fcast, ['--version'], env, home);
+      expectExit(r, 0);
+      expect(r.stdout).toBe(`${version}\n`);
+      expect(r.stderr).toBe('');
+    });
+
+    it('prints the completion script the clone has', () => {
+      const r = run(fcast, ['completion', 'bash'], env, home);
+      expectExit(r, 0);
+      expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions/fcast.bash'), 'utf8'));
+      expect(r.stderr).toBe('');
+    });
+
+    it('reaches undici (behind a proxy) from its own bundle: nothing comes from a node_modules', () => {
+      const r = run(
+        fcast,
+        ['--base-url', 'https://example.com', '--retries', '0', 'demo', '--json'],
+        { ...env, HTTPS_PROXY: 'http://127.0.0.1:9' },
+        home,
+      );
+      expectExit(r, 6);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'fcast: request to example.com through the proxy http://127.0.0.1:9 failed: it refused the connection (ECONNREFUSED)\n' +
+          '  hint: check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct\n',
+      );
+    });
+
+    it('runs the demo against its own emulator', async () => {
+      const mock = spawn(fcast, ['mock', '--port', '0', '--print-env'], {
+        env,
+        cwd: home,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...asUser,
+      });
+      let printed = '';
+      mock.stdout!.setEncoding('utf8').on('data', (d) => (printed += d));
+      try {
+        await once(mock.stdout!, 'end');
+        const base = /^export FCAST_BASE_URL=(\S+)$/m.exec(printed)?.[1];
+        expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const r = run(fcast, ['demo', '--json'], { ...env, FCAST_BASE_URL: base! }, home);
+        expectExit(r, 0);
+        expect(r.stderr).toBe('');
+        expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'BTC/USD' });
+      } finally {
+        mock.kill('SIGTERM');
+        await once(mock, 'exit');
+      }
+    });
+  });
+});
