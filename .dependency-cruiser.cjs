@@ -1,4 +1,4 @@
-// The layers of ../shared/style.md, one folder each, held by `npm run lint:deps`:
+// The layers, one folder each (CONTRIBUTING.md, "Layout"), held by `npm run lint:deps`:
 //
 //   entry -> cli/ (main, program) -> commands/* -> watch/    -> output/, api/
 //                                              -> journal/  -> evidence/, api/
@@ -10,6 +10,40 @@
 // stands on core/ only. A renderer takes parsed bodies, so output/, evidence/ and journal/ may
 // import the *types* of api/schemas.ts: those are the domain types. Nothing else of api/ is theirs.
 const LAYERS_ABOVE_API = 'commands|cli|evidence|completion|doctor|mock|watch|journal|output';
+
+// No folder imports a folder that imports it back, directly or through others, dynamic and
+// type-only imports included (dependency-cruiser's folder scope counts every import). Two such
+// cycles stand today, both through cli/, which is still two layers (the entry, and what the
+// commands share): cli/program.ts registers the commands while the commands import cli/'s
+// helpers (command.ts, input.ts, the *-flags.ts files, record.ts, setting-origin.ts), and
+// cli/program.ts imports completion/names.ts while completion/tree.ts imports
+// cli/help-topics.ts. Those folder edges, and only those, are allowed here; moving what the
+// commands share into a helper folder below them (gh's pkg/cmdutil; issue 32, item 1) removes
+// them, and then this list is emptied. Any other edge that closes a folder cycle is an error.
+const KNOWN_FOLDER_CYCLE_EDGES = {
+  'src/cli': ['src/commands', 'src/completion'],
+  'src/commands': ['src/cli', 'src/completion'],
+  'src/completion': ['src/cli'],
+};
+const exactly = (folders) => `^(${folders.map((f) => f.replace(/\./g, '\\.')).join('|')})$`;
+const FOLDER_CYCLE_RULES = [
+  {
+    name: 'no-folder-cycle',
+    comment: 'A folder that imports a folder importing it back makes the two one layer: split what both need into a third.',
+    severity: 'error',
+    scope: 'folder',
+    from: { pathNot: exactly(Object.keys(KNOWN_FOLDER_CYCLE_EDGES)) },
+    to: { circular: true },
+  },
+  ...Object.entries(KNOWN_FOLDER_CYCLE_EDGES).map(([from, known]) => ({
+    name: `no-folder-cycle-but-known-from-${from.replace(/^src\//, '')}`,
+    comment: `${from} is in a known folder cycle (see KNOWN_FOLDER_CYCLE_EDGES); an edge to any other folder that closes one is new.`,
+    severity: 'error',
+    scope: 'folder',
+    from: { path: exactly([from]) },
+    to: { circular: true, pathNot: exactly(known) },
+  })),
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -161,6 +195,7 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
+    ...FOLDER_CYCLE_RULES,
   ],
   options: {
     // Type-only imports count: they are how a layer names another's types, which the rules allow or not.

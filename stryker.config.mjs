@@ -1,9 +1,9 @@
 // Mutation testing (npm run mutate): Stryker changes one thing at a time in the modules where a
 // wrong line does the most harm, and runs the tests that cover it; a mutant no test notices is a
-// gap in the suite (or a change that cannot matter, said in CONTRIBUTING.md). Incremental: the
-// result file in reports/ is kept, so a run re-tests only mutants whose code or tests changed;
-// `npm run mutate -- --force` tests them all (about 35 minutes on 2 cores), as does a clean
-// clone's first run, which has no result file.
+// gap in the suite, or a change that cannot matter (docs/decisions/2026-11-26-mutation-testing.md
+// says which, and why). Incremental: the result file in reports/ is kept, so a run re-tests only
+// mutants whose code or tests changed; `npm run mutate -- --force` tests them all (about 35
+// minutes on 2 cores), as does a clean clone's first run, which has no result file.
 // @ts-check
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -11,5 +11,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // A test that asserts nothing passes whatever the code does: each must make at least one assertion.
+    expect: { requireAssertions: true },
   },
 });

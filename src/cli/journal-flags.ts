@@ -2,7 +2,7 @@
 // flat band, the bins, and the report's gates. Each value is checked while the command line is
 // read (exit 2). Imported when the command tree is built: nothing heavy.
 import { Option, type Command } from 'commander';
-import { parseInstant } from '../core/instant.js';
+import { isoSeconds, parseInstant } from '../core/instant.js';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
@@ -96,8 +96,7 @@ export const parseBins = (raw: string): number => parseWholeNumber(raw, '--bins'
 /** --since and --until together must leave a range: since before until (until is exclusive). */
 export function checkTimeRange(f: JournalFilterFlags): void {
   if (f.since === undefined || f.until === undefined || f.since < f.until) return;
-  const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
   throw new UsageError(
-    `--since (${iso(f.since)}) must be before --until (${iso(f.until)}): forecasts made at or after --since and before --until`,
+    `--since (${isoSeconds(f.since)}) must be before --until (${isoSeconds(f.until)}): forecasts made at or after --since and before --until`,
   );
 }

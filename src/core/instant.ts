@@ -26,3 +26,32 @@ function offsetMs(zone: string): number {
   const minutes = Number(m[2]) * 60 + Number(m[3]);
   return (m[1] === '-' ? -1 : 1) * minutes * 60_000;
 }
+
+/**
+ * Epoch seconds as ISO 8601 in UTC to the second, `2026-11-24T19:00:00Z`: the form of the
+ * emulator's `*_at` fields, the exports' `*_iso` columns and the instants fcast quotes back.
+ */
+export function isoSeconds(epochS: number): string {
+  return new Date(epochS * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+const zoneFormatters = new WeakMap<Intl.DateTimeFormatOptions, Map<string, Intl.DateTimeFormat>>();
+
+/**
+ * The wall clock in `zone` at an instant, as Intl's en-US parts by type (`year`, `hour`,
+ * `weekday`, `timeZoneName`, ...): the fields asked for, and the time zone database's daylight
+ * saving. Building a formatter costs far more than using one, so there is one per zone and set
+ * of fields, made on first use: pass the same `fields` object (a module constant) every time.
+ */
+export function wallClockParts(
+  epochS: number,
+  zone: string,
+  fields: Intl.DateTimeFormatOptions,
+): Record<string, string> {
+  const byZone = zoneFormatters.get(fields) ?? new Map<string, Intl.DateTimeFormat>();
+  const formatter = byZone.get(zone) ?? new Intl.DateTimeFormat('en-US', { ...fields, timeZone: zone });
+  zoneFormatters.set(fields, byZone.set(zone, formatter));
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(new Date(epochS * 1000))) parts[part.type] = part.value;
+  return parts;
+}

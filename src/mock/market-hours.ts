@@ -1,6 +1,7 @@
 // Trading sessions for the gateway's `calendar` command. Crypto never closes; FX and gold trade
 // from Sunday evening to Friday evening (UTC); US stocks and indices follow New York hours, so
 // daylight saving is taken from the time-zone database rather than hard-coded.
+import { wallClockParts } from '../core/instant.js';
 import type { AssetClass } from './catalog.js';
 
 const NEW_YORK = 'America/New_York';
@@ -9,32 +10,19 @@ const SCAN_LIMIT_S = 9 * 86_400;
 
 export { isValidTimeZone } from '../core/domain.js';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
+const ISO_FIELDS: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  weekday: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'longOffset',
+};
 
-function partsIn(epochS: number, tz: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of formatter(tz).formatToParts(new Date(epochS * 1000))) out[p.type] = p.value;
-  return out;
-}
+const partsIn = (epochS: number, tz: string): Record<string, string> => wallClockParts(epochS, tz, ISO_FIELDS);
 
 /** ISO 8601 in the given zone with its offset, e.g. `2025-06-02T15:30:00+02:00`. */
 function isoInZone(epochS: number, tz: string): string {

@@ -45,7 +45,5 @@ export function meta(tier: Tier, serverT: number): MetaBody {
   };
 }
 
-/** ISO 8601 in UTC without milliseconds, the form every `*_at` field uses. */
-export function isoSeconds(epochS: number): string {
-  return new Date(epochS * 1000).toISOString().replace('.000Z', 'Z');
-}
+// ISO 8601 in UTC without milliseconds, the form every `*_at` field uses: core's, as fcast reads it.
+export { isoSeconds } from '../core/instant.js';

@@ -1,6 +1,7 @@
 // Numbers and times as people read them. Every function takes possibly-missing values and
 // shows a dash for them, never `null`, `undefined` or `NaN`.
 import { slashedSymbol } from '../core/domain.js';
+import { wallClockParts } from '../core/instant.js';
 import { finiteNumber } from '../core/values.js';
 
 export const DASH = '–';
@@ -184,7 +185,15 @@ export interface ZonedParts {
 }
 
 const WEEKDAY_NUMBER: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+const ZONE_FIELDS: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  weekday: 'short',
+};
 
 /** The wall clock in `zone` at an instant (one formatter per zone, made on first use). */
 export function zonedParts(epochSeconds: number, zone: string): ZonedParts {
@@ -199,22 +208,7 @@ export function zonedParts(epochSeconds: number, zone: string): ZonedParts {
       weekday: d.getUTCDay(),
     };
   }
-  let f = zoneFormatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      weekday: 'short',
-    });
-    zoneFormatters.set(zone, f);
-  }
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(new Date(epochSeconds * 1000))) p[part.type] = part.value;
+  const p = wallClockParts(epochSeconds, zone, ZONE_FIELDS);
   return {
     year: Number(p.year),
     month: Number(p.month),

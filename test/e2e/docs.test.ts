@@ -188,9 +188,9 @@ describe('the documentation', () => {
 });
 
 describe('paste blocks, run as written against the emulator', () => {
-  it.each(runnable.map((b) => [`${b.file} ${b.name}`, b] as const))('%s', async (_name, block) => {
+  it.for(runnable.map((b) => [`${b.file} ${b.name}`, b] as const))('%s', async ([, block], { skip }) => {
     const missing = missingTool(block);
-    if (missing) return void console.warn(`skipped ${block.file} ${block.name}: ${missing} is not installed`);
+    if (missing) skip(`${missing} is not installed`);
     const r = await runBlock(block);
     const context = `${block.file}:${block.line} ${block.name}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
     expect(r.code, context).toBe(block.exit);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { expectExit, type RunResult, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { fetchBody, useTamperedServer } from '../helpers/tampered.js';
+import { isoSeconds } from '../../src/core/instant.js';
 import { runCli } from '../helpers/cli.js';
 import { FIXED_NOW } from '../helpers/emulator.js';
 
@@ -31,7 +32,7 @@ function records(r: RunResult, format: 'csv' | 'tsv'): { header: string[]; rows:
   return { header: header!, rows: rest.map((cells) => Object.fromEntries(header!.map((h, i) => [h, cells[i]!]))) };
 }
 
-const isoOf = (epoch: string) => new Date(Number(epoch) * 1000).toISOString().replace('.000Z', 'Z');
+const isoOf = (epoch: string) => isoSeconds(Number(epoch));
 
 const FORECAST_HEADER = [
   'symbol',

@@ -1,9 +1,10 @@
 // csv-stringify (the Node CSV project) told fcast's rules, as the oracle for the project's own
 // CSV writer (src/output/formats/delimited.ts): the property test holds the two to the same
-// bytes, and scripts/bench-csv.js times them side by side. Its rules, put in its terms: a number
-// as sent is written as sent and never prefixed; true and false as words; text cleaned of
-// terminal controls, and prefixed with ' when it began with a formula character as sent or as
-// cleaned (cleaning turns a leading CR into a line break, which csv-stringify would not prefix).
+// bytes, and test/bench/csv-writer.bench.ts times them side by side. Its rules, put in its
+// terms: a number as sent is written as sent and never prefixed; true and false as words; text
+// cleaned of terminal controls, and prefixed with ' when it began with a formula character as
+// sent or as cleaned (cleaning turns a leading CR into a line break, which csv-stringify would
+// not prefix).
 import { stringify } from 'csv-stringify/sync';
 import type { Cell } from '../../src/output/formats/delimited.js';
 import { cleanBlock } from '../../src/output/sanitize.js';

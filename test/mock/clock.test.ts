@@ -1,6 +1,7 @@
 // The emulated clock: where it starts, how fast it runs, how a script moves it, and that every
 // body follows it together (forecasts renew, candles and prices agree, the record grows).
 import { describe, expect, it } from 'vitest';
+import { isoSeconds, wallClockParts } from '../../src/core/instant.js';
 import { emulatedClock, parseInstant } from '../../src/mock/clock.js';
 import { startMock, type MockServer } from '../../src/mock/index.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -59,6 +60,38 @@ describe('parseInstant', () => {
 
   it.each(['', 'now', '2026-02-30', '2026-13-01', '24/11/2026', '2026-11-24T25:00Z', '12'])('refuses %j', (text) => {
     expect(parseInstant(text)).toBeUndefined();
+  });
+});
+
+describe('isoSeconds, the one epoch-to-ISO formatter (core/instant.ts)', () => {
+  it.each([
+    [0, '1970-01-01T00:00:00Z'],
+    [1_764_010_800, '2025-11-24T19:00:00Z'],
+    [1_795_348_800, '2026-11-22T12:00:00Z'],
+  ])('%s is %s, to the second, no milliseconds', (epochS, iso) => {
+    expect(isoSeconds(epochS)).toBe(iso);
+  });
+
+  it('reads back as the same second', () => {
+    expect(parseInstant(isoSeconds(1_795_348_801))).toBe(1_795_348_801_000);
+  });
+});
+
+describe('wallClockParts, the one cached Intl wall clock (core/instant.ts)', () => {
+  const fields: Intl.DateTimeFormatOptions = { hour: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' };
+
+  it("follows the zone's daylight saving, from the time zone database", () => {
+    const summer = wallClockParts(Date.UTC(2026, 6, 1, 12) / 1000, 'Europe/Madrid', fields);
+    const winter = wallClockParts(Date.UTC(2026, 0, 15, 12) / 1000, 'Europe/Madrid', fields);
+    expect([summer.hour, summer.timeZoneName]).toEqual(['14', 'GMT+02:00']);
+    expect([winter.hour, winter.timeZoneName]).toEqual(['13', 'GMT+01:00']);
+  });
+
+  it('keeps zones apart under one set of fields', () => {
+    const t = Date.UTC(2026, 0, 15, 12) / 1000;
+    expect(wallClockParts(t, 'America/New_York', fields).hour).toBe('07');
+    expect(wallClockParts(t, 'Asia/Kolkata', fields).timeZoneName).toBe('GMT+05:30');
+    expect(wallClockParts(t, 'Europe/Madrid', fields).hour).toBe('13');
   });
 });
 

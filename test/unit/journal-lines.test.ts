@@ -123,7 +123,8 @@ describe('the fast path of the report', () => {
         expect(fast).toEqual(full);
         expect(full.damaged).toBe(0);
       }),
-      { numRuns: 300 },
+      // FCAST_FUZZ_RUNS lowers the count (test:quick sets 50); it never raises it.
+      { numRuns: Math.min(300, Number(process.env.FCAST_FUZZ_RUNS ?? 300)) },
     );
   });
 

@@ -1,7 +1,7 @@
 // The journal's scores against published references: scikit-learn's own docstring examples for
 // brier_score_loss and calibration_curve, Newcombe (1998) for the Wilson interval, and the
 // decomposition of Stephenson, Coelho and Jolliffe (2008) adding up to the Brier score for any
-// sample (fast-check). The sklearn run on a whole emulated session is test/e2e/journal-sklearn.
+// sample (fast-check). The sklearn run on a whole emulated session is test/e2e/journal-sklearn.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wilsonInterval } from '../../src/evidence/wilson.js';

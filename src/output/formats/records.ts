@@ -8,6 +8,7 @@
 // field holding epoch seconds gets an ISO 8601 UTC twin right after it, named `<name>_iso`.
 // Cells are as sent: text as text (the writer cleans and escapes it), numbers as their JSON
 // text, true/false, and null or absent as an empty cell.
+import { isoSeconds } from '../../core/instant.js';
 import { MAX_EPOCH_S } from '../../core/values.js';
 import type { Cell } from './delimited.js';
 import { NumberText, type JsonValue } from './json-text.js';
@@ -69,9 +70,6 @@ function epochOf(value: Leaf | undefined, [min, max]: readonly [number, number])
   return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
 }
 
-/** Epoch seconds as `2026-11-24T19:00:00Z`. */
-export const isoOf = (epoch: number): string => new Date(epoch * 1000).toISOString().replace('.000Z', 'Z');
-
 const lastSegment = (name: string): string => name.slice(name.lastIndexOf('.') + 1).replace(/~\d+$/, '');
 
 function cellOf(value: Leaf | undefined): Cell {
@@ -112,7 +110,7 @@ export function tableOf(rows: readonly Fields[], sources: readonly unknown[], la
       name: twin,
       read: (row) => {
         const epoch = epochOf(row.byName.get(name), range);
-        return epoch === undefined ? null : isoOf(epoch);
+        return epoch === undefined ? null : isoSeconds(epoch);
       },
     });
   }

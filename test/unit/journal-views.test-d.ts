@@ -1,6 +1,8 @@
 // The journal's renderers take the journal's own types (output/ may name them with `import type`):
 // a field added to a report, a row or a summary reaches its view without a copy to keep in step.
-// Checked by the type checker (npm test runs `tsc -b test` first).
+// Checked by the type checker, not at run time: `npm test` runs `tsc -b test` first (as does
+// `npm run typecheck`), which fails on a mismatch. It is a `.test-d.ts` file, vitest's name for a
+// type test, so that vitest does not run it as a test that asserts nothing.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ImportSummary } from '../../src/journal/import.js';
 import type { PruneSummary } from '../../src/journal/prune.js';
