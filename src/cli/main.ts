@@ -3,7 +3,8 @@
 import type { App } from './command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
-import { Redactor, redactedIO } from '../output/redact.js';
+import { Redactor } from '../core/redact.js';
+import { openBoundary, redactedIO } from '../core/sinks.js';
 import { buildProgram, commandLine } from './program.js';
 import { reportError } from './report.js';
 import { knownSecrets } from '../config/settings.js';
@@ -14,8 +15,10 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], given: Ctx, options: MainOptions = {}): Promise<number> {
-  // Every line written, by a command, commander or the error report, passes the redactor.
+  // Every byte written, by a command, commander or the error report, to a stream or a file,
+  // passes the redactor (core/sinks.ts, the one output boundary).
   const redactor = new Redactor(() => knownSecrets(given));
+  const closeBoundary = openBoundary(redactor);
   const ctx: Ctx = { ...given, io: redactedIO(given.io, redactor) };
   // Commander drops what an action returns: the action hands its exit code back here.
   let settled: number | undefined;
@@ -27,5 +30,7 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).
     return settled ?? reportError(err, ctx.io);
+  } finally {
+    closeBoundary();
   }
 }

@@ -5,8 +5,8 @@
 // failures come in as data (track-record's gates, the journal report's), so this module only
 // writes them down, escaped as the runner reads them (actions/toolkit's command.ts):
 // in the message % CR LF become %25 %0D %0A; in a property, : and , also %3A %2C.
-import { appendFileSync } from 'node:fs';
 import type { Env } from '../core/context.js';
+import { appendToFile } from '../core/sinks.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
 
@@ -51,7 +51,7 @@ export function annotate(out: Output, env: Env, report: AnnotationReport): void 
   const file = env.GITHUB_STEP_SUMMARY;
   if (report.summary === undefined || !file) return;
   try {
-    appendFileSync(file, `${report.summary.trimEnd()}\n\n`);
+    appendToFile(file, `${report.summary.trimEnd()}\n\n`);
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
     out.warn(`could not append the summary to GITHUB_STEP_SUMMARY (${file}): ${why}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reader, Writer } from '../../src/core/context.js';
-import { Redactor, redactedIO } from '../../src/output/redact.js';
+import { Redactor } from '../../src/core/redact.js';
+import { redactedIO } from '../../src/core/sinks.js';
 
 const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
 /** 40 hex digits with no block of 6 repeated: each piece of it is found in one place only. */
