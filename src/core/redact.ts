@@ -209,6 +209,8 @@ class Scanner {
   private readonly acFail: number[] = [0];
   /** Per node, the spellings ending there (own and by failure links), as [length, mask] pairs. */
   private readonly acOut: Array<Array<[number, string]>> = [[]];
+  /** Per node, 1 when a spelling ends there: the scan's one look per character. */
+  private readonly acEnds: Uint8Array;
   // Suffix automaton over the secret parts (folded), each a separate string.
   private readonly samNext: Array<Map<number, number>> = [];
   private readonly samLink: number[] = [];
@@ -264,6 +266,8 @@ class Scanner {
         order.push(child);
       }
     }
+
+    this.acEnds = Uint8Array.from(this.acOut, (out) => (out.length > 0 ? 1 : 0));
 
     // --- The suffix automaton of the parts; a quote or backslash ends a piece (half an escape
     // would break a JSON document), and no piece runs from one part into the next.
@@ -344,30 +348,30 @@ class Scanner {
   maskSpellings(text: string): string {
     if (!this.hasSpellings) return text;
     const table = this.acTable;
-    const outs = this.acOut;
-    const found: number[] = [];
-    const best = new Map<number, [number, string]>();
+    const ends = this.acEnds;
+    // Each spelling found: where it starts, its length, which mask; in the order they end.
+    const starts: number[] = [];
+    const hits: Array<[number, string]> = [];
     let node = 0;
     for (let i = 0; i < text.length; i++) {
-      const c = foldAscii(text.charCodeAt(i));
+      let c = text.charCodeAt(i);
+      if (c >= 65 && c <= 90) c += 32;
       node = c < TABLE ? table[node * TABLE + c]! : this.acGo(node, c);
-      const out = outs[node]!;
-      if (out.length === 0) continue;
-      for (let k = 0; k < out.length; k++) {
-        const hit = out[k]!;
-        const start = i + 1 - hit[0];
-        const had = best.get(start);
-        if (had === undefined) found.push(start);
-        if (had === undefined || had[0] < hit[0]) best.set(start, hit);
+      if (ends[node] === 0) continue;
+      for (const hit of this.acOut[node]!) {
+        starts.push(i + 1 - hit[0]);
+        hits.push(hit);
       }
     }
-    if (found.length === 0) return text;
-    found.sort((a, b) => a - b);
+    if (starts.length === 0) return text;
+    // Leftmost first, and the longest of those starting at one place.
+    const order = Array.from(starts.keys()).sort((x, y) => starts[x]! - starts[y]! || hits[y]![0] - hits[x]![0]);
     let out = '';
     let from = 0;
-    for (const start of found) {
+    for (const k of order) {
+      const start = starts[k]!;
       if (start < from) continue;
-      const [length, shown] = best.get(start)!;
+      const [length, shown] = hits[k]!;
       out += text.slice(from, start) + shown;
       from = start + length;
     }
@@ -386,13 +390,14 @@ class Scanner {
     const { samTable: table, samNext: next, samLink: link, samLen: len } = this;
     let out = '';
     let from = 0;
-    // The stretch being measured (maximal once the next one starts later), and the last kept.
+    // The stretch of 12 or more being measured (maximal once the next starts later), and the
+    // last one kept, not yet written (the next may overlap it).
     let runStart = -1;
     let runEnd = -1;
     let keptStart = -1;
     let keptEnd = -1;
     const settle = () => {
-      if (runEnd - runStart < WINDOW || !isPiece(text, runStart, runEnd)) return;
+      if (!isPiece(text, runStart, runEnd)) return;
       if (keptEnd >= 0 && runStart < keptEnd) {
         keptEnd = Math.max(keptEnd, runEnd);
         return;
@@ -407,7 +412,8 @@ class Scanner {
     let state = 0;
     let length = 0;
     for (let i = 0; i < text.length; i++) {
-      const c = foldAscii(text.charCodeAt(i));
+      let c = text.charCodeAt(i);
+      if (c >= 65 && c <= 90) c += 32;
       for (;;) {
         const t = c < TABLE ? table[state * TABLE + c]! : (next[state]!.get(c) ?? -1);
         if (t >= 0) {
@@ -422,14 +428,22 @@ class Scanner {
         state = link[state]!;
         length = len[state]!;
       }
+      if (length < WINDOW) {
+        // A stretch of 12 or more before this one has ended (the start moved past it).
+        if (runStart >= 0) {
+          settle();
+          runStart = -1;
+        }
+        continue;
+      }
       const start = i + 1 - length;
       if (start !== runStart) {
-        settle();
+        if (runStart >= 0) settle();
         runStart = start;
       }
       runEnd = i + 1;
     }
-    settle();
+    if (runStart >= 0) settle();
     if (keptEnd >= 0) {
       out += `${text.slice(from, keptStart)}<redacted>`;
       from = keptEnd;
