@@ -71,8 +71,8 @@ export class Redactor {
   private readonly known = new Set<string>();
   private revealed: string | undefined;
   private loaded = false;
-  /** The automata of the known secrets, less the revealed one; rebuilt when either changes. */
-  private compiled: { revealed: string | undefined; size: number; scan: Scanner } | undefined;
+  /** What is hunted for (the known secrets less the revealed one); rebuilt when either changes. */
+  private compiled: Hunted | undefined;
 
   /** `load` gives the keys known at start (environment, config file); read on the first write. */
   constructor(private readonly load: () => Iterable<string | undefined> = () => []) {}
@@ -140,25 +140,66 @@ export class Redactor {
     return read === withoutEscapes(out) ? out : read;
   }
 
-  private scanner(): Scanner {
+  private hunted(): Hunted {
     const c = this.compiled;
-    if (c && c.revealed === this.revealed && c.size === this.known.size) return c.scan;
+    if (c && c.revealed === this.revealed && c.size === this.known.size) return c;
     const secrets = [...this.known].filter((s) => s !== this.revealed);
     const revealed = this.revealed;
     const parts = secrets.map(secretPart).filter((p) => p.length >= WINDOW && !revealed?.includes(p));
-    const scan = new Scanner(secrets, parts);
-    this.compiled = { revealed, size: this.known.size, scan };
-    return scan;
+    const windows = new Set<string>();
+    for (const part of parts)
+      for (let i = 0; i + WINDOW <= part.length; i++) {
+        const window = foldText(part.slice(i, i + WINDOW));
+        if (!/["\\]/.test(window)) windows.add(window);
+      }
+    let scan: Scanner | undefined;
+    this.compiled = {
+      revealed,
+      size: this.known.size,
+      forms: secrets.flatMap(spellings).map(foldText),
+      windows: [...windows],
+      scan: () => (scan ??= new Scanner(secrets, parts)),
+    };
+    return this.compiled;
   }
 
-  /** Text without escape sequences: what a reader sees. */
+  /**
+   * Text without escape sequences: what a reader sees. Every spelling of a known secret; then
+   * key shapes; then pieces of a secret. A short text (most writes: a line, a table) is first
+   * searched for each spelling and each 12 characters of a secret, natively: when none is
+   * there, the automata are not needed, and a run that writes no secret never builds them
+   * (a few milliseconds of a cold start).
+   */
   private redactPlain(text: string): string {
     if (text === '') return text;
-    const scan = this.scanner();
-    // Every spelling of a known secret; then key shapes; then pieces of a secret.
-    return scan.maskPieces(maskKeyShapes(scan.maskSpellings(text), this.revealed));
+    const h = this.hunted();
+    const short = text.length < SHORT;
+    let out = text;
+    if (h.forms.length > 0 && (!short || has(foldText(out), h.forms))) out = h.scan().maskSpellings(out);
+    out = maskKeyShapes(out, this.revealed);
+    if (h.windows.length > 0 && (!short || has(foldText(out), h.windows))) out = h.scan().maskPieces(out);
+    return out;
   }
 }
+
+/** Below this length, a text is searched natively before any automaton is built or run. */
+const SHORT = 8192;
+
+interface Hunted {
+  revealed: string | undefined;
+  size: number;
+  /** Every spelling of every secret, folded. */
+  forms: string[];
+  /** Every 12 characters in a row of a secret part, folded, without a quote or backslash. */
+  windows: string[];
+  /** The automata, built on first need. */
+  scan(): Scanner;
+}
+
+/** The text with A–Z as a–z, nothing else changed (its length stays). */
+const foldText = (text: string): string => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+
+const has = (text: string, needles: readonly string[]): boolean => needles.some((n) => text.includes(n));
 
 /**
  * The escape sequences fcast itself writes, all CSI (`\x1b[...`): colours, cursor moves, a line
