@@ -79,3 +79,37 @@ describe('the output boundary', () => {
     expect("import { writeFile as w } from 'node:fs/promises'".match(WRITE_NAME)).toHaveLength(1);
   });
 });
+
+describe('the file sinks', () => {
+  const KEY = `mfa_ag_${'7c2f9a41d83be6050f1c'}${'4a97b2d8e36f5a0c1b94'}`;
+  const GW = 'gw/Ke+y=S3cr3t%Tok&n-Zq8';
+
+  it('redact with the key-shape rule alone when no run is open, and with every open run’s keys', async () => {
+    const { openBoundary, redactForFile } = await import('../../src/core/sinks.js');
+    const { Redactor } = await import('../../src/core/redact.js');
+    expect(redactForFile(`k=${KEY} g=${GW}`)).toBe(`k=mfa_ag_7c2f...1b94 g=${GW}`);
+    const closeA = openBoundary(new Redactor(() => [GW]));
+    const closeB = openBoundary(new Redactor(() => [KEY]));
+    expect(redactForFile(`g=${encodeURIComponent(GW)} h=${KEY.slice(7, 27)}`)).toBe('g=gw*K...-Zq8 h=<redacted>');
+    closeA();
+    closeB();
+    expect(redactForFile(`g=${GW}`)).toBe(`g=${GW}`);
+  });
+
+  it('append and save the text redacted ($GITHUB_OUTPUT, the step summary, --save)', async () => {
+    const { appendToFile, openBoundary, saveFile } = await import('../../src/core/sinks.js');
+    const { Redactor } = await import('../../src/core/redact.js');
+    const { tempDir } = await import('../helpers/cli.js');
+    const dir = tempDir();
+    const close = openBoundary(new Redactor(() => [GW]));
+    try {
+      appendToFile(join(dir, 'output'), `echo=${GW}\n`);
+      appendToFile(join(dir, 'output'), `b64=${Buffer.from(GW).toString('base64')}\n`);
+      saveFile(join(dir, 'saved.json'), `{"k":"${GW.toUpperCase()}"}\n`, 0o644);
+    } finally {
+      close();
+    }
+    expect(readFileSync(join(dir, 'output'), 'utf8')).toBe('echo=gw*K...-Zq8\nb64=gw*K...-Zq8\n');
+    expect(readFileSync(join(dir, 'saved.json'), 'utf8')).toBe('{"k":"gw*K...-Zq8"}\n');
+  });
+});
