@@ -7,8 +7,9 @@
 //
 // Linear in the text: every spelling of every known secret is found in one pass of one
 // Aho-Corasick automaton, and every piece of 12 or more characters of a secret in one pass of
-// one suffix automaton; nothing is searched again after a replacement (docs/decisions has the
-// measurements; test/property/redact.test.ts holds this to a plain reference redactor).
+// one suffix automaton; nothing is searched again after a replacement (CONTRIBUTING.md,
+// Performance measurements, 6, has the figures; test/property/redact.test.ts holds this to a
+// plain reference redactor).
 
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;
