@@ -189,6 +189,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(core|mock|evidence)/' },
     },
     {
+      name: 'files-for-people-through-the-boundary',
+      comment:
+        "A file written for people goes through core/sinks.ts (appendToFile, saveFile), which redacts it. The atomic write under it is reached directly only by config/atomic-write.ts (the config file's settings; journal prune's byte-for-byte rewrite); test/unit/output-boundary.test.ts holds every other fs write.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/core/sinks\\.ts$|^src/config/atomic-write\\.ts$' },
+      to: { path: '^src/core/atomic-write\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes two modules one; split what both need into a third.',
       severity: 'error',

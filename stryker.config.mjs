@@ -11,7 +11,7 @@ export default {
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },
   coverageAnalysis: 'perTest',
   mutate: [
-    'src/output/redact.ts',
+    'src/core/redact.ts',
     'src/output/sanitize.ts',
     'src/config/settings.ts',
     'src/config/config-store.ts',

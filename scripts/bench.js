@@ -18,6 +18,7 @@
 // runs them (no build cache beside the bundle) and as dist/sea/fcast runs them, with node -e 0.
 // Each process reports its own CPU time and peak memory through the same preload
 // (bench-rss.cjs), so memory is compared process to process.
+// Then the redactor over a 16 MiB body (scripts/bench-redact.js; goal 1 s, linear in the size).
 // Then a watch's memory over 1,000 refreshes, piped (NDJSON, tables) and on a terminal (the
 // board), driven by a fake clock against an emulator whose clock runs (scripts/bench-watch.js).
 // Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
@@ -280,6 +281,22 @@ try {
 } finally {
   await Promise.all([server.close(), slow.close(), moving.close()]);
   rmSync(work, { recursive: true, force: true });
+}
+
+// The redactor over a 16 MiB body packed with keys, their spellings, near-keys and hex runs
+// (scripts/bench-redact.js), in a child of its own: goal 1 s, and the time linear in the size
+// (16 MiB / 1 MiB near 16; the quadratic redactor of issue 29 took 15 s for 0.3 MB).
+if (only === undefined || only.test('redact')) {
+  const script = fileURLToPath(new URL('./bench-redact.js', import.meta.url));
+  const child = spawnSync(process.execPath, [script], { env: cleanEnv({}), encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`bench-redact exited ${child.status}: ${child.stderr}`);
+  const r = JSON.parse(child.stdout);
+  console.log(
+    `\n${'redaction'.padEnd(24)}  ${'ms'.padStart(8)}  ${'16 MiB / 1 MiB'.padStart(14)}  ${'masks'.padStart(7)}  goal`,
+  );
+  console.log(
+    `${`${r.mib} MiB of keys and hex`.padEnd(24)}  ${r.ms.toFixed(0).padStart(8)}  ${r.ratio.toFixed(1).padStart(14)}  ${String(r.masks).padStart(7)}  <= 1000 ms ${r.ms <= 1000 ? 'met' : 'NOT met'}; ratio <= 24 ${r.ratio <= 24 ? 'met' : 'NOT met'}`,
+  );
 }
 
 // A watch's memory: each mode in a child of its own, against an emulator of this process whose

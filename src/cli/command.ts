@@ -10,7 +10,7 @@ import type { Ctx, IO, Writer } from '../core/context.js';
 import type { OutputFormat } from '../core/domain.js';
 import { amend, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { colorWanted, Output } from '../output/io.js';
-import { Redactor } from '../output/redact.js';
+import { Redactor } from '../core/redact.js';
 import { guardOf, WORKFLOW_GUARD } from '../output/workflow-commands.js';
 import { closest, shown } from './input.js';
 import { reportError } from './report.js';

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { TrackRecord } from '../api/schemas.js';
-import { writeAtomically } from '../config/atomic-write.js';
+import { saveFile } from '../core/sinks.js';
 import { isDelimited, type Run } from './command.js';
 import { CheckFailedError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
 import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
@@ -172,7 +172,7 @@ export async function runEvidenceCommand(
   // Ctrl-C while the table was printed: the run ends 130, and nothing is written after it.
   if (run.ctx.signal.aborted) throw new InterruptedError();
   try {
-    writeAtomically(saveTo, `${reindentJson(res.raw)}\n`, 0o644);
+    saveFile(saveTo, `${reindentJson(res.raw)}\n`, 0o644);
   } catch (err) {
     throw new UsageError(`--save ${flags.save}: cannot write it: ${failureReason(err)}`, { cause: err });
   }

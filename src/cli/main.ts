@@ -3,7 +3,8 @@
 import type { App } from './command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
-import { Redactor, redactedIO } from '../output/redact.js';
+import { Redactor } from '../core/redact.js';
+import { openBoundary, redactedIO } from '../core/sinks.js';
 import { inGitHubActions } from '../output/annotations.js';
 import { neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
@@ -17,10 +18,12 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], given: Ctx, options: MainOptions = {}): Promise<number> {
-  // Every line written, by a command, commander or the error report, passes the redactor;
-  // under GitHub Actions, then the filter that keeps any text from reading as a workflow
-  // command (after the redactor: a space it puts in must not hide a key from it).
+  // Every byte written, by a command, commander or the error report, to a stream or a file,
+  // passes the redactor (core/sinks.ts, the one output boundary); under GitHub Actions, then
+  // the filter that keeps any text from reading as a workflow command (after the redactor: a
+  // space it puts in must not hide a key from it).
   const redactor = new Redactor(() => knownSecrets(given));
+  const closeBoundary = openBoundary(redactor);
   const io = inGitHubActions(given.env) ? neutralisedIO(given.io) : given.io;
   const ctx: Ctx = { ...given, io: redactedIO(io, redactor) };
   // Commander drops what an action returns: the action hands its exit code back here.
@@ -37,5 +40,7 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).
     return settled ?? reportError(err, ctx.io);
+  } finally {
+    closeBoundary();
   }
 }

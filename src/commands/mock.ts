@@ -81,6 +81,7 @@ export function register(program: Command, app: App): void {
             faults,
             clock,
             quiet: opts.printEnv === true,
+            log: (line) => run.ctx.io.stderr.write(line),
           });
           // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
           // The emulator's test key is worthless outside it, and these lines exist to hand it over.

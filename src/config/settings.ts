@@ -552,10 +552,16 @@ export function settingRows(): Array<[variable: string, text: string]> {
   return [...rows, ['config keys', CONFIG_KEYS.join(', ')]];
 }
 
-/** Every key fcast can know of at start (environment and config file), for the redactor; never throws. */
+/**
+ * Every secret fcast can know of at start, for the redactor; never throws: the keys (environment
+ * and config file) and the password of a proxy URL in the environment (as written, decoded, and
+ * as `user:password`, whose base64 is the Proxy-Authorization header).
+ */
 export function knownSecrets(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string[] {
   const names = ['apiKey', 'gatewayKey'] as const;
   const found: string[] = names.flatMap((n) => secretFromEnv(ctx.env, n) ?? []);
+  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'])
+    found.push(...proxySecrets(ctx.env[name]));
   try {
     const file = readConfigFile(configFilePath(configDir(ctx)));
     for (const n of names) {
@@ -566,4 +572,25 @@ export function knownSecrets(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): st
     // A broken file is reported by the command that reads it.
   }
   return found;
+}
+
+/** The password of a proxy URL, as written and decoded, and `user:password`; none when there is none. */
+function proxySecrets(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const url = new URL(value.includes('://') ? value : `http://${value}`);
+    if (!url.password) return [];
+    const decode = (part: string) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    };
+    const password = decode(url.password);
+    return [url.password, password, `${decode(url.username)}:${password}`];
+  } catch {
+    // Not a URL: the transport refuses it before any request, saying so without echoing it.
+    return [];
+  }
 }

@@ -35,6 +35,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
+import { redactForFile } from '../core/sinks.js';
 import { acquireLock, removeStaleTempFiles } from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
@@ -187,7 +188,7 @@ export function appendLines(path: string, text: string): number {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
-    let data = Buffer.from(text, 'utf8');
+    let data = Buffer.from(redactForFile(text), 'utf8');
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, stat.size - 1);

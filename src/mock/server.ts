@@ -36,6 +36,11 @@ export interface MockOptions {
   faults?: Fault[];
   /** No request log on stderr. Defaults to true, so test runs stay silent; `fcast mock` passes false. */
   quiet?: boolean;
+  /**
+   * Where the request log goes: `fcast mock` hands it its redacted stderr (the output boundary,
+   * core/sinks.ts); alone (tests, the bench), process.stderr.
+   */
+  log?: (line: string) => void;
   /** The gateway's rate limit and daily quota per key (default 60 a minute, 1000 a day). */
   gatewayLimits?: GatewayLimits;
   /** How many of the latest requests the log keeps (default 1000): the emulator may run for days. */
@@ -217,6 +222,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     while (requests.length > logLimit) requests.shift();
   };
   const quiet = opts.quiet ?? true;
+  const write = opts.log ?? ((line: string) => process.stderr.write(line));
   // Pending `slow` waits, woken by close() so that no timer outlives the server.
   const waits = new Set<() => void>();
   let closing = false;
@@ -235,7 +241,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   function log(req: IncomingMessage, res: ServerResponse, started: number): void {
     if (quiet) return;
     const status = res.headersSent ? String(res.statusCode) : 'reset';
-    process.stderr.write(`mock ${req.method} ${req.url} -> ${status} ${Date.now() - started}ms\n`);
+    write(`mock ${req.method} ${req.url} -> ${status} ${Date.now() - started}ms\n`);
   }
 
   async function admin(req: IncomingMessage, res: ServerResponse, pathname: string, body: ReadBody): Promise<void> {
@@ -405,7 +411,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
 
   const httpServer = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!quiet) process.stderr.write(`mock: internal error: ${(err as Error).stack ?? String(err)}\n`);
+      if (!quiet) write(`mock: internal error: ${(err as Error).stack ?? String(err)}\n`);
       if (res.headersSent || res.destroyed) {
         res.destroy();
         return;

@@ -8,8 +8,8 @@
 // The gate commands' results as step outputs go to $GITHUB_OUTPUT (writeOutputs), when that is
 // set, in or out of Actions: name=value, a value with a line break between random delimiters.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import type { Env } from '../core/context.js';
+import { appendToFile } from '../core/sinks.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
 import { writeOwnCommand } from './workflow-commands.js';
@@ -57,7 +57,7 @@ export function annotate(out: Output, env: Env, report: AnnotationReport): void 
   const file = env.GITHUB_STEP_SUMMARY;
   if (report.summary === undefined || !file) return;
   try {
-    appendFileSync(file, `${report.summary.trimEnd()}\n\n`);
+    appendToFile(file, `${report.summary.trimEnd()}\n\n`);
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
     out.warn(`could not append the summary to GITHUB_STEP_SUMMARY (${file}): ${why}`);
@@ -112,7 +112,7 @@ export function writeOutputs(out: Output, env: Env, outputs: Readonly<Record<str
   const file = env.GITHUB_OUTPUT;
   if (!file) return;
   try {
-    appendFileSync(file, outputLines(outputs));
+    appendToFile(file, outputLines(outputs));
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
     out.warn(`could not write the outputs to GITHUB_OUTPUT (${file}): ${why}`);

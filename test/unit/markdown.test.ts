@@ -7,7 +7,6 @@ import { markdownLine, markdownText } from '../../src/output/markdown.js';
 import { clean } from '../../src/output/sanitize.js';
 
 const md = new MarkdownIt({ html: true, linkify: true });
-md.linkify.set({ fuzzyEmail: false });
 
 const escapeHtml = (s: string) =>
   s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -42,6 +41,7 @@ const HOSTILE = [
   'back\\slash \\* \\[',
   '<!-- comment -->',
   'x<br>y',
+  'write to evil@example.com or mailto:evil@example.com',
 ];
 
 describe('markdownText', () => {
@@ -68,5 +68,14 @@ describe('markdownText', () => {
     expect(markdownText('generated 2026-10-23 12:00 UTC, 46.15%')).toBe('generated 2026-10-23 12:00 UTC, 46.15%');
     expect(markdownText('-0.0047%')).toBe('-0.0047%');
     expect(markdownLine('-0.0047%')).toBe('\\-0.0047%');
+  });
+});
+
+describe('markdownText and keys', () => {
+  it('masks key-shaped text before escaping it: an escaped key is no longer key-shaped', () => {
+    const key = `mfa_ag_${'1a2b3c4d5e'.repeat(4)}`;
+    const text = markdownText(`source ${key} end`);
+    expect(text).toBe('source mfa\\_ag\\_1a2b...4d5e end');
+    expect(text).not.toContain('1a2b3c4d5e1a2b');
   });
 });

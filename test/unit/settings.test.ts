@@ -464,4 +464,19 @@ describe('the help and the redactor, from the settings table', () => {
     // A broken file is the command's to report: the redactor still gets the environment's keys.
     expect(knownSecrets(ctxWith({ FCAST_API_KEY: api }, '{"api-key": '))).toEqual([api]);
   });
+
+  it("the redactor knows a proxy's password, as written, decoded and with its user (the Basic credential)", () => {
+    expect(knownSecrets(ctxWith({ HTTPS_PROXY: 'http://bob:p%40ss%2Fw0rd@proxy.example:3128' }))).toEqual([
+      'p%40ss%2Fw0rd',
+      'p@ss/w0rd',
+      'bob:p@ss/w0rd',
+    ]);
+    expect(knownSecrets(ctxWith({ http_proxy: 'alice:S3cretPw@proxy.example' }))).toEqual([
+      'S3cretPw',
+      'S3cretPw',
+      'alice:S3cretPw',
+    ]);
+    // No password, or no URL at all (the transport refuses that one): nothing to know.
+    expect(knownSecrets(ctxWith({ HTTPS_PROXY: 'http://bob@proxy.example', HTTP_PROXY: 'http://[' }))).toEqual([]);
+  });
 });

@@ -1,0 +1,111 @@
+// The fast redactor (src/core/redact.ts: an Aho-Corasick pass for the spellings, a suffix
+// automaton for the pieces) held to a plain one written here the obvious way: at each place
+// the longest spelling starting there, then every stretch of a secret tried start by end.
+// Secrets come from a small alphabet and texts are made of their spellings, pieces, near
+// misses and noise, so that spellings overlap, pieces cross, and quotes cut them.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldAscii, mask, maskKeyShapes, Redactor, secretPart, spellings } from '../../src/core/redact.js';
+import { FUZZ_PARAMS } from './harness.js';
+
+const fold = (text: string): string => String.fromCharCode(...[...text].map((ch) => foldAscii(ch.charCodeAt(0))));
+
+function reference(secrets: readonly string[], text: string, revealed: string | undefined): string {
+  const hidden = secrets.filter((s) => s !== revealed);
+  // 1. Spellings: at each place, the longest one starting there (the first secret's on a tie).
+  const forms = hidden.flatMap((s) => spellings(s).map((f) => ({ f: fold(f), shown: mask(s) })));
+  let spelled = '';
+  for (let i = 0; i < text.length; ) {
+    let best: { f: string; shown: string } | undefined;
+    for (const form of forms)
+      if (fold(text.slice(i, i + form.f.length)) === form.f && form.f.length > (best?.f.length ?? 0)) best = form;
+    if (best) {
+      spelled += best.shown;
+      i += best.f.length;
+    } else spelled += text[i++];
+  }
+  // 2. Key shapes: unchanged code, tested on its own in test/unit/redact.test.ts.
+  const shaped = maskKeyShapes(spelled, revealed);
+  // 3. Pieces: every stretch of 12 or more that lies in a part (either case, no quote or
+  // backslash), kept when no longer one holds it and it is not data (digits; < 4 characters).
+  const parts = hidden.map(secretPart).filter((p) => p.length >= 12 && !revealed?.includes(p));
+  const found: Array<[number, number]> = [];
+  for (let s = 0; s < shaped.length; s++)
+    for (let e = s + 12; e <= shaped.length; e++) {
+      const piece = shaped.slice(s, e);
+      if (!/["\\]/.test(piece) && parts.some((p) => fold(p).includes(fold(piece)))) found.push([s, e]);
+    }
+  const maximal = found.filter(([s, e]) => !found.some(([s2, e2]) => s2 <= s && e2 >= e && e2 - s2 > e - s));
+  const kept = maximal.filter(([s, e]) => {
+    const piece = shaped.slice(s, e);
+    return !/^\d+$/.test(piece) && new Set(piece).size >= 4;
+  });
+  kept.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < kept.length; ) {
+    const start = kept[k]![0];
+    let end = kept[k]![1];
+    for (k++; k < kept.length && kept[k]![0] < end; k++) end = Math.max(end, kept[k]![1]);
+    out += `${shaped.slice(from, start)}<redacted>`;
+    from = end;
+  }
+  return out + shaped.slice(from);
+}
+
+/** Made of a few shared chunks, so that secrets share long stretches and repeat within. */
+const chunky = (chunks: string[], min: number, max: number) =>
+  fc
+    .array(fc.constantFrom(...chunks), { minLength: 1, maxLength: 8 })
+    .chain((picked) => fc.nat({ max: 5 }).map((cut) => picked.join('').slice(cut, cut + max)))
+    .filter((t) => t.length >= min);
+const hex = chunky(['abc012', 'c0123F', '3Fab0c', '0123ab', '111111', '9'], 12, 40);
+const gateway = chunky(['aB"c0/', '+= \\%-', '_~é+aB', 'c0/+=a', 'gw'], 8, 24);
+const secret = fc.oneof(
+  hex.map((h) => `mfa_ag_${h}`),
+  // As the redactor takes them: trimmed, 8 characters or more.
+  gateway.filter((g) => g.trim() === g),
+  // Secrets that begin like another (a spelling that is a prefix of another's).
+  fc.constantFrom('mfa_ag_abc012c0123F', 'mfa_ag_abc012c0123F3Fab0c', 'gwTok3n-Zq8xY3vP', 'gwTok3n-Zq8x'),
+);
+
+/** One piece of a text: noise, a spelling, a piece of a secret, a case-changed one, a key shape, or chunks. */
+const fragment = (secrets: readonly string[]) =>
+  fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'abc0123F_ag"\\ %+/=-'), maxLength: 12 }),
+    fc.constantFrom(...secrets.flatMap(spellings)),
+    fc
+      .tuple(fc.constantFrom(...secrets.map(secretPart)), fc.nat(), fc.nat())
+      .map(([p, a, b]) => p.slice(Math.min(a, b) % (p.length + 1), Math.max(a, b) % (p.length + 1))),
+    fc.constantFrom(...secrets).map((s) => s.toUpperCase()),
+    hex.map((h) => `v1_ag_${h}`),
+    // The chunks the secrets are made of, in another order: stretches of two secrets that overlap.
+    hex,
+  );
+
+const cases = fc.uniqueArray(secret, { minLength: 1, maxLength: 3 }).chain((secrets) =>
+  fc.record({
+    secrets: fc.constant(secrets),
+    text: fc.array(fragment(secrets), { maxLength: 8 }).map((parts) => parts.join('')),
+    reveal: fc.option(fc.constantFrom(...secrets), { nil: undefined }),
+  }),
+);
+
+describe('the fast redactor and a plain one', () => {
+  it(
+    'mask the same text the same way',
+    () => {
+      fc.assert(
+        fc.property(cases, ({ secrets, text, reveal }) => {
+          const r = new Redactor(() => secrets);
+          let shown = '';
+          if (reveal === undefined) shown = r.redact(text);
+          else r.reveal(reveal, () => (shown = r.redact(text)));
+          expect(shown).toBe(reference(secrets, text, reveal));
+        }),
+        { ...FUZZ_PARAMS, numRuns: Math.ceil(FUZZ_PARAMS.numRuns / 2) },
+      );
+    },
+    Math.max(20_000, FUZZ_PARAMS.numRuns * 20),
+  );
+});
