@@ -121,6 +121,10 @@ const split = await build({
   target: 'node20',
   write: false,
   metafile: true,
+  // Without comments and blanks (commander's JSDoc is half its text): every run reads each
+  // file as a string and V8 hashes and keeps it (~1 ms of CPU per 100 KB). Names are kept.
+  minifyWhitespace: true,
+  minifySyntax: true,
   define: { 'import.meta.url': '__fcastModuleUrl' },
   plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('..')],
   logLevel: 'warning',
@@ -142,6 +146,8 @@ for (const out of split.outputFiles) {
     format: 'cjs',
     target: 'node20',
     supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
   });
   writeFileSync(out.path, code);
