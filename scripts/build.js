@@ -131,18 +131,35 @@ const split = await build({
 });
 mkdirSync(SPLIT, { recursive: true });
 // Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
-const holds = Object.entries(split.metafile.outputs).map(([file, { inputs }]) => [
-  file.split('/').pop(),
-  Object.entries(inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
-]);
-writeFileSync('dist/split-modules.json', `${JSON.stringify(Object.fromEntries(holds))}\n`);
+// The chunks that the entry requires at its top, directly or not: every command loads them.
+// They go into the entry's own file (packed below), so that a run reads, compiles and
+// deserializes one file where it did ~20.
+const name = (path) => path.split('/').pop();
+const outputs = split.metafile.outputs;
+const entryOut = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'src/entry.ts');
+const packed = new Set();
+for (const pending = [entryOut]; pending.length > 0; ) {
+  for (const { path, kind } of outputs[pending.pop()].imports) {
+    if (kind !== 'import-statement' || !outputs[path] || packed.has(name(path))) continue;
+    packed.add(name(path));
+    pending.push(path);
+  }
+}
+// Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
+const holds = Object.fromEntries(Object.keys(outputs).map((path) => [name(path), []]));
+for (const [path, { inputs }] of Object.entries(outputs)) {
+  const into = packed.has(name(path)) ? name(entryOut) : name(path);
+  holds[into].push(...Object.entries(inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]));
+}
+writeFileSync('dist/split-modules.json', `${JSON.stringify(holds)}\n`);
 const splitFiles = [];
+const code = new Map();
 // import.meta.url, only in the files that use it (a path.join and a URL in every file cost ~0.2 ms each).
 const MODULE_URL =
   "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', 'core', 'bundle.cjs')).href;\n";
 for (const out of split.outputFiles) {
   const text = out.text.includes('__fcastModuleUrl') ? MODULE_URL + out.text : out.text;
-  const { code } = await transform(text, {
+  const result = await transform(text, {
     format: 'cjs',
     target: 'node20',
     supported: { 'dynamic-import': false },
@@ -150,9 +167,30 @@ for (const out of split.outputFiles) {
     minifySyntax: true,
     logLevel: 'warning',
   });
-  writeFileSync(out.path, code);
+  code.set(name(out.path), result.code);
   splitFiles.push(out.path);
 }
+// The entry's file: the packed chunks as functions, each run once when first required (by the
+// entry or by any chunk), then the entry itself with that require. A chunk outside the pack
+// asks the entry (already loaded, whichever loader runs them) for a packed one: one instance
+// of each module, and no file of its own to read.
+const pack = [...packed].map(
+  (chunk) => `${JSON.stringify(chunk)}:function(exports,require,module,__filename,__dirname){${code.get(chunk)}\n}`,
+);
+code.set(
+  name(entryOut),
+  `const __fcastPack=((own)=>{const chunks={${pack.join(',\n')}};const done=new Map();const req=(spec)=>{const chunk=spec.startsWith('./')?spec.slice(2):'';if(!Object.hasOwn(chunks,chunk))return own(spec);let m=done.get(chunk);if(!m){m={exports:{}};done.set(chunk,m);chunks[chunk].call(m.exports,m.exports,req,m,__dirname+'/'+chunk,__dirname)}return m.exports};return req})(require);\n` +
+    `(function(require){${code.get(name(entryOut))}\n})(__fcastPack);\nmodule.exports.__packed=(chunk)=>__fcastPack('./'+chunk);\n`,
+);
+const packedRequire = /require\("\.\/([\w-]+\.cjs)"\)/g;
+for (const [chunk, text] of code) {
+  if (packed.has(chunk) || chunk === name(entryOut)) continue;
+  const asked = (whole, wanted) =>
+    packed.has(wanted) ? `require("./${name(entryOut)}").__packed("${wanted}")` : whole;
+  code.set(chunk, text.replace(packedRequire, asked));
+}
+splitFiles.splice(0, Infinity, ...splitFiles.filter((path) => !packed.has(name(path))));
+for (const path of splitFiles) writeFileSync(path, code.get(name(path)));
 // bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic
 // import() has no loader and throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: esbuild turns every
 // import() of a bundled module into a require, but an import() of a builtin (`node:path`) or of
