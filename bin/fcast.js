@@ -5,7 +5,8 @@
 // CommonJS (bin/package.json), unlike the rest of fcast: the two commands run most often,
 // `--version` and the TAB of the completion scripts, are answered here without starting
 // Node's ES module loader (~8 ms, a fifth of `node -e 0`), commander or the command tree;
-// everything else runs from the one-file bundle dist/fcast.cjs (scripts/build.js).
+// everything else runs from the bundle split into chunks, dist/split/ (scripts/build.js), of
+// which a run loads the entry and the chunks its command runs.
 'use strict';
 const { statSync } = require('node:fs');
 const argv = process.argv.slice(2);
@@ -74,28 +75,41 @@ function freshBundle(bundle) {
 }
 
 /**
- * The bundle, compiled with the V8 code cache that `npm run build` left beside it: compiling
- * the bundle is half of what loading it costs (~15 ms of CPU). The cache's first line names
- * the bundle's size and time and the Node version it was made for; any other (or no cache:
- * the npm package ships none) means Node's own compile cache where there is one.
- * V8 itself refuses a cache of another V8 or other flags.
- * The bundle's `require` is this file's: it asks only for builtins and for dist/undici.cjs,
- * by its absolute path.
+ * The split bundle, each file compiled with the V8 code cache that `npm run build` left beside
+ * it (`X.cjs.cache`): compiling is half of what loading code costs. A cache's first line names
+ * its file's size and time and the Node version it was made for. Without a valid cache of the
+ * entry (the npm package ships none) the files are required, through Node's own compile cache
+ * where there is one; V8 itself refuses a cache of another V8 or other flags. The files ask
+ * for builtins, for dist/undici.cjs by its absolute path, and for one another as
+ * './chunk-….cjs': this loader serves those from the same directory, once each.
  */
-function loadBundle(file) {
-  const fs = require('node:fs');
-  if (!statSync(`${file}.cache`, { throwIfNoEntry: false })) return requireCompiled(file);
-  const cache = fs.readFileSync(`${file}.cache`);
-  const { size, mtimeMs } = statSync(file);
-  const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
-  if (!cache.subarray(0, header.length).equals(header)) return requireCompiled(file);
+function loadSplit(entry) {
+  if (codeCache(entry) === undefined) return requireCompiled(entry);
   const { Script } = require('node:vm');
-  const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
-  const script = new Script(source, { filename: file, cachedData: cache.subarray(header.length) });
-  const module = { exports: {} };
-  const dirname = require('node:path').dirname(file);
-  script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname);
-  return module.exports;
+  const fs = require('node:fs');
+  const dir = require('node:path').dirname(entry);
+  const modules = new Map();
+  const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : require(spec));
+  function load(file) {
+    let module = modules.get(file);
+    if (module) return module.exports;
+    module = { exports: {} };
+    modules.set(file, module);
+    const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
+    const script = new Script(source, { filename: file, cachedData: codeCache(file) });
+    script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, dir);
+    return module.exports;
+  }
+  return load(entry);
+}
+
+/** The code cache `npm run build` made for this file and this Node, without its header line. */
+function codeCache(file) {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat || !statSync(`${file}.cache`, { throwIfNoEntry: false })) return undefined;
+  const cache = require('node:fs').readFileSync(`${file}.cache`);
+  const header = Buffer.from(`fcast code cache ${stat.size} ${stat.mtimeMs} ${process.version}\n`);
+  return cache.subarray(0, header.length).equals(header) ? cache.subarray(header.length) : undefined;
 }
 
 /**
@@ -138,10 +152,10 @@ function writeFailure(err) {
 }
 
 async function run() {
-  const bundle = freshBundle('fcast.cjs');
+  const bundle = freshBundle('split/fcast.cjs');
   if (!bundle) compileCached();
   // exitWhenFree from the same module graph as main: its hold is process-wide state.
-  const { realContext, main, exitWhenFree } = bundle ? loadBundle(bundle) : await import('../dist/entry.js');
+  const { realContext, main, exitWhenFree } = bundle ? loadSplit(bundle) : await import('../dist/entry.js');
 
   // undici (loaded only behind a proxy) parses HTTP with llhttp compiled to WebAssembly. V8
   // compiles it twice: a quick baseline (Liftoff), then an optimised tier in background

@@ -4,7 +4,9 @@
 // max, and as ratios taken pair by pair within a round.
 //   fcast --version              vs  node -e 0
 //   fcast __complete-symbols     vs  node -e 0        (TAB, with a cached symbols list)
-//   fcast --help                 vs  node -e 0        (the whole command tree, no goal)
+//   fcast --help                 vs  node -e 0        (the whole command tree)
+//   fcast config list            vs  node -e 0        (no request, no journal)
+//   journal report --offline     vs  node -e 0        (an empty journal: no request, no lock)
 //   fcast demo --json            vs  a minimal node:http client printing the same body
 //   fcast demo (table)           vs  the same client
 //   fcast predict, 20 symbols    vs  1 symbol, each answer 50 ms late (--json and table)
@@ -22,6 +24,10 @@
 // Then a watch's memory over 1,000 refreshes, piped (NDJSON, tables) and on a terminal (the
 // board), driven by a fake clock against an emulator whose clock runs (scripts/bench-watch.js).
 // Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
+// Per case: the median time to the first byte on stdout, and what the run loaded (builtins,
+// JavaScript files and their bytes, code caches: bench-rss.cjs). The last lines name every ratio
+// over its goal.
+// BENCH_FILES=1 lists the files each case read.
 // BENCH_RUNS=N sets the rounds (default 15; about a minute on a quiet 2-core machine).
 // BENCH_ONLY=regex keeps the cases whose names match (and the pairs of two kept cases) and
 // skips the emulator load, for a quick look at one change: `BENCH_ONLY=predict npm run bench`.
@@ -129,6 +135,12 @@ const allCases = [
   { name: 'fcast --help', args: [fcast, '--help'] },
   { name: 'installed --version', args: [installed, '--version'] },
   ...(hasExecutable ? [{ name: 'executable --version', exe: executable, args: ['--version'] }] : []),
+  { name: 'fcast config list', args: [fcast, 'config', 'list'] },
+  {
+    name: 'journal report, empty',
+    args: [fcast, 'journal', 'report', '--offline'],
+    env: { FCAST_DATA_DIR: join(work, 'empty') },
+  },
   { name: 'node:http client', args: [client] },
   { name: 'installed demo --json', args: [installed, 'demo', '--json'] },
   ...(hasExecutable ? [{ name: 'executable demo --json', exe: executable, args: ['demo', '--json'] }] : []),
@@ -144,15 +156,17 @@ const allCases = [
 ];
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
-  ['fcast --version', 'node -e 0', 'ms', 1.1],
-  ['fcast TAB', 'node -e 0', 'ms', 1.2],
-  ['fcast --help', 'node -e 0', 'ms', undefined],
+  ['fcast --version', 'node -e 0', 'ms', 1.05],
+  ['fcast TAB', 'node -e 0', 'ms', 1.1],
+  ['fcast --help', 'node -e 0', 'ms', 1.3],
+  ['fcast config list', 'node -e 0', 'ms', 1.3],
+  ['journal report, empty', 'node -e 0', 'ms', 1.3],
+  ['fcast demo --json', 'node:http client', 'ms', 1.2],
+  ['fcast demo', 'node:http client', 'ms', 1.3],
   ['installed --version', 'node -e 0', 'ms', undefined],
   ['executable --version', 'node -e 0', 'ms', undefined],
   ['executable --version', 'installed --version', 'ms', 1.0],
   ['executable demo --json', 'installed demo --json', 'ms', 1.0],
-  ['fcast demo --json', 'node:http client', 'ms', 1.5],
-  ['fcast demo', 'node:http client', 'ms', 1.8],
   ['fcast demo --json', 'node:http client', 'rss', 1.3],
   ['predict 20 --json', 'predict 1 --json', 'ms', 1.5],
   ['predict 20', 'predict 1', 'ms', 1.5],
@@ -179,7 +193,7 @@ const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 const kept = new Set(cases.map((c) => c.name));
 const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
 
-if ([...kept].some((name) => name.startsWith('journal'))) {
+if ([...kept].some((name) => name.startsWith('journal:') || name === 'journal report 1M')) {
   const { writeJournalExport } = await import('./bench-journal.js');
   const exported = join(work, 'journal-export.csv');
   writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000);
@@ -220,17 +234,27 @@ async function runOnce(c) {
   });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+  let firstByte;
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    firstByte ??= Number(process.hrtime.bigint() - started) / 1e6;
+    out += d;
+  });
   child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
   const code = await new Promise((resolve) => child.on('close', resolve));
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (code !== 0) throw new Error(`${c.name} exited ${code}: ${err}`);
-  const [rssKiB, cpuMicros] = readFileSync(report, 'utf8').trim().split(' ').map(Number);
+  const [rssKiB, cpuMicros, builtins, files, sourceBytes, cacheBytes, names] = readFileSync(report, 'utf8')
+    .trim()
+    .split(' ');
   if (err !== '') mismatches.push(`${c.name} wrote to stderr: ${err.split('\n')[0]}`);
-  return { ms, cpu: cpuMicros / 1000, rss: rssKiB / 1024, out };
+  const loaded = { builtins: Number(builtins), files: Number(files), sourceBytes: Number(sourceBytes) };
+  Object.assign(loaded, { cacheBytes: Number(cacheBytes), names });
+  return { ms, firstByte: firstByte ?? ms, cpu: Number(cpuMicros) / 1000, rss: Number(rssKiB) / 1024, out, loaded };
 }
 
 const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
+/** The ratios over their goal, said again as the bench's last lines. */
+let guard = [];
 const mismatches = [];
 
 /** What each run must print, so a fast wrong answer cannot pass for a fast one. */
@@ -343,6 +367,12 @@ if (only === undefined) {
   );
 }
 
+// The guard: the last lines say each ratio over its goal (medians of this run's pairs), so a
+// change that slows start-up says so where start-up is measured.
+console.log(
+  guard.length === 0 ? '\nevery ratio within its goal' : `\n${guard.map((line) => `OVER GOAL: ${line}`).join('\n')}`,
+);
+
 function print(seconds) {
   const width = Math.max(20, ...cases.map((c) => c.name.length));
   const floor = (samples['node -e 0'] ?? []).map((s) => s.ms);
@@ -368,6 +398,28 @@ function print(seconds) {
         .padStart(12)}`,
     );
   }
+  // What each case loaded (the same in every round: the last one's), and when its first byte
+  // came. Modules: the source modules in the files of dist/split/ it read (the build's list).
+  const holds = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/split-modules.json', import.meta.url)), 'utf8'));
+  const modules = (names) =>
+    names
+      .split(',')
+      .filter((file) => file.startsWith('split/'))
+      .reduce((n, file) => n + (holds[file.slice('split/'.length)]?.length ?? 0), 0);
+  console.log(
+    `\n${'case'.padEnd(width)}  ${'1st byte ms'.padStart(11)}  ${'builtins'.padStart(8)}  ${'JS files'.padStart(8)}  ${'source KB'.padStart(9)}  ${'cache KB'.padStart(8)}  ${'modules'.padStart(7)}${process.env.BENCH_FILES ? '  files read' : ''}`,
+  );
+  for (const c of cases) {
+    const s = samples[c.name];
+    const { builtins, files, sourceBytes, cacheBytes, names } = s[s.length - 1].loaded;
+    console.log(
+      `${c.name.padEnd(width)}  ${median(s.map((x) => x.firstByte))
+        .toFixed(1)
+        .padStart(
+          11,
+        )}  ${String(builtins).padStart(8)}  ${String(files).padStart(8)}  ${(sourceBytes / 1024).toFixed(0).padStart(9)}  ${(cacheBytes / 1024).toFixed(0).padStart(8)}  ${String(modules(names)).padStart(7)}${process.env.BENCH_FILES ? `  ${names}` : ''}`,
+    );
+  }
   const labelWidth = Math.max(44, ...pairs.map(([a, b]) => a.length + b.length + 3));
   console.log(
     `\n${'ratio, pair by pair'.padEnd(labelWidth)}  ${'wall min / median / max'.padStart(24)}  ${'cpu median'.padStart(10)}  goal`,
@@ -381,6 +433,17 @@ function print(seconds) {
     const verdict = goal === undefined ? '' : `<= ${goal} ${median(main) <= goal ? 'met' : 'NOT met'}`;
     console.log(`${label.padEnd(labelWidth)}  ${spread(main, 2).padStart(24)}  ${cpu.padStart(10)}  ${verdict}`);
   }
+  // Over its goal by wall time (the goals' measure) or by CPU time (steadier on a loaded machine).
+  const missed = [];
+  for (const [a, b, what, goal] of pairs) {
+    if (what === 'ms-diff' || goal === undefined) continue;
+    const ratio = (key) => median(samples[a].map((x, i) => x[key] / samples[b][i][key]));
+    if (what === 'rss') {
+      if (ratio('rss') > goal) missed.push(`${a} / ${b} (peak RSS): ${ratio('rss').toFixed(2)}, goal <= ${goal}`);
+    } else if (ratio('ms') > goal || ratio('cpu') > goal)
+      missed.push(`${a} / ${b}: wall ${ratio('ms').toFixed(2)}, cpu ${ratio('cpu').toFixed(2)}, goal <= ${goal}`);
+  }
+  guard = missed;
   const diffs = pairs.filter(([, , what]) => what === 'ms-diff');
   if (diffs.length > 0)
     console.log(

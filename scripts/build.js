@@ -1,24 +1,26 @@
 #!/usr/bin/env node
-// `npm run build` (and `prepare`), after `tsc -b` has emitted dist/: two CommonJS bundles
-// that bin/fcast.js loads without starting Node's ES module loader, and without resolving
-// and compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
-//   dist/fcast.cjs  everything (src/entry.ts); the dynamic imports of command actions stay lazy
+// `npm run build` (and `prepare`), after `tsc -b` has emitted dist/: CommonJS bundles that
+// bin/fcast.js loads without starting Node's ES module loader, and without resolving and
+// compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
+//   dist/split/     what bin runs: src/entry.ts split at every dynamic import into an entry
+//                   (fcast.cjs) and chunks loaded when a command runs them, each with the code
+//                   cache made here (docs/decisions/2026-11-27-startup.md)
+//   dist/fcast.cjs  the same in one file (src/entry.ts), for a consumer that takes one script
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
-// Both sit directly in dist/; their import.meta.url is that of a file in dist/core/, as deep as
-// src/core/package-files.ts, whose paths relative to its own URL (../../bin/fcast.js) must hold
-// in a bundle as in tsc's output.
+// Their import.meta.url is that of a file in dist/core/, as deep as src/core/package-files.ts,
+// whose paths relative to its own URL (../../bin/fcast.js) must hold in a bundle as in tsc's output.
 //   dist/undici.cjs undici alone, which only a proxied connection needs (direct ones use
 //                   node:http): its own file, so that no other run reads or parses it, and in the
 //                   package, so that an installed fcast needs nothing from node_modules (the
 //                   package has no runtime dependencies: it installs offline).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 // commander requires node:child_process at its top (~10 ms of CPU per run) for external
 // subcommands, which fcast has none of: the bundle loads it on the first spawn instead.
@@ -54,18 +56,18 @@ const precompiledShapes = {
 };
 
 // The main bundle's `import('undici')` becomes a require of dist/undici.cjs by its path from the
-// bundle's own directory: bin/fcast.js runs the bundle with bin's `require`, so a relative
-// specifier would resolve from bin/.
-const undiciBeside = {
+// bundle's own directory (`up`: '..' from dist/split/): bin/fcast.js runs the bundle with a
+// `require` of its own, so a relative specifier would not resolve from the bundle.
+const undiciBeside = (up) => ({
   name: 'undici-beside',
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-beside' }));
     b.onLoad({ filter: /.*/, namespace: 'undici-beside' }, () => ({
-      contents: "module.exports = require(require('node:path').join(__dirname, 'undici.cjs'));",
+      contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(up)}, 'undici.cjs'));`,
       loader: 'js',
     }));
   },
-};
+});
 
 await build({
   entryPoints: { undici: 'node_modules/undici/index.js' },
@@ -78,6 +80,8 @@ await build({
   logLevel: 'warning',
 });
 
+// dist/fcast.cjs: everything in one file, which no command of the package runs any more (bin
+// runs dist/split/) but which a single-file consumer (the standalone executable) can take whole.
 await build({
   entryPoints: { fcast: 'src/entry.ts', tab: 'src/completion/tab.ts' },
   outdir: 'dist',
@@ -90,14 +94,113 @@ await build({
   banner: {
     js: "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'core', 'bundle.cjs')).href;",
   },
-  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside],
+  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('.')],
   logLevel: 'warning',
 });
+
+// dist/split/: what bin/fcast.js runs. The same sources split by esbuild at every dynamic
+// import (each command module, each action's heavy part) into an entry, fcast.cjs, and chunks
+// that the entry and each other load only when a command runs them: `config list` no longer
+// reads the HTTP stack, `--help` no command's action, and no run reads and compiles 900 KB.
+// esbuild splits only ES modules: each file is then turned into CommonJS, its import() into
+// a require() (`dynamic-import: false`), so that bin's vm.Script loader can serve it and no
+// ES module loader starts. Chunks require one another as './chunk-….cjs': under a plain
+// require (the npm package, which ships no code cache) Node resolves them beside the file;
+// bin's loader serves them itself, each with its code cache.
+const SPLIT = 'dist/split';
+rmSync(SPLIT, { recursive: true, force: true });
+const split = await build({
+  entryPoints: { fcast: 'src/entry.ts' },
+  outdir: SPLIT,
+  outExtension: { '.js': '.cjs' },
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  metafile: true,
+  // Without comments and blanks (commander's JSDoc is half its text): every run reads each
+  // file as a string and V8 hashes and keeps it (~1 ms of CPU per 100 KB). Names are kept.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  define: { 'import.meta.url': '__fcastModule.url' },
+  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('..')],
+  logLevel: 'warning',
+});
+mkdirSync(SPLIT, { recursive: true });
+// Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
+// The chunks that the entry requires at its top, directly or not: every command loads them.
+// They go into the entry's own file (packed below), so that a run reads, compiles and
+// deserializes one file where it did ~20.
+const name = (path) => path.split('/').pop();
+const outputs = split.metafile.outputs;
+const entryOut = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'src/entry.ts');
+const packed = new Set();
+for (const pending = [entryOut]; pending.length > 0; ) {
+  for (const { path, kind } of outputs[pending.pop()].imports) {
+    if (kind !== 'import-statement' || !outputs[path] || packed.has(name(path))) continue;
+    packed.add(name(path));
+    pending.push(path);
+  }
+}
+// Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
+const holds = Object.fromEntries(Object.keys(outputs).map((path) => [name(path), []]));
+for (const [path, { inputs }] of Object.entries(outputs)) {
+  const into = packed.has(name(path)) ? name(entryOut) : name(path);
+  holds[into].push(...Object.entries(inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]));
+}
+writeFileSync('dist/split-modules.json', `${JSON.stringify(holds)}\n`);
+const splitFiles = [];
+const code = new Map();
+// import.meta.url, only in the files that use it and only when read (a path.join and a URL:
+// ~2% of a `config list`, whose run never asks for it).
+const MODULE_URL =
+  "const __fcastModule={get url(){return require('node:url').pathToFileURL(require('node:path').join(__dirname,'..','core','bundle.cjs')).href}};\n";
+for (const out of split.outputFiles) {
+  const text = out.text.includes('__fcastModule.url') ? MODULE_URL + out.text : out.text;
+  const result = await transform(text, {
+    format: 'cjs',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  // The exports object as it is, marked as an ES module's, rather than a copy of its getters
+  // (__toCommonJS: ~4% of a `config list` over ~20 modules).
+  const exported = /module\.exports=__toCommonJS\((\w+)\);/;
+  code.set(name(out.path), result.code.replace(exported, 'module.exports=__defProp($1,"__esModule",{value:!0});'));
+  splitFiles.push(out.path);
+}
+// The entry's file: the packed chunks as functions, each run once when first required (by the
+// entry or by any chunk), then the entry itself with that require. A chunk outside the pack
+// asks the entry (already loaded, whichever loader runs them) for a packed one: one instance
+// of each module, and no file of its own to read.
+const pack = [...packed].map(
+  (chunk) => `${JSON.stringify(chunk)}:function(exports,require,module,__filename,__dirname){${code.get(chunk)}\n}`,
+);
+code.set(
+  name(entryOut),
+  `const __fcastPack=((own)=>{const chunks={${pack.join(',\n')}};const done=new Map();const req=(spec)=>{const chunk=spec.startsWith('./')?spec.slice(2):'';if(!Object.hasOwn(chunks,chunk))return own(spec);let m=done.get(chunk);if(!m){m={exports:{}};done.set(chunk,m);chunks[chunk].call(m.exports,m.exports,req,m,__dirname+'/'+chunk,__dirname)}return m.exports};return req})(require);\n` +
+    `(function(require){${code.get(name(entryOut))}\n})(__fcastPack);\nmodule.exports.__packed=(chunk)=>__fcastPack('./'+chunk);\n`,
+);
+const packedRequire = /require\("\.\/([\w-]+\.cjs)"\)/g;
+for (const [chunk, text] of code) {
+  if (packed.has(chunk) || chunk === name(entryOut)) continue;
+  const asked = (whole, wanted) =>
+    packed.has(wanted) ? `require("./${name(entryOut)}").__packed("${wanted}")` : whole;
+  code.set(chunk, text.replace(packedRequire, asked));
+}
+splitFiles.splice(0, Infinity, ...splitFiles.filter((path) => !packed.has(name(path))));
+for (const path of splitFiles) writeFileSync(path, code.get(name(path)));
 // bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic
 // import() has no loader and throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: esbuild turns every
 // import() of a bundled module into a require, but an import() of a builtin (`node:path`) or of
 // anything external would stay one and break its command at run time. Better a failed build.
-for (const file of ['dist/fcast.cjs', 'dist/tab.cjs']) {
+// The same holds for every chunk of dist/split/, whose import()s the transform above made requires.
+for (const file of ['dist/fcast.cjs', 'dist/tab.cjs', ...splitFiles]) {
   const left = /\bimport\(\s*["'`]/.exec(readFileSync(file, 'utf8'));
   if (left) throw new Error(`build: ${file} keeps a dynamic import() (${left[0]}...): import it statically`);
 }
@@ -105,27 +208,41 @@ for (const file of ['dist/fcast.cjs', 'dist/tab.cjs']) {
 // slower, and silently so. Better a failed build.
 if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not replaced by the precompiled shapes');
 
-// V8's code cache of the main bundle, for bin/fcast.js (loadBundle): compiling the bundle is
-// about half of loading it. Made after a few real runs against the emulator (demo and
-// predict, --json and table, and predict --record), so that the functions they compile lazily are in the cache too
-// (~10 ms of CPU more per run than a cache of the top level alone); should the warm-up fail,
-// the cache still holds the top level. bin/fcast.js wraps the source the same way. The header
-// ties the cache to this very bundle and Node version (V8 itself checks only the source's length).
-const bundle = resolve('dist/fcast.cjs');
+// V8's code cache of each file of dist/split/, for bin/fcast.js (loadSplit): compiling is
+// about half of loading code. Made after a few real runs against the emulator (demo and
+// predict, --json and table, predict --record, config list, an empty journal report, --help),
+// loaded as bin loads them, so that the functions they compile lazily are in the caches too
+// (~10 ms of CPU more per run than a cache of the top level alone); a chunk no warm-up loaded
+// gets a cache of its top level. Should the warm-up fail, the caches still hold what ran.
+// bin/fcast.js wraps each source the same way. The header ties a cache to its very file and
+// Node version (V8 itself checks only the source's length).
 const [before, after] = binWrapper();
-const script = new Script(before + readFileSync(bundle, 'utf8') + after, { filename: bundle });
-const module = { exports: {} };
-script
-  .runInThisContext()
-  .call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, dirname(bundle));
+const scripts = new Map();
+const loaded = new Map();
+const splitDir = resolve(SPLIT);
+const chunkRequire = (spec) => (spec.startsWith('./') ? loadChunk(join(splitDir, spec.slice(2))) : require(spec));
+const require = Module.createRequire(join(splitDir, 'fcast.cjs'));
+function loadChunk(file) {
+  let module = loaded.get(file);
+  if (module) return module.exports;
+  module = { exports: {} };
+  loaded.set(file, module);
+  const script = new Script(before + readFileSync(file, 'utf8') + after, { filename: file });
+  scripts.set(file, script);
+  script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, splitDir);
+  return module.exports;
+}
 try {
-  await warmUp(module.exports);
+  await warmUp(loadChunk(join(splitDir, 'fcast.cjs')));
 } catch (err) {
   console.warn(`build: code cache without warm-up (${err?.message ?? err})`);
 }
-const { size, mtimeMs } = statSync(bundle);
-const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
-writeFileSync(`${bundle}.cache`, Buffer.concat([header, script.createCachedData()]));
+for (const file of splitFiles) {
+  const script = scripts.get(file) ?? new Script(before + readFileSync(file, 'utf8') + after, { filename: file });
+  const { size, mtimeMs } = statSync(file);
+  const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
+  writeFileSync(`${file}.cache`, Buffer.concat([header, script.createCachedData()]));
+}
 
 /**
  * The wrapper bin/fcast.js puts around the bundle, read from its one line there: a cache made
@@ -177,6 +294,9 @@ async function warmUp({ main, realContext }) {
         // --record twice: a journal written, then one that holds the forecasts already.
         ['predict', '--json', 'BTC/USD', '--record'],
         ['predict', '--json', 'BTC/USD', '--record'],
+        ['config', 'list'],
+        ['journal', 'report', '--offline'],
+        ['--help'],
       ]) {
         const code = await main(argv, warm);
         if (code !== 0) throw new Error(`fcast ${argv.join(' ')} exited ${code}`);

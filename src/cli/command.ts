@@ -79,7 +79,16 @@ function createRun(
   // Once the action has ended (Ctrl-C cuts a command short and leaves it running behind),
   // nothing the command still does reaches the streams: "interrupted" is the last word.
   let ended = false;
-  const io: IO = { ...ctx.io, stdout: gated(ctx.io.stdout, () => ended), stderr: gated(ctx.io.stderr, () => ended) };
+  // stdin stays a getter (a spread would read it): process.stdin costs ~10 ms of CPU to build,
+  // and only a few commands read it.
+  const io: IO = {
+    stdout: gated(ctx.io.stdout, () => ended),
+    stderr: gated(ctx.io.stderr, () => ended),
+    get stdin() {
+      return ctx.io.stdin;
+    },
+  };
+  if (ctx.io.releaseStdout) io.releaseStdout = ctx.io.releaseStdout;
   // Under GitHub Actions, JSON on stdout is kept the same value (\u escapes), other text changed visibly.
   guardOf(ctx.io.stdout)?.setMode(format === 'json' || format === 'jsonl' ? 'json' : 'text');
   const out = new Output(io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {

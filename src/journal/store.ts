@@ -36,7 +36,7 @@ import {
 import { join, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
 import { redactForFile } from '../core/sinks.js';
-import { acquireLock, removeStaleTempFiles } from '../config/file-lock.js';
+import type * as FileLock from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
@@ -418,6 +418,13 @@ export interface JournalTx {
 }
 
 /**
+ * The lock's module, loaded by the first writer: a run that only reads the journal (a report,
+ * a listing) does not load it (docs/decisions/2026-11-27-startup.md). What runs under the lock
+ * (saveIndex) finds it here.
+ */
+let fileLock: typeof FileLock | undefined;
+
+/**
  * Runs `work` on the journal's directory under its lock. Throws ConfigError (exit 3) when the
  * journal cannot be opened, locked or written.
  */
@@ -425,9 +432,10 @@ async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<
   const dir = openJournalDir(dataDir, { create: true })!;
   const lockPath = join(dir, LOCK_FILE);
   refuseLink(lockPath);
+  fileLock ??= await import('../config/file-lock.js');
   let release: () => void;
   try {
-    release = await acquireLock(lockPath, `the journal in ${dir}`);
+    release = await fileLock.acquireLock(lockPath, `the journal in ${dir}`);
   } catch (err) {
     throw failure(dir, err);
   }
@@ -614,7 +622,8 @@ function saveIndex(dir: string, index: JournalIndex): void {
   const path = join(dir, INDEX_FILE);
   const temp = `${path}${TEMP_MARK}${process.pid}`;
   // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
-  removeStaleTempFiles(path);
+  // Under the lock, so its module is loaded.
+  fileLock!.removeStaleTempFiles(path);
   try {
     writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
     unlinkQuietly(path);

@@ -1,5 +1,5 @@
-// The executable's two code caches. `npm run build` leaves V8's cache of the bundle beside it
-// (dist/fcast.cjs.cache), made for that Node version; the npm package ships none, and a cache
+// The executable's two code caches. `npm run build` leaves V8's cache of each file of the split
+// bundle beside it (dist/split/fcast.cjs.cache, ...), made for that Node version; the npm package ships none, and a cache
 // of another Node version is refused. Without one, Node 22+ compiles the bundle through its own
 // compile cache (module.enableCompileCache, in os.tmpdir(): TMPDIR here); Node 20 has none and
 // simply requires it. Either way the command's output is the same. (NODE_COMPILE_CACHE would
@@ -22,8 +22,9 @@ const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
 function installedPackage(): string {
   const dir = tempDir('fcast-package-');
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
-  mkdirSync(join(dir, 'dist'));
-  copyFileSync(join(ROOT, 'dist/fcast.cjs'), join(dir, 'dist/fcast.cjs'));
+  mkdirSync(join(dir, 'dist/split'), { recursive: true });
+  for (const name of readdirSync(join(ROOT, 'dist/split')).filter((n) => n.endsWith('.cjs')))
+    copyFileSync(join(ROOT, 'dist/split', name), join(dir, 'dist/split', name));
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   return dir;
 }
@@ -68,7 +69,7 @@ describe('code caches', () => {
 
   it("a cache made for another Node version is passed over for Node's own", async () => {
     const pkg = installedPackage();
-    writeFileSync(join(pkg, 'dist/fcast.cjs.cache'), 'fcast code cache 1 2 v0.0.0\nnot a cache');
+    writeFileSync(join(pkg, 'dist/split/fcast.cjs.cache'), 'fcast code cache 1 2 v0.0.0\nnot a cache');
     const tmp = tempDir();
     await demo(join(pkg, 'bin/fcast.js'), tmp);
     expect(cached(tmp)).toBe(hasCompileCache);

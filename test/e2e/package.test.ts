@@ -6,7 +6,7 @@
 // fetched. Needs the build (`node scripts/build.js`), as every e2e test does.
 import { type SpawnOptions, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,17 @@ const PACKED = [
   'completions/_fcast',
   'completions/fcast.bash',
   'completions/fcast.fish',
-  'dist/fcast.cjs',
+  // What bin runs: the split bundle, its entry and chunks (their names hashed by the build).
+  ...readdirSync(join(ROOT, 'dist/split'))
+    .filter((name) => name.endsWith('.cjs'))
+    .map((name) => `dist/split/${name}`),
   'dist/tab.cjs',
   'dist/undici.cjs',
   'package.json',
   'src/completion/template.bash',
   'src/completion/template.fish',
   'src/completion/template.zsh',
-];
+].sort();
 
 /** As root, the install and the runs are nobody's (65534): npm as root is not what a user meets. */
 const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
