@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { failureReason, UsageError } from '../core/errors.js';
 import { checkRecord, forEachLine } from './lines.js';
-import type { JournalRecord } from './record.js';
+import { rebuildRecord, type ForecastRecord, type JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
 import { openJournalDir, readJournal, withJournal } from './store.js';
 
@@ -32,11 +32,11 @@ const notAnExport = (path: string, why: string): UsageError =>
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
   private readonly series = new Map<string, Map<number, V>>();
-  get(symbol: string, tf: string, ts: number): V | undefined {
-    return this.series.get(`${symbol}\t${tf}`)?.get(ts);
+  get(origin: string | null, symbol: string, tf: string, ts: number): V | undefined {
+    return this.series.get(`${origin ?? ''}\t${symbol}\t${tf}`)?.get(ts);
   }
-  set(symbol: string, tf: string, ts: number, value: V): void {
-    const key = `${symbol}\t${tf}`;
+  set(origin: string | null, symbol: string, tf: string, ts: number, value: V): void {
+    const key = `${origin ?? ''}\t${symbol}\t${tf}`;
     let m = this.series.get(key);
     if (!m) {
       m = new Map();
@@ -96,11 +96,13 @@ export async function importJournal(
   dataDir: string,
   path: string,
   nowS: number,
-  opts: { dryRun?: boolean } = {},
+  opts: { dryRun?: boolean; origin?: string | null } = {},
 ): Promise<ImportSummary> {
   const format = sniff(path);
-  if (opts.dryRun) return merge(openJournalDir(dataDir, { create: false }), path, format, nowS, () => undefined);
-  return withJournal(dataDir, (tx) => merge(tx.dir, path, format, nowS, (batch) => tx.append(batch)));
+  const origin = opts.origin ?? null;
+  if (opts.dryRun)
+    return merge(openJournalDir(dataDir, { create: false }), path, format, nowS, origin, () => undefined);
+  return withJournal(dataDir, (tx) => merge(tx.dir, path, format, nowS, origin, (batch) => tx.append(batch)));
 }
 
 /** Reads the export and hands `append` each batch of what `dir`'s journal lacks (none: an empty journal). */
@@ -109,16 +111,19 @@ function merge(
   path: string,
   format: ImportSummary['format'],
   nowS: number,
+  defaultOrigin: string | null,
   append: (batch: JournalRecord[]) => void,
 ): ImportSummary {
-  const recorded = new KeyMap<true>();
+  // Each recorded forecast's target_t: a settlement closing before it is refused.
+  const recorded = new KeyMap<number>();
   const settled = new KeyMap<'settled' | 'unsettleable'>();
   const prices = new KeyMap<true>();
   if (dir !== undefined)
     readJournal(dir, (r) => {
-      if (r.kind === 'price') prices.set(r.symbol, '', r.t, true);
-      else if (r.kind === 'forecast') recorded.set(r.symbol, r.tf, r.ts, true);
-      else if (settled.get(r.symbol, r.tf, r.ts) !== 'settled') settled.set(r.symbol, r.tf, r.ts, r.status);
+      if (r.kind === 'price') prices.set(r.origin, r.symbol, '', r.t, true);
+      else if (r.kind === 'forecast') recorded.set(r.origin, r.symbol, r.tf, r.ts, r.target_t);
+      else if (settled.get(r.origin, r.symbol, r.tf, r.ts) !== 'settled')
+        settled.set(r.origin, r.symbol, r.tf, r.ts, r.status);
     });
   const summary: ImportSummary = {
     format,
@@ -139,21 +144,33 @@ function merge(
     summary.skipped++;
     if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
   };
-  const take = (records: JournalRecord[]) => {
+  const take = (records: JournalRecord[], line: number) => {
+    for (const r of records) {
+      if (r.kind !== 'settlement' || r.status !== 'settled') continue;
+      const target =
+        recorded.get(r.origin, r.symbol, r.tf, r.ts) ??
+        records.find(
+          (f): f is ForecastRecord => f.kind === 'forecast' && f.tf === r.tf && f.ts === r.ts && f.symbol === r.symbol,
+        )?.target_t;
+      if (target === undefined)
+        return skip(line, 'a settlement of a forecast neither the journal nor the file before it holds');
+      if (r.settle_t < target)
+        return skip(line, 'settle_t is before target_t: a price from before the target is never used');
+    }
     let added = false;
     for (const r of records) {
       if (r.kind === 'price') {
-        if (prices.get(r.symbol, '', r.t)) continue;
-        prices.set(r.symbol, '', r.t, true);
+        if (prices.get(r.origin, r.symbol, '', r.t)) continue;
+        prices.set(r.origin, r.symbol, '', r.t, true);
         summary.prices++;
       } else if (r.kind === 'forecast') {
-        if (recorded.get(r.symbol, r.tf, r.ts)) continue;
-        recorded.set(r.symbol, r.tf, r.ts, true);
+        if (recorded.get(r.origin, r.symbol, r.tf, r.ts) !== undefined) continue;
+        recorded.set(r.origin, r.symbol, r.tf, r.ts, r.target_t);
         summary.forecasts++;
       } else {
-        const had = settled.get(r.symbol, r.tf, r.ts);
+        const had = settled.get(r.origin, r.symbol, r.tf, r.ts);
         if (had === 'settled' || (had === 'unsettleable' && r.status === 'unsettleable')) continue;
-        settled.set(r.symbol, r.tf, r.ts, r.status);
+        settled.set(r.origin, r.symbol, r.tf, r.ts, r.status);
         summary.settlements++;
       }
       batch.push(r);
@@ -175,10 +192,14 @@ function merge(
       }
       if (value !== null && typeof value === 'object' && 'kind' in value) {
         const r = checkRecord(value);
-        return typeof r === 'string' ? skip(n, `not a journal record (${r})`) : take([r]);
+        if (typeof r === 'string') return skip(n, `not a journal record (${r})`);
+        // Written as this fcast writes it: this version, the fields in their order, the
+        // outcome recomputed from the prices (a line's own outcome is not trusted).
+        const rebuilt = rebuildRecord(r, defaultOrigin);
+        return 'error' in rebuilt ? skip(n, rebuilt.error) : take([rebuilt], n);
       }
-      const got = recordsOfRow(value, nowS);
-      return 'error' in got ? skip(n, got.error) : take(got.records);
+      const got = recordsOfRow(value, nowS, defaultOrigin);
+      return 'error' in got ? skip(n, got.error) : take(got.records, n);
     });
   } else {
     let header: string[] | undefined;
@@ -209,9 +230,9 @@ function merge(
       header.forEach((name, i) => {
         if (!(name in row)) row[name] = cells[i] ?? '';
       });
-      const got = recordsOfRow(row, nowS);
+      const got = recordsOfRow(row, nowS, defaultOrigin);
       if ('error' in got) skip(pendingLine, got.error);
-      else take(got.records);
+      else take(got.records, pendingLine);
     });
     if (pending !== '') {
       summary.rows++;

@@ -17,6 +17,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
   JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
   type ForecastRecord,
   type JournalRecord,
   type PriceRecord,
@@ -108,9 +109,14 @@ const epochOrNull = (v: unknown): boolean => v === null || isEpoch(v);
  */
 export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer' {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'damaged';
-  const r = value as Record<string, unknown>;
+  let r = value as Record<string, unknown>;
   if (isInt(r.v) && r.v > JOURNAL_VERSION) return 'newer';
-  if (r.v !== JOURNAL_VERSION || !isText(r.symbol)) return 'damaged';
+  if (!JOURNAL_VERSIONS.includes(r.v as number) || !isText(r.symbol)) return 'damaged';
+  // Version 1 knew no origins: its records read as of an unknown one (null), in the field's place.
+  if (r.v === 1) {
+    if ('origin' in r) return 'damaged';
+    r = { v: r.v, kind: r.kind, origin: null, ...r };
+  } else if (!textOrNull(r.origin)) return 'damaged';
   switch (r.kind) {
     case 'forecast':
       return isText(r.tf) &&
@@ -194,6 +200,7 @@ export function readRecords(
 
 /** What a report needs of a settlement line. */
 export interface ScoredLine {
+  origin: string | null;
   symbol: string;
   tf: string;
   ts: number;
@@ -211,6 +218,7 @@ export interface ScoredLine {
 /** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
 export function scoredLine(r: SettlementRecord): ScoredLine {
   return {
+    origin: r.origin,
     symbol: r.symbol,
     tf: r.tf,
     ts: r.ts,
@@ -225,16 +233,19 @@ export function scoredLine(r: SettlementRecord): ScoredLine {
 }
 
 export interface ReportVisitor {
-  forecast(symbol: string, tf: string, ts: number): void;
+  forecast(origin: string | null, symbol: string, tf: string, ts: number): void;
   settlement(s: ScoredLine): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
-  price?(symbol: string, t: number): void;
+  price?(origin: string | null, symbol: string, t: number): void;
 }
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
-const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","symbol":"`);
-const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","symbol":"`);
-const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","symbol":"`);
+const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","origin":`);
+const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","origin":`);
+const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","origin":`);
+const SYMBOL = bytes(',"symbol":"');
+const NULL = bytes('null');
+const QUOTE = bytes('"');
 const T = bytes(',"t":');
 const TF = bytes(',"tf":"');
 const TS = bytes(',"ts":');
@@ -282,6 +293,16 @@ class LineCursor {
       }
     }
     this.pos = pos + lit.length;
+  }
+
+  /** null, or a plain string (the origin). */
+  textOrNull(): string | null {
+    if (this.buf[this.pos] === 110) {
+      this.literal(NULL);
+      return null;
+    }
+    this.literal(QUOTE);
+    return this.ok ? this.text() : '';
   }
 
   /** A plain ASCII string up to its closing quote (no escapes), interned: symbols and timeframes repeat. */
@@ -365,6 +386,7 @@ function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolea
 export function scanForReport(path: string, visitor: ReportVisitor, problems: ReadProblems): void {
   const c = new LineCursor();
   const scored: ScoredLine = {
+    origin: null,
     symbol: '',
     tf: '',
     ts: 0,
@@ -380,6 +402,8 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     c.reset(buf, start, end);
     if (buf[start + 15] === 102) {
       c.literal(FORECAST_HEAD);
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
       const symbol = c.text();
       c.literal(TF);
       const tf = c.text();
@@ -387,11 +411,13 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
-      visitor.forecast(symbol, tf, ts);
+      visitor.forecast(origin, symbol, tf, ts);
       return true;
     }
     if (buf[start + 15] === 115) {
       c.literal(SETTLEMENT_HEAD);
+      scored.origin = c.textOrNull();
+      c.literal(SYMBOL);
       scored.symbol = c.text();
       c.literal(TF);
       scored.tf = c.text();
@@ -432,11 +458,13 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     if (buf[start + 15] === 112) {
       c.literal(PRICE_HEAD);
       if (!visitor.price) return c.ok && buf[end - 1] === 125;
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
       const symbol = c.text();
       c.literal(T);
       const t = c.number();
       if (!c.ok || !isEpoch(t) || buf[end - 1] !== 125) return false;
-      visitor.price(symbol, t);
+      visitor.price(origin, symbol, t);
       return true;
     }
     return false;
@@ -450,8 +478,8 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
-      else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
+      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts);
+      else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
       else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
     },
     () => problems.torn++,

@@ -9,6 +9,7 @@ import {
   forecastKey,
   JOURNAL_VERSION,
   moveOf,
+  originOf,
   outcomeOf,
   returnPct,
   settledRecord,
@@ -44,12 +45,16 @@ export const EXPORT_COLUMNS = [
   'recorded_at',
 ] as const;
 
-/** Written after them: the move, why a forecast is unsettleable, its tier, and ISO twins of the times. */
+/**
+ * Written after them: the move, why a forecast is unsettleable, its tier, the service it came
+ * from (its origin; empty when unknown), and ISO twins of the times.
+ */
 export const EXTRA_COLUMNS = [
   'move',
   'reason',
   'tier',
   'delay_min',
+  'origin',
   'ts_iso',
   'target_t_iso',
   'settle_t_iso',
@@ -101,6 +106,7 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
     reason: s?.status === 'unsettleable' ? s.reason : null,
     tier: f.tier,
     delay_min: f.delay_min,
+    origin: f.origin,
     ts_iso: iso(f.ts),
     target_t_iso: iso(f.target_t),
     settle_t_iso: iso(settled?.settle_t ?? null),
@@ -118,8 +124,9 @@ export function forEachRow(
   filter: JournalFilter & { status?: readonly RowStatus[] },
   flatBandPct: number,
   onRow: (row: JournalRow) => void,
-): ReadProblems {
-  const problems = noProblems();
+): ReadProblems & { leftOut: number; origins: Set<string | null> } {
+  const problems = { ...noProblems(), leftOut: 0, origins: new Set<string | null>() };
+  const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const forecasts = new Map<string, ForecastRecord>();
@@ -128,9 +135,14 @@ export function forEachRow(
       join(dir!, file),
       0,
       (r) => {
-        if (r.kind === 'price' || !passes(filter, r.symbol, r.tf, r.ts)) return;
+        if (r.kind === 'price') return;
+        if (!passes(filter, r.origin, r.symbol, r.tf, r.ts)) {
+          if (r.kind === 'forecast' && passes(anyOrigin, r.origin, r.symbol, r.tf, r.ts)) problems.leftOut++;
+          return;
+        }
         const key = forecastKey(r);
         if (r.kind === 'forecast') {
+          problems.origins.add(r.origin);
           if (!forecasts.has(key)) forecasts.set(key, r);
         } else if (settlements.get(key)?.status !== 'settled') settlements.set(key, r);
       },
@@ -168,7 +180,7 @@ function cellText(v: unknown): string | null {
  * unsettleable. Return and outcome are not taken from the row: they follow from the close and
  * the anchor by the rule, as everywhere.
  */
-export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
+export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: string | null = null): ImportedRow {
   // A JSON Lines line may hold any JSON value: only an object can be a row.
   if (!isRecord(row)) return { error: 'not an object' };
   const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
@@ -208,9 +220,12 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
   ].filter(Boolean);
   if (bad.length > 0) return { error: `bad ${bad.join(', ')}` };
   const delay = cellNumber(row.delay_min);
+  const origin = rowOrigin(row.origin, defaultOrigin);
+  if (origin === undefined) return { error: 'bad origin (a URL origin like https://api.example.com, or unknown)' };
   const forecast: ForecastRecord = {
     v: JOURNAL_VERSION,
     kind: 'forecast',
+    origin,
     symbol: symbol!,
     tf: tf!,
     ts: ts!,
@@ -245,6 +260,17 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
     return { error: 'settle_t is before target_t: a price from before the target is never used' };
   const settled = settledRecord(forecast, { price: close, t: closeT, source }, DEFAULT_FLAT_BAND_PCT, importedAt);
   return { records: [forecast, settled] };
+}
+
+/**
+ * A row's origin: its own (normalised), else the default the import was given (--origin;
+ * unknown without it); `unknown` is the unknown one. Undefined when it is no origin.
+ */
+function rowOrigin(cell: unknown, defaultOrigin: string | null): string | null | undefined {
+  const text = cellText(cell);
+  if (text === null) return defaultOrigin;
+  if (text === 'unknown') return null;
+  return originOf(text);
 }
 
 /**

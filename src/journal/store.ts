@@ -43,6 +43,7 @@ import { isRecord } from '../core/values.js';
 import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
 import {
   forecastKey,
+  priceKey,
   monthOf,
   monthOfEpoch,
   recordLine,
@@ -55,7 +56,8 @@ import {
 export const MONTH_FILE = /^(\d{4})-(\d{2})\.jsonl$/;
 const INDEX_FILE = 'index.json';
 const LOCK_FILE = 'journal.lock';
-const INDEX_VERSION = 1;
+// 2: keys by origin (journal version 2); an index of version 1 is rebuilt.
+const INDEX_VERSION = 2;
 
 /** The keys of the last two hours are enough: a response shows forecasts at most an hour behind (the demo's delay) and one cadence old. */
 const KEEP_KEYS_S = 2 * 3600;
@@ -174,6 +176,14 @@ export function readJournal(
   return problems;
 }
 
+/** The origins of the journal's forecasts (null: unknown), read by the fast path. */
+export function journalOrigins(dir: string | undefined): Set<string | null> {
+  const origins = new Set<string | null>();
+  for (const file of dir === undefined ? [] : monthFiles(dir))
+    scanForReport(join(dir!, file), { forecast: (origin) => origins.add(origin), settlement: () => {} }, noProblems());
+  return origins;
+}
+
 // --- appending ---------------------------------------------------------------------------------
 
 /**
@@ -214,6 +224,7 @@ export function appendLines(path: string, text: string): number {
 
 /** A forecast the index keeps open: what a settlement repeats, in a compact form. */
 type OpenEntry = [
+  origin: string | null,
   symbol: string,
   tf: string,
   ts: number,
@@ -285,7 +296,7 @@ class JournalIndex {
     }
     for (const e of open) {
       if (!isOpenEntry(e)) return undefined;
-      index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+      index.open.set(forecastKey({ origin: e[0], symbol: e[1], tf: e[2], ts: e[3] }), e);
     }
     return index;
   }
@@ -314,9 +325,10 @@ class JournalIndex {
   take(r: JournalRecord): void {
     if (r.kind === 'forecast') {
       if (r.ts < this.floor) return;
-      const s = this.seriesOf(this.series, `${r.symbol}\t${r.tf}`);
+      const s = this.seriesOf(this.series, seriesKey(r));
       if (r.ts >= s.floor) s.times.add(r.ts);
       this.open.set(forecastKey(r), [
+        r.origin,
         r.symbol,
         r.tf,
         r.ts,
@@ -329,7 +341,7 @@ class JournalIndex {
       ]);
     } else if (r.kind === 'price') {
       if (r.t < this.floor) return;
-      const s = this.seriesOf(this.prices, r.symbol);
+      const s = this.seriesOf(this.prices, priceSeriesKey(r));
       if (r.t >= s.floor) s.times.add(r.t);
     } else {
       this.open.delete(forecastKey(r));
@@ -342,18 +354,24 @@ class JournalIndex {
     // much older than that (its price lags a forecast's ts by the tier's delay at most).
     const newest = new Map<string, number>();
     const see = (symbol: string, t: number) => newest.set(symbol, Math.max(newest.get(symbol) ?? t, t));
-    for (const [symbol, s] of this.prices) see(symbol, trimSeries(s));
-    for (const [key, s] of this.series) see(key.slice(0, key.indexOf('\t')), trimSeries(s));
+    // Keys are origin<TAB>symbol<TAB>...: the symbol of its origin is the part up to the second tab.
+    const upToSymbol = (key: string) => key.slice(0, key.indexOf('\t', key.indexOf('\t') + 1));
+    for (const [key, s] of this.prices) see(key, trimSeries(s));
+    for (const [key, s] of this.series) see(upToSymbol(key), trimSeries(s));
     for (const [key, e] of this.open) {
-      const seen = newest.get(e[0]);
-      if (seen !== undefined && e[3] < seen - KEEP_OPEN_S) this.open.delete(key);
+      const seen = newest.get(`${e[0] ?? ''}\t${e[1]}`);
+      if (seen !== undefined && e[4] < seen - KEEP_OPEN_S) this.open.delete(key);
     }
     if (this.open.size > KEEP_OPEN_MAX) {
-      const oldest = [...this.open].sort((a, b) => a[1][3] - b[1][3]).slice(0, this.open.size - KEEP_OPEN_MAX);
+      const oldest = [...this.open].sort((a, b) => a[1][4] - b[1][4]).slice(0, this.open.size - KEEP_OPEN_MAX);
       for (const [key] of oldest) this.open.delete(key);
     }
   }
 }
+
+const seriesKey = (r: { origin: string | null; symbol: string; tf: string }) =>
+  `${r.origin ?? ''}\t${r.symbol}\t${r.tf}`;
+const priceSeriesKey = (r: { origin: string | null; symbol: string }) => `${r.origin ?? ''}\t${r.symbol}`;
 
 /** Ascending times as the first and the steps after it (60, 60, ...): a quarter of the bytes to write and parse. */
 function delta(times: Set<number>): number[] {
@@ -373,16 +391,17 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 function isOpenEntry(e: unknown): e is OpenEntry {
   return (
     Array.isArray(e) &&
-    e.length === 9 &&
-    typeof e[0] === 'string' &&
+    e.length === 10 &&
+    (e[0] === null || typeof e[0] === 'string') &&
     typeof e[1] === 'string' &&
-    Number.isInteger(e[2]) &&
+    typeof e[2] === 'string' &&
     Number.isInteger(e[3]) &&
-    (e[4] === null || isNumber(e[4])) &&
-    typeof e[5] === 'string' &&
-    isNumber(e[6]) &&
+    Number.isInteger(e[4]) &&
+    (e[5] === null || isNumber(e[5])) &&
+    typeof e[6] === 'string' &&
     isNumber(e[7]) &&
-    isNumber(e[8])
+    isNumber(e[8]) &&
+    isNumber(e[9])
   );
 }
 
@@ -406,12 +425,12 @@ function trimSeries(s: Series): number {
 /** What a writer sees under the lock: the index brought up to date, and the way to append. */
 export interface JournalTx {
   readonly dir: string;
-  /** Whether this forecast (symbol, tf, ts) is already in the journal. */
-  hasForecast(r: Pick<ForecastRecord, 'symbol' | 'tf' | 'ts'>): boolean;
-  /** Whether a price observation of this symbol at this time is already in the journal. */
-  hasPrice(r: Pick<PriceRecord, 'symbol' | 't'>): boolean;
-  /** The recorded forecasts of a symbol that the index still holds open (recent ones). */
-  openForecasts(symbol: string): Settleable[];
+  /** Whether this forecast (origin, symbol, tf, ts) is already in the journal. */
+  hasForecast(r: Pick<ForecastRecord, 'origin' | 'symbol' | 'tf' | 'ts'>): boolean;
+  /** Whether a price observation of this origin and symbol at this time is already in the journal. */
+  hasPrice(r: Pick<PriceRecord, 'origin' | 'symbol' | 't'>): boolean;
+  /** The recorded forecasts of a symbol from an origin that the index still holds open (recent ones). */
+  openForecasts(origin: string, symbol: string): Settleable[];
   /** Appends the records, one write per month file, and takes them into the index. */
   append(records: JournalRecord[]): void;
 }
@@ -494,9 +513,9 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
         scanForReport(
           path,
           {
-            forecast: (symbol, tf, ts) => found.add(forecastKey({ symbol, tf, ts })),
+            forecast: (origin, symbol, tf, ts) => found.add(forecastKey({ origin, symbol, tf, ts })),
             settlement: () => {},
-            price: (symbol, t) => found.add(`${symbol}\t${t}`),
+            price: (origin, symbol, t) => found.add(priceKey({ origin, symbol, t })),
           },
           noProblems(),
         );
@@ -512,22 +531,22 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
   };
   return {
     dir,
-    hasForecast: (r) =>
-      known(index.series, `${r.symbol}\t${r.tf}`, r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
-    hasPrice: (r) => known(index.prices, r.symbol, r.t, `${monthOfEpoch(r.t)}.jsonl`, `${r.symbol}\t${r.t}`),
-    openForecasts: (symbol) =>
+    hasForecast: (r) => known(index.series, seriesKey(r), r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
+    hasPrice: (r) => known(index.prices, priceSeriesKey(r), r.t, `${monthOfEpoch(r.t)}.jsonl`, priceKey(r)),
+    openForecasts: (origin, symbol) =>
       [...index.open.values()]
-        .filter((e) => e[0] === symbol)
+        .filter((e) => e[0] === origin && e[1] === symbol)
         .map((e) => ({
-          symbol: e[0],
-          tf: e[1],
-          ts: e[2],
-          target_t: e[3],
-          anchor_price: e[4],
-          direction: e[5],
-          p_long: e[6],
-          p_short: e[7],
-          p_flat: e[8],
+          origin: e[0],
+          symbol: e[1],
+          tf: e[2],
+          ts: e[3],
+          target_t: e[4],
+          anchor_price: e[5],
+          direction: e[6],
+          p_long: e[7],
+          p_short: e[8],
+          p_flat: e[9],
         })),
     append(records) {
       const byFile = new Map<string, JournalRecord[]>();
@@ -545,7 +564,7 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
           index.take(r);
           const keys = older.get(file);
           if (keys && r.kind === 'forecast') keys.add(forecastKey(r));
-          if (keys && r.kind === 'price') keys.add(`${r.symbol}\t${r.t}`);
+          if (keys && r.kind === 'price') keys.add(priceKey(r));
         }
       }
     },

@@ -50,8 +50,9 @@ vi.mock('../../src/journal/lines.js', async (original) => {
 });
 
 const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
-  v: 1,
+  v: 2,
   kind: 'forecast',
+  origin: 'https://api.example.com',
   symbol,
   tf,
   ts,
@@ -134,13 +135,13 @@ describe('recording', () => {
     await record(data, minutes(NOV, 10));
     const damage: Array<(i: any) => void> = [
       (i) => (i.series.x = null),
-      (i) => (i.series['BTC/USD\t1min'].ts = ['a']),
-      (i) => (i.series['BTC/USD\t1min'].floor = 'x'),
+      (i) => (i.series['https://api.example.com\tBTC/USD\t1min'].ts = ['a']),
+      (i) => (i.series['https://api.example.com\tBTC/USD\t1min'].floor = 'x'),
       (i) => (i.series = []),
       (i) => (i.prices.x = 5),
       (i) => (i.files['2026-11.jsonl'] = 'x'),
       (i) => (i.open = [[1, 2]]),
-      (i) => (i.open = [['BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
+      (i) => (i.open = [['https://api.example.com', 'BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
       (i) => (i.open = 'nope'),
     ];
     for (const [k, harm] of damage.entries()) {
@@ -337,8 +338,9 @@ describe('export and import', () => {
       tx.append([
         ...fs,
         {
-          v: 1,
+          v: 2,
           kind: 'settlement',
+          origin: 'https://api.example.com',
           symbol: 'BTC/USD',
           tf: '1min',
           ts: NOV,
@@ -358,8 +360,9 @@ describe('export and import', () => {
           settled_at: NOV + 400,
         },
         {
-          v: 1,
+          v: 2,
           kind: 'settlement',
+          origin: 'https://api.example.com',
           symbol: 'BTC/USD',
           tf: '1min',
           ts: NOV + 60,
