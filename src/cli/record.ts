@@ -39,7 +39,7 @@ export async function recordIfAsked(
     if (origin === undefined) throw new Error("no base URL to name the records' origin");
     const done = await recordShown(dataDir(run.ctx), origin, bodies, run.nowSeconds(), tfs);
     run.out.debug(
-      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
+      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}; waited ${done.waitedMs} ms for the lock`,
     );
   } catch (err) {
     if (warned.has(run)) return;

@@ -26,6 +26,8 @@ export interface Recorded {
   prices: number;
   /** Settlements written: settled, or unsettleable for want of an anchor price. */
   settled: number;
+  /** How long the journal's lock kept this recorder waiting, in milliseconds. */
+  waitedMs: number;
 }
 
 /**
@@ -95,6 +97,6 @@ export async function recordShown(
       }
     }
     if (fresh.length > 0) tx.append(fresh);
-    return { forecasts, prices, settled };
+    return { forecasts, prices, settled, waitedMs: tx.waitedMs };
   });
 }

@@ -35,12 +35,12 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
-import { acquireLock, removeStaleTempFiles } from '../config/file-lock.js';
+import { acquireLock, acquireLockSync, removeStaleTempFiles } from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
-import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
+import { noProblems, readRecords, scanForReport } from './lines.js';
 import {
   forecastKey,
   priceKey,
@@ -155,25 +155,6 @@ export function monthEnd(file: string): number {
   const m = MONTH_FILE.exec(file) ?? /^(\d{4})-(\d{2})$/.exec(file);
   if (!m) return 0;
   return Date.UTC(Number(m[1]), Number(m[2]), 1) / 1000;
-}
-
-/** Every record of every month file (or of those `keep` lets through), oldest file first. */
-export function readJournal(
-  dir: string | undefined,
-  onRecord: (r: JournalRecord, file: string) => void,
-  opts: { keep?: (file: string) => boolean; problems?: ReadProblems } = {},
-): ReadProblems {
-  const problems = opts.problems ?? noProblems();
-  if (dir === undefined) return problems;
-  for (const file of monthFiles(dir)) {
-    if (opts.keep && !opts.keep(file)) continue;
-    try {
-      readRecords(join(dir, file), 0, (r) => onRecord(r, file), problems);
-    } catch (err) {
-      throw failure(join(dir, file), err, 'cannot read');
-    }
-  }
-  return problems;
 }
 
 /** The origins of the journal's forecasts (null: unknown), read by the fast path. */
@@ -425,24 +406,29 @@ function trimSeries(s: Series): number {
 /** What a writer sees under the lock: the index brought up to date, and the way to append. */
 export interface JournalTx {
   readonly dir: string;
+  /** How long this writer waited for the lock, in milliseconds. */
+  readonly waitedMs: number;
   /** Whether this forecast (origin, symbol, tf, ts) is already in the journal. */
   hasForecast(r: Pick<ForecastRecord, 'origin' | 'symbol' | 'tf' | 'ts'>): boolean;
   /** Whether a price observation of this origin and symbol at this time is already in the journal. */
   hasPrice(r: Pick<PriceRecord, 'origin' | 'symbol' | 't'>): boolean;
   /** The recorded forecasts of a symbol from an origin that the index still holds open (recent ones). */
   openForecasts(origin: string, symbol: string): Settleable[];
-  /** Appends the records, one write per month file, and takes them into the index. */
-  append(records: JournalRecord[]): void;
+  /**
+   * Appends the records, one write per month file, and takes them into the index; `lines` may
+   * hold their lines made before the lock was taken (recordLine's, so an import serialises
+   * outside it).
+   */
+  append(records: JournalRecord[], lines?: ReadonlyMap<JournalRecord, string>): void;
 }
 
 /**
- * Runs `work` on the journal's directory under its lock. Throws ConfigError (exit 3) when the
- * journal cannot be opened, locked or written.
+ * Runs `work` on the journal's directory under its lock (waited for `waitedMs`). Throws
+ * ConfigError (exit 3) when the journal cannot be opened, locked or written.
  */
-async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<T>): Promise<T> {
-  const dir = openJournalDir(dataDir, { create: true })!;
-  const lockPath = join(dir, LOCK_FILE);
-  refuseLink(lockPath);
+async function underLock<T>(dataDir: string, work: (dir: string, waitedMs: number) => T | Promise<T>): Promise<T> {
+  const { dir, lockPath } = lockOf(dataDir);
+  const asked = Date.now();
   let release: () => void;
   try {
     release = await acquireLock(lockPath, `the journal in ${dir}`);
@@ -450,32 +436,78 @@ async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<
     throw failure(dir, err);
   }
   try {
-    return await work(dir);
+    return await work(dir, Date.now() - asked);
   } catch (err) {
-    // The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one.
-    throw (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
+    throw writeFailure(dir, err);
   } finally {
     release();
   }
 }
+
+/** underLock for a synchronous `work` that must not return to the event loop (an import's batch). */
+function underLockSync<T>(dataDir: string, work: (dir: string, waitedMs: number) => T): T {
+  const { dir, lockPath } = lockOf(dataDir);
+  const asked = Date.now();
+  let release: () => void;
+  try {
+    release = acquireLockSync(lockPath, `the journal in ${dir}`);
+  } catch (err) {
+    throw failure(dir, err);
+  }
+  try {
+    return work(dir, Date.now() - asked);
+  } catch (err) {
+    throw writeFailure(dir, err);
+  } finally {
+    release();
+  }
+}
+
+function lockOf(dataDir: string): { dir: string; lockPath: string } {
+  const dir = openJournalDir(dataDir, { create: true })!;
+  const lockPath = join(dir, LOCK_FILE);
+  refuseLink(lockPath);
+  return { dir, lockPath };
+}
+
+/** The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one. */
+const writeFailure = (dir: string, err: unknown): unknown =>
+  (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
 
 /**
  * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
  * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
  */
 export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
-  return underLock(dataDir, async (dir) => {
+  return underLock(dataDir, async (dir, waitedMs) => {
     const index = loadIndex(dir);
-    const result = await work(transaction(dir, index));
-    index.trim();
-    try {
-      saveIndex(dir, index);
-    } catch {
-      // What `work` appended is in the journal: a disk that filled up in between, or an index
-      // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
-    }
+    const result = await work(transaction(dir, index, waitedMs));
+    closeTransaction(dir, index);
     return result;
   });
+}
+
+/**
+ * withJournal for a short synchronous step of a long run: an import appends each batch under
+ * the lock this way and releases it between batches, so recorders never wait for its whole run.
+ */
+export function withJournalSync<T>(dataDir: string, work: (tx: JournalTx) => T): T {
+  return underLockSync(dataDir, (dir, waitedMs) => {
+    const index = loadIndex(dir);
+    const result = work(transaction(dir, index, waitedMs));
+    closeTransaction(dir, index);
+    return result;
+  });
+}
+
+function closeTransaction(dir: string, index: JournalIndex): void {
+  index.trim();
+  try {
+    saveIndex(dir, index);
+  } catch {
+    // What `work` appended is in the journal: a disk that filled up in between, or an index
+    // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
+  }
 }
 
 /**
@@ -498,7 +530,7 @@ export function rewriteJournal<T>(
   });
 }
 
-function transaction(dir: string, index: JournalIndex): JournalTx {
+function transaction(dir: string, index: JournalIndex, waitedMs: number): JournalTx {
   // Keys below the floors, looked up in their month file (rare: a clock set back by weeks).
   const older = new Map<string, Set<string>>();
   const olderKeys = (file: string): Set<string> => {
@@ -531,6 +563,7 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
   };
   return {
     dir,
+    waitedMs,
     hasForecast: (r) => known(index.series, seriesKey(r), r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
     hasPrice: (r) => known(index.prices, priceSeriesKey(r), r.t, `${monthOfEpoch(r.t)}.jsonl`, priceKey(r)),
     openForecasts: (origin, symbol) =>
@@ -548,7 +581,7 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
           p_short: e[8],
           p_flat: e[9],
         })),
-    append(records) {
+    append(records, lines) {
       const byFile = new Map<string, JournalRecord[]>();
       for (const r of records) {
         const file = `${monthOf(r)}.jsonl`;
@@ -559,7 +592,7 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
       for (const [file, list] of byFile) {
         const path = join(dir, file);
         // The index had taken in all of the file (catchUp), and now this too.
-        index.files.set(file, appendLines(path, list.map(recordLine).join('')));
+        index.files.set(file, appendLines(path, list.map((r) => lines?.get(r) ?? recordLine(r)).join('')));
         for (const r of list) {
           index.take(r);
           const keys = older.get(file);

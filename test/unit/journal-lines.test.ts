@@ -139,7 +139,7 @@ describe('the fast path of the report', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
     const path = join(dir, 'torn.jsonl');

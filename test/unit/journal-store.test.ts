@@ -23,14 +23,7 @@ import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import {
-  appendLines,
-  journalDirOf,
-  monthFiles,
-  openJournalDir,
-  readJournal,
-  withJournal,
-} from '../../src/journal/store.js';
+import { appendLines, journalDirOf, monthFiles, openJournalDir, withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -81,7 +74,8 @@ async function record(data: string, forecasts: ForecastRecord[]): Promise<number
 
 function everything(data: string): JournalRecord[] {
   const all: JournalRecord[] = [];
-  readJournal(journalDirOf(data), (r) => all.push(r));
+  const dir = journalDirOf(data);
+  for (const file of monthFiles(dir)) readRecords(join(dir, file), 0, (r) => all.push(r), noProblems());
   return all;
 }
 
