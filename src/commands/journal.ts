@@ -534,14 +534,19 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
 /** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
 async function exportRows(run: Run, opts: ListFlags): Promise<void> {
   const filter = filterOf(run, opts);
-  const [{ openJournalDir, journalOrigins }, { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS }, { renderDelimited }] =
-    await Promise.all([
-      import('../journal/store.js'),
-      import('../journal/rows.js'),
-      import('../output/formats/delimited.js'),
-    ]);
+  const [
+    { openJournalDir, journalOrigins, monthFiles },
+    { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS },
+    { renderDelimited },
+  ] = await Promise.all([
+    import('../journal/store.js'),
+    import('../journal/rows.js'),
+    import('../output/formats/delimited.js'),
+  ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
-  // Rows are written as they are read: two services are refused before the first one.
+  // Rows are written as they are read: two services, or a month file that is no regular file,
+  // are refused before the header.
+  if (dir !== undefined) monthFiles(dir);
   if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
   const csvHeader = renderDelimited('csv', header, []);

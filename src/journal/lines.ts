@@ -13,7 +13,8 @@
 //   then on it is a damaged line like any other); a line that does not parse or check is
 //   counted as damaged and skipped, never fatal. So is a time no date can hold (isEpochSeconds):
 //   every reader may show a record's times as ISO 8601.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
   JOURNAL_VERSION,
@@ -49,8 +50,11 @@ export function forEachLine(
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
 ): number {
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
+  // the command waiting for a writer; it is refused here instead.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
     const buf = Buffer.allocUnsafe(CHUNK);
     let have = 0;
     let position = from;

@@ -24,6 +24,7 @@ import {
   constants,
   fstatSync,
   ftruncateSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -128,19 +129,42 @@ export function monthFiles(dir: string): string[] {
     throw failure(dir, err, 'cannot read');
   }
   const files = names.filter((n) => MONTH_FILE.test(n)).sort();
-  for (const name of files) refuseLink(join(dir, name));
+  for (const name of files) refuseIrregular(join(dir, name));
   return files;
 }
 
-function refuseLink(path: string): void {
-  const target = symlinkTarget(path);
-  if (target !== undefined)
+/**
+ * A journal file (month file, index, lock) that is there but not a regular file is refused,
+ * exit 3 naming it, before anything opens it: opening a FIFO waits for a writer (every command
+ * hung in open()), a directory fails with EISDIR, a device is no journal, and a symbolic link
+ * is never followed. Openers add O_NONBLOCK and check again (a file swapped in between).
+ */
+function refuseIrregular(path: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw failure(path, err, 'cannot read');
+  }
+  if (stat.isFile()) return;
+  if (stat.isSymbolicLink())
     throw journalError(
-      `${path} is a symbolic link (to ${target}); fcast does not read or write the journal through links`,
-      {
-        hint: 'replace the link with the file itself',
-      },
+      `${path} is a symbolic link (to ${symlinkTarget(path) ?? '?'}); fcast does not read or write the journal through links`,
+      { hint: 'replace the link with the file itself' },
     );
+  const what = stat.isDirectory()
+    ? 'a directory'
+    : stat.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : stat.isSocket()
+        ? 'a socket'
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? 'a device'
+          : 'not a file';
+  throw journalError(`${path} is ${what}, not a regular file; fcast reads and writes only regular files there`, {
+    hint: 'move it out of the journal directory',
+  });
 }
 
 /** Epoch seconds of the first instant of a month file's month. */
@@ -174,7 +198,11 @@ export function journalOrigins(dir: string | undefined): Set<string | null> {
  * old length. Returns the file's new size.
  */
 export function appendLines(path: string, text: string): number {
-  const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(
+    path,
+    constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o600,
+  );
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
@@ -466,7 +494,7 @@ function underLockSync<T>(dataDir: string, work: (dir: string, waitedMs: number)
 function lockOf(dataDir: string): { dir: string; lockPath: string } {
   const dir = openJournalDir(dataDir, { create: true })!;
   const lockPath = join(dir, LOCK_FILE);
-  refuseLink(lockPath);
+  refuseIrregular(lockPath);
   return { dir, lockPath };
 }
 
@@ -607,10 +635,10 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
 /** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
 function loadIndex(dir: string): JournalIndex {
   const path = join(dir, INDEX_FILE);
-  refuseLink(path);
+  refuseIrregular(path);
   let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -673,6 +701,17 @@ function saveIndex(dir: string, index: JournalIndex): void {
   } catch (err) {
     unlinkQuietly(temp);
     throw err;
+  }
+}
+
+/** A regular file's text, opened without following a link or waiting on a FIFO. */
+function readRegularFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw journalError(`${path} is not a regular file`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 
