@@ -442,6 +442,79 @@ describe('export and import', () => {
     const got = await importJournal(join(tempDir(), 'e'), file, NOV);
     expect(got).toMatchObject({ forecasts: 3, skipped: 1, problems: [{ line: 3, error: 'bad ts' }] });
   });
+
+  describe('one validation for every import format', () => {
+    // Measured before: a JSON Lines settlement with anchor 100, close 50, long and "outcome":"win"
+    // was stored as a win, and one closing before its target_t as settled; as CSV rows the same
+    // were recomputed or refused.
+    const lines = (records: object[]) => {
+      const file = join(tempDir(), 'lines.jsonl');
+      writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+      return file;
+    };
+    const settlement = (over: object) => ({
+      v: 2,
+      kind: 'settlement',
+      origin: 'https://api.example.com',
+      symbol: 'BTC/USD',
+      tf: '1min',
+      ts: NOV,
+      direction: 'long',
+      p_long: 0.5,
+      p_short: 0.4,
+      p_flat: 0.1,
+      anchor_price: 100,
+      status: 'settled',
+      settle_price: 50,
+      settle_t: NOV + 300,
+      settle_source: 'price',
+      return_pct: 12,
+      outcome: 'win',
+      move: 'up',
+      flat_band_pct: 0.01,
+      settled_at: NOV + 400,
+      ...over,
+    });
+
+    it("recomputes a journal line's return, move and outcome from its prices", async () => {
+      const data = join(tempDir(), 'data');
+      const got = await importJournal(data, lines([forecastAt(NOV), settlement({})]), NOV);
+      expect(got).toMatchObject({ forecasts: 1, settlements: 1, skipped: 0 });
+      const [stored] = everything(data).filter((r) => r.kind === 'settlement');
+      expect(stored).toMatchObject({ return_pct: -50, move: 'down', outcome: 'loss' });
+      expect(rowsOf(data).map((r) => [r.status, r.outcome])).toEqual([['settled', 'loss']]);
+    });
+
+    it('refuses a journal line closing before its target_t, or settling a forecast it cannot see', async () => {
+      const data = join(tempDir(), 'data');
+      const early = settlement({ settle_t: NOV + 59 });
+      const stray = settlement({ ts: NOV + 600 });
+      const got = await importJournal(data, lines([forecastAt(NOV), early, stray]), NOV);
+      expect(got).toMatchObject({
+        forecasts: 1,
+        settlements: 0,
+        skipped: 2,
+        problems: [
+          { line: 2, error: 'settle_t is before target_t: a price from before the target is never used' },
+          { line: 3, error: 'a settlement of a forecast neither the journal nor the file before it holds' },
+        ],
+      });
+      expect(rowsOf(data).map((r) => r.status)).toEqual(['open']);
+    });
+
+    it('names the origin the user gives to rows without one, and refuses one that is no URL', async () => {
+      const data = await journalWithSettlements();
+      const rows = rowsOf(data).map(({ origin: _origin, ...r }) => r);
+      const file = join(tempDir(), 'old-export.jsonl');
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+      const other = join(tempDir(), 'other');
+      await importJournal(other, file, NOV, { origin: 'https://old.example' });
+      expect(new Set(everything(other).map((r) => r.origin))).toEqual(new Set(['https://old.example']));
+      const bad = join(tempDir(), 'bad-origin.jsonl');
+      writeFileSync(bad, rows.map((r) => JSON.stringify({ ...r, origin: 'not a url' })).join('\n'));
+      await expect(importJournal(join(tempDir(), 'x'), bad, NOV)).rejects.toThrow(/bad origin/);
+    });
+  });
 });
 
 describe('the data directory', () => {
