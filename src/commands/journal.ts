@@ -227,7 +227,7 @@ export function register(program: Command, app: App): void {
       'Merges an export (CSV with the export columns in any order, others ignored; or its JSON Lines) ' +
         'into the journal, without duplicates; --dry-run counts what it would add without writing.',
     )
-    .argument('<file>', 'a file written by fcast journal export')
+    .argument('<file>', 'a file written by fcast journal export, or - for stdin')
     .option(
       '--origin <url|unknown>',
       'the service of the rows that name none (an export from before fcast kept origins); default unknown',
@@ -238,6 +238,7 @@ export function register(program: Command, app: App): void {
       examples(
         ['fcast journal import journal.csv', 'merge an export'],
         ['fcast journal import journal.jsonl --json', 'the counts as JSON'],
+        ['fcast journal export | FCAST_DATA_DIR=copy fcast journal import -', 'from stdin'],
       ),
     )
     .action(action(app, (run, opts: { origin?: string }, file: string) => importFile(run, file, opts.origin)));
@@ -577,13 +578,15 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
 // --- import, path, prune -----------------------------------------------------------------------
 
 async function importFile(run: Run, file: string, origin: string | undefined): Promise<number | undefined> {
-  const { importJournal } = await import('../journal/import.js');
+  const { importJournal, importStdin } = await import('../journal/import.js');
   const dryRun = run.flags.dryRun === true;
-  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds(), {
-    dryRun,
-    origin: origin === undefined || origin === 'unknown' ? null : origin,
-  });
-  for (const p of summary.problems) run.out.warn(`${file}:${p.line}: row skipped: ${p.error}`);
+  const opts = { dryRun, origin: origin === undefined || origin === 'unknown' ? null : origin };
+  const summary =
+    file === '-'
+      ? await importStdin(dataDir(run.ctx), run.ctx.io.stdin, run.nowSeconds(), opts)
+      : await importJournal(dataDir(run.ctx), file, run.nowSeconds(), opts);
+  const shown = file === '-' ? 'stdin' : file;
+  for (const p of summary.problems) run.out.warn(`${shown}:${p.line}: row skipped: ${p.error}`);
   if (summary.skipped > summary.problems.length)
     run.out.warn(`${summary.skipped - summary.problems.length} more row(s) skipped`);
   if (run.flags.json) {
@@ -591,7 +594,7 @@ async function importFile(run: Run, file: string, origin: string | undefined): P
     return undefined;
   }
   const { renderImportSummary } = await import('../output/journal-views.js');
-  run.out.data(renderImportSummary(summary, file, dryRun));
+  run.out.data(renderImportSummary(summary, shown, dryRun));
   return undefined;
 }
 

@@ -6,7 +6,9 @@
 // taken for each batch only (catch up on what recorders appended since, drop those, append
 // the rest with one write per month file, release), so a recorder never waits for the whole
 // import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pipeline } from 'node:stream/promises';
 import { failureReason, UsageError } from '../core/errors.js';
 import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
@@ -115,17 +117,39 @@ export async function importJournal(
   dataDir: string,
   path: string,
   nowS: number,
-  opts: { dryRun?: boolean; origin?: string | null } = {},
+  opts: { dryRun?: boolean; origin?: string | null; label?: string } = {},
 ): Promise<ImportSummary> {
   const format = sniff(path);
   const origin = opts.origin ?? null;
-  return merge(dataDir, path, format, nowS, origin, opts.dryRun === true);
+  return merge(dataDir, path, opts.label ?? path, format, nowS, origin, opts.dryRun === true);
+}
+
+/**
+ * `journal import -`: stdin, copied first to a private temporary file (0600 in a 0700
+ * directory, removed after) so that it is read like any export: sniffed, then read line by
+ * line, however large.
+ */
+export async function importStdin(
+  dataDir: string,
+  stdin: NodeJS.ReadableStream,
+  nowS: number,
+  opts: { dryRun?: boolean; origin?: string | null } = {},
+): Promise<ImportSummary> {
+  const dir = mkdtempSync(join(tmpdir(), 'fcast-import-'));
+  try {
+    const path = join(dir, 'stdin');
+    await pipeline(stdin, createWriteStream(path, { mode: 0o600, flags: 'wx' }));
+    return await importJournal(dataDir, path, nowS, { ...opts, label: 'stdin' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Reads the export and appends, batch by batch, what the journal lacks; with `dryRun`, counts it only. */
 function merge(
   dataDir: string,
   path: string,
+  label: string,
   format: ImportSummary['format'],
   nowS: number,
   defaultOrigin: string | null,
@@ -273,8 +297,8 @@ function merge(
         header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
         const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
         if (missing.length === EXPORT_COLUMNS.length)
-          throw notAnExport(path, "its first line is not a header with the export's columns");
-        if (missing.length > 0) throw notAnExport(path, `no column ${missing.join(', ')}`);
+          throw notAnExport(label, "its first line is not a header with the export's columns");
+        if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
         return;
       }
       if (line.trim() === '') return;
@@ -297,7 +321,7 @@ function merge(
   if (summary.rows > 0 && summary.skipped === summary.rows) {
     const first = summary.problems[0]!;
     throw new UsageError(
-      `nothing imported from ${path}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
+      `nothing imported from ${label}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
       { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
     );
   }

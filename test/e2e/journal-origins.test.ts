@@ -3,10 +3,10 @@
 // forecasts, and report, list and export keep them apart unless asked. Measured before origins
 // existed: the first emulator's 1h anchor was settled with the second's candle ("+6.531% win")
 // and the second's own forecast for the key skipped as already recorded.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectExit, runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, runCli, spawnFcast, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import { SESSION_START } from '../helpers/journal-session.js';
 
@@ -141,5 +141,41 @@ describe('origins', () => {
         .filter((r) => r.kind === 'settlement')
         .map((s) => [s.v, s.origin]),
     ).toEqual([[2, null]]);
+  });
+});
+
+describe('list, import from stdin, and a shared data directory', () => {
+  it('list shows each forecast’s origin and source; an export piped into `import -` adds it all, then nothing', async () => {
+    const data = await recordBoth();
+    const table = await first.run(['journal', 'list', '--origin', 'all'], { env: { FCAST_DATA_DIR: data } });
+    expectExit(table, 0);
+    const [header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/\bFrom\b.*\bOrigin$/);
+    expect(rows.map((r) => r.split(/\s+/).at(-1))).toEqual([originOf(first.server.url), originOf(second.server.url)]);
+    const exported = await first.run(['journal', 'export', '--origin', 'all'], { env: { FCAST_DATA_DIR: data } });
+    const copy = tempDir();
+    const env = { FCAST_DATA_DIR: copy };
+    const piped = await spawnFcast(['journal', 'import', '-', '--json'], env, { stdin: exported.stdout });
+    expect(piped.stderr).toBe('');
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ format: 'csv', rows: 2, forecasts: 2, duplicates: 0 });
+    const again = await spawnFcast(['journal', 'import', '-'], env, { stdin: exported.stdout });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^read {10}2 rows of stdin \(csv\)\n/);
+    expect(again.stdout).toMatch(/^already there 2$/m);
+    const back = await first.run(['journal', 'export', '--origin', 'all'], { env });
+    expect(back.stdout).toBe(exported.stdout);
+  });
+
+  it('a shared data directory (sticky, or holding more than the journal) is not chmod-ed on advice', async () => {
+    const shared = tempDir();
+    writeFileSync(join(shared, 'notes.txt'), 'mine');
+    chmodSync(shared, 0o777);
+    const r = await runCli(['journal', 'list'], { now: FIXED_NOW, env: { FCAST_DATA_DIR: shared } });
+    expectExit(r, 3);
+    expect(r.stderr).toBe(
+      `fcast: journal: the data directory ${shared} is writable by others (mode 0777); not used for the journal\n  hint: point FCAST_DATA_DIR at a private directory of its own (fcast creates it, mode 0700); '${shared}' is shared, and a chmod would change it for everything else it holds\n`,
+    );
+    chmodSync(shared, 0o700);
   });
 });
