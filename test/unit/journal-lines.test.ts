@@ -141,6 +141,78 @@ describe('the fast path of the report', () => {
     );
   }, 60_000);
 
+  it('takes every line fcast writes through the fast path: any number, plain text, every kind', () => {
+    // Plain text: what symbols, timeframes and directions are (an escape in a string is a full parse).
+    const plain = fc.stringMatching(/^[A-Za-z0-9/._ -]{1,12}$/);
+    const anyNumber = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: 1, max: 2_000_000 }),
+      fc.integer({ min: 1, max: 2_000_000 }).map((k) => k / 3),
+    );
+    const plainForecast = fc
+      .record({
+        origin,
+        symbol: plain,
+        tf: plain,
+        ts: fc.integer({ min: 0, max: 4_000_000_000 }),
+        target_t: fc.integer({ min: 0, max: 4_000_000_000 }),
+        anchor_price: anyNumber.filter((n) => n !== 0),
+        direction: plain,
+        p_long: anyNumber,
+        p_short: anyNumber,
+        p_flat: anyNumber,
+      })
+      .map(
+        (f): ForecastRecord => ({
+          v: JOURNAL_VERSION,
+          kind: 'forecast',
+          ...f,
+          horizon_min: 60,
+          target_price: null,
+          tier: 'free',
+          delay_min: 15,
+          server_t: null,
+          recorded_at: 1_800_000_000,
+        }),
+      );
+    const plainRecord: fc.Arbitrary<JournalRecord> = fc.oneof(
+      plainForecast,
+      fc
+        .tuple(plainForecast, anyNumber, fc.constantFrom('candles', 'price') as fc.Arbitrary<'candles' | 'price'>)
+        .map(([f, price, source]) => settledRecord(f, { price, t: f.target_t, source }, 0.01, 1_800_000_000)),
+      fc.tuple(plainForecast, fc.string()).map(([f, why]) => unsettleableRecord(f, why, 1_800_000_000)),
+    );
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(plainRecord, { minLength: 1, maxLength: 20 }), (records) => {
+        const path = join(dir, `plain-${n++}.jsonl`);
+        writeFileSync(path, records.map(recordLine).join(''));
+        const stats = { parsedInFull: 0 };
+        const seen: string[] = [];
+        scanForReport(
+          path,
+          {
+            forecast: (o, symbol, tf, ts) => seen.push(JSON.stringify([o, symbol, tf, ts])),
+            settlement: (s) => seen.push(JSON.stringify({ ...s })),
+          },
+          noProblems(),
+          stats,
+        );
+        expect(stats.parsedInFull).toBe(0);
+        const full = throughJsonParse(path);
+        expect(seen).toEqual([
+          ...records.map((r) =>
+            r.kind === 'forecast'
+              ? JSON.stringify([r.origin, r.symbol, r.tf, r.ts])
+              : JSON.stringify(scoredLine(r as Parameters<typeof scoredLine>[0])),
+          ),
+        ]);
+        expect(full.damaged).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
   it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
     const path = join(dir, 'torn.jsonl');
     const f: ForecastRecord = {
