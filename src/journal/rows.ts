@@ -2,6 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
+import { unguardFormula } from '../core/formula-guard.js';
 import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
@@ -275,7 +276,7 @@ function rowOrigin(cell: unknown, defaultOrigin: string | null): string | null |
 
 /**
  * The cells of one CSV record (RFC 4180: quoted cells, "" for a quote), the leading ' that an
- * export puts before a text cell a spreadsheet would run (=, +, -, @, tab, CR) taken off again.
+ * export puts before a text cell a spreadsheet would run taken off again (core/formula-guard.ts).
  */
 export function csvCells(line: string): string[] {
   const cells: string[] = [];
@@ -306,7 +307,7 @@ export function csvCells(line: string): string[] {
     const comma = line.indexOf(',', i);
     const rest = comma < 0 ? line.slice(i) : line.slice(i, comma);
     cell = quoted ? cell + rest : rest;
-    cells.push(/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+    cells.push(unguardFormula(cell));
     if (comma < 0) break;
     i = comma + 1;
   }
