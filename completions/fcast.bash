@@ -96,26 +96,28 @@ __fcast_spec() {
       __fcast_commands='settle report list export import path prune help'
       ;;
     'journal settle')
-      __fcast_options='--symbol --tf --since --until --flat-band'
+      __fcast_options='--symbol --tf --since --until --flat-band --adopt-unknown-origin'
       __fcast_value_options='--symbol --tf --since --until --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list2'
       ;;
     'journal report')
-      __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band --offline --no-annotations'
-      __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --bins --flat-band'
+      __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band --offline --no-annotations'
+      __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list12'
       ;;
     'journal list')
-      __fcast_options='--symbol --tf --since --until --status --flat-band'
-      __fcast_value_options='--symbol --tf --since --until --status --flat-band'
+      __fcast_options='--symbol --tf --since --until --status --origin --flat-band'
+      __fcast_value_options='--symbol --tf --since --until --status --origin --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list4'
       ;;
     'journal export')
-      __fcast_options='--symbol --tf --since --until --flat-band'
-      __fcast_value_options='--symbol --tf --since --until --flat-band'
+      __fcast_options='--symbol --tf --since --until --origin --flat-band'
+      __fcast_value_options='--symbol --tf --since --until --origin --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list13'
       ;;
     'journal import')
+      __fcast_options='--origin'
+      __fcast_value_options='--origin'
       __fcast_option_values='--format=list2'
       __fcast_args='-'
       ;;

@@ -3,6 +3,9 @@
 // minute, ending an hour before `endS`; nine in ten settled (a close within a few tenths of a
 // percent of the anchor, the call right a little more often than not), one in twenty
 // unsettleable, the rest open. Deterministic: the same file every run.
+// With `varied`, data of many shapes as a user's journal holds after months: 50 symbols, three
+// timeframes, eight months, half the symbols with whole-number prices and the rest with
+// unrounded ones (17 significant digits), probabilities unrounded too.
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 const SYMBOLS = ['BTC/USD', 'ETH/USD', 'EUR/USD', 'SOL/USD'];
@@ -15,27 +18,42 @@ const TIMEFRAMES = [
 const HEADER =
   'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at';
 
-export function writeJournalExport(path, count, endS) {
+const VARIED_SYMBOLS = Array.from({ length: 50 }, (_, k) => `S${String(k).padStart(2, '0')}/USD`);
+const VARIED_TIMEFRAMES = [
+  ['15min', 90],
+  ['1h', 360],
+  ['4h', 960],
+];
+
+export function writeJournalExport(path, count, endS, { varied = false } = {}) {
+  const SYMBOLS_ = varied ? VARIED_SYMBOLS : SYMBOLS;
+  const TIMEFRAMES_ = varied ? VARIED_TIMEFRAMES : TIMEFRAMES;
+  // Eight months in the varied journal: a step of 3,120 s per series.
+  const step = varied ? 3120 : 60;
   let seed = 20_261_122;
   const next = () => {
     seed = (seed * 48_271) % 2_147_483_647;
     return seed / 2_147_483_647;
   };
-  const perMinute = SYMBOLS.length * TIMEFRAMES.length;
-  const start = Math.floor((endS - 3600 - Math.ceil(count / perMinute) * 60) / 60) * 60;
+  const perMinute = SYMBOLS_.length * TIMEFRAMES_.length;
+  const start = Math.floor((endS - 3600 - Math.ceil(count / perMinute) * step) / 60) * 60;
   const fd = openSync(path, 'w');
   try {
     writeSync(fd, `${HEADER}\n`);
     let lines = [];
     for (let i = 0; i < count; i++) {
-      const symbol = SYMBOLS[i % SYMBOLS.length];
-      const [tf, horizon] = TIMEFRAMES[Math.floor(i / SYMBOLS.length) % TIMEFRAMES.length];
-      const ts = start + Math.floor(i / perMinute) * 60;
+      const s = i % SYMBOLS_.length;
+      const symbol = SYMBOLS_[s];
+      const [tf, horizon] = TIMEFRAMES_[Math.floor(i / SYMBOLS_.length) % TIMEFRAMES_.length];
+      const ts = start + Math.floor(i / perMinute) * step;
       const target = ts + horizon * 60;
-      const anchor = Math.round((100 + 50 * next()) * 100) / 100;
-      const long = Math.round((0.25 + 0.5 * next()) * 10_000) / 10_000;
-      const flat = Math.round((0.04 + 0.12 * next()) * 10_000) / 10_000;
-      const short = Math.round(Math.max(0, 1 - long - flat) * 10_000) / 10_000;
+      const whole = varied && s % 2 === 0;
+      const price = (x) => (whole ? Math.round(x * 1000) : varied ? x : Math.round(x * 100) / 100);
+      const anchor = price(100 + 50 * next());
+      const prob = (x) => (varied ? x : Math.round(x * 10_000) / 10_000);
+      const long = prob(0.25 + 0.5 * next());
+      const flat = prob(0.04 + 0.12 * next());
+      const short = prob(Math.max(0, 1 - long - flat));
       const direction = long >= short ? 'long' : 'short';
       const u = next();
       // status, settle_price, settle_t, settle_source, return_pct, outcome (the last two follow from the close)
@@ -43,7 +61,11 @@ export function writeJournalExport(path, count, endS) {
       if (u < 0.9) {
         const up = next() < (direction === 'long' ? long + 0.03 : 1 - short - 0.03);
         const move = (up ? 1 : -1) * next() * 0.004;
-        const close = Math.round(anchor * (1 + move) * 100) / 100;
+        const close = whole
+          ? Math.round(anchor * (1 + move))
+          : varied
+            ? anchor * (1 + move)
+            : Math.round(anchor * (1 + move) * 100) / 100;
         settlement = ['settled', close, target, 'candles', '', ''];
       } else if (u < 0.95) settlement = ['unsettleable', '', '', '', '', ''];
       const row = [

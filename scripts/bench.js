@@ -12,7 +12,12 @@
 //   fcast predict, 20 symbols    vs  1 symbol, each answer 50 ms late (--json and table)
 //   fcast predict --record       vs  fcast predict, with a journal of a million forecasts (goal: +10 ms)
 //   fcast journal report         over that journal (goals: 3 s, 300 MiB), after `journal import`
-//                                of a million-row export (timed once, scripts/bench-journal.js)
+//                                of a million-row export (timed once, scripts/bench-journal.js),
+//                                run beside eight `predict --record` loops: none may wait 1 s
+//                                for the lock nor fail to record
+//   fcast journal report varied  over a million forecasts of varied shape (50 symbols, three
+//                                timeframes, eight months, whole and 17-digit prices; goals
+//                                1.5 s, 300 MiB)
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
 // NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
 // Side by side with the installed package and the standalone executable, when it is built
@@ -91,7 +96,6 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undef
 const JOURNAL_CLOCK = Date.UTC(2026, 0, 15, 15, 30);
 const moving = await startMock({ seed: 'bench', quiet: true, clock: { start: JOURNAL_CLOCK, speed: 600 } });
 const journalEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'data') };
-const JOURNAL_RECORDS = 1_000_000;
 // The package as a user installs it: packed, and installed offline into a prefix of the run's own.
 const installed = join(work, 'prefix', 'lib', 'node_modules', 'fcast', 'bin', 'fcast.js');
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -128,6 +132,9 @@ const hasExecutable =
 if (!hasExecutable)
   console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
 
+const variedEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'varied') };
+// BENCH_JOURNAL_RECORDS=N: a smaller journal, to try the journal cases quickly (the goals are for a million).
+const JOURNAL_RECORDS = Number(process.env.BENCH_JOURNAL_RECORDS ?? 1_000_000);
 const allCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'fcast --version', args: [fcast, '--version'] },
@@ -153,6 +160,7 @@ const allCases = [
   { name: 'journal: predict', args: [fcast, 'predict', 'BTC/USD', '--json'], env: journalEnv },
   { name: 'journal: --record', args: [fcast, 'predict', 'BTC/USD', '--json', '--record'], env: journalEnv },
   { name: 'journal report 1M', args: [fcast, 'journal', 'report', '--offline', '--json'], env: journalEnv },
+  { name: 'journal report varied', args: [fcast, 'journal', 'report', '--offline', '--json'], env: variedEnv },
 ];
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
@@ -176,6 +184,8 @@ const allPairs = [
 const absoluteGoals = [
   ['journal report 1M', 'ms', 3000],
   ['journal report 1M', 'rss', 300],
+  ['journal report varied', 'ms', 1500],
+  ['journal report varied', 'rss', 300],
 ];
 const compared = allCases.filter((c) => /^(fcast demo|predict 20)/.test(c.name));
 for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
@@ -193,20 +203,74 @@ const cases = allCases.filter((c) => only === undefined || only.test(c.name));
 const kept = new Set(cases.map((c) => c.name));
 const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
 
-if ([...kept].some((name) => name.startsWith('journal:') || name === 'journal report 1M')) {
+const importMismatches = [];
+if (
+  [...kept].some(
+    (name) => name.startsWith('journal:') || name.startsWith('journal report 1M') || name === 'journal report varied',
+  )
+) {
   const { writeJournalExport } = await import('./bench-journal.js');
-  const exported = join(work, 'journal-export.csv');
-  writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000);
-  const started = Date.now();
-  const imported = spawnSync(process.execPath, [fcast, 'journal', 'import', exported, '--json'], {
-    env: cleanEnv(journalEnv),
-    encoding: 'utf8',
-  });
-  if (imported.status !== 0) throw new Error(`journal import failed: ${imported.stderr}`);
-  const summary = JSON.parse(imported.stdout);
-  console.log(
-    `journal import of a ${JOURNAL_RECORDS.toLocaleString('en-US')}-row export: ${((Date.now() - started) / 1000).toFixed(1)} s (${summary.forecasts} forecasts, ${summary.settlements} settlements)\n`,
-  );
+  for (const [env, varied] of [
+    [journalEnv, false],
+    [variedEnv, true],
+  ]) {
+    const exported = join(work, varied ? 'varied-export.csv' : 'journal-export.csv');
+    writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000, { varied });
+    const started = Date.now();
+    // The export names no origin: its rows are the emulator's, as the records it is read beside.
+    const importing = spawn(
+      process.execPath,
+      [fcast, 'journal', 'import', exported, '--json', '--origin', moving.url],
+      {
+        env: cleanEnv(env),
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    importing.stdout.on('data', (d) => (stdout += d));
+    importing.stderr.on('data', (d) => (stderr += d));
+    let running = true;
+    const status = new Promise((done) =>
+      importing.on('close', (code) => {
+        running = false;
+        done(code);
+      }),
+    );
+    // Beside the first import, eight recorders in a loop: each says how long the lock kept it waiting.
+    const waits = [];
+    let lost = 0;
+    const recorder = async (symbol) => {
+      while (running) {
+        // Spawned, not spawnSync: the emulator answering it runs in this process.
+        const child = spawn(process.execPath, [fcast, 'predict', symbol, '--record', '--json', '--verbose'], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        const code = await new Promise((done) => child.on('close', done));
+        const waited = /waited (\d+) ms for the lock/.exec(err);
+        if (waited) waits.push(Number(waited[1]));
+        if (code !== 0 || /not recorded/.test(err)) lost++;
+      }
+    };
+    const recorders = varied ? [] : symbols.slice(0, 8).map(recorder);
+    await Promise.all([status, ...recorders]);
+    if ((await status) !== 0) throw new Error(`journal import failed: ${stderr}`);
+    const summary = JSON.parse(stdout);
+    console.log(
+      `journal import of a ${JOURNAL_RECORDS.toLocaleString('en-US')}-row${varied ? ' varied' : ''} export: ${((Date.now() - started) / 1000).toFixed(1)} s (${summary.forecasts} forecasts, ${summary.settlements} settlements)`,
+    );
+    if (!varied) {
+      console.log(
+        `  beside 8 recorders: ${waits.length} runs, the longest wait for the lock ${Math.max(0, ...waits)} ms, ${lost} not recorded\n`,
+      );
+      if (lost > 0 || waits.some((w) => w >= 1000))
+        importMismatches.push(
+          `recorders beside the import: ${lost} not recorded, longest wait ${Math.max(0, ...waits)} ms`,
+        );
+    }
+  }
 }
 
 /** The environment of every benchmarked process: this one's, less what would skew it. */
@@ -255,7 +319,7 @@ async function runOnce(c) {
 const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
 /** The ratios over their goal, said again as the bench's last lines. */
 let guard = [];
-const mismatches = [];
+const mismatches = [...importMismatches];
 
 /** What each run must print, so a fast wrong answer cannot pass for a fast one. */
 function check(outputs) {
@@ -280,11 +344,11 @@ function check(outputs) {
     const own = name.replace(/ \[[^\]]*\]$/, '');
     if (own !== name && has(own) && out !== outputs[own]) mismatches.push(`${name} differs from ${own}`);
   }
-  if (has('journal report 1M')) {
-    const report = JSON.parse(outputs['journal report 1M']);
+  for (const name of ['journal report 1M', 'journal report varied']) {
+    if (!has(name)) continue;
+    const report = JSON.parse(outputs[name]);
     const total = report.timeframes.reduce((s, t) => s + t.n_settled + t.open + t.unsettleable, 0);
-    if (total < JOURNAL_RECORDS)
-      mismatches.push(`the journal report counts ${total} forecasts, not ${JOURNAL_RECORDS}`);
+    if (total < JOURNAL_RECORDS) mismatches.push(`${name} counts ${total} forecasts, not ${JOURNAL_RECORDS}`);
   }
 }
 

@@ -4,12 +4,14 @@
 import { Option, type Command } from 'commander';
 import { isoSeconds, parseInstant } from '../core/instant.js';
 import { UsageError } from '../core/errors.js';
-import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
+import { DEFAULT_FLAT_BAND_PCT, originOf } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
 import { parseTimeframeList } from './forecast-flags.js';
 import { DECIMAL_NUMBER } from '../core/values.js';
 
 export interface JournalFilterFlags {
+  /** `all`, `unknown` or a normalised origin (parseOriginFlag). */
+  origin?: string;
   symbol?: string[];
   tf?: string[];
   since?: number;
@@ -36,6 +38,24 @@ export function parseInstantFlag(raw: string, what: string): number {
     );
   return Math.floor(ms / 1000);
 }
+
+/** `--origin URL|unknown|all`: the origin normalised (lower case, no default port, no path), or the word. */
+export function parseOriginFlag(raw: string, words: readonly string[] = ['unknown', 'all']): string {
+  const text = raw.trim();
+  if (words.includes(text.toLowerCase())) return text.toLowerCase();
+  const origin = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? originOf(text) : undefined;
+  if (origin === undefined)
+    throw new UsageError(
+      `--origin must be a base URL like https://api.example.com, or ${words.join(' or ')}; got ${shown(raw)}`,
+    );
+  return origin;
+}
+
+export const ORIGIN_OPTION = () =>
+  new Option(
+    '--origin <url|unknown|all>',
+    "only the records of this service (default: the base URL's; unknown: recorded before fcast kept origins; all: every one)",
+  ).argParser((raw) => parseOriginFlag(raw));
 
 /** A flat band in percent: 0 or more, at most 100. */
 export function parseFlatBand(raw: string): number {

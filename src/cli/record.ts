@@ -30,10 +30,16 @@ export async function recordIfAsked(
     // A body off the documented shape was warned about already; its fields cannot be trusted to record.
     const bodies = shown.filter((s) => s.fetched.wellFormed).map((s) => ({ symbol: s.symbol, body: s.fetched.body }));
     if (bodies.length === 0) return;
-    const { recordShown } = await import('../journal/hook.js');
-    const done = await recordShown(dataDir(run.ctx), bodies, run.nowSeconds(), tfs);
+    const [{ recordShown }, { originOf }] = await Promise.all([
+      import('../journal/hook.js'),
+      import('../journal/record.js'),
+    ]);
+    // The service the responses came from: every record names it (a response came, so one is set).
+    const origin = originOf(run.settings().baseUrl?.value ?? '');
+    if (origin === undefined) throw new Error("no base URL to name the records' origin");
+    const done = await recordShown(dataDir(run.ctx), origin, bodies, run.nowSeconds(), tfs);
     run.out.debug(
-      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}`,
+      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}; waited ${done.waitedMs} ms for the lock`,
     );
   } catch (err) {
     if (warned.has(run)) return;

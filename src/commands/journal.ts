@@ -6,15 +6,17 @@ import {
   addGateFlags,
   checkTimeRange,
   FLAT_BAND_OPTION,
+  ORIGIN_OPTION,
   parseBins,
+  parseOriginFlag,
   parseInstantFlag,
   type JournalFilterFlags,
 } from '../cli/journal-flags.js';
 import { parseChoice } from '../cli/input.js';
 import { helpNotes } from '../cli/help.js';
-import { dataDir } from '../config/settings.js';
-import { amend, CheckFailedError, ConfigError, FcastError } from '../core/errors.js';
-import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
+import { dataDir, inspectSettings } from '../config/settings.js';
+import { amend, CheckFailedError, ConfigError, FcastError, UsageError } from '../core/errors.js';
+import { DEFAULT_FLAT_BAND_PCT, originLabel, originOf } from '../journal/record.js';
 
 const DEFAULT_BINS = 10;
 const PARALLEL_REQUESTS = 20;
@@ -35,9 +37,50 @@ interface ListFlags extends JournalFilterFlags {
   flatBand?: number;
 }
 
-function filterOf(f: JournalFilterFlags) {
+interface SettleFlags extends ListFlags {
+  adoptUnknownOrigin?: boolean;
+}
+
+/**
+ * The filter of a reading command. Its origins: --origin's, else the base URL's (the service
+ * fcast talks to now), else, with no base URL set, whichever one the journal holds (`auto`:
+ * the command refuses to pool two; checkOneOrigin).
+ */
+function filterOf(run: Run, f: JournalFilterFlags) {
   checkTimeRange(f);
-  return { symbols: f.symbol, tfs: f.tf, since: f.since, until: f.until };
+  const base = { symbols: f.symbol, tfs: f.tf, since: f.since, until: f.until };
+  if (f.origin === 'all') return { ...base, auto: false };
+  if (f.origin === 'unknown') return { ...base, origins: [null], auto: false };
+  if (f.origin !== undefined) return { ...base, origins: [f.origin], auto: false };
+  const origin = baseUrlOrigin(run);
+  return origin === undefined ? { ...base, auto: true } : { ...base, origins: [origin], auto: false };
+}
+
+/**
+ * The base URL's origin when one is set (flag, environment or config file), without checking
+ * the other settings: `report --offline` and `list` read the journal alone, and a wrong
+ * FCAST_TIMEOUT is no reason to refuse them.
+ */
+function baseUrlOrigin(run: Run): string | undefined {
+  const found = inspectSettings(run.ctx, run.flags).baseUrl;
+  return found.problem || found.found === undefined ? undefined : originOf(found.found.value);
+}
+
+/** With no origin chosen and no base URL: one service's records, or exit 2 naming them. */
+function checkOneOrigin(filter: { auto: boolean }, origins: ReadonlySet<string | null>): void {
+  if (!filter.auto || origins.size < 2) return;
+  throw new UsageError(
+    `the journal holds the forecasts of ${origins.size} services (${[...origins].map(originLabel).sort().join(', ')}); fcast does not pool them`,
+    { hint: 'choose one with --origin URL (or unknown), set the base URL, or pool them with --origin all' },
+  );
+}
+
+/** Says how many forecasts of other services the origin filter left out. */
+function noteLeftOut(run: Run, leftOut: number): void {
+  if (leftOut > 0)
+    run.out.note(
+      `journal: ${leftOut} forecast(s) of other services (or of an unknown one) left out; --origin URL|unknown|all shows them`,
+    );
 }
 
 export function register(program: Command, app: App): void {
@@ -74,6 +117,10 @@ export function register(program: Command, app: App): void {
       ),
   )
     .addOption(FLAT_BAND_OPTION())
+    .option(
+      '--adopt-unknown-origin',
+      "also settle the forecasts recorded before fcast kept origins, with this base URL's prices (say so only if they came from it)",
+    )
     .addHelpText(
       'after',
       examples(
@@ -81,7 +128,7 @@ export function register(program: Command, app: App): void {
         ['fcast journal settle --symbol BTC/USD --json', 'one symbol; JSON counts'],
       ),
     )
-    .action(action(app, (run, opts: ListFlags) => settle(run, opts)));
+    .action(action(app, (run, opts: SettleFlags) => settle(run, opts)));
 
   addGateFlags(
     addFilterFlags(
@@ -98,6 +145,7 @@ export function register(program: Command, app: App): void {
         ),
     ),
   )
+    .addOption(ORIGIN_OPTION())
     .option('--bins <n>', `reliability bins over [0, 1] (default ${DEFAULT_BINS})`, parseBins)
     .addOption(FLAT_BAND_OPTION())
     .option('--offline', "no track-record requests: the service's figures are left out")
@@ -141,6 +189,7 @@ export function register(program: Command, app: App): void {
         ...raw.split(',').map((s) => parseChoice(s, ['open', 'settled', 'unsettleable'] as const, '--status')),
       ],
     )
+    .addOption(ORIGIN_OPTION())
     .addOption(FLAT_BAND_OPTION())
     .addHelpText(
       'after',
@@ -160,6 +209,7 @@ export function register(program: Command, app: App): void {
           'contract in its order, then extras with ISO twins of the times) or JSON Lines (--format jsonl).',
       ),
   )
+    .addOption(ORIGIN_OPTION())
     .addOption(FLAT_BAND_OPTION())
     .addHelpText(
       'after',
@@ -177,15 +227,21 @@ export function register(program: Command, app: App): void {
       'Merges an export (CSV with the export columns in any order, others ignored; or its JSON Lines) ' +
         'into the journal, without duplicates; --dry-run counts what it would add without writing.',
     )
-    .argument('<file>', 'a file written by fcast journal export')
+    .argument('<file>', 'a file written by fcast journal export, or - for stdin')
+    .option(
+      '--origin <url|unknown>',
+      'the service of the rows that name none (an export from before fcast kept origins); default unknown',
+      (raw: string) => parseOriginFlag(raw, ['unknown']),
+    )
     .addHelpText(
       'after',
       examples(
         ['fcast journal import journal.csv', 'merge an export'],
         ['fcast journal import journal.jsonl --json', 'the counts as JSON'],
+        ['fcast journal export | FCAST_DATA_DIR=copy fcast journal import -', 'from stdin'],
       ),
     )
-    .action(action(app, (run, _opts: object, file: string) => importFile(run, file)));
+    .action(action(app, (run, opts: { origin?: string }, file: string) => importFile(run, file, opts.origin)));
 
   journal
     .command('path')
@@ -222,9 +278,16 @@ export function register(program: Command, app: App): void {
 
 // --- settle ----------------------------------------------------------------------------------
 
-async function settle(run: Run, opts: ListFlags): Promise<number> {
+async function settle(run: Run, opts: SettleFlags): Promise<number> {
   const band = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
-  const filter = filterOf(opts);
+  // Settled with the base URL's candles and prices: that service's forecasts only, and the
+  // unknown ones if the user adopts them; any other origin's are counted, never touched. With
+  // no base URL, nothing is settled (connecting says why, if anything is open).
+  const origin = baseUrlOrigin(run);
+  const filter = {
+    ...filterOf(run, { ...opts, origin: 'all' }),
+    origins: origin === undefined ? undefined : opts.adoptUnknownOrigin ? [origin, null] : [origin],
+  };
   const data = dataDir(run.ctx);
   const [{ openJournalDir }, settling, { readCandles }, settleRule, record] = await Promise.all([
     import('../journal/store.js'),
@@ -247,6 +310,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
     symbols: symbols.length,
     failed: [],
     flat_band_pct: band,
+    otherOrigins: state.otherOrigins,
   };
   let code = 0;
   if (symbols.length > 0) {
@@ -283,7 +347,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
         run.out.warn(
           `${symbol}: the candles are unusable for settling (${candles.why}); forecasts that need them become unsettleable`,
         );
-      const price = record.priceRecord({ symbol, body }, now);
+      const price = record.priceRecord({ symbol, body }, origin!, now);
       if (price) prices.push(price);
       const observations = settling.withObservation(
         state.observations.get(symbol) ?? [],
@@ -318,6 +382,8 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
       from_prices: summary.fromPrices,
       unsettleable: summary.unsettleable,
       open: { not_due: summary.notDue, waiting_for_data: summary.waiting },
+      other_origins: summary.otherOrigins,
+      origin,
       failed_symbols: summary.failed,
       flat_band_pct: band,
     });
@@ -333,7 +399,7 @@ async function settle(run: Run, opts: ListFlags): Promise<number> {
 async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
-  const filter = filterOf(opts);
+  const filter = filterOf(run, opts);
   const [{ openJournalDir }, reporting, gates, { SMALL_SAMPLE }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/report.js'),
@@ -343,6 +409,8 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const scan = reporting.scanJournal(dir, filter, { bins, flatBandPct });
   warnProblems(run, scan.problems);
+  checkOneOrigin(filter, scan.origins);
+  noteLeftOut(run, scan.leftOut);
 
   let records: Map<string, import('../api/schemas.js').TrackRecordResult[] | null> | undefined;
   let serviceMeta: unknown;
@@ -440,17 +508,20 @@ async function fetchServiceRecords(
 // --- list, export ----------------------------------------------------------------------------
 
 async function list(run: Run, opts: ListFlags): Promise<void> {
-  const filter = { ...filterOf(opts), status: opts.status as import('../journal/rows.js').RowStatus[] | undefined };
+  const filter = {
+    ...filterOf(run, opts),
+    status: opts.status as import('../journal/rows.js').RowStatus[] | undefined,
+  };
   const [{ openJournalDir }, { forEachRow, LIST_COLUMNS }] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: import('../journal/rows.js').JournalRow[] = [];
-  warnProblems(
-    run,
-    forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (r) => rows.push(r)),
-  );
+  const read = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (r) => rows.push(r));
+  warnProblems(run, read);
+  checkOneOrigin(filter, read.origins);
+  noteLeftOut(run, read.leftOut);
   if (run.format === 'json') return run.out.json(rows);
   if (run.format === 'csv' || run.format === 'tsv') {
     const { renderDelimited } = await import('../output/formats/delimited.js');
@@ -469,13 +540,21 @@ async function list(run: Run, opts: ListFlags): Promise<void> {
 
 /** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
 async function exportRows(run: Run, opts: ListFlags): Promise<void> {
-  const filter = filterOf(opts);
-  const [{ openJournalDir }, { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS }, { renderDelimited }] = await Promise.all([
+  const filter = filterOf(run, opts);
+  const [
+    { openJournalDir, journalOrigins, monthFiles },
+    { forEachRow, EXPORT_COLUMNS, EXTRA_COLUMNS },
+    { renderDelimited },
+  ] = await Promise.all([
     import('../journal/store.js'),
     import('../journal/rows.js'),
     import('../output/formats/delimited.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
+  // Rows are written as they are read: two services, or a month file that is no regular file,
+  // are refused before the header.
+  if (dir !== undefined) monthFiles(dir);
+  if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
   const csvHeader = renderDelimited('csv', header, []);
   if (run.format === 'csv') run.out.data(csvHeader);
@@ -499,15 +578,21 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
   });
   flush();
   warnProblems(run, problems);
+  noteLeftOut(run, problems.leftOut);
 }
 
 // --- import, path, prune -----------------------------------------------------------------------
 
-async function importFile(run: Run, file: string): Promise<number | undefined> {
-  const { importJournal } = await import('../journal/import.js');
+async function importFile(run: Run, file: string, origin: string | undefined): Promise<number | undefined> {
+  const { importJournal, importStdin } = await import('../journal/import.js');
   const dryRun = run.flags.dryRun === true;
-  const summary = await importJournal(dataDir(run.ctx), file, run.nowSeconds(), { dryRun });
-  for (const p of summary.problems) run.out.warn(`${file}:${p.line}: row skipped: ${p.error}`);
+  const opts = { dryRun, origin: origin === undefined || origin === 'unknown' ? null : origin };
+  const summary =
+    file === '-'
+      ? await importStdin(dataDir(run.ctx), run.ctx.io.stdin, run.nowSeconds(), opts)
+      : await importJournal(dataDir(run.ctx), file, run.nowSeconds(), opts);
+  const shown = file === '-' ? 'stdin' : file;
+  for (const p of summary.problems) run.out.warn(`${shown}:${p.line}: row skipped: ${p.error}`);
   if (summary.skipped > summary.problems.length)
     run.out.warn(`${summary.skipped - summary.problems.length} more row(s) skipped`);
   if (run.flags.json) {
@@ -515,7 +600,7 @@ async function importFile(run: Run, file: string): Promise<number | undefined> {
     return undefined;
   }
   const { renderImportSummary } = await import('../output/journal-views.js');
-  run.out.data(renderImportSummary(summary, file, dryRun));
+  run.out.data(renderImportSummary(summary, shown, dryRun));
   return undefined;
 }
 

@@ -10,6 +10,8 @@ export const dataDirNames = (failure: (err: unknown) => ConfigError): PrivateDir
   envVar: 'FCAST_DATA_DIR',
   holds: 'the journal',
   failure,
+  // The journal and the temporary and lock files beside it, all under journal/.
+  owns: (name) => name === 'journal',
 });
 
 /** Why `dir` must not hold the journal (none while it does not exist yet). */

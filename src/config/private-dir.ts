@@ -1,7 +1,7 @@
 // A directory of the user's own, as ssh insists for its key files: created 0700 level by level
 // when missing, and refused when it resolves to one owned by another user or writable by group
 // or others. The config directory (keys) and the journal's data directory follow the same rules.
-import { lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 
@@ -15,6 +15,11 @@ export interface PrivateDirNames {
   holds: string;
   /** Any other failure (EACCES, EROFS...), worded by the caller. */
   failure(err: unknown): ConfigError;
+  /**
+   * The names fcast itself puts in it (the data directory: `journal`). A directory holding
+   * anything else was not made for fcast, and is not chmod-ed on fcast's advice.
+   */
+  owns?: (name: string) => boolean;
 }
 
 const SAME_USER_ONLY = process.platform !== 'win32' && typeof process.getuid === 'function';
@@ -76,11 +81,30 @@ export function privateDirProblem(dir: string, names: PrivateDirNames): ConfigEr
       const mode = (info.mode & 0o7777).toString(8).padStart(4, '0');
       return new ConfigError(
         `the ${names.what} ${shownDir} is writable by ${info.mode & 0o002 ? 'others' : 'its group'} (mode ${mode}); not used for ${names.holds}`,
-        { hint: `chmod 700 '${real}', or point ${names.envVar} at a private directory` },
+        {
+          hint: madeForFcast(real, info.mode, names)
+            ? `chmod 700 '${real}', or point ${names.envVar} at a private directory`
+            : `point ${names.envVar} at a private directory of its own (fcast creates it, mode 0700); '${real}' is shared, and a chmod would change it for everything else it holds`,
+        },
       );
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a directory looks made for fcast, so that chmod-ing it is fcast's business: not a
+ * shared one (the sticky bit, as /tmp has) and holding nothing but what fcast puts there.
+ */
+function madeForFcast(dir: string, mode: number, names: PrivateDirNames): boolean {
+  // The config directory's advice is as it was: only a directory that says what it owns is judged.
+  if (!names.owns) return true;
+  if ((mode & 0o1000) !== 0) return false;
+  try {
+    return readdirSync(dir).every(names.owns);
+  } catch {
+    return false;
+  }
 }
 
 /** The target of `path` when it is a symbolic link; undefined when it is not one, or does not exist. */

@@ -5,7 +5,14 @@
 // at their target time or a candle closing then). It reads the index, never the whole journal.
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { readCandles } from './candles.js';
-import { DEFAULT_FLAT_BAND_PCT, forecastKey, forecastRecords, priceRecord, type JournalRecord } from './record.js';
+import {
+  DEFAULT_FLAT_BAND_PCT,
+  forecastKey,
+  forecastRecords,
+  priceKey,
+  priceRecord,
+  type JournalRecord,
+} from './record.js';
 import { responseEvidence, settleForecast } from './settle.js';
 import { withJournal } from './store.js';
 
@@ -19,27 +26,33 @@ export interface Recorded {
   prices: number;
   /** Settlements written: settled, or unsettleable for want of an anchor price. */
   settled: number;
+  /** How long the journal's lock kept this recorder waiting, in milliseconds. */
+  waitedMs: number;
 }
 
 /**
- * Records what was shown in the journal under `dataDir`: the forecasts of the timeframes in
+ * Records what was shown by the service at `origin` (originOf its base URL) in the journal
+ * under `dataDir`: the forecasts of the timeframes in
  * `tfs` (lower-cased, as --tf gives them; all when undefined), the price observations, and the
  * settlements they prove. Throws when the journal cannot be written.
  */
 export async function recordShown(
   dataDir: string,
+  origin: string,
   shown: readonly ShownResponse[],
   nowS: number,
   tfs?: readonly string[],
 ): Promise<Recorded> {
   const evidence = await Promise.all(
     shown.map(async (s) => {
-      const price = priceRecord(s, nowS);
+      const price = priceRecord(s, origin, nowS);
       const observation = price && { t: price.t, last: price.last };
       const candles = await readCandles(s.body.candles);
       return {
         symbol: s.body.symbol || s.symbol,
-        forecasts: forecastRecords(s, nowS).filter((f) => tfs === undefined || tfs.includes(f.tf.toLowerCase())),
+        forecasts: forecastRecords(s, origin, nowS).filter(
+          (f) => tfs === undefined || tfs.includes(f.tf.toLowerCase()),
+        ),
         price,
         evidence: responseEvidence(
           { serverT: s.body.meta.server_t, candles, price: observation },
@@ -62,17 +75,18 @@ export async function recordShown(
         fresh.push(f);
         forecasts++;
       }
-      if (e.price && !keys.has(`${e.price.symbol}\t${e.price.t}`) && !tx.hasPrice(e.price)) {
-        keys.add(`${e.price.symbol}\t${e.price.t}`);
+      if (e.price && !keys.has(priceKey(e.price)) && !tx.hasPrice(e.price)) {
+        keys.add(priceKey(e.price));
         fresh.push(e.price);
         prices++;
       }
     }
     // What the responses prove: steps 1 and 2 of the rule, as `journal settle` applies them;
-    // anything looser needs the recorded observations, and waits for it (settle.ts).
+    // anything looser needs the recorded observations, and waits for it (settle.ts). Only this
+    // origin's forecasts: another service's prices never settle them.
     let settled = 0;
     for (const e of evidence) {
-      for (const f of tx.openForecasts(e.symbol)) {
+      for (const f of tx.openForecasts(origin, e.symbol)) {
         const key = `settle\t${forecastKey(f)}`;
         if (keys.has(key)) continue;
         const verdict = settleForecast(f, e.evidence, DEFAULT_FLAT_BAND_PCT, nowS, 'exact');
@@ -83,6 +97,6 @@ export async function recordShown(
       }
     }
     if (fresh.length > 0) tx.append(fresh);
-    return { forecasts, prices, settled };
+    return { forecasts, prices, settled, waitedMs: tx.waitedMs };
   });
 }

@@ -13,10 +13,12 @@
 //   then on it is a damaged line like any other); a line that does not parse or check is
 //   counted as damaged and skipped, never fatal. So is a time no date can hold (isEpochSeconds):
 //   every reader may show a record's times as ISO 8601.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
   JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
   type ForecastRecord,
   type JournalRecord,
   type PriceRecord,
@@ -48,8 +50,11 @@ export function forEachLine(
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
 ): number {
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
+  // the command waiting for a writer; it is refused here instead.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
     const buf = Buffer.allocUnsafe(CHUNK);
     let have = 0;
     let position = from;
@@ -108,9 +113,14 @@ const epochOrNull = (v: unknown): boolean => v === null || isEpoch(v);
  */
 export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer' {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'damaged';
-  const r = value as Record<string, unknown>;
+  let r = value as Record<string, unknown>;
   if (isInt(r.v) && r.v > JOURNAL_VERSION) return 'newer';
-  if (r.v !== JOURNAL_VERSION || !isText(r.symbol)) return 'damaged';
+  if (!JOURNAL_VERSIONS.includes(r.v as number) || !isText(r.symbol)) return 'damaged';
+  // Version 1 knew no origins: its records read as of an unknown one (null), in the field's place.
+  if (r.v === 1) {
+    if ('origin' in r) return 'damaged';
+    r = { v: r.v, kind: r.kind, origin: null, ...r };
+  } else if (!textOrNull(r.origin)) return 'damaged';
   switch (r.kind) {
     case 'forecast':
       return isText(r.tf) &&
@@ -194,6 +204,7 @@ export function readRecords(
 
 /** What a report needs of a settlement line. */
 export interface ScoredLine {
+  origin: string | null;
   symbol: string;
   tf: string;
   ts: number;
@@ -211,6 +222,7 @@ export interface ScoredLine {
 /** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
 export function scoredLine(r: SettlementRecord): ScoredLine {
   return {
+    origin: r.origin,
     symbol: r.symbol,
     tf: r.tf,
     ts: r.ts,
@@ -225,16 +237,19 @@ export function scoredLine(r: SettlementRecord): ScoredLine {
 }
 
 export interface ReportVisitor {
-  forecast(symbol: string, tf: string, ts: number): void;
+  forecast(origin: string | null, symbol: string, tf: string, ts: number): void;
   settlement(s: ScoredLine): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
-  price?(symbol: string, t: number): void;
+  price?(origin: string | null, symbol: string, t: number): void;
 }
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
-const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","symbol":"`);
-const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","symbol":"`);
-const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","symbol":"`);
+const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","origin":`);
+const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","origin":`);
+const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","origin":`);
+const SYMBOL = bytes(',"symbol":"');
+const NULL = bytes('null');
+const QUOTE = bytes('"');
 const T = bytes(',"t":');
 const TF = bytes(',"tf":"');
 const TS = bytes(',"ts":');
@@ -284,6 +299,16 @@ class LineCursor {
     this.pos = pos + lit.length;
   }
 
+  /** null, or a plain string (the origin). */
+  textOrNull(): string | null {
+    if (this.buf[this.pos] === 110) {
+      this.literal(NULL);
+      return null;
+    }
+    this.literal(QUOTE);
+    return this.ok ? this.text() : '';
+  }
+
   /** A plain ASCII string up to its closing quote (no escapes), interned: symbols and timeframes repeat. */
   text(): string {
     const { buf, end } = this;
@@ -313,12 +338,16 @@ class LineCursor {
   }
 
   /**
-   * A JSON number of at most 15 significant digits, no exponent: -?int(.frac)?, followed by ','
-   * or '}'. Anything else (null, an exponent, more digits) is not ours to judge.
+   * A JSON number followed by ',' or '}'. Up to 15 significant digits and no exponent (most
+   * prices and probabilities) it is computed here, m / 10^k correctly rounded as JSON.parse's
+   * is; any other valid JSON number (17 digits of a long decimal, an exponent JSON.stringify
+   * wrote: 1e-7, 1e+21) is handed to Number(), which reads it as JSON.parse does. Anything
+   * else (null, a leading zero, a bare '-') is not ours to judge.
    */
   number(): number {
     const { buf, end } = this;
-    let i = this.pos;
+    const start = this.pos;
+    let i = start;
     let negative = false;
     if (buf[i] === 45) {
       negative = true;
@@ -338,14 +367,31 @@ class LineCursor {
         decimals = 0;
       } else break;
     }
-    const next = buf[i];
     const lead = buf[first]!;
-    const badStart = lead < 48 || lead > 57 || (lead === 48 && i - first > 1 && buf[first + 1] !== 46);
-    if (digits === 0 || digits > 15 || decimals === 0 || badStart || (next !== 44 && next !== 125)) {
+    const intDigits = decimals < 0 ? digits : digits - decimals;
+    if (digits === 0 || decimals === 0 || intDigits === 0 || lead < 48 || lead > 57 || (lead === 48 && intDigits > 1)) {
+      this.ok = false;
+      return 0;
+    }
+    let exponent = false;
+    if (buf[i] === 101 || buf[i] === 69) {
+      exponent = true;
+      i++;
+      if (buf[i] === 43 || buf[i] === 45) i++;
+      const from = i;
+      while (i < end && buf[i]! >= 48 && buf[i]! <= 57) i++;
+      if (i === from) {
+        this.ok = false;
+        return 0;
+      }
+    }
+    const next = buf[i];
+    if (next !== 44 && next !== 125) {
       this.ok = false;
       return 0;
     }
     this.pos = i;
+    if (exponent || digits > 15) return Number(buf.toString('latin1', start, i));
     const value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
     return negative ? -value : value;
   }
@@ -362,9 +408,16 @@ function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolea
  * price's key, when asked), through the fast path where the line is fcast's own, else in full.
  * The ScoredLine handed to the visitor is reused for the next line: copy what you keep.
  */
-export function scanForReport(path: string, visitor: ReportVisitor, problems: ReadProblems): void {
+export function scanForReport(
+  path: string,
+  visitor: ReportVisitor,
+  problems: ReadProblems,
+  /** Counts the lines the fast path left to JSON.parse (a test holds fcast's own lines to none). */
+  stats?: { parsedInFull: number },
+): void {
   const c = new LineCursor();
   const scored: ScoredLine = {
+    origin: null,
     symbol: '',
     tf: '',
     ts: 0,
@@ -380,6 +433,8 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     c.reset(buf, start, end);
     if (buf[start + 15] === 102) {
       c.literal(FORECAST_HEAD);
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
       const symbol = c.text();
       c.literal(TF);
       const tf = c.text();
@@ -387,11 +442,13 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
-      visitor.forecast(symbol, tf, ts);
+      visitor.forecast(origin, symbol, tf, ts);
       return true;
     }
     if (buf[start + 15] === 115) {
       c.literal(SETTLEMENT_HEAD);
+      scored.origin = c.textOrNull();
+      c.literal(SYMBOL);
       scored.symbol = c.text();
       c.literal(TF);
       scored.tf = c.text();
@@ -432,11 +489,13 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     if (buf[start + 15] === 112) {
       c.literal(PRICE_HEAD);
       if (!visitor.price) return c.ok && buf[end - 1] === 125;
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
       const symbol = c.text();
       c.literal(T);
       const t = c.number();
       if (!c.ok || !isEpoch(t) || buf[end - 1] !== 125) return false;
-      visitor.price(symbol, t);
+      visitor.price(origin, symbol, t);
       return true;
     }
     return false;
@@ -447,11 +506,12 @@ export function scanForReport(path: string, visitor: ReportVisitor, problems: Re
     (buf, start, end) => {
       if (end === start) return;
       if (end - start > 16 && fast(buf, start, end)) return;
+      if (stats) stats.parsedInFull++;
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') visitor.forecast(r.symbol, r.tf, r.ts);
-      else if (r.kind === 'price') visitor.price?.(r.symbol, r.t);
+      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts);
+      else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
       else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
     },
     () => problems.torn++,

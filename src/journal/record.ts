@@ -4,11 +4,36 @@
 //   settlement  the settlement of one forecast, appended later: settled (the close and where it
 //               came from) or unsettleable (why); it repeats the forecast's call, probabilities and
 //               anchor, so that a report can score it without joining the two lines
+// Every record names its origin: the service it came from, as its base URL's origin (scheme,
+// host and port, lower-cased, a default port dropped: `https://api.example.com`), null when
+// unknown (the lines of version 1, written before origins were recorded). A forecast's key is
+// (origin, symbol, tf, ts): the same forecast time from two services is two forecasts, and a
+// forecast is settled only with its own origin's prices and candles. The emulator's records
+// carry its loopback origin (`http://127.0.0.1:8787`), which marks them.
 // Fields are written in a fixed order (the serialisers below): lines.ts reads lines of that
 // exact shape without JSON.parse, and parses any other line in full.
 import type { EngineForecast, ForecastEnvelope } from '../api/schemas.js';
 
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
+
+/** The versions this fcast reads: 1 has no origin (read as unknown, null). */
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2];
+
+/**
+ * A base URL's origin as records name it: scheme, host and port, lower-cased, the default port
+ * dropped (WHATWG URL's origin); no path, query or credentials. Undefined for what is no URL.
+ */
+export function originOf(baseUrl: string): string | undefined {
+  try {
+    const origin = new URL(baseUrl).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How an origin reads in a table or a message: `unknown` for the records from before origins. */
+export const originLabel = (origin: string | null): string => origin ?? 'unknown';
 
 /** The service's neutral band: |return| below this many percent is neither a win nor a loss. */
 export const DEFAULT_FLAT_BAND_PCT = 0.01;
@@ -17,8 +42,10 @@ export const DEFAULT_FLAT_BAND_PCT = 0.01;
 export const PRICE_GRACE_S = 900;
 
 export interface ForecastRecord {
-  v: 1;
+  v: number;
   kind: 'forecast';
+  /** The service it came from (originOf its base URL); null: unknown (a version 1 line). */
+  origin: string | null;
   symbol: string;
   tf: string;
   ts: number;
@@ -40,8 +67,9 @@ export interface ForecastRecord {
 }
 
 export interface PriceRecord {
-  v: 1;
+  v: number;
   kind: 'price';
+  origin: string | null;
   symbol: string;
   t: number;
   last: number;
@@ -56,8 +84,10 @@ export type Move = 'up' | 'down' | 'flat';
 
 /** What a settlement repeats of its forecast: enough to score it alone. */
 interface SettlementBase {
-  v: 1;
+  v: number;
   kind: 'settlement';
+  /** The forecast's origin (a settlement uses that origin's prices only). */
+  origin: string | null;
   symbol: string;
   tf: string;
   ts: number;
@@ -91,7 +121,12 @@ export type SettlementRecord = SettledRecord | UnsettleableRecord;
 export type JournalRecord = ForecastRecord | PriceRecord | SettlementRecord;
 
 /** The key of a forecast: one line per key, whoever shows it how often. */
-export const forecastKey = (r: { symbol: string; tf: string; ts: number }): string => `${r.symbol}\t${r.tf}\t${r.ts}`;
+export const forecastKey = (r: { origin: string | null; symbol: string; tf: string; ts: number }): string =>
+  `${r.origin ?? ''}\t${r.symbol}\t${r.tf}\t${r.ts}`;
+
+/** The key of a price observation: (origin, symbol, t). */
+export const priceKey = (r: { origin: string | null; symbol: string; t: number }): string =>
+  `${r.origin ?? ''}\t${r.symbol}\t${r.t}`;
 
 // --- from a response ---------------------------------------------------------------------------
 
@@ -101,16 +136,17 @@ export interface Shown {
 }
 
 /** The forecasts of a response, as records; `recordedAt` is the local clock in epoch seconds. */
-export function forecastRecords({ symbol, body }: Shown, recordedAt: number): ForecastRecord[] {
+export function forecastRecords({ symbol, body }: Shown, origin: string, recordedAt: number): ForecastRecord[] {
   const tier = typeof body.meta.tier === 'string' ? body.meta.tier : null;
   const delay = Number.isInteger(body.meta.data_delay_min) ? body.meta.data_delay_min : null;
   const serverT = body.meta.server_t ?? null;
   return Object.values(body.predictions).map((f) =>
-    forecastRecord(body.symbol || symbol, f, tier, delay, serverT, recordedAt),
+    forecastRecord(origin, body.symbol || symbol, f, tier, delay, serverT, recordedAt),
   );
 }
 
 function forecastRecord(
+  origin: string,
   symbol: string,
   f: EngineForecast,
   tier: string | null,
@@ -121,6 +157,7 @@ function forecastRecord(
   return {
     v: JOURNAL_VERSION,
     kind: 'forecast',
+    origin,
     symbol,
     tf: f.tf,
     ts: f.ts,
@@ -140,12 +177,13 @@ function forecastRecord(
 }
 
 /** The response's price observation as a record; undefined when it carries none. */
-export function priceRecord({ symbol, body }: Shown, recordedAt: number): PriceRecord | undefined {
+export function priceRecord({ symbol, body }: Shown, origin: string, recordedAt: number): PriceRecord | undefined {
   const price = body.price;
   if (!price) return undefined;
   return {
     v: JOURNAL_VERSION,
     kind: 'price',
+    origin,
     symbol: body.symbol || symbol,
     t: price.t,
     last: price.last,
@@ -180,7 +218,7 @@ export function outcomeOf(direction: string, move: Move): Outcome {
 /** What settling a forecast needs of it: its key, target, anchor and call. */
 export type Settleable = Pick<
   ForecastRecord,
-  'symbol' | 'tf' | 'ts' | 'target_t' | 'anchor_price' | 'direction' | 'p_long' | 'p_short' | 'p_flat'
+  'origin' | 'symbol' | 'tf' | 'ts' | 'target_t' | 'anchor_price' | 'direction' | 'p_long' | 'p_short' | 'p_flat'
 >;
 
 export function settledRecord(
@@ -196,6 +234,7 @@ export function settledRecord(
   return {
     v: JOURNAL_VERSION,
     kind: 'settlement',
+    origin: f.origin,
     symbol: f.symbol,
     tf: f.tf,
     ts: f.ts,
@@ -220,6 +259,7 @@ export function unsettleableRecord(f: Settleable, reason: string, settledAt: num
   return {
     v: JOURNAL_VERSION,
     kind: 'settlement',
+    origin: f.origin,
     symbol: f.symbol,
     tf: f.tf,
     ts: f.ts,
@@ -232,6 +272,60 @@ export function unsettleableRecord(f: Settleable, reason: string, settledAt: num
     reason,
     settled_at: settledAt,
   };
+}
+
+// --- rebuilt ---------------------------------------------------------------------------------
+
+/**
+ * A record read from elsewhere (an import of journal lines), as this fcast writes it: this
+ * version, its fields in their order and no others, an unknown origin given `defaultOrigin`,
+ * and a settlement's return, move and outcome recomputed from its close and anchor.
+ */
+export function rebuildRecord(r: JournalRecord, defaultOrigin: string | null): JournalRecord | { error: string } {
+  const origin = r.origin ?? defaultOrigin;
+  if (r.kind === 'forecast')
+    return {
+      v: JOURNAL_VERSION,
+      kind: 'forecast',
+      origin,
+      symbol: r.symbol,
+      tf: r.tf,
+      ts: r.ts,
+      horizon_min: r.horizon_min,
+      target_t: r.target_t,
+      anchor_price: r.anchor_price,
+      target_price: r.target_price,
+      direction: r.direction,
+      p_long: r.p_long,
+      p_short: r.p_short,
+      p_flat: r.p_flat,
+      tier: r.tier,
+      delay_min: r.delay_min,
+      server_t: r.server_t,
+      recorded_at: r.recorded_at,
+    };
+  if (r.kind === 'price')
+    return {
+      v: JOURNAL_VERSION,
+      kind: 'price',
+      origin,
+      symbol: r.symbol,
+      t: r.t,
+      last: r.last,
+      tier: r.tier,
+      delay_min: r.delay_min,
+      recorded_at: r.recorded_at,
+    };
+  // target_t is the forecast's: a settlement does not repeat it (the import checks it against the forecast).
+  const f: Settleable = { ...r, origin, target_t: 0 };
+  if (r.status === 'unsettleable') return unsettleableRecord(f, r.reason, r.settled_at);
+  if (!(r.anchor_price !== null && r.anchor_price > 0))
+    return { error: 'a settled record needs an anchor_price above 0' };
+  const band =
+    Number.isFinite(r.flat_band_pct) && r.flat_band_pct >= 0 && r.flat_band_pct <= 100
+      ? r.flat_band_pct
+      : DEFAULT_FLAT_BAND_PCT;
+  return settledRecord(f, { price: r.settle_price, t: r.settle_t, source: r.settle_source }, band, r.settled_at);
 }
 
 // --- lines -------------------------------------------------------------------------------------

@@ -9,15 +9,20 @@ import { noProblems, scanForReport, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
 import { monthEnd, monthFiles, monthStart } from './store.js';
 
-/** Which forecasts a command looks at: by symbol, timeframe and creation time (ts in [since, until)). */
+/**
+ * Which forecasts a command looks at: by origin (null: unknown; undefined: every origin), symbol,
+ * timeframe and creation time (ts in [since, until)).
+ */
 export interface JournalFilter {
+  origins?: ReadonlyArray<string | null>;
   symbols?: readonly string[];
   tfs?: readonly string[];
   since?: number;
   until?: number;
 }
 
-export const passes = (f: JournalFilter, symbol: string, tf: string, ts: number): boolean =>
+export const passes = (f: JournalFilter, origin: string | null, symbol: string, tf: string, ts: number): boolean =>
+  (f.origins === undefined || f.origins.includes(origin)) &&
   (f.symbols === undefined || f.symbols.includes(symbol)) &&
   (f.tfs === undefined || f.tfs.includes(tf)) &&
   (f.since === undefined || ts >= f.since) &&
@@ -66,6 +71,9 @@ export interface ReportScan {
   last: number | undefined;
   problems: ReadProblems;
   scores: Map<string, { scores: TimeframeScores; open: number; unsettleable: number }>;
+  /** The origins of the forecasts in the selection, and how many forecasts the origin filter left out. */
+  origins: Set<string | null>;
+  leftOut: number;
 }
 
 /**
@@ -150,6 +158,9 @@ export function scanJournal(
   const symbolsByTf = new Map<string, Set<string>>();
   let first: number | undefined;
   let last: number | undefined;
+  const origins = new Set<string | null>();
+  let leftOut = 0;
+  const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const accumulator = (tf: string) => {
     let a = accumulators.get(tf);
     if (!a) {
@@ -163,12 +174,18 @@ export function scanJournal(
     if (!fileInRange(filter, file)) continue;
     // A key belongs to one month file (its ts), so duplicates are found within a file. Series
     // by symbol, then timeframe: the reader interns both strings, so no key is built per line.
-    const seen = new Map<string, Map<string, SeriesSeen>>();
-    const seriesOf = (symbol: string, tf: string): SeriesSeen => {
-      let bySymbol = seen.get(symbol);
+    // By origin first: two services' forecasts of one (symbol, tf, ts) are two forecasts.
+    const seen = new Map<string | null, Map<string, Map<string, SeriesSeen>>>();
+    const seriesOf = (origin: string | null, symbol: string, tf: string): SeriesSeen => {
+      let byOrigin = seen.get(origin);
+      if (!byOrigin) {
+        byOrigin = new Map();
+        seen.set(origin, byOrigin);
+      }
+      let bySymbol = byOrigin.get(symbol);
       if (!bySymbol) {
         bySymbol = new Map();
-        seen.set(symbol, bySymbol);
+        byOrigin.set(symbol, bySymbol);
       }
       let s = bySymbol.get(tf);
       if (!s) {
@@ -178,6 +195,7 @@ export function scanJournal(
       return s;
     };
     const unfiltered =
+      filter.origins === undefined &&
       filter.symbols === undefined &&
       filter.tfs === undefined &&
       filter.since === undefined &&
@@ -185,15 +203,19 @@ export function scanJournal(
     scanForReport(
       join(dir!, file),
       {
-        forecast(symbol, tf, ts) {
-          if (!unfiltered && !passes(filter, symbol, tf, ts)) return;
-          seriesOf(symbol, tf).forecasts.add(ts);
+        forecast(origin, symbol, tf, ts) {
+          if (!unfiltered && !passes(filter, origin, symbol, tf, ts)) {
+            if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
+            return;
+          }
+          origins.add(origin);
+          seriesOf(origin, symbol, tf).forecasts.add(ts);
           if (first === undefined || ts < first) first = ts;
           if (last === undefined || ts > last) last = ts;
         },
         settlement(s) {
-          if (!unfiltered && !passes(filter, s.symbol, s.tf, s.ts)) return;
-          const series = seriesOf(s.symbol, s.tf);
+          if (!unfiltered && !passes(filter, s.origin, s.symbol, s.tf, s.ts)) return;
+          const series = seriesOf(s.origin, s.symbol, s.tf);
           if (s.status === 'unsettleable') {
             if (!series.settled.has(s.ts)) series.unsettleable.add(s.ts);
             return;
@@ -206,7 +228,7 @@ export function scanJournal(
       },
       problems,
     );
-    for (const [symbol, bySymbol] of seen)
+    for (const [symbol, bySymbol] of [...seen.values()].flatMap((byOrigin) => [...byOrigin]))
       for (const [tf, s] of bySymbol) {
         accumulator(tf);
         const c = counts.get(tf)!;
@@ -225,7 +247,7 @@ export function scanJournal(
   }
   const scores = new Map([...accumulators].map(([tf, a]) => [tf, { scores: a.result(), ...counts.get(tf)! }] as const));
   const symbols = [...new Set([...symbolsByTf.values()].flatMap((s) => [...s]))].sort();
-  return { symbols, symbolsByTf, first, last, problems, scores };
+  return { symbols, symbolsByTf, first, last, problems, scores, origins, leftOut };
 }
 
 /** Timeframes in horizon order (1min, 5min, ..., 1h, ..., 1d), names the API does not use last. */

@@ -2,6 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
+import { unguardFormula } from '../core/formula-guard.js';
 import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
@@ -9,6 +10,7 @@ import {
   forecastKey,
   JOURNAL_VERSION,
   moveOf,
+  originOf,
   outcomeOf,
   returnPct,
   settledRecord,
@@ -44,12 +46,16 @@ export const EXPORT_COLUMNS = [
   'recorded_at',
 ] as const;
 
-/** Written after them: the move, why a forecast is unsettleable, its tier, and ISO twins of the times. */
+/**
+ * Written after them: the move, why a forecast is unsettleable, its tier, the service it came
+ * from (its origin; empty when unknown), and ISO twins of the times.
+ */
 export const EXTRA_COLUMNS = [
   'move',
   'reason',
   'tier',
   'delay_min',
+  'origin',
   'ts_iso',
   'target_t_iso',
   'settle_t_iso',
@@ -101,6 +107,7 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
     reason: s?.status === 'unsettleable' ? s.reason : null,
     tier: f.tier,
     delay_min: f.delay_min,
+    origin: f.origin,
     ts_iso: iso(f.ts),
     target_t_iso: iso(f.target_t),
     settle_t_iso: iso(settled?.settle_t ?? null),
@@ -118,8 +125,9 @@ export function forEachRow(
   filter: JournalFilter & { status?: readonly RowStatus[] },
   flatBandPct: number,
   onRow: (row: JournalRow) => void,
-): ReadProblems {
-  const problems = noProblems();
+): ReadProblems & { leftOut: number; origins: Set<string | null> } {
+  const problems = { ...noProblems(), leftOut: 0, origins: new Set<string | null>() };
+  const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const forecasts = new Map<string, ForecastRecord>();
@@ -128,9 +136,14 @@ export function forEachRow(
       join(dir!, file),
       0,
       (r) => {
-        if (r.kind === 'price' || !passes(filter, r.symbol, r.tf, r.ts)) return;
+        if (r.kind === 'price') return;
+        if (!passes(filter, r.origin, r.symbol, r.tf, r.ts)) {
+          if (r.kind === 'forecast' && passes(anyOrigin, r.origin, r.symbol, r.tf, r.ts)) problems.leftOut++;
+          return;
+        }
         const key = forecastKey(r);
         if (r.kind === 'forecast') {
+          problems.origins.add(r.origin);
           if (!forecasts.has(key)) forecasts.set(key, r);
         } else if (settlements.get(key)?.status !== 'settled') settlements.set(key, r);
       },
@@ -168,7 +181,7 @@ function cellText(v: unknown): string | null {
  * unsettleable. Return and outcome are not taken from the row: they follow from the close and
  * the anchor by the rule, as everywhere.
  */
-export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
+export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: string | null = null): ImportedRow {
   // A JSON Lines line may hold any JSON value: only an object can be a row.
   if (!isRecord(row)) return { error: 'not an object' };
   const missing = EXPORT_COLUMNS.filter((c) => !(c in row));
@@ -208,9 +221,12 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
   ].filter(Boolean);
   if (bad.length > 0) return { error: `bad ${bad.join(', ')}` };
   const delay = cellNumber(row.delay_min);
+  const origin = rowOrigin(row.origin, defaultOrigin);
+  if (origin === undefined) return { error: 'bad origin (a URL origin like https://api.example.com, or unknown)' };
   const forecast: ForecastRecord = {
     v: JOURNAL_VERSION,
     kind: 'forecast',
+    origin,
     symbol: symbol!,
     tf: tf!,
     ts: ts!,
@@ -248,8 +264,19 @@ export function recordsOfRow(row: unknown, importedAt: number): ImportedRow {
 }
 
 /**
+ * A row's origin: its own (normalised), else the default the import was given (--origin;
+ * unknown without it); `unknown` is the unknown one. Undefined when it is no origin.
+ */
+function rowOrigin(cell: unknown, defaultOrigin: string | null): string | null | undefined {
+  const text = cellText(cell);
+  if (text === null) return defaultOrigin;
+  if (text === 'unknown') return null;
+  return originOf(text);
+}
+
+/**
  * The cells of one CSV record (RFC 4180: quoted cells, "" for a quote), the leading ' that an
- * export puts before a text cell a spreadsheet would run (=, +, -, @, tab, CR) taken off again.
+ * export puts before a text cell a spreadsheet would run taken off again (core/formula-guard.ts).
  */
 export function csvCells(line: string): string[] {
   const cells: string[] = [];
@@ -280,7 +307,7 @@ export function csvCells(line: string): string[] {
     const comma = line.indexOf(',', i);
     const rest = comma < 0 ? line.slice(i) : line.slice(i, comma);
     cell = quoted ? cell + rest : rest;
-    cells.push(/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+    cells.push(unguardFormula(cell));
     if (comma < 0) break;
     i = comma + 1;
   }

@@ -23,6 +23,8 @@ export interface OpenJournal {
   /** Each file's length when read: what a writer must check beyond. */
   sizes: Map<string, number>;
   problems: ReadProblems;
+  /** Open forecasts the filter let through but for their origin: another service's, never settled here. */
+  otherOrigins: number;
 }
 
 /** What `journal settle` did: counts by outcome and why the rest stays open, and the symbols asked. */
@@ -33,20 +35,29 @@ export interface SettleSummary {
   unsettleable: number;
   notDue: number;
   waiting: number;
+  /** Open forecasts of other origins (and of an unknown one, unless adopted), left alone. */
+  otherOrigins: number;
   /** Symbols asked for candles, and those whose request failed. */
   symbols: number;
   failed: string[];
   flat_band_pct: number;
 }
 
-/** Reads the journal for what is open, and every price observation of the symbols concerned. */
+/**
+ * Reads the journal for what is open among the origins of `filter` (settle asks for the base
+ * URL's), and every price observation of those origins for the symbols concerned: a price from
+ * another service never settles a forecast. Open forecasts of other origins are counted.
+ */
 export function readOpen(dir: string | undefined, filter: JournalFilter): OpenJournal {
   const problems = noProblems();
   const open = new Map<string, ForecastRecord[]>();
   const prices = new Map<string, Map<number, number>>();
   const sizes = new Map<string, number>();
   const pending = new Map<string, ForecastRecord>();
+  const elsewhere = new Set<string>();
   const done = new Set<string>();
+  const anyOrigin: JournalFilter = { ...filter, origins: undefined };
+  const ours = (origin: string | null) => filter.origins === undefined || filter.origins.includes(origin);
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     const path = join(dir!, file);
     sizes.set(
@@ -56,6 +67,7 @@ export function readOpen(dir: string | undefined, filter: JournalFilter): OpenJo
         0,
         (r) => {
           if (r.kind === 'price') {
+            if (!ours(r.origin)) return;
             let byT = prices.get(r.symbol);
             if (!byT) {
               byT = new Map();
@@ -68,13 +80,10 @@ export function readOpen(dir: string | undefined, filter: JournalFilter): OpenJo
           if (r.kind === 'settlement') {
             done.add(key);
             pending.delete(key);
-          } else if (
-            !done.has(key) &&
-            !pending.has(key) &&
-            fileInRange(filter, file) &&
-            passes(filter, r.symbol, r.tf, r.ts)
-          ) {
-            pending.set(key, r);
+            elsewhere.delete(key);
+          } else if (!done.has(key) && !pending.has(key) && fileInRange(filter, file)) {
+            if (passes(filter, r.origin, r.symbol, r.tf, r.ts)) pending.set(key, r);
+            else if (passes(anyOrigin, r.origin, r.symbol, r.tf, r.ts)) elsewhere.add(key);
           }
         },
         problems,
@@ -94,7 +103,7 @@ export function readOpen(dir: string | undefined, filter: JournalFilter): OpenJo
       [...byT].map(([t, last]) => ({ t, last })).sort((a, b) => a.t - b.t),
     );
   }
-  return { open, observations, sizes, problems };
+  return { open, observations, sizes, problems, otherOrigins: elsewhere.size };
 }
 
 /** The verdict on each open forecast of a symbol. */

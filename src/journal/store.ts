@@ -24,6 +24,7 @@ import {
   constants,
   fstatSync,
   ftruncateSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -41,9 +42,10 @@ import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
-import { noProblems, readRecords, scanForReport, type ReadProblems } from './lines.js';
+import { noProblems, readRecords, scanForReport } from './lines.js';
 import {
   forecastKey,
+  priceKey,
   monthOf,
   monthOfEpoch,
   recordLine,
@@ -56,7 +58,8 @@ import {
 export const MONTH_FILE = /^(\d{4})-(\d{2})\.jsonl$/;
 const INDEX_FILE = 'index.json';
 const LOCK_FILE = 'journal.lock';
-const INDEX_VERSION = 1;
+// 2: keys by origin (journal version 2); an index of version 1 is rebuilt.
+const INDEX_VERSION = 2;
 
 /** The keys of the last two hours are enough: a response shows forecasts at most an hour behind (the demo's delay) and one cadence old. */
 const KEEP_KEYS_S = 2 * 3600;
@@ -127,19 +130,42 @@ export function monthFiles(dir: string): string[] {
     throw failure(dir, err, 'cannot read');
   }
   const files = names.filter((n) => MONTH_FILE.test(n)).sort();
-  for (const name of files) refuseLink(join(dir, name));
+  for (const name of files) refuseIrregular(join(dir, name));
   return files;
 }
 
-function refuseLink(path: string): void {
-  const target = symlinkTarget(path);
-  if (target !== undefined)
+/**
+ * A journal file (month file, index, lock) that is there but not a regular file is refused,
+ * exit 3 naming it, before anything opens it: opening a FIFO waits for a writer (every command
+ * hung in open()), a directory fails with EISDIR, a device is no journal, and a symbolic link
+ * is never followed. Openers add O_NONBLOCK and check again (a file swapped in between).
+ */
+function refuseIrregular(path: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw failure(path, err, 'cannot read');
+  }
+  if (stat.isFile()) return;
+  if (stat.isSymbolicLink())
     throw journalError(
-      `${path} is a symbolic link (to ${target}); fcast does not read or write the journal through links`,
-      {
-        hint: 'replace the link with the file itself',
-      },
+      `${path} is a symbolic link (to ${symlinkTarget(path) ?? '?'}); fcast does not read or write the journal through links`,
+      { hint: 'replace the link with the file itself' },
     );
+  const what = stat.isDirectory()
+    ? 'a directory'
+    : stat.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : stat.isSocket()
+        ? 'a socket'
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? 'a device'
+          : 'not a file';
+  throw journalError(`${path} is ${what}, not a regular file; fcast reads and writes only regular files there`, {
+    hint: 'move it out of the journal directory',
+  });
 }
 
 /** Epoch seconds of the first instant of a month file's month. */
@@ -156,23 +182,12 @@ export function monthEnd(file: string): number {
   return Date.UTC(Number(m[1]), Number(m[2]), 1) / 1000;
 }
 
-/** Every record of every month file (or of those `keep` lets through), oldest file first. */
-export function readJournal(
-  dir: string | undefined,
-  onRecord: (r: JournalRecord, file: string) => void,
-  opts: { keep?: (file: string) => boolean; problems?: ReadProblems } = {},
-): ReadProblems {
-  const problems = opts.problems ?? noProblems();
-  if (dir === undefined) return problems;
-  for (const file of monthFiles(dir)) {
-    if (opts.keep && !opts.keep(file)) continue;
-    try {
-      readRecords(join(dir, file), 0, (r) => onRecord(r, file), problems);
-    } catch (err) {
-      throw failure(join(dir, file), err, 'cannot read');
-    }
-  }
-  return problems;
+/** The origins of the journal's forecasts (null: unknown), read by the fast path. */
+export function journalOrigins(dir: string | undefined): Set<string | null> {
+  const origins = new Set<string | null>();
+  for (const file of dir === undefined ? [] : monthFiles(dir))
+    scanForReport(join(dir!, file), { forecast: (origin) => origins.add(origin), settlement: () => {} }, noProblems());
+  return origins;
 }
 
 // --- appending ---------------------------------------------------------------------------------
@@ -184,7 +199,11 @@ export function readJournal(
  * old length. Returns the file's new size.
  */
 export function appendLines(path: string, text: string): number {
-  const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(
+    path,
+    constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o600,
+  );
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
@@ -215,6 +234,7 @@ export function appendLines(path: string, text: string): number {
 
 /** A forecast the index keeps open: what a settlement repeats, in a compact form. */
 type OpenEntry = [
+  origin: string | null,
   symbol: string,
   tf: string,
   ts: number,
@@ -286,7 +306,7 @@ class JournalIndex {
     }
     for (const e of open) {
       if (!isOpenEntry(e)) return undefined;
-      index.open.set(forecastKey({ symbol: e[0], tf: e[1], ts: e[2] }), e);
+      index.open.set(forecastKey({ origin: e[0], symbol: e[1], tf: e[2], ts: e[3] }), e);
     }
     return index;
   }
@@ -315,9 +335,10 @@ class JournalIndex {
   take(r: JournalRecord): void {
     if (r.kind === 'forecast') {
       if (r.ts < this.floor) return;
-      const s = this.seriesOf(this.series, `${r.symbol}\t${r.tf}`);
+      const s = this.seriesOf(this.series, seriesKey(r));
       if (r.ts >= s.floor) s.times.add(r.ts);
       this.open.set(forecastKey(r), [
+        r.origin,
         r.symbol,
         r.tf,
         r.ts,
@@ -330,7 +351,7 @@ class JournalIndex {
       ]);
     } else if (r.kind === 'price') {
       if (r.t < this.floor) return;
-      const s = this.seriesOf(this.prices, r.symbol);
+      const s = this.seriesOf(this.prices, priceSeriesKey(r));
       if (r.t >= s.floor) s.times.add(r.t);
     } else {
       this.open.delete(forecastKey(r));
@@ -343,18 +364,24 @@ class JournalIndex {
     // much older than that (its price lags a forecast's ts by the tier's delay at most).
     const newest = new Map<string, number>();
     const see = (symbol: string, t: number) => newest.set(symbol, Math.max(newest.get(symbol) ?? t, t));
-    for (const [symbol, s] of this.prices) see(symbol, trimSeries(s));
-    for (const [key, s] of this.series) see(key.slice(0, key.indexOf('\t')), trimSeries(s));
+    // Keys are origin<TAB>symbol<TAB>...: the symbol of its origin is the part up to the second tab.
+    const upToSymbol = (key: string) => key.slice(0, key.indexOf('\t', key.indexOf('\t') + 1));
+    for (const [key, s] of this.prices) see(key, trimSeries(s));
+    for (const [key, s] of this.series) see(upToSymbol(key), trimSeries(s));
     for (const [key, e] of this.open) {
-      const seen = newest.get(e[0]);
-      if (seen !== undefined && e[3] < seen - KEEP_OPEN_S) this.open.delete(key);
+      const seen = newest.get(`${e[0] ?? ''}\t${e[1]}`);
+      if (seen !== undefined && e[4] < seen - KEEP_OPEN_S) this.open.delete(key);
     }
     if (this.open.size > KEEP_OPEN_MAX) {
-      const oldest = [...this.open].sort((a, b) => a[1][3] - b[1][3]).slice(0, this.open.size - KEEP_OPEN_MAX);
+      const oldest = [...this.open].sort((a, b) => a[1][4] - b[1][4]).slice(0, this.open.size - KEEP_OPEN_MAX);
       for (const [key] of oldest) this.open.delete(key);
     }
   }
 }
+
+const seriesKey = (r: { origin: string | null; symbol: string; tf: string }) =>
+  `${r.origin ?? ''}\t${r.symbol}\t${r.tf}`;
+const priceSeriesKey = (r: { origin: string | null; symbol: string }) => `${r.origin ?? ''}\t${r.symbol}`;
 
 /** Ascending times as the first and the steps after it (60, 60, ...): a quarter of the bytes to write and parse. */
 function delta(times: Set<number>): number[] {
@@ -374,16 +401,17 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 function isOpenEntry(e: unknown): e is OpenEntry {
   return (
     Array.isArray(e) &&
-    e.length === 9 &&
-    typeof e[0] === 'string' &&
+    e.length === 10 &&
+    (e[0] === null || typeof e[0] === 'string') &&
     typeof e[1] === 'string' &&
-    Number.isInteger(e[2]) &&
+    typeof e[2] === 'string' &&
     Number.isInteger(e[3]) &&
-    (e[4] === null || isNumber(e[4])) &&
-    typeof e[5] === 'string' &&
-    isNumber(e[6]) &&
+    Number.isInteger(e[4]) &&
+    (e[5] === null || isNumber(e[5])) &&
+    typeof e[6] === 'string' &&
     isNumber(e[7]) &&
-    isNumber(e[8])
+    isNumber(e[8]) &&
+    isNumber(e[9])
   );
 }
 
@@ -407,14 +435,20 @@ function trimSeries(s: Series): number {
 /** What a writer sees under the lock: the index brought up to date, and the way to append. */
 export interface JournalTx {
   readonly dir: string;
-  /** Whether this forecast (symbol, tf, ts) is already in the journal. */
-  hasForecast(r: Pick<ForecastRecord, 'symbol' | 'tf' | 'ts'>): boolean;
-  /** Whether a price observation of this symbol at this time is already in the journal. */
-  hasPrice(r: Pick<PriceRecord, 'symbol' | 't'>): boolean;
-  /** The recorded forecasts of a symbol that the index still holds open (recent ones). */
-  openForecasts(symbol: string): Settleable[];
-  /** Appends the records, one write per month file, and takes them into the index. */
-  append(records: JournalRecord[]): void;
+  /** How long this writer waited for the lock, in milliseconds. */
+  readonly waitedMs: number;
+  /** Whether this forecast (origin, symbol, tf, ts) is already in the journal. */
+  hasForecast(r: Pick<ForecastRecord, 'origin' | 'symbol' | 'tf' | 'ts'>): boolean;
+  /** Whether a price observation of this origin and symbol at this time is already in the journal. */
+  hasPrice(r: Pick<PriceRecord, 'origin' | 'symbol' | 't'>): boolean;
+  /** The recorded forecasts of a symbol from an origin that the index still holds open (recent ones). */
+  openForecasts(origin: string, symbol: string): Settleable[];
+  /**
+   * Appends the records, one write per month file, and takes them into the index; `lines` may
+   * hold their lines made before the lock was taken (recordLine's, so an import serialises
+   * outside it).
+   */
+  append(records: JournalRecord[], lines?: ReadonlyMap<JournalRecord, string>): void;
 }
 
 /**
@@ -424,48 +458,101 @@ export interface JournalTx {
  */
 let fileLock: typeof FileLock | undefined;
 
-/**
- * Runs `work` on the journal's directory under its lock. Throws ConfigError (exit 3) when the
- * journal cannot be opened, locked or written.
- */
-async function underLock<T>(dataDir: string, work: (dir: string) => T | Promise<T>): Promise<T> {
-  const dir = openJournalDir(dataDir, { create: true })!;
-  const lockPath = join(dir, LOCK_FILE);
-  refuseLink(lockPath);
+/** Loads the lock's module; withJournalSync needs it loaded first (an import awaits this once). */
+export async function loadJournalLock(): Promise<typeof FileLock> {
   fileLock ??= await import('../config/file-lock.js');
+  return fileLock;
+}
+
+/**
+ * Runs `work` on the journal's directory under its lock (waited for `waitedMs`). Throws
+ * ConfigError (exit 3) when the journal cannot be opened, locked or written.
+ */
+async function underLock<T>(dataDir: string, work: (dir: string, waitedMs: number) => T | Promise<T>): Promise<T> {
+  const { dir, lockPath } = lockOf(dataDir);
+  const lock = await loadJournalLock();
+  const asked = Date.now();
   let release: () => void;
   try {
-    release = await fileLock.acquireLock(lockPath, `the journal in ${dir}`);
+    release = await lock.acquireLock(lockPath, `the journal in ${dir}`);
   } catch (err) {
     throw failure(dir, err);
   }
   try {
-    return await work(dir);
+    return await work(dir, Date.now() - asked);
   } catch (err) {
-    // The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one.
-    throw (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
+    throw writeFailure(dir, err);
   } finally {
     release();
   }
 }
+
+/** underLock for a synchronous `work` that must not return to the event loop (an import's batch). */
+function underLockSync<T>(dataDir: string, work: (dir: string, waitedMs: number) => T): T {
+  const { dir, lockPath } = lockOf(dataDir);
+  if (!fileLock) throw new Error('withJournalSync before loadJournalLock');
+  const lock = fileLock;
+  const asked = Date.now();
+  let release: () => void;
+  try {
+    release = lock.acquireLockSync(lockPath, `the journal in ${dir}`);
+  } catch (err) {
+    throw failure(dir, err);
+  }
+  try {
+    return work(dir, Date.now() - asked);
+  } catch (err) {
+    throw writeFailure(dir, err);
+  } finally {
+    release();
+  }
+}
+
+function lockOf(dataDir: string): { dir: string; lockPath: string } {
+  const dir = openJournalDir(dataDir, { create: true })!;
+  const lockPath = join(dir, LOCK_FILE);
+  refuseIrregular(lockPath);
+  return { dir, lockPath };
+}
+
+/** The file system's refusals (ENOSPC, EROFS, EACCES...) become the journal's error; a bug stays one. */
+const writeFailure = (dir: string, err: unknown): unknown =>
+  (err as NodeJS.ErrnoException).code === undefined ? err : failure(dir, err);
 
 /**
  * Runs `work` under the journal's lock with the index brought up to date, then saves the index.
  * Throws ConfigError (exit 3) when the journal cannot be opened, locked or written.
  */
 export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Promise<T>): Promise<T> {
-  return underLock(dataDir, async (dir) => {
+  return underLock(dataDir, async (dir, waitedMs) => {
     const index = loadIndex(dir);
-    const result = await work(transaction(dir, index));
-    index.trim();
-    try {
-      saveIndex(dir, index);
-    } catch {
-      // What `work` appended is in the journal: a disk that filled up in between, or an index
-      // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
-    }
+    const result = await work(transaction(dir, index, waitedMs));
+    closeTransaction(dir, index);
     return result;
   });
+}
+
+/**
+ * withJournal for a short synchronous step of a long run: an import appends each batch under
+ * the lock this way and releases it between batches, so recorders never wait for its whole run.
+ */
+export function withJournalSync<T>(dataDir: string, work: (tx: JournalTx) => T): T {
+  return underLockSync(dataDir, (dir, waitedMs) => {
+    const index = loadIndex(dir);
+    const result = work(transaction(dir, index, waitedMs));
+    closeTransaction(dir, index);
+    return result;
+  });
+}
+
+function closeTransaction(dir: string, index: JournalIndex): void {
+  index.trim();
+  try {
+    saveIndex(dir, index);
+  } catch {
+    // What `work` appended is in the journal: a disk that filled up in between, or an index
+    // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
+  }
 }
 
 /**
@@ -488,7 +575,7 @@ export function rewriteJournal<T>(
   });
 }
 
-function transaction(dir: string, index: JournalIndex): JournalTx {
+function transaction(dir: string, index: JournalIndex, waitedMs: number): JournalTx {
   // Keys below the floors, looked up in their month file (rare: a clock set back by weeks).
   const older = new Map<string, Set<string>>();
   const olderKeys = (file: string): Set<string> => {
@@ -503,9 +590,9 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
         scanForReport(
           path,
           {
-            forecast: (symbol, tf, ts) => found.add(forecastKey({ symbol, tf, ts })),
+            forecast: (origin, symbol, tf, ts) => found.add(forecastKey({ origin, symbol, tf, ts })),
             settlement: () => {},
-            price: (symbol, t) => found.add(`${symbol}\t${t}`),
+            price: (origin, symbol, t) => found.add(priceKey({ origin, symbol, t })),
           },
           noProblems(),
         );
@@ -521,24 +608,25 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
   };
   return {
     dir,
-    hasForecast: (r) =>
-      known(index.series, `${r.symbol}\t${r.tf}`, r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
-    hasPrice: (r) => known(index.prices, r.symbol, r.t, `${monthOfEpoch(r.t)}.jsonl`, `${r.symbol}\t${r.t}`),
-    openForecasts: (symbol) =>
+    waitedMs,
+    hasForecast: (r) => known(index.series, seriesKey(r), r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
+    hasPrice: (r) => known(index.prices, priceSeriesKey(r), r.t, `${monthOfEpoch(r.t)}.jsonl`, priceKey(r)),
+    openForecasts: (origin, symbol) =>
       [...index.open.values()]
-        .filter((e) => e[0] === symbol)
+        .filter((e) => e[0] === origin && e[1] === symbol)
         .map((e) => ({
-          symbol: e[0],
-          tf: e[1],
-          ts: e[2],
-          target_t: e[3],
-          anchor_price: e[4],
-          direction: e[5],
-          p_long: e[6],
-          p_short: e[7],
-          p_flat: e[8],
+          origin: e[0],
+          symbol: e[1],
+          tf: e[2],
+          ts: e[3],
+          target_t: e[4],
+          anchor_price: e[5],
+          direction: e[6],
+          p_long: e[7],
+          p_short: e[8],
+          p_flat: e[9],
         })),
-    append(records) {
+    append(records, lines) {
       const byFile = new Map<string, JournalRecord[]>();
       for (const r of records) {
         const file = `${monthOf(r)}.jsonl`;
@@ -549,12 +637,12 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
       for (const [file, list] of byFile) {
         const path = join(dir, file);
         // The index had taken in all of the file (catchUp), and now this too.
-        index.files.set(file, appendLines(path, list.map(recordLine).join('')));
+        index.files.set(file, appendLines(path, list.map((r) => lines?.get(r) ?? recordLine(r)).join('')));
         for (const r of list) {
           index.take(r);
           const keys = older.get(file);
           if (keys && r.kind === 'forecast') keys.add(forecastKey(r));
-          if (keys && r.kind === 'price') keys.add(`${r.symbol}\t${r.t}`);
+          if (keys && r.kind === 'price') keys.add(priceKey(r));
         }
       }
     },
@@ -564,10 +652,10 @@ function transaction(dir: string, index: JournalIndex): JournalTx {
 /** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
 function loadIndex(dir: string): JournalIndex {
   const path = join(dir, INDEX_FILE);
-  refuseLink(path);
+  refuseIrregular(path);
   let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -622,7 +710,6 @@ function saveIndex(dir: string, index: JournalIndex): void {
   const path = join(dir, INDEX_FILE);
   const temp = `${path}${TEMP_MARK}${process.pid}`;
   // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
-  // Under the lock, so its module is loaded.
   fileLock!.removeStaleTempFiles(path);
   try {
     writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
@@ -631,6 +718,17 @@ function saveIndex(dir: string, index: JournalIndex): void {
   } catch (err) {
     unlinkQuietly(temp);
     throw err;
+  }
+}
+
+/** A regular file's text, opened without following a link or waiting on a FIFO. */
+function readRegularFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw journalError(`${path} is not a regular file`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

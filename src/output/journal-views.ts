@@ -27,6 +27,8 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
     { header: 'From', priority: 6 },
     { header: 'Return', align: 'right', priority: 2 },
     { header: 'Outcome' },
+    // Which service it came from (unknown: recorded before fcast kept origins); the first to go when narrow.
+    { header: 'Origin', priority: 7 },
   ];
   const paintOutcome = (o: unknown) =>
     o === 'win' ? out.c.green : o === 'loss' ? out.c.red : o === 'neutral' ? out.c.dim : undefined;
@@ -45,6 +47,7 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
       text(r.settle_source),
       formatPercent(r.return_pct, 3),
       { text: text(r.outcome), paint: paintOutcome(r.outcome) },
+      r.origin === null ? 'unknown' : text(r.origin),
     ];
   });
   return renderTable(out, columns, cells);
@@ -56,6 +59,10 @@ export function renderSettleSummary(out: Output, s: SettleSummary): string {
     `unsettleable  ${formatNumber(s.unsettleable, 0)}`,
     `still open    ${formatNumber(s.notDue + s.waiting, 0)} (${formatNumber(s.notDue, 0)} not due by the server's clock, ${formatNumber(s.waiting, 0)} waiting for data)`,
   ];
+  if (s.otherOrigins > 0)
+    lines.push(
+      `not touched   ${formatNumber(s.otherOrigins, 0)} open forecast(s) of other services (or of an unknown one: --adopt-unknown-origin)`,
+    );
   if (s.failed.length > 0) lines.push(`not asked     ${clean(s.failed.join(', '))} (the request failed; see above)`);
   return lines.map((l) => (l.startsWith('settled') ? out.c.bold(l) : l)).join('\n');
 }

@@ -2,7 +2,7 @@
 // docs test, test/e2e/docs.test.ts, runs each alone on a fresh one): each exits as its marker
 // says, and says what the page says it does.
 import { spawn } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
@@ -55,7 +55,22 @@ describe('docs/journal.md', () => {
     });
     const cwd = tempDir('fcast-docs-cwd-');
     const clockBefore = emu.server.clock.now();
+    // The user's own journal (FCAST_DATA_DIR as set before the page): what it holds, to see the walk-through leave it alone.
+    const ownJournal = () => {
+      const dir = join(env.FCAST_DATA_DIR!, 'journal');
+      if (!existsSync(dir)) return '';
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        .join('');
+    };
+    let before = '';
     for (const b of blocks) {
+      if (b.name === 'journal-session') {
+        before = ownJournal();
+        expect(before).not.toBe('');
+      }
       const r = await run(b.script, env, cwd);
       expect(r.code, `${b.name}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`).toBe(b.exit);
       if (b.name === 'journal-session') {
@@ -69,5 +84,8 @@ describe('docs/journal.md', () => {
         expect(r.stderr).toMatch(/gate failed: 1min: n_settled \d+ is below --min-settled 1000/);
       if (b.name === 'journal-export') expect(r.stdout).toMatch(/^read\s+\d+ rows of journal.csv \(csv\)/m);
     }
+    // The walk-through's emulator forecasts went to a journal of its own, none to the user's.
+    expect(ownJournal()).toBe(before);
+    expect(readdirSync(join(cwd, 'fcast-walkthrough', 'journal')).some((f) => f.endsWith('.jsonl'))).toBe(true);
   }, 60_000);
 });

@@ -62,8 +62,9 @@ describe('recording', () => {
     const f = forecasts.find((r) => r.tf === '1h');
     const p = body.predictions['1h'];
     expect(f).toEqual({
-      v: 1,
+      v: 2,
       kind: 'forecast',
+      origin: new URL(emu.server.url).origin,
       symbol: 'BTC/USD',
       tf: '1h',
       ts: p.ts,
@@ -82,8 +83,9 @@ describe('recording', () => {
     });
     expect(recorded.filter((r) => r.kind === 'price')).toEqual([
       {
-        v: 1,
+        v: 2,
         kind: 'price',
+        origin: new URL(emu.server.url).origin,
         symbol: 'BTC/USD',
         t: body.price.t,
         last: body.price.last,
@@ -577,7 +579,7 @@ describe('a recorded session, settled and reported', () => {
     expectExit(csv, 0);
     const [header, ...body] = csv.stdout.trimEnd().split('\n');
     expect(header).toBe(
-      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso',
+      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso',
     );
     const forecasts = lines(data).filter((r) => r.kind === 'forecast');
     expect(body).toHaveLength(forecasts.length);
@@ -590,7 +592,7 @@ describe('a recorded session, settled and reported', () => {
     expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
     // list's CSV and TSV put each time's ISO twin beside it, as every table does (Formats).
     const listed =
-      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min';
+      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min,origin';
     const listCsv = await emu.runWithKey(['journal', 'list', '--format', 'csv'], { env });
     expectExit(listCsv, 0);
     const [listHeader, first] = listCsv.stdout.split('\n');

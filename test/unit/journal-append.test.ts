@@ -40,8 +40,9 @@ describe('a write that fails', () => {
   it('is a clear journal error, with a hint, and the journal still works after', async () => {
     const data = join(tempDir(), 'data');
     const f = {
-      v: 1 as const,
+      v: 2,
       kind: 'price' as const,
+      origin: 'https://api.example.com',
       symbol: 'BTC/USD',
       t: 1_795_348_800,
       last: 1,

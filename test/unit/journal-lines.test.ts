@@ -13,6 +13,7 @@ import {
   type ScoredLine,
 } from '../../src/journal/lines.js';
 import {
+  JOURNAL_VERSION,
   recordLine,
   settledRecord,
   unsettleableRecord,
@@ -32,8 +33,13 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 6 }),
 );
 
+const origin = fc.option(fc.constantFrom('https://api.example.com', 'http://127.0.0.1:8787', 'http://[::1]:9'), {
+  nil: null,
+});
+
 const forecast = fc
   .record({
+    origin,
     symbol: text,
     tf: text,
     ts: fc.integer({ min: 0, max: 4_000_000_000 }),
@@ -53,7 +59,7 @@ const forecast = fc
     server_t: fc.option(fc.integer({ min: 0, max: 4_000_000_000 }), { nil: null }),
     recorded_at: fc.integer({ min: 0, max: 4_000_000_000 }),
   })
-  .map((f): ForecastRecord => ({ v: 1, kind: 'forecast', ...f }));
+  .map(({ origin, ...f }): ForecastRecord => ({ v: JOURNAL_VERSION, kind: 'forecast', origin, ...f }));
 
 const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   forecast,
@@ -67,9 +73,17 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
     .filter(([f]) => f.anchor_price !== null)
     .map(([f, price, t, source]) => settledRecord(f, { price, t, source }, 0.01, 1_800_000_000)),
   fc.tuple(forecast, text).map(([f, why]) => unsettleableRecord(f, why, 1_800_000_000)),
-  fc
-    .record({ symbol: text, t: fc.integer({ min: 0, max: 4_000_000_000 }), last: number })
-    .map((p): JournalRecord => ({ v: 1, kind: 'price', ...p, tier: 'free', delay_min: 15, recorded_at: 1 })),
+  fc.record({ origin, symbol: text, t: fc.integer({ min: 0, max: 4_000_000_000 }), last: number }).map(
+    ({ origin, ...p }): JournalRecord => ({
+      v: JOURNAL_VERSION,
+      kind: 'price',
+      origin,
+      ...p,
+      tier: 'free',
+      delay_min: 15,
+      recorded_at: 1,
+    }),
+  ),
 );
 
 interface Seen {
@@ -84,9 +98,9 @@ function throughFastPath(path: string): Seen & { damaged: number } {
   scanForReport(
     path,
     {
-      forecast: (symbol, tf, ts) => seen.forecasts.push(`${symbol}|${tf}|${ts}`),
+      forecast: (origin, symbol, tf, ts) => seen.forecasts.push(`${origin}|${symbol}|${tf}|${ts}`),
       settlement: (s) => seen.settlements.push({ ...s }),
-      price: (symbol, t) => seen.prices.push(`${symbol}|${t}`),
+      price: (origin, symbol, t) => seen.prices.push(`${origin}|${symbol}|${t}`),
     },
     problems,
   );
@@ -100,8 +114,8 @@ function throughJsonParse(path: string): Seen & { damaged: number } {
     path,
     0,
     (r) => {
-      if (r.kind === 'forecast') seen.forecasts.push(`${r.symbol}|${r.tf}|${r.ts}`);
-      else if (r.kind === 'price') seen.prices.push(`${r.symbol}|${r.t}`);
+      if (r.kind === 'forecast') seen.forecasts.push(`${r.origin}|${r.symbol}|${r.tf}|${r.ts}`);
+      else if (r.kind === 'price') seen.prices.push(`${r.origin}|${r.symbol}|${r.t}`);
       else if (r.kind === 'settlement') seen.settlements.push(scoredLine(r));
     },
     problems,
@@ -126,13 +140,86 @@ describe('the fast path of the report', () => {
       // FCAST_FUZZ_RUNS lowers the count (test:quick sets 50); it never raises it.
       { numRuns: Math.min(300, Number(process.env.FCAST_FUZZ_RUNS ?? 300)) },
     );
-  });
+  }, 60_000);
+
+  it('takes every line fcast writes through the fast path: any number, plain text, every kind', () => {
+    // Plain text: what symbols, timeframes and directions are (an escape in a string is a full parse).
+    const plain = fc.stringMatching(/^[A-Za-z0-9/._ -]{1,12}$/);
+    const anyNumber = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: 1, max: 2_000_000 }),
+      fc.integer({ min: 1, max: 2_000_000 }).map((k) => k / 3),
+    );
+    const plainForecast = fc
+      .record({
+        origin,
+        symbol: plain,
+        tf: plain,
+        ts: fc.integer({ min: 0, max: 4_000_000_000 }),
+        target_t: fc.integer({ min: 0, max: 4_000_000_000 }),
+        anchor_price: anyNumber.filter((n) => n !== 0),
+        direction: plain,
+        p_long: anyNumber,
+        p_short: anyNumber,
+        p_flat: anyNumber,
+      })
+      .map(
+        (f): ForecastRecord => ({
+          v: JOURNAL_VERSION,
+          kind: 'forecast',
+          ...f,
+          horizon_min: 60,
+          target_price: null,
+          tier: 'free',
+          delay_min: 15,
+          server_t: null,
+          recorded_at: 1_800_000_000,
+        }),
+      );
+    const plainRecord: fc.Arbitrary<JournalRecord> = fc.oneof(
+      plainForecast,
+      fc
+        .tuple(plainForecast, anyNumber, fc.constantFrom('candles', 'price') as fc.Arbitrary<'candles' | 'price'>)
+        .map(([f, price, source]) => settledRecord(f, { price, t: f.target_t, source }, 0.01, 1_800_000_000)),
+      fc.tuple(plainForecast, fc.string()).map(([f, why]) => unsettleableRecord(f, why, 1_800_000_000)),
+    );
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(plainRecord, { minLength: 1, maxLength: 20 }), (records) => {
+        const path = join(dir, `plain-${n++}.jsonl`);
+        writeFileSync(path, records.map(recordLine).join(''));
+        const stats = { parsedInFull: 0 };
+        const seen: string[] = [];
+        scanForReport(
+          path,
+          {
+            forecast: (o, symbol, tf, ts) => seen.push(JSON.stringify([o, symbol, tf, ts])),
+            settlement: (s) => seen.push(JSON.stringify({ ...s })),
+          },
+          noProblems(),
+          stats,
+        );
+        expect(stats.parsedInFull).toBe(0);
+        const full = throughJsonParse(path);
+        expect(seen).toEqual([
+          ...records.map((r) =>
+            r.kind === 'forecast'
+              ? JSON.stringify([r.origin, r.symbol, r.tf, r.ts])
+              : JSON.stringify(scoredLine(r as Parameters<typeof scoredLine>[0])),
+          ),
+        ]);
+        expect(full.damaged).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
 
   it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
     const path = join(dir, 'torn.jsonl');
     const f: ForecastRecord = {
-      v: 1,
+      v: JOURNAL_VERSION,
       kind: 'forecast',
+      origin: 'https://api.example.com',
       symbol: 'BTC/USD',
       tf: '1h',
       ts: 1_795_348_800,
@@ -154,15 +241,45 @@ describe('the fast path of the report', () => {
     writeFileSync(path, `${line}${line.slice(0, 90)}\n${recordLine({ ...f, ts: f.ts + 3600 })}${line.slice(0, 40)}`);
     const fast = throughFastPath(path);
     expect(fast).toEqual(throughJsonParse(path));
-    expect(fast.forecasts).toEqual(['BTC/USD|1h|1795348800', 'BTC/USD|1h|1795352400']);
+    expect(fast.forecasts).toEqual([
+      'https://api.example.com|BTC/USD|1h|1795348800',
+      'https://api.example.com|BTC/USD|1h|1795352400',
+    ]);
     expect(fast.damaged).toBe(1);
     appendFileSync(path, '\n');
     expect(throughFastPath(path).damaged).toBe(2);
   });
 
   it('checks every record: a newer version is told apart from a damaged line', () => {
-    expect(checkRecord({ v: 2, kind: 'forecast' })).toBe('newer');
+    expect(checkRecord({ v: JOURNAL_VERSION + 1, kind: 'forecast' })).toBe('newer');
     expect(checkRecord({ v: 1, kind: 'forecast', symbol: 'X' })).toBe('damaged');
+    expect(checkRecord({ v: 2, kind: 'forecast', symbol: 'X' })).toBe('damaged');
+  });
+
+  it('reads every earlier version: a version 1 line (no origin) as of an unknown origin, by both paths', () => {
+    const path = join(dir, 'v1.jsonl');
+    // As fcast 1 wrote them (docs/journal.md's examples of that version).
+    const v1 = [
+      '{"v":1,"kind":"forecast","symbol":"BTC/USD","tf":"1h","ts":1795348800,"horizon_min":360,"target_t":1795370400,"anchor_price":97123.45,"target_price":97200.12,"direction":"long","p_long":0.55,"p_short":0.35,"p_flat":0.1,"tier":"free","delay_min":15,"server_t":1795349700,"recorded_at":1795349701}',
+      '{"v":1,"kind":"price","symbol":"BTC/USD","t":1795348800,"last":97123.45,"tier":"free","delay_min":15,"recorded_at":1795349701}',
+      '{"v":1,"kind":"settlement","symbol":"BTC/USD","tf":"1h","ts":1795348800,"direction":"long","p_long":0.55,"p_short":0.35,"p_flat":0.1,"anchor_price":97123.45,"status":"settled","settle_price":97301.2,"settle_t":1795370400,"settle_source":"candles","return_pct":0.18301,"outcome":"win","move":"up","flat_band_pct":0.01,"settled_at":1795400000}',
+      // A version 1 line cannot name an origin: that is no line fcast 1 wrote.
+      '{"v":1,"kind":"price","origin":"https://x.example","symbol":"BTC/USD","t":1795348800,"last":1,"tier":null,"delay_min":null,"recorded_at":1795349701}',
+    ];
+    writeFileSync(path, `${v1.join('\n')}\n`);
+    const read: JournalRecord[] = [];
+    const problems = noProblems();
+    readRecords(path, 0, (r) => read.push(r), problems);
+    expect(problems.damaged).toBe(1);
+    expect(read.map((r) => [r.v, r.kind, r.origin])).toEqual([
+      [1, 'forecast', null],
+      [1, 'price', null],
+      [1, 'settlement', null],
+    ]);
+    expect(Object.keys(read[0]!).slice(0, 4)).toEqual(['v', 'kind', 'origin', 'symbol']);
+    const fast = throughFastPath(path);
+    expect(fast).toEqual(throughJsonParse(path));
+    expect(fast.forecasts).toEqual(['null|BTC/USD|1h|1795348800']);
     expect(checkRecord([])).toBe('damaged');
   });
 });

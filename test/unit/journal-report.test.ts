@@ -19,8 +19,9 @@ import { tempDir } from '../helpers/cli.js';
 const DEC = Date.UTC(2026, 11, 1) / 1000;
 
 const forecast = (symbol: string, tf: string, minute: number): ForecastRecord => ({
-  v: 1,
+  v: 2,
   kind: 'forecast',
+  origin: 'https://api.example.com',
   symbol,
   tf,
   ts: DEC + minute * 60,

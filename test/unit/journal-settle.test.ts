@@ -14,6 +14,7 @@ import { responseEvidence, settleForecast, type Observation, type SymbolEvidence
 
 const T = 1_772_452_800; // 2026-03-02 12:00 UTC, on the 15-minute grid
 const forecast = (over: Partial<Settleable> = {}): Settleable => ({
+  origin: 'https://api.example.com',
   symbol: 'BTC/USD',
   tf: '15min',
   ts: T - 5400,
@@ -291,6 +292,7 @@ describe('readCandles: only the {t, o, h, l, c, v} shape settles anything', () =
 });
 
 describe('what --record settles from its own response (journal/hook.ts)', () => {
+  const ORIGIN = 'http://127.0.0.1:8787';
   const SERVER_T = Date.UTC(2026, 2, 2, 10, 7) / 1000;
   const info = findSymbol('BTC/USD')!;
   const body = (serverT: number) =>
@@ -299,7 +301,7 @@ describe('what --record settles from its own response (journal/hook.ts)', () => 
   /** A journal holding the response at SERVER_T, and an open forecast of it whose target is on the 15min grid, still ahead. */
   async function journalWithOpenForecast() {
     const data = tempDir();
-    await recordShown(data, [{ symbol: 'BTC/USD', body: body(SERVER_T) }], SERVER_T);
+    await recordShown(data, ORIGIN, [{ symbol: 'BTC/USD', body: body(SERVER_T) }], SERVER_T);
     const f = Object.values(body(SERVER_T).predictions).find(
       (p) => p.target_t > SERVER_T + 900 && p.target_t % 900 === 0,
     )!;
@@ -318,7 +320,12 @@ describe('what --record settles from its own response (journal/hook.ts)', () => 
   it('never settles from a candle that closes after the server’s clock (step 1 before step 2)', async () => {
     const { data, f } = await journalWithOpenForecast();
     const serverT = f.target_t - 60;
-    const done = await recordShown(data, [{ symbol: 'BTC/USD', body: laterResponse(serverT, f.target_t) }], serverT);
+    const done = await recordShown(
+      data,
+      ORIGIN,
+      [{ symbol: 'BTC/USD', body: laterResponse(serverT, f.target_t) }],
+      serverT,
+    );
     expect(done.settled).toBe(0);
     const lines = readFileSync(join(data, 'journal', '2026-03.jsonl'), 'utf8');
     expect(lines).not.toContain('"kind":"settlement"');
@@ -328,6 +335,7 @@ describe('what --record settles from its own response (journal/hook.ts)', () => 
     const { data, f } = await journalWithOpenForecast();
     const done = await recordShown(
       data,
+      ORIGIN,
       [{ symbol: 'BTC/USD', body: laterResponse(f.target_t, f.target_t) }],
       f.target_t,
     );
@@ -338,5 +346,26 @@ describe('what --record settles from its own response (journal/hook.ts)', () => 
       .map((l) => JSON.parse(l))
       .find((r) => r.kind === 'settlement' && r.tf === f.tf && r.ts === f.ts);
     expect(settled).toMatchObject({ settle_price: 123.45, settle_t: f.target_t, settle_source: 'candles' });
+  });
+
+  it("never settles a forecast with another service's response, however well its candle fits", async () => {
+    const { data, f } = await journalWithOpenForecast();
+    const other = await recordShown(
+      data,
+      'https://api.example.com',
+      [{ symbol: 'BTC/USD', body: laterResponse(f.target_t, f.target_t) }],
+      f.target_t,
+    );
+    expect(other.settled).toBe(0);
+    const lines = readFileSync(join(data, 'journal', '2026-03.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.filter((r) => r.kind === 'settlement')).toEqual([]);
+    // Its own forecasts are recorded beside the first service's: the same keys, another origin.
+    const keys = (origin: string) =>
+      lines.filter((r) => r.kind === 'forecast' && r.origin === origin).map((r) => `${r.tf} ${r.ts}`);
+    expect(keys('https://api.example.com').length).toBeGreaterThan(0);
+    expect(keys(ORIGIN)).toContain(`${f.tf} ${f.ts}`);
   });
 });

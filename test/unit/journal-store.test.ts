@@ -23,14 +23,7 @@ import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import {
-  appendLines,
-  journalDirOf,
-  monthFiles,
-  openJournalDir,
-  readJournal,
-  withJournal,
-} from '../../src/journal/store.js';
+import { appendLines, journalDirOf, monthFiles, openJournalDir, withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -50,8 +43,9 @@ vi.mock('../../src/journal/lines.js', async (original) => {
 });
 
 const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
-  v: 1,
+  v: 2,
   kind: 'forecast',
+  origin: 'https://api.example.com',
   symbol,
   tf,
   ts,
@@ -80,7 +74,8 @@ async function record(data: string, forecasts: ForecastRecord[]): Promise<number
 
 function everything(data: string): JournalRecord[] {
   const all: JournalRecord[] = [];
-  readJournal(journalDirOf(data), (r) => all.push(r));
+  const dir = journalDirOf(data);
+  for (const file of monthFiles(dir)) readRecords(join(dir, file), 0, (r) => all.push(r), noProblems());
   return all;
 }
 
@@ -134,13 +129,13 @@ describe('recording', () => {
     await record(data, minutes(NOV, 10));
     const damage: Array<(i: any) => void> = [
       (i) => (i.series.x = null),
-      (i) => (i.series['BTC/USD\t1min'].ts = ['a']),
-      (i) => (i.series['BTC/USD\t1min'].floor = 'x'),
+      (i) => (i.series['https://api.example.com\tBTC/USD\t1min'].ts = ['a']),
+      (i) => (i.series['https://api.example.com\tBTC/USD\t1min'].floor = 'x'),
       (i) => (i.series = []),
       (i) => (i.prices.x = 5),
       (i) => (i.files['2026-11.jsonl'] = 'x'),
       (i) => (i.open = [[1, 2]]),
-      (i) => (i.open = [['BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
+      (i) => (i.open = [['https://api.example.com', 'BTC/USD', '1min', 'ts', 0, 100, 'long', 0.5, 0.4, 0.1]]),
       (i) => (i.open = 'nope'),
     ];
     for (const [k, harm] of damage.entries()) {
@@ -337,8 +332,9 @@ describe('export and import', () => {
       tx.append([
         ...fs,
         {
-          v: 1,
+          v: 2,
           kind: 'settlement',
+          origin: 'https://api.example.com',
           symbol: 'BTC/USD',
           tf: '1min',
           ts: NOV,
@@ -358,8 +354,9 @@ describe('export and import', () => {
           settled_at: NOV + 400,
         },
         {
-          v: 1,
+          v: 2,
           kind: 'settlement',
+          origin: 'https://api.example.com',
           symbol: 'BTC/USD',
           tf: '1min',
           ts: NOV + 60,
@@ -444,6 +441,79 @@ describe('export and import', () => {
     writeFileSync(file, renderDelimited('csv', header, cells));
     const got = await importJournal(join(tempDir(), 'e'), file, NOV);
     expect(got).toMatchObject({ forecasts: 3, skipped: 1, problems: [{ line: 3, error: 'bad ts' }] });
+  });
+
+  describe('one validation for every import format', () => {
+    // Measured before: a JSON Lines settlement with anchor 100, close 50, long and "outcome":"win"
+    // was stored as a win, and one closing before its target_t as settled; as CSV rows the same
+    // were recomputed or refused.
+    const lines = (records: object[]) => {
+      const file = join(tempDir(), 'lines.jsonl');
+      writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+      return file;
+    };
+    const settlement = (over: object) => ({
+      v: 2,
+      kind: 'settlement',
+      origin: 'https://api.example.com',
+      symbol: 'BTC/USD',
+      tf: '1min',
+      ts: NOV,
+      direction: 'long',
+      p_long: 0.5,
+      p_short: 0.4,
+      p_flat: 0.1,
+      anchor_price: 100,
+      status: 'settled',
+      settle_price: 50,
+      settle_t: NOV + 300,
+      settle_source: 'price',
+      return_pct: 12,
+      outcome: 'win',
+      move: 'up',
+      flat_band_pct: 0.01,
+      settled_at: NOV + 400,
+      ...over,
+    });
+
+    it("recomputes a journal line's return, move and outcome from its prices", async () => {
+      const data = join(tempDir(), 'data');
+      const got = await importJournal(data, lines([forecastAt(NOV), settlement({})]), NOV);
+      expect(got).toMatchObject({ forecasts: 1, settlements: 1, skipped: 0 });
+      const [stored] = everything(data).filter((r) => r.kind === 'settlement');
+      expect(stored).toMatchObject({ return_pct: -50, move: 'down', outcome: 'loss' });
+      expect(rowsOf(data).map((r) => [r.status, r.outcome])).toEqual([['settled', 'loss']]);
+    });
+
+    it('refuses a journal line closing before its target_t, or settling a forecast it cannot see', async () => {
+      const data = join(tempDir(), 'data');
+      const early = settlement({ settle_t: NOV + 59 });
+      const stray = settlement({ ts: NOV + 600 });
+      const got = await importJournal(data, lines([forecastAt(NOV), early, stray]), NOV);
+      expect(got).toMatchObject({
+        forecasts: 1,
+        settlements: 0,
+        skipped: 2,
+        problems: [
+          { line: 2, error: 'settle_t is before target_t: a price from before the target is never used' },
+          { line: 3, error: 'a settlement of a forecast neither the journal nor the file before it holds' },
+        ],
+      });
+      expect(rowsOf(data).map((r) => r.status)).toEqual(['open']);
+    });
+
+    it('names the origin the user gives to rows without one, and refuses one that is no URL', async () => {
+      const data = await journalWithSettlements();
+      const rows = rowsOf(data).map(({ origin: _origin, ...r }) => r);
+      const file = join(tempDir(), 'old-export.jsonl');
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+      const other = join(tempDir(), 'other');
+      await importJournal(other, file, NOV, { origin: 'https://old.example' });
+      expect(new Set(everything(other).map((r) => r.origin))).toEqual(new Set(['https://old.example']));
+      const bad = join(tempDir(), 'bad-origin.jsonl');
+      writeFileSync(bad, rows.map((r) => JSON.stringify({ ...r, origin: 'not a url' })).join('\n'));
+      await expect(importJournal(join(tempDir(), 'x'), bad, NOV)).rejects.toThrow(/bad origin/);
+    });
   });
 });
 

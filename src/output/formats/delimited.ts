@@ -9,6 +9,7 @@
 // told these rules (a number as sent is text to it, so each such cell carries its own options),
 // csv-stringify took 7-9 times as long over 20,000 rows (test/bench/csv-writer.bench.ts) and
 // 2.6-4.3 ms to load; all it would replace is the quoting below.
+import { needsFormulaGuard } from '../../core/formula-guard.js';
 import { cleanBlock } from '../sanitize.js';
 
 export type DelimitedFormat = 'csv' | 'tsv';
@@ -24,8 +25,6 @@ export interface NumberCell {
  */
 export type Cell = string | number | boolean | null | undefined | NumberCell;
 
-// OWASP's list, and the fullwidth = + - @ that Apple Numbers reads as the same characters.
-const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const CSV_QUOTE = /[",\r\n]/;
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -48,7 +47,8 @@ function csvCell(cell: Cell): string {
   let text = textOf(cell);
   // Judged on the text as sent too: cleaning turns a leading CR into a line break, and drops an
   // escape sequence before an `=`; either way the cell was one a spreadsheet could run.
-  if (FORMULA_START.test(sentText(cell)) || FORMULA_START.test(text)) text = `'${text}`;
+  // The rule, and its undoing on import, live in core/formula-guard.ts.
+  if (needsFormulaGuard(sentText(cell)) || needsFormulaGuard(text)) text = `'${text}`;
   return CSV_QUOTE.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
