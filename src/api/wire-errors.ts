@@ -19,6 +19,16 @@ export class RetryableNetworkError extends NetworkError {
   }
 }
 
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Names other than `localhost` itself resolve however DNS or /etc/hosts say: not trusted.
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** What to do when nothing listens on a loopback base URL: most often, the emulator is not running. */
+export const START_MOCK_HINT =
+  'nothing listens there: start the emulator with \'fcast mock\' (in the background: eval "$(fcast mock --print-env &)")';
+
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const CERTIFICATE_CODES: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'a self-signed certificate',
@@ -69,6 +79,14 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, route:
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {
       hint: 'check the base URL and your DNS or proxy settings',
+      mayHaveArrived: false,
+      cause,
+    });
+  }
+  if (code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) {
+    // Nothing listens on this machine's port: no wait brings it up, so not retried.
+    return new NetworkError(`connection to ${url.host} refused`, {
+      hint: START_MOCK_HINT,
       mayHaveArrived: false,
       cause,
     });

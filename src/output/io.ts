@@ -59,10 +59,17 @@ export class Output {
     this.data(stringifyJson(value));
   }
 
-  /** An error as one line on stderr, then its hint. */
+  private readonly hintsShown = new Set<string>();
+
+  /**
+   * An error as one line on stderr, then its hint: each hint once a run, so that three symbols
+   * failing for one cause (a slow service) say what to do about it once.
+   */
   error(err: FcastError): void {
     this.progress(undefined);
-    this.io.stderr.write(errorLines(err));
+    const repeated = err.hint !== undefined && this.hintsShown.has(err.hint);
+    if (err.hint !== undefined) this.hintsShown.add(err.hint);
+    this.io.stderr.write(repeated ? `fcast: ${clean(err.message)}\n` : errorLines(err));
   }
 
   /** A notice for people: stderr, never stdout. */

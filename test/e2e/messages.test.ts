@@ -165,3 +165,28 @@ describe("doctor's hints", () => {
     expect(service).not.toMatch(/fcast doctor/);
   });
 });
+
+describe('quiet by default: a cause told once, and no wait for what no wait fixes', () => {
+  const START = `  hint: nothing listens there: start the emulator with 'fcast mock' (in the background: eval "$(fcast mock --print-env &)")\n`;
+
+  it('a refused loopback base URL: exit 6 at once, no retry announced, and how to start the emulator', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: url } });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(
+      `fcast: connection to ${url.slice(7)} refused; the base URL ${url} comes from FCAST_BASE_URL in the environment\n${START}`,
+    );
+  });
+
+  it('three symbols failing for one cause: the hint once, each symbol its line', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli(['predict', 'BTC/USD', 'ETH/USD', 'XAU/USD'], {
+      env: { FCAST_BASE_URL: url, FCAST_API_KEY: emu.server.testKey },
+    });
+    expect(r.code).toBe(6);
+    const lines = r.stderr.split('\n');
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toEqual([START.slice(0, -1)]);
+    expect(lines.filter((l) => l.startsWith('fcast: '))).toHaveLength(3);
+    for (const symbol of ['BTC/USD', 'ETH/USD', 'XAU/USD']) expect(r.stderr).toContain(symbol);
+  });
+});
