@@ -3,7 +3,7 @@
 // reaches the message; it stays on the error's cause for --verbose.
 import { BadResponseError, ConfigError, FcastError, NetworkError } from '../core/errors.js';
 import { apiErrorFrom, NOT_THE_API, proxyCredentialsHint } from './response-errors.js';
-import { ProvisionalOnly, type ProxyRoute } from './wire.js';
+import { isLoopbackHost, ProvisionalOnly, type ProxyRoute } from './wire.js';
 
 /** The overall deadline passed (an abort reason, never thrown to a user as is). */
 export class Timeout extends Error {}
@@ -19,11 +19,7 @@ export class RetryableNetworkError extends NetworkError {
   }
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  // Names other than `localhost` itself resolve however DNS or /etc/hosts say: not trusted.
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopbackHost };
 
 /** What to do when nothing listens on a loopback base URL: most often, the emulator is not running. */
 export const START_MOCK_HINT =
