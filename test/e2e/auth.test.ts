@@ -78,7 +78,9 @@ describe('fcast auth login', () => {
     for (const typed of [`${REST_KEY}0`, `${REST_KEY} ${REST_KEY}`, 'mfa_ag_0123']) {
       const r = await emu.run(['auth', 'login'], { stdin: typed });
       expect(r.code, typed).toBe(2);
-      expect(r.stderr, typed).toMatch(/^fcast: that is not a valid API key .*\n {2}hint: see 'fcast auth login --help'\n$/);
+      expect(r.stderr, typed).toMatch(
+        /^fcast: that is not a valid API key .*\n {2}hint: see 'fcast auth login --help'\n$/,
+      );
     }
   });
 
