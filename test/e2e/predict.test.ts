@@ -382,7 +382,7 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no candles/);
     expect(r.stdout).not.toMatch(BRAILLE);
-    expect(r.stdout).toMatch(/^1h\s+(long|short)/m);
+    expect(r.stdout).toMatch(/^1h \*\s+(long|short)/m);
   });
 });
 
