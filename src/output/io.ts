@@ -60,6 +60,24 @@ export class Output {
   }
 
   private readonly hintsShown = new Set<string>();
+  /** The most columns one table of this run left out to fit the terminal. */
+  private leftOut = 0;
+
+  /** A table left `n` columns out to fit the terminal: said once, after the output (leftOutNote). */
+  columnsLeftOut(n: number): void {
+    this.leftOut = Math.max(this.leftOut, n);
+  }
+
+  /** Set by a watch: its board re-fits at every refresh, and the note would follow it out. */
+  leftOutUntold = false;
+
+  /** One line on stderr saying how many columns a table left out, and how to see them; once. */
+  leftOutNote(): void {
+    if (this.leftOut === 0 || this.leftOutUntold) return;
+    const n = this.leftOut;
+    this.leftOut = 0;
+    this.note(`fcast: ${n} column${n === 1 ? '' : 's'} left out to fit; --wide shows them`);
+  }
 
   /**
    * An error as one line on stderr, then its hint: each hint once a run, so that three symbols

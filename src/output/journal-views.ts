@@ -17,8 +17,8 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
   const columns: Column[] = [
     { header: 'Symbol' },
     { header: 'TF' },
-    { header: 'Created (UTC)', priority: 4 },
-    { header: 'Target (UTC)' },
+    { header: 'Created (UTC)', priority: 4, whole: true },
+    { header: 'Target (UTC)', whole: true },
     { header: 'Call' },
     { header: 'p', align: 'right' },
     { header: 'Anchor', align: 'right', priority: 5 },

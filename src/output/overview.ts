@@ -101,7 +101,7 @@ export function renderOverview(
   const legend = [
     `direction and probability (ia3) per timeframe; Next: the first forecast${asked?.length ? ' of those timeframes' : ''} to resolve`,
     ...(disagreement ? [`${DISAGREES} the target price moves the other way`] : []),
-    ...(tracked.length > 0 ? [`the track record covers ${tracked.join(', ')} ('fcast accuracy --tf TF')`] : []),
+    ...(tracked.length > 0 ? [`track record: ${tracked.join(', ')}`] : []),
   ].join('; ');
   lines.push(out.c.dim(wrapText(out, legend)));
   return lines.join('\n');

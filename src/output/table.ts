@@ -22,6 +22,11 @@ export interface Column {
   wideOnly?: boolean;
   /** On a terminal, longer cells end in an ellipsis. */
   maxWidth?: number;
+  /**
+   * Never narrowed while another column can be: a time keeps its time of day
+   * (`2026-11-27 09:…` says nothing), others give way or are left out first.
+   */
+  whole?: boolean;
 }
 
 /** A cell: plain text (cleaned), or text with a colour applied after cleaning. */
@@ -107,7 +112,7 @@ function layout(
   headers: Prepared[],
   cells: Prepared[][],
   indent: number,
-): [number[], number[]] {
+): [number[], number[], number] {
   const fit = fitting(out);
   const natural = columns.map((c, i) => {
     let width = headers[i]!.width;
@@ -115,7 +120,8 @@ function layout(
     return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), headers[i]!.width, 1) : width;
   });
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
-  if (!fit) return [shown, natural];
+  if (!fit) return [shown, natural, 0];
+  const before = shown.length;
 
   const limit = Math.max(1, out.columns - indent);
   const total = (idx: number[], w = natural) =>
@@ -128,19 +134,26 @@ function layout(
     if (total(shown) <= limit) break;
     shown = shown.filter((j) => j !== i);
   }
-  // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it.
+  // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it;
+  // a whole column only when nothing else is left to narrow.
   const widths = [...natural];
-  for (const floor of [MIN_WIDTH, 1]) {
+  for (const [floor, wholeToo] of [
+    [MIN_WIDTH, false],
+    [1, false],
+    [1, true],
+  ] as const) {
     let over = total(shown, widths) - limit;
     while (over > 0) {
       let widest = -1;
-      for (const i of shown) if (widths[i]! > floor && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      for (const i of shown)
+        if (widths[i]! > floor && (wholeToo || !columns[i]!.whole) && (widest < 0 || widths[i]! > widths[widest]!))
+          widest = i;
       if (widest < 0) break;
       widths[widest]!--;
       over--;
     }
   }
-  return [shown, shown.length ? widths : natural];
+  return [shown, shown.length ? widths : natural, before - shown.length];
 }
 
 function pad(cell: Prepared, width: number, align: Align, last: boolean): string {
@@ -159,7 +172,8 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
 export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
   const headers = columns.map((c) => prepare(c.header));
   const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
-  const [shown, widths] = layout(out, columns, headers, cells, indent);
+  const [shown, widths, leftOut] = layout(out, columns, headers, cells, indent);
+  out.columnsLeftOut(leftOut);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
     shown
       .map((i, k) => {
