@@ -260,8 +260,17 @@ export function wrapIndented(text: string, width: number, indent: number): strin
   if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
   const room = Math.max(20, width - indent);
   const lines: string[] = [];
+  /** Lines that start at column 0: a URL too long for the room, whole on a line of its own. */
+  const bare = new Set<number>();
   let current = '';
   for (const word of text.split(' ')) {
+    if (isUrl(word) && displayWidth(word) > room) {
+      if (current !== '') lines.push(current);
+      bare.add(lines.length);
+      lines.push(word);
+      current = '';
+      continue;
+    }
     for (const [i, piece] of breakLongWord(word, room).entries()) {
       // The pieces of one word join without a space.
       const joined = current === '' ? piece : `${current}${i === 0 ? ' ' : ''}${piece}`;
@@ -271,10 +280,15 @@ export function wrapIndented(text: string, width: number, indent: number): strin
       } else current = joined;
     }
   }
-  lines.push(current);
+  if (current !== '' || lines.length === 0) lines.push(current);
   // A line broken at a run of spaces (the padding between a key and its value) ends without them.
-  return lines.map((line) => line.trimEnd()).join(`\n${' '.repeat(indent)}`);
+  return lines
+    .map((line, i) => (i === 0 || bare.has(i) ? line.trimEnd() : `${' '.repeat(indent)}${line.trimEnd()}`))
+    .join('\n');
 }
+
+/** A URL: never broken, so that it can be copied or clicked whole (the contract's fine print). */
+const isUrl = (word: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/\S/i.test(word);
 
 /**
  * Where a path or URL may be carried over: after these (a `/` only alone, so `http://` stays

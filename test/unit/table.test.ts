@@ -178,13 +178,23 @@ describe('renderPairs', () => {
 
 describe('wrapIndented', () => {
   it('carries a word longer than the room over after its own separators, each piece within the width', () => {
-    const url = 'http://127.0.0.1:8787/api/agent/v1/predictions.php?symbol=BTC/USD';
-    const text = wrapIndented(`see ${url} now`, 40, 10);
+    const path = '/home/someone/.local/share/fcast/journal/2026-11.jsonl?x=1';
+    const text = wrapIndented(`see ${path} now`, 40, 10);
     const lines = text.split('\n');
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
     expect(lines.slice(1).every((l) => l.startsWith(' '.repeat(10)) && l[10] !== ' ')).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.map((l) => l.trim()).join('')).toBe(`see ${url} now`);
+    expect(lines.map((l) => l.trim()).join('').replaceAll(' ', '')).toBe(`see${path}now`);
+  });
+
+  it('never breaks a URL: one longer than the room gets a line of its own, from the first column', () => {
+    const url = 'http://127.0.0.1:8787/api/agent/v1/predictions.php?symbol=BTC/USD';
+    expect(wrapIndented(`see ${url} now`, 40, 10)).toBe(`see\n${url}\n          now`);
+    expect(wrapIndented(url, 60, 11)).toBe(url);
+    // One that fits the room wraps as a word.
+    expect(wrapIndented('see https://a.example/x and more words here', 40, 10)).toBe(
+      'see https://a.example/x and\n          more words here',
+    );
   });
 
   it('never cuts http:// nor a key, which has no separator: a word without one stays whole', () => {
