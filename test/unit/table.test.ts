@@ -184,7 +184,12 @@ describe('wrapIndented', () => {
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
     expect(lines.slice(1).every((l) => l.startsWith(' '.repeat(10)) && l[10] !== ' ')).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.map((l) => l.trim()).join('').replaceAll(' ', '')).toBe(`see${path}now`);
+    expect(
+      lines
+        .map((l) => l.trim())
+        .join('')
+        .replaceAll(' ', ''),
+    ).toBe(`see${path}now`);
   });
 
   it('never breaks a URL: one longer than the room gets a line of its own, from the first column', () => {
