@@ -44,7 +44,10 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
       formatPrice(r.settle_price),
       text(r.settle_source),
       formatPercent(r.return_pct, 3),
-      { text: text(r.outcome), paint: paintOutcome(r.outcome) },
+      // An unsettleable record has no outcome: its place says why (the CSV's reason column).
+      r.status === 'unsettleable' && r.reason
+        ? { text: clean(r.reason), paint: out.c.yellow }
+        : { text: text(r.outcome), paint: paintOutcome(r.outcome) },
     ];
   });
   return renderTable(out, columns, cells);
