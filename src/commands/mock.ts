@@ -7,17 +7,18 @@ import { closest, parseWholeNumber } from '../cli/input.js';
 import { dataDir } from '../config/settings.js';
 
 interface MockFlags {
-  port: string;
+  port?: string;
   host: string;
   seed?: string;
-  fault: string[];
+  fault?: string[];
   printEnv?: boolean;
   fresh?: boolean;
   clock?: string;
   speed?: string;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+// No commander defaults for --port and --fault: its help would show `(default: "0")` and `(default: [])`.
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function register(program: Command, app: App): void {
   program
@@ -28,7 +29,7 @@ export function register(program: Command, app: App): void {
         'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs ' +
         '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.',
     )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--port <n>', 'port to listen on (default: 0, a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
     .option('--fresh', 'forget the keys registered in earlier runs (kept in the data directory) and start clean')
@@ -43,7 +44,6 @@ export function register(program: Command, app: App): void {
       'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options ' +
         'like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php',
       collect,
-      [],
     )
     .addHelpText(
       'after',
@@ -59,13 +59,13 @@ export function register(program: Command, app: App): void {
       action(
         app,
         async (run, opts: MockFlags) => {
-          const port = parseWholeNumber(opts.port, '--port');
+          const port = parseWholeNumber(opts.port ?? '0', '--port');
           if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
           const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS, forgetKept } = await import(
             '../mock/index.js'
           );
           const clock = parseClock(opts, parseInstant, MAX_SPEED);
-          const faults = opts.fault.map((spec) => {
+          const faults = (opts.fault ?? []).map((spec) => {
             try {
               return parseFault(spec);
             } catch (err) {

@@ -182,6 +182,8 @@ export interface GatewayArg {
   name: string;
   kind: GatewayArgKind;
   required: boolean;
+  /** Sent when the argument is left out: the gateway requires it, a user need not type it. */
+  default?: string;
 }
 
 export interface GatewayCommand {
@@ -227,7 +229,8 @@ export const GATEWAY_COMMANDS: readonly GatewayCommand[] = [
   {
     name: 'opportunities',
     scope: 'predictions.read',
-    args: [arg('limit', 'integer')],
+    // The gateway requires a limit; fcast sends 10 when none is typed.
+    args: [{ ...arg('limit', 'integer'), default: '10' }],
     summary: 'prioritised feed of cached opportunities',
     example: 'fcast cmd opportunities 10',
   },

@@ -393,6 +393,15 @@ describe('fcast cmd: failures', () => {
   });
 });
 
+describe('fcast cmd opportunities', () => {
+  it('needs no limit: 10 is sent when none is typed', async () => {
+    const r = await emu.runWithKey(['cmd', 'opportunities']);
+    expect(r.code).toBe(0);
+    expect(emu.server.requests.map((q) => q.body)).toEqual([{ command: 'opportunities', args: [10] }]);
+    expect(r.stdout).toMatch(/^Opportunities · 10 ranked/);
+  });
+});
+
 describe('fcast cmd: help', () => {
   it('fcast cmd --help lists every command with its arguments and scope, on stdout', async () => {
     const r = await runCli(['cmd', '--help']);
@@ -401,7 +410,7 @@ describe('fcast cmd: help', () => {
     // Help wraps to the terminal's width: compare with the whitespace collapsed.
     const flat = r.stdout.replace(/\s+/g, ' ');
     for (const c of GATEWAY_COMMANDS) {
-      const term = [c.name, ...c.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`))].join(' ');
+      const term = [c.name, ...c.args.map((a) => (a.required && !a.default ? `<${a.name}>` : `[${a.name}]`))].join(' ');
       expect(flat).toContain(` ${term} ${c.summary} (scope ${c.scope}) `);
     }
     expect(r.stdout).toContain('Examples:');
