@@ -59,7 +59,7 @@ describe('no signed zero', () => {
 describe('predict --chart', () => {
   it("labels the target's % as the move from the last price", async () => {
     const { text } = renderForecastCharts(output(false), await body('BTC/USD', true));
-    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last\)/);
+    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last(, [+-]?\d+\.\d\d% from anchor)?\)/);
   });
 
   it('draws the candle timeframes asked for with --tf, and says which have no candles', async () => {
