@@ -93,7 +93,7 @@ __fcast_spec() {
       __fcast_args='-'
       ;;
     'journal')
-      __fcast_commands='settle report list export import path prune help'
+      __fcast_commands='settle report list export import path prune'
       ;;
     'journal settle')
       __fcast_options='--symbol --tf --since --until --flat-band --adopt-unknown-origin'
@@ -128,9 +128,6 @@ __fcast_spec() {
       __fcast_options='--before'
       __fcast_value_options='--before'
       __fcast_option_values='--format=list2'
-      ;;
-    'journal help')
-      __fcast_args='list14'
       ;;
     'cmd')
       __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
@@ -169,19 +166,19 @@ __fcast_spec() {
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_option_values='--format=list15'
-      __fcast_args='list16'
+      __fcast_option_values='--format=list14'
+      __fcast_args='list15'
       ;;
     'doctor')
       __fcast_option_values='--format=list2'
       ;;
     'mock')
-      __fcast_options='--port --host --print-env --seed --clock --speed --fault'
+      __fcast_options='--port --host --print-env --fresh --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
-      __fcast_option_values='--format=list15'
+      __fcast_option_values='--format=list14'
       ;;
     'help')
-      __fcast_args='list17'
+      __fcast_args='list16'
       ;;
   esac
 }
@@ -207,10 +204,9 @@ __fcast_values() {
     list11) __fcast_words+=' table json csv tsv markdown' ;;
     list12) __fcast_words+=' table json markdown csv tsv' ;;
     list13) __fcast_words+=' csv jsonl' ;;
-    list14) __fcast_words+=' settle report list export import path prune' ;;
-    list15) __fcast_words+=' table' ;;
-    list16) __fcast_words+=' bash zsh fish' ;;
-    list17) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list14) __fcast_words+=' table' ;;
+    list15) __fcast_words+=' bash zsh fish' ;;
+    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
   esac
 }
 

@@ -77,8 +77,8 @@ function __fcast_spec
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-'
         case 'journal'
-            set -g __fcast_commands 'settle'\t'settle the forecasts whose target time has passed' 'report'\t'scores, reliability and the service beside them, per timeframe' 'list'\t'the recorded forecasts, one row each' 'export'\t'every forecast with its settlement, as CSV or JSON Lines' 'import'\t'merge an export into the journal' 'path'\t'where the journal is' 'prune'\t'remove the records dated before a date' 'help'\t'display help for command'
-            set -g __fcast_command_names 'settle' 'report' 'list' 'export' 'import' 'path' 'prune' 'help'
+            set -g __fcast_commands 'settle'\t'settle the forecasts whose target time has passed' 'report'\t'scores, reliability and the service beside them, per timeframe' 'list'\t'the recorded forecasts, one row each' 'export'\t'every forecast with its settlement, as CSV or JSON Lines' 'import'\t'merge an export into the journal' 'path'\t'where the journal is' 'prune'\t'remove the records dated before a date'
+            set -g __fcast_command_names 'settle' 'report' 'list' 'export' 'import' 'path' 'prune'
         case 'journal settle'
             set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)' '--adopt-unknown-origin'\t'also settle the forecasts recorded before fcast kept origins, with this base URL\'s prices (say so only if they came from it)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--flat-band'
@@ -106,8 +106,6 @@ function __fcast_spec
             set -g __fcast_options '--before'\t'ISO 8601 time or epoch seconds'
             set -g __fcast_value_options '--before'
             set -g __fcast_option_values '--format=list2'
-        case 'journal help'
-            set -g __fcast_args 'list14'
         case 'cmd'
             set -g __fcast_commands 'snapshot'\t'cached market snapshot' 'search'\t'discover supported symbols and their status' 'indicators'\t'cached indicators for a symbol and timeframe' 'analyze'\t'bias, confidence, drivers and derived indicators' 'opportunities'\t'prioritised feed of cached opportunities' 'macro'\t'macro snapshot for cross-asset context' 'calendar'\t'asset calendar and market state' 'events'\t'economic events, earnings, dividends and crypto events'
             set -g __fcast_command_names 'snapshot' 'search' 'indicators' 'analyze' 'opportunities' 'macro' 'calendar' 'events'
@@ -137,16 +135,16 @@ function __fcast_spec
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-' 'symbols' '-'
         case 'completion'
-            set -g __fcast_option_values '--format=list15'
-            set -g __fcast_args 'list16'
+            set -g __fcast_option_values '--format=list14'
+            set -g __fcast_args 'list15'
         case 'doctor'
             set -g __fcast_option_values '--format=list2'
         case 'mock'
-            set -g __fcast_options '--port'\t'port to listen on (0 picks a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
+            set -g __fcast_options '--port'\t'port to listen on (default: 0, a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--fresh'\t'forget the keys registered in earlier runs (kept in the data directory) and start clean' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
             set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
-            set -g __fcast_option_values '--format=list15'
+            set -g __fcast_option_values '--format=list14'
         case 'help'
-            set -g __fcast_args 'list17'
+            set -g __fcast_args 'list16'
     end
 end
 
@@ -182,12 +180,10 @@ function __fcast_values
         case list13
             printf '%s\n' 'csv' 'jsonl'
         case list14
-            printf '%s\n' 'settle' 'report' 'list' 'export' 'import' 'path' 'prune'
-        case list15
             printf '%s\n' 'table'
-        case list16
+        case list15
             printf '%s\n' 'bash' 'zsh' 'fish'
-        case list17
+        case list16
             printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes'
     end
 end

@@ -138,12 +138,18 @@ describe('the fcast executable', () => {
 });
 
 describe('a command group without its subcommand', () => {
-  it('prints the help on stderr and exits 2; asking for help prints it on stdout and exits 0', async () => {
-    for (const args of [[], ['auth'], ['config']]) {
-      const r = await fcast(args);
+  it('prints the help on stderr and exits 2 (a group alone: one line and its help named); asking for help prints it on stdout and exits 0', async () => {
+    const bare = await fcast([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toMatch(/^Usage: fcast/);
+    for (const group of ['auth', 'config']) {
+      const r = await fcast([group]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^Usage: fcast/);
+      expect(r.stderr).toMatch(
+        new RegExp(`^fcast: 'fcast ${group}' needs a command: .*\n {2}hint: see 'fcast ${group} --help'\n$`),
+      );
     }
     const asked = await fcast(['help', 'demo']);
     expect(asked.code).toBe(0);

@@ -21,7 +21,7 @@ import type { ApiLog } from './log.js';
 import { apiErrorFrom, statusText } from './response-errors.js';
 import type { Transport, WireResponse } from './transport.js';
 import { untilAborted } from './until-aborted.js';
-import { networkError, RetryableNetworkError, Timeout } from './wire-errors.js';
+import { isLoopbackHost, networkError, RetryableNetworkError, Timeout } from './wire-errors.js';
 
 export type Auth = 'none' | 'rest' | 'gateway';
 /** `idempotent`: GETs and the read-only gateway; `rate-limit-only`: register, which must never be sent twice. */
@@ -65,11 +65,7 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  // Names other than `localhost` itself resolve however DNS or /etc/hosts say: not trusted.
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopbackHost };
 
 export class ApiClient {
   private readonly maxBodyBytes: number;

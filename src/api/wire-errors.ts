@@ -3,7 +3,7 @@
 // reaches the message; it stays on the error's cause for --verbose.
 import { BadResponseError, ConfigError, FcastError, NetworkError } from '../core/errors.js';
 import { apiErrorFrom, NOT_THE_API, proxyCredentialsHint } from './response-errors.js';
-import { ProvisionalOnly, type ProxyRoute } from './wire.js';
+import { isLoopbackHost, ProvisionalOnly, type ProxyRoute } from './wire.js';
 
 /** The overall deadline passed (an abort reason, never thrown to a user as is). */
 export class Timeout extends Error {}
@@ -18,6 +18,12 @@ export class RetryableNetworkError extends NetworkError {
     });
   }
 }
+
+export { isLoopbackHost };
+
+/** What to do when nothing listens on a loopback base URL: most often, the emulator is not running. */
+export const START_MOCK_HINT =
+  'nothing listens there: start the emulator with \'fcast mock\' (in the background: eval "$(fcast mock --print-env &)")';
 
 const RETRYABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const CERTIFICATE_CODES: Record<string, string> = {
@@ -69,6 +75,14 @@ export function networkError(err: unknown, signal: AbortSignal, url: URL, route:
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new NetworkError(`cannot resolve ${url.hostname} (${code})`, {
       hint: 'check the base URL and your DNS or proxy settings',
+      mayHaveArrived: false,
+      cause,
+    });
+  }
+  if (code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) {
+    // Nothing listens on this machine's port: no wait brings it up, so not retried.
+    return new NetworkError(`connection to ${url.host} refused`, {
+      hint: START_MOCK_HINT,
       mayHaveArrived: false,
       cause,
     });

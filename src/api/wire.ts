@@ -58,3 +58,10 @@ export interface ProxyRoute {
    */
   credentials: 'sent' | 'user-only' | 'none';
 }
+
+/** localhost, ::1 and 127.x.x.x: where plain http may carry a key, and where `fcast mock` listens. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Names other than `localhost` itself resolve however DNS or /etc/hosts say: not trusted.
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}

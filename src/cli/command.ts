@@ -250,6 +250,8 @@ export function action<O, A extends unknown[]>(
       // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.
       const work = handler(run, opts, ...args);
       code = (await untilAborted(work, app.ctx.signal, () => new InterruptedError(), interruptsHeld)) ?? ExitCode.Ok;
+      // A table that fitted the terminal by leaving columns out says so, once, after everything.
+      run.out.leftOutNote();
     } catch (err) {
       // The spinner's line goes first: a report written after it would leave it on the screen
       // (with the ^C the terminal echoed onto it).

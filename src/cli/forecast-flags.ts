@@ -1,5 +1,6 @@
 // What `demo` and `predict` share: the --tf filter and the help that explains the columns.
 // Kept free of output code so that building the command tree stays cheap.
+import { equivalentTimeframe } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { helpTable } from './help.js';
 import { closest, shown } from './input.js';
@@ -19,7 +20,7 @@ export function parseTimeframeList(raw: string, previous: string[] = []): string
  * those present (only the server knows which timeframes a symbol carries). Bodies off the
  * documented shape are left to the generic renderer and not checked.
  */
-export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[]): void {
+export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[]): string[] | undefined {
   const present: string[] = [];
   let checked = false;
   for (const body of bodies) {
@@ -29,8 +30,10 @@ export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[])
     checked = true;
     for (const tf of Object.keys(predictions)) if (!present.includes(tf)) present.push(tf);
   }
-  if (!wanted || !checked) return;
-  const missing = wanted.filter((tf) => !present.some((p) => p.toLowerCase() === tf));
+  if (!wanted || !checked) return wanted;
+  // A name of the same length of time is the one meant: `60min` is `1h`, `24h` is `1d`.
+  const meant = [...new Set(wanted.map((tf) => equivalentTimeframe(tf, present)?.toLowerCase() ?? tf))];
+  const missing = meant.filter((tf) => !present.some((p) => p.toLowerCase() === tf));
   if (missing.length > 0) {
     // Among the timeframes of the same length only: 1hr means 1h, but 10min never means 1min.
     const length = (tf: string) => /^\d*/.exec(tf)![0];
@@ -45,6 +48,7 @@ export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[])
       `no forecast for --tf ${missing.join(',')}${near ? ` (did you mean ${near}?)` : ''}; timeframes present: ${present.join(', ')}`,
     );
   }
+  return meant;
 }
 
 export const TF_FLAG = [

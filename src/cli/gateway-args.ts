@@ -24,7 +24,7 @@ function findGatewayCommand(name: string): GatewayCommand | undefined {
 
 /** `<symbol> <timeframe>`, `<kind> [symbol] [days]`: the arguments as help shows them. */
 export function argumentsUsage(command: GatewayCommand): string {
-  return command.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  return command.args.map((a) => (a.required && a.default === undefined ? `<${a.name}>` : `[${a.name}]`)).join(' ');
 }
 
 /** Every command with its arguments, on one line, for error messages. */
@@ -70,6 +70,7 @@ const NAME_HELP: Record<string, string> = {
 
 export function describeArgument(arg: GatewayArg): string {
   const text = NAME_HELP[arg.name] ?? KIND_HELP[arg.kind];
+  if (arg.default !== undefined) return `optional, default ${arg.default}; ${text}`;
   return arg.required ? text : `optional; ${text}`;
 }
 
@@ -89,7 +90,7 @@ export function shapeGatewayArgs(command: GatewayCommand, raw: readonly string[]
     throw new UsageError(`${command.name} ${takes}, got ${raw.length}`, { hint });
   }
   const shaped = command.args.map((spec, i): GatewayArgValue => {
-    const value = raw[i];
+    const value = raw[i] ?? spec.default;
     if (value === undefined || value === SKIPPED_ARG) {
       if (spec.required) throw new UsageError(`${command.name}: the argument ${spec.name} is required`, { hint });
       return null;

@@ -7,6 +7,7 @@ import {
   DEMO_SYMBOLS,
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
+  equivalentTimeframe,
   MATURITY_LEVELS,
   slashedSymbol,
 } from '../core/domain.js';
@@ -119,7 +120,9 @@ export function parseDemoSymbol(raw: string | undefined): string {
   );
 }
 
-export const parseAccuracyTimeframe = (raw: string): string => parseChoice(raw, ACCURACY_TIMEFRAMES, '--tf');
+/** One of accuracy.php's timeframes, or its equivalent (`60min` is `1h`, `24h` is `1d`). */
+export const parseAccuracyTimeframe = (raw: string): string =>
+  equivalentTimeframe(raw, ACCURACY_TIMEFRAMES) ?? parseChoice(raw, ACCURACY_TIMEFRAMES, '--tf');
 
 export const parseMaturity = (raw: string, what = 'maturity'): (typeof MATURITY_LEVELS)[number] =>
   parseChoice(raw, MATURITY_LEVELS, what);

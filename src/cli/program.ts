@@ -2,7 +2,7 @@
 // parses the other thirteen); help, completion, and anything not recognised load them all, so
 // listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
 // and import their heavy parts only when their action runs.
-import { type Argument, Command, Option } from 'commander';
+import { type Argument, Command, CommanderError, type HelpContext as CommanderHelpContext, Option } from 'commander';
 import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from './command.js';
 import type { OutputFormat } from '../core/domain.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
@@ -51,11 +51,31 @@ class FcastCommand extends Command {
     this.formats = (fn as Partial<ActionHandler>).formats;
     return super.action(fn);
   }
+
+  /**
+   * A group given no command (`fcast journal`): one line naming its commands and a pointer to
+   * its help, exit 2, as `fcast cmd` alone says; the whole help only when asked for.
+   */
+  override help(context?: CommanderHelpContext | ((str: string) => string)): never {
+    if (typeof context === 'object' && context.error && this.parent && this.commands.length > 0) {
+      const names = this.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      const path = commandPath(this);
+      this.configureOutput().writeErr?.(
+        `fcast: 'fcast ${path}' needs a command: ${names.join(', ')}\n  hint: see 'fcast ${path} --help'\n`,
+      );
+      throw new CommanderError(1, 'commander.help', '(outputHelp)');
+    }
+    return super.help(context as never);
+  }
 }
 
-/** The formats section of a command's help; none for a command that only groups others (auth, cmd). */
+/**
+ * The formats section of a command's help; none for a command that only groups others (auth,
+ * cmd), nor for one that gives only its default (mock: "--format table" would offer no choice).
+ */
 function formatsSection({ command }: { command: Command }): string {
   if (!(command instanceof FcastCommand) || !command.formats || command.commands.length > 0) return '';
+  if (command.formats.length < 2) return '';
   return formatsHelp(command.formats);
 }
 

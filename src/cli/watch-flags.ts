@@ -102,6 +102,8 @@ export const WATCH_HELP = helpNotes(
 /** Runs the watch (loaded only now: a command that does not watch never parses it). */
 export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource): Promise<number> {
   const { watchForecasts } = await import('../watch/index.js');
+  // A board re-fits at every refresh and resize: no note about columns after it.
+  run.out.leftOutUntold = true;
   return watchForecasts(run.ctx, run.out, source, {
     intervalS: plan.intervalS,
     count: plan.count,

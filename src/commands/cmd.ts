@@ -24,7 +24,7 @@ export function register(program: Command, app: App): void {
         'Arguments are checked before anything is sent: symbols may be typed BTC/USD (sent as BTCUSD), ' +
           "limit and days are whole numbers (sent as JSON numbers), timeframes are like 15m, 1h, 4h, 1d. A '-' leaves out " +
           'an optional argument so that a later one can be given.',
-        'The rate-limit and daily-quota state is printed on stderr after each answer.',
+        'The rate-limit and daily-quota state is printed on stderr when little is left (at most a tenth of the limit, or 5 requests), and after each answer with --verbose.',
       ].join('\n\n'),
     )
     .usage('[options] <command> [args...]')
@@ -133,7 +133,7 @@ async function runGateway(run: Run, command: GatewayCommand, raw: string[]): Pro
   }
   // An envelope off its shape has no meta we can trust to describe the usage.
   if (!res.wellFormed) return;
-  const usage = describeUsage(res.body.meta);
+  const usage = describeUsage(res.body.meta, { all: run.flags.verbose === true });
   if (usage) run.out.note(usage);
   if (typeof res.body.meta?.request_id === 'string') run.out.debug(`request id ${res.body.meta.request_id}`);
 }

@@ -174,6 +174,13 @@ export function register(program: Command, app: App): void {
         // As auth login does: a script asking for JSON gets one document saying what was stored where.
         if (run.flags.json) run.out.json({ set: raw, value: parsed, path: store.path });
         run.out.note(`set ${raw} in ${store.path}`);
+        // As auth login and register do: a value the environment overrides changes nothing visible.
+        const { env } = SETTINGS[name];
+        const exported = run.ctx.env[env];
+        if (exported !== undefined && exported.trim() !== '')
+          run.out.warn(
+            `${env} is set in the environment and takes precedence over the value just set; unset ${env} to use it`,
+          );
       }),
     );
 

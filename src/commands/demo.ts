@@ -58,7 +58,7 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
   const fetchOnce = () => fetchDemo(conn, canonical);
   // What each answer goes through before it is shown: the --tf check.
   const accept = (res: Fetched<ForecastEnvelope>) => {
-    checkTimeframes(opts.tf, [res.body]);
+    opts.tf = checkTimeframes(opts.tf, [res.body]);
     return res;
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked

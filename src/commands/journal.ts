@@ -86,11 +86,12 @@ function noteLeftOut(run: Run, leftOut: number): void {
 export function register(program: Command, app: App): void {
   const journal = program
     .command('journal')
+    .helpCommand(false)
     .summary('the forecasts you were shown: settle them, score them, export them')
     .description(
       'The journal holds every forecast shown by a command run with --record (or with the record ' +
-        'setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. `settle` settles ' +
-        'the forecasts whose target time has passed by the rule in docs/journal.md; `report` scores ' +
+        "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
+        "the forecasts whose target time has passed by the rule in docs/journal.md; 'fcast journal report' scores " +
         'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
         "beside the service's published record.",
     )

@@ -1,20 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
 import { UsageError } from '../core/errors.js';
 import { closest, parseWholeNumber } from '../cli/input.js';
 import { DECIMAL_NUMBER } from '../core/values.js';
+import { dataDir } from '../config/settings.js';
 
 interface MockFlags {
-  port: string;
+  port?: string;
   host: string;
   seed?: string;
-  fault: string[];
+  fault?: string[];
   printEnv?: boolean;
+  fresh?: boolean;
   clock?: string;
   speed?: string;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+// No commander defaults for --port and --fault: its help would show `(default: "0")` and `(default: [])`.
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function register(program: Command, app: App): void {
   program
@@ -25,9 +30,10 @@ export function register(program: Command, app: App): void {
         'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs ' +
         '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.',
     )
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--port <n>', 'port to listen on (default: 0, a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
+    .option('--fresh', 'forget the keys registered in earlier runs (kept in the data directory) and start clean')
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--clock <time>',
@@ -39,7 +45,6 @@ export function register(program: Command, app: App): void {
       'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options ' +
         'like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php',
       collect,
-      [],
     )
     .addHelpText(
       'after',
@@ -55,11 +60,13 @@ export function register(program: Command, app: App): void {
       action(
         app,
         async (run, opts: MockFlags) => {
-          const port = parseWholeNumber(opts.port, '--port');
+          const port = parseWholeNumber(opts.port ?? '0', '--port');
           if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-          const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS } = await import('../mock/index.js');
+          const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS, forgetKept } = await import(
+            '../mock/index.js'
+          );
           const clock = parseClock(opts, parseInstant, MAX_SPEED);
-          const faults = opts.fault.map((spec) => {
+          const faults = (opts.fault ?? []).map((spec) => {
             try {
               return parseFault(spec);
             } catch (err) {
@@ -74,6 +81,9 @@ export function register(program: Command, app: App): void {
           });
           // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
           run.holdInterrupts();
+          // The keys it issues outlive a restart: a key registered against it keeps working.
+          const stateFile = join(dataDir(run.ctx), 'mock', 'state.json');
+          if (opts.fresh) forgetKept(stateFile);
           const server = await startMock({
             port,
             host: opts.host,
@@ -82,6 +92,7 @@ export function register(program: Command, app: App): void {
             clock,
             quiet: opts.printEnv === true,
             log: (line) => run.ctx.io.stderr.write(line),
+            stateFile,
           });
           // stdout: lines to paste into another shell (or `eval`); stderr: the prose.
           // The emulator's test key is worthless outside it, and these lines exist to hand it over.
@@ -103,24 +114,86 @@ export function register(program: Command, app: App): void {
                 `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
               ),
             );
+            if (server.keptKeys > 0) {
+              const n = server.keptKeys;
+              run.out.note(
+                `fcast mock: ${n} key${n === 1 ? '' : 's'} registered in earlier runs still work (kept in ${stateFile}; --fresh forgets them)`,
+              );
+            }
             if (clock.start !== undefined || clock.speed !== undefined) {
               const speed = server.clock.speed;
               const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
               run.out.note(`fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace}`);
             }
           }
+          let orphaned = false;
           await new Promise<void>((resolve) => {
             const stop = () => resolve();
             if (run.ctx.signal.aborted) return resolve();
             run.ctx.signal.addEventListener('abort', stop, { once: true });
+            // Started in the background (`eval "$(fcast mock --print-env &)"`), it ends with the
+            // shell that started it, as a job would, instead of serving on under PID 1.
+            const watch = watchStarter(() => {
+              orphaned = true;
+              resolve();
+            });
+            run.ctx.signal.addEventListener('abort', () => clearInterval(watch), { once: true });
           });
           await server.close();
-          if (!opts.printEnv) run.out.note('fcast mock: stopped');
+          if (!opts.printEnv)
+            run.out.note(`fcast mock: stopped${orphaned ? ': the shell that started it has ended' : ''}`);
         },
         // Export lines are all it prints on stdout: --json would get them where JSON was asked for.
         { formats: ['table'] },
       ),
     );
+}
+
+/** How often the emulator looks for the shell that started it. */
+const STARTER_POLL_MS = 1000;
+
+/**
+ * Calls `gone` once the shell that started this process has ended; polled every second (a
+ * timer that keeps nothing alive). The shell is the leader of this process's group when the
+ * process is not its own leader: `$(fcast mock --print-env &)` runs it from a subshell that
+ * exits at once, so its parent is no guide, but it stays in the group of the shell that
+ * evaluated it. As a job of its own (`fcast mock &`), its group is its own: the parent is the
+ * shell. Nothing is watched when neither names a live process other than init.
+ */
+function watchStarter(gone: () => void): NodeJS.Timeout | undefined {
+  const group = processGroup();
+  const starter = group !== undefined && group !== process.pid ? group : process.ppid;
+  if (starter <= 1 || !alive(starter)) return undefined;
+  const timer = setInterval(() => {
+    if (alive(starter)) return;
+    clearInterval(timer);
+    gone();
+  }, STARTER_POLL_MS);
+  timer.unref();
+  return timer;
+}
+
+/** This process's group, from /proc (Linux); undefined elsewhere, where the parent is watched. */
+function processGroup(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const group = Number(fields[2]);
+    return Number.isInteger(group) && group > 0 ? group : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** --clock and --speed, checked before anything listens (exit 2 naming what is allowed). */

@@ -1,3 +1,4 @@
+import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import type { Command } from 'commander';
 import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
@@ -40,7 +41,9 @@ export function register(program: Command, app: App): void {
         "the server's error body, or null when no answer came. Several symbols in a table start with an " +
         'overview, one row per symbol (price, 24h change, direction and probability of a few headline ' +
         'timeframes, or of those given with --tf, and the forecast that resolves next); --detail adds ' +
-        "each symbol's full table after it.",
+        "each symbol's full table after it. Of the timeframes shown, only " +
+        `${ACCURACY_TIMEFRAMES.join(', ')} have a track record ('fcast accuracy --tf TF'): the table marks them *. ` +
+        '--tf takes any spelling of the same length of time (60min is 1h).',
     )
     .argument('[symbol...]', 'one or more symbols, e.g. BTC/USD eth-usd (default: the watchlist setting)')
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)')
@@ -100,7 +103,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       }),
     );
     failOnce(results);
-    checkTimeframes(opts.tf, answeredBodies(results));
+    opts.tf = checkTimeframes(opts.tf, answeredBodies(results));
     return results;
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked

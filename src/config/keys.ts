@@ -20,6 +20,13 @@ export function maskKey(key: string): string {
 // never lets whitespace or a control character into an HTTP header.
 const isGatewayKey = (key: string): boolean => /^[\x21-\x7e]{8,512}$/.test(key);
 
+/**
+ * A key of the gateway's own shape (`mfgw_...`, as the gateway issues them): well-formed as a
+ * REST key too (`<prefix>_ag_<hex>`), but the REST endpoints refuse it, so it is never stored
+ * as one.
+ */
+export const isGatewayShaped = (key: string): boolean => /^mfgw_/i.test(key);
+
 export interface KeyKind {
   /** Its name in the settings table. */
   setting: 'apiKey' | 'gatewayKey';
@@ -29,6 +36,8 @@ export interface KeyKind {
   isWellFormed(key: string): boolean;
   /** What to try when a key of the other kind was given. */
   otherwise?: string;
+  /** Whether `key` may be one of the other kind: `otherwise` is told only then. */
+  mayBeOther?(key: string): boolean;
 }
 
 export const REST_KEY_KIND: KeyKind = {
@@ -37,6 +46,9 @@ export const REST_KEY_KIND: KeyKind = {
   expected: '<prefix>_ag_ followed by 40 lowercase hex characters',
   isWellFormed: isRestKey,
   otherwise: "a gateway key? use 'fcast auth login --gateway'",
+  // A gateway key's form is not documented beyond one token: one without the REST key's `_ag_`
+  // may be one; a REST key mistyped (`mfa_ag_` and too few digits) or a pasted sentence is not.
+  mayBeOther: (key) => isGatewayShaped(key) || (isGatewayKey(key) && !key.includes('_ag_')),
 };
 export const GATEWAY_KEY_KIND: KeyKind = {
   setting: 'gatewayKey',
@@ -54,10 +66,15 @@ export function checkTypedKey(kind: KeyKind, typed: string, fromTerminal: boolea
       hint: `pipe it in: fcast auth login${kind === GATEWAY_KEY_KIND ? ' --gateway' : ''} < key.txt`,
     });
   }
+  if (kind === REST_KEY_KIND && isGatewayShaped(key)) {
+    throw new UsageError(`that is a gateway key (mfgw_..., not shown), not the REST API key`, {
+      hint: "store it with 'fcast auth login --gateway'; the REST endpoints refuse a gateway key",
+    });
+  }
   if (!kind.isWellFormed(key)) {
     const shape = /\s/.test(key) ? 'it has spaces or several lines' : `it has ${[...key].length} characters`;
     throw new UsageError(`that is not a valid ${kind.label} (${shape}; not shown): expected ${kind.expected}`, {
-      hint: kind.otherwise,
+      hint: kind.mayBeOther === undefined || kind.mayBeOther(key) ? kind.otherwise : undefined,
     });
   }
   return key;

@@ -152,6 +152,27 @@ export function timeframeMinutes(tf: string): number | undefined {
   return Number(m[1]) * (m[2] === 'min' ? 1 : m[2] === 'h' ? 60 : 1440);
 }
 
+/** Minutes in a timeframe as people type it: `60min`, `60m`, `1h`, `24h`, `1d`, `1w`; undefined otherwise. */
+export function typedTimeframeMinutes(tf: string): number | undefined {
+  const m = /^(\d{1,6})\s*(m|mins?|h|hrs?|d|w)$/i.exec(tf.trim());
+  if (!m) return undefined;
+  const unit = m[2]!.toLowerCase()[0];
+  return Number(m[1]) * (unit === 'm' ? 1 : unit === 'h' ? 60 : unit === 'd' ? 1440 : 10080);
+}
+
+/**
+ * The name among `names` that `typed` means: itself (in any case), else the one of the same
+ * length of time (`60min` and `60m` are `1h`, `24h` and `1440min` are `1d`); undefined when
+ * none is.
+ */
+export function equivalentTimeframe(typed: string, names: readonly string[]): string | undefined {
+  const text = typed.trim().toLowerCase();
+  const exact = names.find((n) => n.toLowerCase() === text);
+  if (exact !== undefined) return exact;
+  const minutes = typedTimeframeMinutes(text);
+  return minutes === undefined ? undefined : names.find((n) => typedTimeframeMinutes(n) === minutes);
+}
+
 export const CANDLE_TIMEFRAMES = ['15min', '1h'] as const;
 
 export type GatewayScope = 'market.read' | 'predictions.read' | 'macro.read';
@@ -161,6 +182,8 @@ export interface GatewayArg {
   name: string;
   kind: GatewayArgKind;
   required: boolean;
+  /** Sent when the argument is left out: the gateway requires it, a user need not type it. */
+  default?: string;
 }
 
 export interface GatewayCommand {
@@ -206,7 +229,8 @@ export const GATEWAY_COMMANDS: readonly GatewayCommand[] = [
   {
     name: 'opportunities',
     scope: 'predictions.read',
-    args: [arg('limit', 'integer')],
+    // The gateway requires a limit; fcast sends 10 when none is typed.
+    args: [{ ...arg('limit', 'integer'), default: '10' }],
     summary: 'prioritised feed of cached opportunities',
     example: 'fcast cmd opportunities 10',
   },

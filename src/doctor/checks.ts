@@ -468,10 +468,14 @@ function serviceHint(baseUrl: Sourced<string>, configPath: string): string {
   );
 }
 
-/** A failed check from an error; a hint that would send the reader to doctor itself gives way to `fallbackHint`. */
+/**
+ * A failed check from an error; a hint that would send the reader to doctor itself, or the
+ * emulator's (which doctor's own names, with where the base URL is set), gives way to `fallbackHint`.
+ */
 function failure(name: string, err: unknown, fallbackHint: string): Check {
   if (err instanceof FcastError) {
-    const hint = err.hint === undefined || /fcast doctor/.test(err.hint) ? fallbackHint : err.hint;
+    const hint =
+      err.hint === undefined || /fcast doctor|^nothing listens there/.test(err.hint) ? fallbackHint : err.hint;
     return fail(name, err.message, hint, err.exitCode);
   }
   return fail(

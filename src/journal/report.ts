@@ -3,7 +3,7 @@
 // service's published figures set beside them. The document's field names are the contract's.
 import { join } from 'node:path';
 import type { TrackRecordResult } from '../api/schemas.js';
-import { timeframeMinutes } from '../core/domain.js';
+import { equivalentTimeframe, timeframeMinutes } from '../core/domain.js';
 import { resolvedRate } from '../evidence/wilson.js';
 import { noProblems, scanForReport, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
@@ -24,7 +24,7 @@ export interface JournalFilter {
 export const passes = (f: JournalFilter, origin: string | null, symbol: string, tf: string, ts: number): boolean =>
   (f.origins === undefined || f.origins.includes(origin)) &&
   (f.symbols === undefined || f.symbols.includes(symbol)) &&
-  (f.tfs === undefined || f.tfs.includes(tf)) &&
+  (f.tfs === undefined || f.tfs.includes(tf) || equivalentTimeframe(tf, f.tfs) !== undefined) &&
   (f.since === undefined || ts >= f.since) &&
   (f.until === undefined || ts < f.until);
 

@@ -154,6 +154,7 @@ const ROUTES: Record<string, Route> = {
       state.registeredEmails.add(normalized);
       const apiKey = `mfa_ag_${randomBytes(20).toString('hex')}`;
       state.restKeyHashes.add(sha256(apiKey));
+      state.issued?.();
       const base = req.origin + REST_BASE;
       return ok(
         {

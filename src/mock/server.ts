@@ -21,6 +21,7 @@ import { meta } from './meta.js';
 import { HttpProblem } from './problems.js';
 import { handleRest, REST_BASE, tierOf } from './rest.js';
 import { createState, serverT, type GatewayLimits, type MockState } from './state.js';
+import { restoreKept, saveKept } from './kept.js';
 import { emulatedClock, isEmulatable, parseInstant, type ClockSettings, type EmulatedClock } from './clock.js';
 
 export { parseFault, type Fault };
@@ -45,6 +46,11 @@ export interface MockOptions {
   gatewayLimits?: GatewayLimits;
   /** How many of the latest requests the log keeps (default 1000): the emulator may run for days. */
   requestLog?: number;
+  /**
+   * A file that keeps the keys it issues across restarts (read at start, written after each
+   * registration); none by default, so tests keep nothing.
+   */
+  stateFile?: string;
 }
 
 export interface RecordedRequest {
@@ -69,6 +75,8 @@ export interface MockServer {
   requests: RecordedRequest[];
   /** The emulated clock every body follows; a test may advance it. */
   clock: EmulatedClock;
+  /** How many issued keys the state file brought back from earlier runs. */
+  keptKeys: number;
   setFaults(f: Fault[]): void;
   close(): Promise<void>;
 }
@@ -210,6 +218,18 @@ function urlHost(host: string): string {
 export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   const clock = emulatedClock(opts.clock, opts.now ?? Date.now);
   const state = createState(opts.seed ?? DEFAULT_SEED, clock.now, opts.gatewayLimits);
+  const { stateFile } = opts;
+  const keptKeys = stateFile === undefined ? 0 : restoreKept(state, stateFile);
+  if (stateFile !== undefined) {
+    state.issued = () => {
+      try {
+        saveKept(state, stateFile);
+      } catch (err) {
+        // The key still works until the emulator stops; only its survival is lost.
+        process.stderr.write(`mock: cannot keep the issued keys in ${stateFile}: ${(err as Error).message}\n`);
+      }
+    };
+  }
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];
@@ -447,6 +467,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     limitedGatewayKey: state.limitedGatewayKey,
     requests,
     clock,
+    keptKeys,
     setFaults(f: Fault[]) {
       faults.set(f);
     },

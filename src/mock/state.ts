@@ -22,6 +22,8 @@ export interface MockState {
   gatewayUsage: Map<string, GatewayUsage>;
   gatewaySeq: number;
   gatewayLimits: GatewayLimits;
+  /** Called after a key is issued: where the emulator keeps its state, it writes it then. */
+  issued?: () => void;
 }
 
 /** Requests a gateway key may make per minute and per day before it is answered 429. */

@@ -353,11 +353,18 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?:
     let projection: LineChartOptions['projection'];
     if (target !== undefined) {
       const move = last ? ((target - last) / last) * 100 : undefined;
-      // From the last price, as drawn: the table's Move is from the forecast's anchor price.
-      const head = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)} from last)`;
+      // From the last price, as drawn; and, where it fits, from the anchor price, as the table's
+      // Move measures it: each figure says which it is.
+      const anchor = toNumber(forecast.anchor_price);
+      const fromAnchor = anchor ? `, ${formatPercent(((target - anchor) / anchor) * 100)} from anchor` : '';
+      const start = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)} from last`;
+      const [head, short] = [`${start}${fromAnchor})`, `${start})`];
       const by = targetT === undefined ? '' : ` by ${formatUtc(targetT)}`;
       const age = targetT === undefined || nowSeconds === undefined ? '' : ` (${formatAge(targetT, nowSeconds)})`;
-      const text = longestFitting([`${head}${by}${age}`, `${head}${by}`, head], width);
+      const text = longestFitting(
+        [`${head}${by}${age}`, `${head}${by}`, `${short}${by}${age}`, `${short}${by}`, head, short],
+        width,
+      );
       legend.push(`${(paintTarget ?? String)(TARGET_GLYPH)}${text.slice(TARGET_GLYPH.length)}`);
       if (stepsAhead !== undefined) {
         projection = { value: target, stepsAhead, paint: paintTarget };

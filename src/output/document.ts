@@ -117,7 +117,8 @@ export function renderRecords(
   return renderTable(
     out,
     // Column names are keys the server chose: cleaned like any other server text.
-    keys.map((k, i) => ({ header: clean(k), align: numeric[i] ? 'right' : 'left' })),
+    // A time column (epoch seconds, shown as a UTC time and its age) reads left to right, as text.
+    keys.map((k, i) => ({ header: clean(k), align: numeric[i] && !TIME_KEY.test(k) ? 'right' : 'left' })),
     rows,
     indent,
   );

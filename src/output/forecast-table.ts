@@ -4,6 +4,7 @@
 // Every probability is a percentage; a mark flags rows where ia3's direction and the move
 // to the target price disagree. The columns that repeat another (ia2 Δ) or need the API's
 // documentation to read (ia1) show on a terminal only with --wide.
+import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import { serverNow, withAttribution } from './attribution.js';
 import type { Output } from './io.js';
@@ -30,6 +31,11 @@ const num = finiteNumber;
 
 /** Shown after a direction where it disagrees with the target move; explained by the legend. */
 export const DISAGREES = '≠';
+
+/** Shown after a timeframe the public track record covers (accuracy.php's); explained by the legend. */
+export const TRACKED = '*';
+export const TRACKED_LEGEND = `${TRACKED} the track record covers this timeframe: 'fcast accuracy --tf TF'`;
+export const isTracked = (tf: string): boolean => (ACCURACY_TIMEFRAMES as readonly string[]).includes(tf);
 
 /**
  * What changed since the previous refresh of a watch, shown for one refresh: by timeframe, a
@@ -162,8 +168,9 @@ function forecastRow(out: Output, f: Row, nowSeconds: number, mark?: 'new' | 'fl
   const open = isOpen(f, nowSeconds);
   const dim = open ? undefined : out.c.dim;
   const dirPaint = signalPaint(out, dir) ?? out.c.yellow;
+  const tf = String(f.tf);
   return [
-    String(f.tf),
+    isTracked(tf) ? `${tf} ${TRACKED}` : tf,
     {
       text: disagrees ? `${dir} ${DISAGREES}` : dir,
       // A flipped direction stands out for the one refresh it is marked.
@@ -221,6 +228,7 @@ function renderForecastRows(
   if (all.some((f) => directionOf(f).disagrees)) {
     lines.push(out.c.dim(wrapText(out, `${DISAGREES} ia3's direction and the move to the target price disagree`)));
   }
+  if (all.some((f) => isTracked(String(f.tf)))) lines.push(out.c.dim(wrapText(out, TRACKED_LEGEND)));
   return lines.join('\n');
 }
 

@@ -120,9 +120,20 @@ export function formatAge(epochSeconds: unknown, nowSeconds: number): string {
   return delta > 0 ? `${formatDuration(delta)} ago` : `in ${formatDuration(-delta)}`;
 }
 
-/** A UTC time with its age: `2026-11-22 02:21 UTC (1h5m ago)`. */
+/**
+ * A time's age beside it, in one readable unit past two days (`690 days ago`, not `690d3h
+ * ago`: the hours say nothing there, and a column of them no longer lines up).
+ */
+function readableAge(epochSeconds: number, nowSeconds: number): string {
+  const days = Math.floor(Math.abs(nowSeconds - epochSeconds) / 86_400);
+  if (days < 2) return formatAge(epochSeconds, nowSeconds);
+  const span = `${days.toLocaleString('en-US')} days`;
+  return nowSeconds > epochSeconds ? `${span} ago` : `in ${span}`;
+}
+
+/** A UTC time with its age: `2026-11-22 02:21 UTC (1h5m ago)`, `2025-01-06 04:50 UTC (685 days ago)`. */
 export const formatTimeWithAge = (epochSeconds: unknown, nowSeconds: number): string =>
-  isNum(epochSeconds) ? `${formatUtc(epochSeconds)} (${formatAge(epochSeconds, nowSeconds)})` : DASH;
+  isNum(epochSeconds) ? `${formatUtc(epochSeconds)} (${readableAge(epochSeconds, nowSeconds)})` : DASH;
 
 /** An ISO date-time string as epoch seconds, when it is one. */
 export function isoToEpoch(value: unknown): number | undefined {

@@ -59,10 +59,35 @@ export class Output {
     this.data(stringifyJson(value));
   }
 
-  /** An error as one line on stderr, then its hint. */
+  private readonly hintsShown = new Set<string>();
+  /** The most columns one table of this run left out to fit the terminal. */
+  private leftOut = 0;
+
+  /** A table left `n` columns out to fit the terminal: said once, after the output (leftOutNote). */
+  columnsLeftOut(n: number): void {
+    this.leftOut = Math.max(this.leftOut, n);
+  }
+
+  /** Set by a watch: its board re-fits at every refresh, and the note would follow it out. */
+  leftOutUntold = false;
+
+  /** One line on stderr saying how many columns a table left out, and how to see them; once. */
+  leftOutNote(): void {
+    if (this.leftOut === 0 || this.leftOutUntold) return;
+    const n = this.leftOut;
+    this.leftOut = 0;
+    this.note(`fcast: ${n} column${n === 1 ? '' : 's'} left out to fit; --wide shows them`);
+  }
+
+  /**
+   * An error as one line on stderr, then its hint: each hint once a run, so that three symbols
+   * failing for one cause (a slow service) say what to do about it once.
+   */
   error(err: FcastError): void {
     this.progress(undefined);
-    this.io.stderr.write(errorLines(err, this.verbose));
+    const repeated = err.hint !== undefined && this.hintsShown.has(err.hint);
+    if (err.hint !== undefined) this.hintsShown.add(err.hint);
+    this.io.stderr.write(errorLines(err, this.verbose, { hint: !repeated }));
   }
 
   /** A notice for people: stderr, never stdout. */
@@ -113,7 +138,8 @@ export class Output {
  * `fcast: <message>` and, where one helps, an indented hint: each error's whole report. A
  * server's long text is cut in the message; with `verbose`, the message holds all of it.
  */
-export function errorLines(err: FcastError, verbose = false): string {
+export function errorLines(err: FcastError, verbose = false, opts: { hint?: boolean } = {}): string {
   const message = verbose ? (err.wholeMessage ?? err.message) : err.message;
-  return `fcast: ${clean(message)}\n${err.hint ? `  hint: ${clean(err.hint)}\n` : ''}`;
+  const hint = opts.hint !== false && err.hint ? `  hint: ${clean(err.hint)}\n` : '';
+  return `fcast: ${clean(message)}\n${hint}`;
 }

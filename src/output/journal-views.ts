@@ -17,8 +17,8 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
   const columns: Column[] = [
     { header: 'Symbol' },
     { header: 'TF' },
-    { header: 'Created (UTC)', priority: 4 },
-    { header: 'Target (UTC)' },
+    { header: 'Created (UTC)', priority: 4, whole: true },
+    { header: 'Target (UTC)', whole: true },
     { header: 'Call' },
     { header: 'p', align: 'right' },
     { header: 'Anchor', align: 'right', priority: 5 },
@@ -46,7 +46,10 @@ export function renderJournalRows(out: Output, rows: readonly JournalRow[]): str
       formatPrice(r.settle_price),
       text(r.settle_source),
       formatPercent(r.return_pct, 3),
-      { text: text(r.outcome), paint: paintOutcome(r.outcome) },
+      // An unsettleable record has no outcome: its place says why (the CSV's reason column).
+      r.status === 'unsettleable' && r.reason
+        ? { text: clean(r.reason), paint: out.c.yellow }
+        : { text: text(r.outcome), paint: paintOutcome(r.outcome) },
       r.origin === null ? 'unknown' : text(r.origin),
     ];
   });

@@ -6,6 +6,7 @@ import { serverNow } from './attribution.js';
 import {
   directionOf,
   DISAGREES,
+  isTracked,
   type ForecastMarks,
   forecastsByHorizon,
   isOpen,
@@ -96,9 +97,11 @@ export function renderOverview(
     ];
   });
   const lines = [renderTable(out, columns, rows)];
+  const tracked = headline.filter(isTracked);
   const legend = [
     `direction and probability (ia3) per timeframe; Next: the first forecast${asked?.length ? ' of those timeframes' : ''} to resolve`,
     ...(disagreement ? [`${DISAGREES} the target price moves the other way`] : []),
+    ...(tracked.length > 0 ? [`track record: ${tracked.join(', ')}`] : []),
   ].join('; ');
   lines.push(out.c.dim(wrapText(out, legend)));
   return lines.join('\n');

@@ -22,6 +22,11 @@ export interface Column {
   wideOnly?: boolean;
   /** On a terminal, longer cells end in an ellipsis. */
   maxWidth?: number;
+  /**
+   * Never narrowed while another column can be: a time keeps its time of day
+   * (`2026-11-27 09:…` says nothing), others give way or are left out first.
+   */
+  whole?: boolean;
 }
 
 /** A cell: plain text (cleaned), or text with a colour applied after cleaning. */
@@ -107,7 +112,7 @@ function layout(
   headers: Prepared[],
   cells: Prepared[][],
   indent: number,
-): [number[], number[]] {
+): [number[], number[], number] {
   const fit = fitting(out);
   const natural = columns.map((c, i) => {
     let width = headers[i]!.width;
@@ -115,7 +120,8 @@ function layout(
     return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), headers[i]!.width, 1) : width;
   });
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
-  if (!fit) return [shown, natural];
+  if (!fit) return [shown, natural, 0];
+  const before = shown.length;
 
   const limit = Math.max(1, out.columns - indent);
   const total = (idx: number[], w = natural) =>
@@ -128,19 +134,26 @@ function layout(
     if (total(shown) <= limit) break;
     shown = shown.filter((j) => j !== i);
   }
-  // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it.
+  // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it;
+  // a whole column only when nothing else is left to narrow.
   const widths = [...natural];
-  for (const floor of [MIN_WIDTH, 1]) {
+  for (const [floor, wholeToo] of [
+    [MIN_WIDTH, false],
+    [1, false],
+    [1, true],
+  ] as const) {
     let over = total(shown, widths) - limit;
     while (over > 0) {
       let widest = -1;
-      for (const i of shown) if (widths[i]! > floor && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      for (const i of shown)
+        if (widths[i]! > floor && (wholeToo || !columns[i]!.whole) && (widest < 0 || widths[i]! > widths[widest]!))
+          widest = i;
       if (widest < 0) break;
       widths[widest]!--;
       over--;
     }
   }
-  return [shown, shown.length ? widths : natural];
+  return [shown, shown.length ? widths : natural, before - shown.length];
 }
 
 function pad(cell: Prepared, width: number, align: Align, last: boolean): string {
@@ -159,7 +172,8 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
 export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
   const headers = columns.map((c) => prepare(c.header));
   const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
-  const [shown, widths] = layout(out, columns, headers, cells, indent);
+  const [shown, widths, leftOut] = layout(out, columns, headers, cells, indent);
+  out.columnsLeftOut(leftOut);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
     shown
       .map((i, k) => {
@@ -246,8 +260,17 @@ export function wrapIndented(text: string, width: number, indent: number): strin
   if (!Number.isFinite(width) || indent + [...text].length <= width) return text;
   const room = Math.max(20, width - indent);
   const lines: string[] = [];
+  /** Lines that start at column 0: a URL too long for the room, whole on a line of its own. */
+  const bare = new Set<number>();
   let current = '';
   for (const word of text.split(' ')) {
+    if (isUrl(word) && displayWidth(word) > room) {
+      if (current !== '') lines.push(current);
+      bare.add(lines.length);
+      lines.push(word);
+      current = '';
+      continue;
+    }
     for (const [i, piece] of breakLongWord(word, room).entries()) {
       // The pieces of one word join without a space.
       const joined = current === '' ? piece : `${current}${i === 0 ? ' ' : ''}${piece}`;
@@ -257,10 +280,15 @@ export function wrapIndented(text: string, width: number, indent: number): strin
       } else current = joined;
     }
   }
-  lines.push(current);
+  if (current !== '' || lines.length === 0) lines.push(current);
   // A line broken at a run of spaces (the padding between a key and its value) ends without them.
-  return lines.map((line) => line.trimEnd()).join(`\n${' '.repeat(indent)}`);
+  return lines
+    .map((line, i) => (i === 0 || bare.has(i) ? line.trimEnd() : `${' '.repeat(indent)}${line.trimEnd()}`))
+    .join('\n');
 }
+
+/** A URL: never broken, so that it can be copied or clicked whole (the contract's fine print). */
+const isUrl = (word: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/\S/i.test(word);
 
 /**
  * Where a path or URL may be carried over: after these (a `/` only alone, so `http://` stays

@@ -67,8 +67,10 @@ const plainColumn = (
 const RECORD_COLUMNS: FigureColumn[] = [
   plainColumn({ header: 'TF' }, (r) => r.timeframe),
   plainColumn({ header: 'Settled', align: 'right' }, (r) => count(r.settled)),
-  plainColumn({ header: 'Wins', align: 'right', priority: 6 }, (r) => count(r.wins)),
-  plainColumn({ header: 'Losses', align: 'right', priority: 6 }, (r) => count(r.losses)),
+  // Wins, losses and settled make the win rate checkable; Maturity is what --min-maturity gates
+  // on: a narrow terminal keeps them and lets the others go.
+  plainColumn({ header: 'Wins', align: 'right' }, (r) => count(r.wins)),
+  plainColumn({ header: 'Losses', align: 'right' }, (r) => count(r.losses)),
   plainColumn({ header: 'Neutral', align: 'right', priority: 7 }, (r) => count(r.neutrals)),
   plainColumn({ header: 'Win rate', align: 'right' }, (r) => rate(r.rate)),
   plainColumn({ header: '95% CI', align: 'right', priority: 3 }, (r) => interval(r.interval)),
@@ -80,7 +82,7 @@ const RECORD_COLUMNS: FigureColumn[] = [
   plainColumn({ header: 'Positive', align: 'right', priority: 9 }, (r) => rate(r.positiveRate)),
   plainColumn({ header: 'Avg return', align: 'right', priority: 8 }, (r) => formatPercent(r.averageReturnPct, 4)),
   plainColumn(
-    { header: 'Maturity', priority: 4 },
+    { header: 'Maturity' },
     (r) => r.maturity ?? DASH,
     (r, out) => maturityPaint(out, r.maturity),
   ),

@@ -6,7 +6,7 @@ import type { Reader, Writer } from '../core/context.js';
 import { charWidth } from '../output/table.js';
 import { ansi, fitLine } from './ansi.js';
 
-export type Key = 'quit' | 'refresh' | 'interrupt' | 'redraw';
+export type Key = 'quit' | 'refresh' | 'interrupt' | 'redraw' | 'suspend';
 
 /** The terminal side of stdout: what a TTY write stream has beyond write(). */
 export interface Terminal extends Writer {
@@ -28,8 +28,14 @@ export class Screen {
   private opened = false;
   private closed = false;
   private readonly onData = (chunk: Buffer | string) => {
-    for (const key of keysIn(String(chunk))) this.events.key(key);
+    for (const key of keysIn(String(chunk))) {
+      // Ctrl-Z in raw mode is a byte, not SIGTSTP: the board stops itself, as the terminal would.
+      if (key === 'suspend') this.suspend();
+      else this.events.key(key);
+    }
   };
+  private readonly onStop = () => this.suspend();
+  private readonly onContinue = () => this.resume();
   private readonly onResize = () => this.events.resize();
   // A crash must not leave the terminal raw on the alternate screen: restored before Node
   // prints the exception (the monitor runs first), so that the trace shows on the shell's screen.
@@ -54,6 +60,8 @@ export class Screen {
     this.opened = true;
     process.on('exit', this.onCrash);
     process.on('uncaughtExceptionMonitor', this.onCrash);
+    // Ctrl-Z from `kill -TSTP` (or a terminal in cooked mode): the shell's screen back first.
+    process.on('SIGTSTP', this.onStop);
     this.tty.write(ansi.enterAltScreen + ansi.hideCursor + ansi.noWrap + ansi.clearScreen);
     this.tty.on?.('resize', this.onResize);
     if (this.stdin?.isTTY) {
@@ -92,12 +100,36 @@ export class Screen {
     if (frame !== '') this.tty.write(ansi.beginFrame + frame + ansi.endFrame);
   }
 
+  /**
+   * Ctrl-Z or SIGTSTP: the terminal as the shell expects it (main screen, cursor, cooked keys),
+   * then the process stops; `fg` (SIGCONT) brings the board back (resume).
+   */
+  suspend(): void {
+    if (this.closed || !this.opened) return;
+    if (this.stdin?.isTTY) this.stdin.setRawMode?.(false);
+    this.tty.write(ansi.resetColours + ansi.wrap + ansi.showCursor + ansi.leaveAltScreen);
+    process.once('SIGCONT', this.onContinue);
+    process.kill(process.pid, 'SIGSTOP');
+  }
+
+  /** Back from a stop: raw keys, the alternate screen, and the board drawn whole. */
+  private resume(): void {
+    if (this.closed) return;
+    if (this.stdin?.isTTY) this.stdin.setRawMode?.(true);
+    this.tty.write(ansi.enterAltScreen + ansi.hideCursor + ansi.noWrap + ansi.clearScreen);
+    this.drawn = [];
+    this.drawnSize = '';
+    this.events.resize();
+  }
+
   /** Gives the terminal back. Synchronous and idempotent: it runs in signal and exit handlers too. */
   close(): void {
     if (this.closed || !this.opened) return;
     this.closed = true;
     process.off('exit', this.onCrash);
     process.off('uncaughtExceptionMonitor', this.onCrash);
+    process.off('SIGTSTP', this.onStop);
+    process.off('SIGCONT', this.onContinue);
     this.tty.off?.('resize', this.onResize);
     if (this.stdin?.isTTY) {
       this.stdin.off('data', this.onData);
@@ -116,6 +148,7 @@ export function keysIn(text: string): Key[] {
     else if (ch === 'r' || ch === 'R') keys.push('refresh');
     else if (ch === '\x03') keys.push('interrupt');
     else if (ch === '\x0c') keys.push('redraw');
+    else if (ch === '\x1a') keys.push('suspend');
   }
   return keys;
 }

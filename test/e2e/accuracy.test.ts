@@ -44,7 +44,7 @@ describe('fcast accuracy', () => {
     expect(emu.server.requests.map((q) => q.query)).toEqual([{}]);
   });
 
-  it.each(['7h', '1week', '60min', ''])(
+  it.each(['7h', '1week', '45min', ''])(
     'refuses --tf %j with exit 2, naming the allowed values, and sends nothing',
     async (tf) => {
       const r = await emu.run(['accuracy', '--tf', tf]);
@@ -54,6 +54,18 @@ describe('fcast accuracy', () => {
       expect(emu.server.requests).toHaveLength(0);
     },
   );
+
+  it.each([
+    ['60min', '1h'],
+    ['60m', '1h'],
+    ['24h', '1d'],
+    ['1440min', '1d'],
+    ['2H', '2h'],
+  ])('takes --tf %s as %s, the same length of time', async (typed, sent) => {
+    const r = await emu.run(['accuracy', '--tf', typed]);
+    expect(r.code).toBe(0);
+    expect(emu.server.requests.map((q) => q.query)).toEqual([{ tf: sent }]);
+  });
 
   it('exits 4 for a symbol the service does not know', async () => {
     const r = await emu.run(['accuracy', '--symbol', 'ZZZ/USD', '--tf', '1h']);

@@ -56,6 +56,34 @@ describe('fcast auth login', () => {
     }
   });
 
+  it('refuses a gateway-shaped key as the REST key (exit 2, pointing to --gateway), and saves nothing', async () => {
+    const r = await emu.run(['auth', 'login'], { stdin: `${emu.server.limitedGatewayKey}\n` });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'fcast: that is a gateway key (mfgw_..., not shown), not the REST API key\n' +
+        "  hint: store it with 'fcast auth login --gateway'; the REST endpoints refuse a gateway key\n",
+    );
+    expect(existsSync(configPath(r.configDir))).toBe(false);
+  });
+
+  it("hints 'a gateway key?' only for a key that may be one", async () => {
+    const hint = "  hint: a gateway key? use 'fcast auth login --gateway'\n";
+    const maybe = await emu.run(['auth', 'login'], { stdin: 'gw_live_0123456789abcdef' });
+    expect(maybe.code).toBe(2);
+    expect(maybe.stderr).toBe(
+      'fcast: that is not a valid API key (it has 24 characters; not shown): expected <prefix>_ag_ followed by 40 lowercase hex characters\n' +
+        hint,
+    );
+    for (const typed of [`${REST_KEY}0`, `${REST_KEY} ${REST_KEY}`, 'mfa_ag_0123']) {
+      const r = await emu.run(['auth', 'login'], { stdin: typed });
+      expect(r.code, typed).toBe(2);
+      expect(r.stderr, typed).toMatch(
+        /^fcast: that is not a valid API key .*\n {2}hint: see 'fcast auth login --help'\n$/,
+      );
+    }
+  });
+
   it('exits 2 on empty stdin', async () => {
     const r = await emu.run(['auth', 'login'], { stdin: '\n' });
     expect(r.code).toBe(2);

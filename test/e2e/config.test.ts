@@ -32,6 +32,24 @@ describe('fcast config', () => {
     });
   });
 
+  it('set warns when an environment variable overrides the value it just set, and only then', async () => {
+    const dir = tempDir();
+    const env = { FCAST_BASE_URL: 'http://127.0.0.1:8787' };
+    const r = await runCli(['config', 'set', 'base-url', 'https://forecasts.example'], { configDir: dir, env });
+    expectExit(r, 0);
+    expect(r.stderr).toBe(
+      `set base-url in ${join(dir, 'config.json')}\n` +
+        'warning: FCAST_BASE_URL is set in the environment and takes precedence over the value just set; unset FCAST_BASE_URL to use it\n',
+    );
+    const other = await runCli(['config', 'set', 'timeout', '12'], { configDir: dir, env });
+    expect(other.stderr).toBe(`set timeout in ${join(dir, 'config.json')}\n`);
+    const blank = await runCli(['config', 'set', 'base-url', 'https://forecasts.example'], {
+      configDir: dir,
+      env: { FCAST_BASE_URL: ' ' },
+    });
+    expect(blank.stderr).toBe(`set base-url in ${join(dir, 'config.json')}\n`);
+  });
+
   it('list and get show the config and data directories with where each comes from; set and unset refuse them', async () => {
     const dir = tempDir();
     const data = join(tempDir(), 'data');

@@ -102,9 +102,29 @@ describe('fcast demo: what, how sure, when', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^fcast: no forecast for --tf 4h; timeframes present: 1min, 5min, 10min, .*, 3h, 6h$/m);
     // A slip of the fingers gets the timeframe it likely meant.
-    const typo = await emu.run(['demo', '--tf', '1hr']);
+    const typo = await emu.run(['demo', '--tf', '1hh']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/^fcast: no forecast for --tf 1hr \(did you mean 1h\?\); timeframes present: /m);
+    expect(typo.stderr).toMatch(/^fcast: no forecast for --tf 1hh \(did you mean 1h\?\); timeframes present: /m);
+  });
+
+  it('--tf takes any spelling of the same length of time: 60min, 60m and 1hr are 1h', async () => {
+    const rows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+(min|h)\b/.test(l));
+    const oneHour = await emu.run(['demo', '--tf', '1h,3h']);
+    expect(rows(oneHour.stdout).map((l) => l.split(/\s+/)[0])).toEqual(['1h', '3h']);
+    for (const tf of ['60min,180min', '60m,3h', '1hr,180m', '1H,3h,60min']) {
+      const r = await emu.run(['demo', '--tf', tf]);
+      expect(r.code, tf).toBe(0);
+      expect(rows(r.stdout), tf).toEqual(rows(oneHour.stdout));
+    }
+  });
+
+  it('marks the timeframes the track record covers, and says so in one line', async () => {
+    const r = await emu.run(['demo', '--tf', '1h,65min,2h']);
+    const rows = r.stdout.split('\n').filter((l) => /^\d+(min|h)\b/.test(l));
+    expect(rows.map((l) => /^\S+( \*)?/.exec(l)![0])).toEqual(['1h *', '65min', '2h *']);
+    expect(r.stdout).toMatch(/^\* the track record covers this timeframe: 'fcast accuracy --tf TF'$/m);
+    const untracked = await emu.run(['demo', '--tf', '65min']);
+    expect(untracked.stdout).not.toContain('track record covers');
   });
 
   it('btcusd exits 2 suggesting BTC/USD', async () => {
@@ -138,7 +158,7 @@ describe('fcast demo: what, how sure, when', () => {
       const contradicted =
         (f.ia3.direction === 'long') !== f.target_price > f.anchor_price && Math.abs(movePct) >= 0.005;
       expect(row).toMatch(
-        new RegExp(`^${tf}\\s+${f.ia3.direction}${contradicted ? ' ≠' : ''}\\s+${Math.round(prob * 100)}%\\s`),
+        new RegExp(`^${tf}( \\*)?\\s+${f.ia3.direction}${contradicted ? ' ≠' : ''}\\s+${Math.round(prob * 100)}%\\s`),
       );
       const left = f.target_t - body.meta.server_t;
       if (left > 3600) expect(row).toMatch(new RegExp(`\\sin ${Math.floor(left / 3600)}h`));

@@ -59,7 +59,7 @@ describe('no signed zero', () => {
 describe('predict --chart', () => {
   it("labels the target's % as the move from the last price", async () => {
     const { text } = renderForecastCharts(output(false), await body('BTC/USD', true));
-    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last\)/);
+    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last(, [+-]?\d+\.\d\d% from anchor)?\)/);
   });
 
   it('draws the candle timeframes asked for with --tf, and says which have no candles', async () => {
@@ -103,8 +103,21 @@ describe('verify', () => {
   it('shows its ISO times as UTC time with age, like every other view', async () => {
     const r = await emu.run(['verify', '1', '--no-color']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}settled_at +\d{4}-\d\d-\d\d \d\d:\d\d UTC \(\w+ ago\)$/m);
+    expect(r.stdout).toMatch(/^ {2}settled_at +\d{4}-\d\d-\d\d \d\d:\d\d UTC \((\w+|[\d,]+ days) ago\)$/m);
     expect(r.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+  });
+
+  it('writes an age past two days in one unit, and its closes table lines up', async () => {
+    const r = await emu.run(['verify', '1', '--no-color']);
+    expect(r.stdout).not.toMatch(/\d+d\d+h ago/);
+    const closes = r.stdout
+      .split('\n')
+      .filter((l) => /^ {4}\d{4}-\d\d-\d\d \d\d:\d\d UTC \([\d,]+ days ago\) +[\d,.]+$/.test(l));
+    expect(closes.length).toBeGreaterThan(2);
+    // Every close ends at the same column: the table is not ragged behind its ages.
+    expect(new Set(closes.map((l) => l.length)).size).toBe(1);
+    // The header's t sits over the times, at the left.
+    expect(r.stdout).toMatch(/^ {4}t {2,}close$/m);
   });
 });
 

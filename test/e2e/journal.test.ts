@@ -575,6 +575,14 @@ describe('a recorded session, settled and reported', () => {
     expectExit(list, 0);
     const rows = JSON.parse(list.stdout);
     expect(rows.every((r: any) => r.status === 'unsettleable' && r.reason)).toBe(true);
+    // The table says why too, where the outcome would be (piped: every column, every character).
+    const unsettleableTable = await emu.runWithKey(['journal', 'list', '--status', 'unsettleable', '--no-color'], {
+      env,
+    });
+    const listedRows = unsettleableTable.stdout.trimEnd().split('\n').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(listedRows).toHaveLength(rows.length);
+    for (const [i, line] of listedRows.entries()) expect(line.endsWith(`  ${rows[i].reason}`), line).toBe(true);
     const csv = await emu.runWithKey(['journal', 'export'], { env });
     expectExit(csv, 0);
     const [header, ...body] = csv.stdout.trimEnd().split('\n');

@@ -28,8 +28,8 @@ describe('usage errors name the help of their command, and the likely value', ()
       /^fcast: the demo has no symbol 'XAU\/USD'; choose one of .*\n {2}hint: other symbols need a free key/,
     ],
     [
-      ['accuracy', '--tf', '1hr'],
-      /^fcast: invalid --tf '1hr' \(did you mean 1h\?\).*\n {2}hint: see 'fcast accuracy --help'\n$/,
+      ['accuracy', '--tf', '1hh'],
+      /^fcast: invalid --tf '1hh' \(did you mean 1h\?\).*\n {2}hint: see 'fcast accuracy --help'\n$/,
     ],
     [
       ['track-record', '--min-maturity', 'grow'],
@@ -163,5 +163,49 @@ describe("doctor's hints", () => {
     const service = r.stdout.slice(r.stdout.indexOf('✗ service'));
     expect(service).toMatch(/fix: check the base URL \(from the config file .*config\.json\)/);
     expect(service).not.toMatch(/fcast doctor/);
+  });
+});
+
+describe('quiet by default: a cause told once, and no wait for what no wait fixes', () => {
+  const START = `  hint: nothing listens there: start the emulator with 'fcast mock' (in the background: eval "$(fcast mock --print-env &)")\n`;
+
+  it('a refused loopback base URL: exit 6 at once, no retry announced, and how to start the emulator', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli(['demo'], { env: { FCAST_BASE_URL: url } });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(
+      `fcast: connection to ${url.slice(7)} refused; the base URL ${url} comes from FCAST_BASE_URL in the environment\n${START}`,
+    );
+  });
+
+  it('three symbols failing for one cause: the hint once, each symbol its line', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli(['predict', 'BTC/USD', 'ETH/USD', 'XAU/USD'], {
+      env: { FCAST_BASE_URL: url, FCAST_API_KEY: emu.server.testKey },
+    });
+    expect(r.code).toBe(6);
+    const lines = r.stderr.split('\n');
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toEqual([START.slice(0, -1)]);
+    expect(lines.filter((l) => l.startsWith('fcast: '))).toHaveLength(3);
+    for (const symbol of ['BTC/USD', 'ETH/USD', 'XAU/USD']) expect(r.stderr).toContain(symbol);
+  });
+});
+
+describe('a group given no command says so in one line, as fcast cmd does', () => {
+  it.each([
+    ['journal', 'settle, report, list, export, import, path, prune'],
+    ['auth', 'login, status, logout'],
+    ['config', 'list, get, set, unset, path'],
+  ])('fcast %s: one line naming its commands, the pointer to its help, exit 2', async (group, names) => {
+    const r = await runCli([group]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`fcast: 'fcast ${group}' needs a command: ${names}\n  hint: see 'fcast ${group} --help'\n`);
+  });
+
+  it('fcast journal --help has no stock "help [command]" line, and no Markdown backticks', async () => {
+    const r = await runCli(['journal', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/help \[command\]|`/);
   });
 });

@@ -282,6 +282,15 @@ describe('fcast predict', () => {
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
   });
 
+  it("--chart's legend gives the target's move from the last price and, where it fits, from the anchor (the table's Move)", async () => {
+    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color'], { tty: true, columns: 160 });
+    const body = JSON.parse(await served('BTC/USD'));
+    const f = body.predictions['15min'];
+    const fromAnchor = (((f.target_price - f.anchor_price) / f.anchor_price) * 100).toFixed(2);
+    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+% from last, [+-][\d.]+% from anchor\) by /);
+    expect(r.stdout).toContain(`${Number(fromAnchor) >= 0 ? '+' : ''}${fromAnchor}% from anchor`);
+  });
+
   it('--chart draws the 15min and 1h closes with the last price and each target, within the width', async () => {
     const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart']);
     expect(r.stderr).toBe('');
@@ -296,7 +305,9 @@ describe('fcast predict', () => {
     for (const line of r.stdout.split('\n')) if (BRAILLE.test(line)) expect([...line].length).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/^● last [\d,.]+/m);
     const target = body.predictions['15min'].target_price as number;
-    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+% from last\) by 2026-11-22 \d\d:\d\d UTC \(in \d/);
+    expect(r.stdout).toMatch(
+      /◆ 15min target [\d,.]+ \([+-][\d.]+% from last(, [+-][\d.]+% from anchor)?\) by 2026-11-22 \d\d:\d\d UTC \(in \d/,
+    );
     expect(r.stdout).toContain(`15min target ${target.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     expect(r.stdout).toMatch(/◆ 1h target/);
     // The x axis: the first candle, then the last one and the target time.
@@ -382,7 +393,7 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no candles/);
     expect(r.stdout).not.toMatch(BRAILLE);
-    expect(r.stdout).toMatch(/^1h\s+(long|short)/m);
+    expect(r.stdout).toMatch(/^1h \*\s+(long|short)/m);
   });
 });
 

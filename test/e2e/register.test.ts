@@ -17,6 +17,25 @@ const storedKey = (dir: string): unknown => JSON.parse(readFileSync(configPath(d
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('fcast register', () => {
+  it.each([60, 80])(
+    'never breaks an endpoint URL at %i columns: a long one gets a line of its own',
+    async (columns) => {
+      const r = await emu.run(['register', '--email', freshEmail('url'), '--no-save', '--json']);
+      const endpoints = Object.values(JSON.parse(r.stdout).endpoints as Record<string, string>);
+      const table = await emu.run(['register', '--email', freshEmail('url'), '--no-save', '--no-color'], {
+        tty: true,
+        columns,
+      });
+      expect(table.code).toBe(0);
+      const lines = table.stdout.split('\n');
+      for (const url of endpoints)
+        expect(
+          lines.some((l) => l.includes(url)),
+          `${url} whole in\n${table.stdout}`,
+        ).toBe(true);
+    },
+  );
+
   it('saves the key (0600 in a 0700 dir), then prints it once with the note, tier, limits, endpoints and where it went', async () => {
     const email = freshEmail('ok');
     const r = await emu.run(['register', '--email', email]);

@@ -260,6 +260,52 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       expect(told[3]).toBe(`EXIT=${c.code}`);
     }
   }, 30_000);
+
+  it.each([
+    ['Ctrl-Z', (name: string) => tmux('send-keys', '-t', name, 'C-z')],
+    ['SIGTSTP', (name: string) => spawnSync('kill', ['-TSTP', fcastPid(name)])],
+  ])(
+    '%s leaves the board for the shell screen (cursor shown, cooked keys) and stops; SIGCONT brings it back, redrawn',
+    async (_how, stopIt) => {
+      const mock = await startMock(0);
+      mocks.push(mock.child);
+      const name = `suspend${_how === 'Ctrl-Z' ? 'key' : 'signal'}`;
+      watchInPane(name, { FCAST_BASE_URL: mock.url, FCAST_API_KEY: mock.key }, [
+        'predict',
+        'BTC/USD',
+        '--watch',
+        '--interval',
+        '5',
+      ]);
+      await until(
+        'the board',
+        10_000,
+        () => pane(name),
+        (s) => /q quit/.test(s),
+      );
+      const pid = fcastPid(name);
+      const state = () => spawnSync('ps', ['-o', 'stat=', '-p', pid], { encoding: 'utf8' }).stdout.trim();
+      stopIt(name);
+      await until('the stop', 5000, state, (s) => s.startsWith('T'));
+      expect(shown(name, '#{alternate_on}')).toBe('0');
+      expect(shown(name, '#{cursor_flag}')).toBe('1');
+      expect(pane(name)).toContain('SHELL-SCREEN-BEFORE');
+      spawnSync('kill', ['-CONT', pid]);
+      const back = await until(
+        'the board again',
+        5000,
+        () => pane(name),
+        (s) => /q quit/.test(s) && !s.includes('SHELL-SCREEN-BEFORE'),
+      );
+      expect(shown(name, '#{alternate_on}')).toBe('1');
+      expect(back).toMatch(/BTC\/USD/);
+      // Raw keys again: q alone (no Enter) quits, and the terminal is as it was.
+      tmux('send-keys', '-t', name, 'q');
+      expect(await exitCode(name)).toBe(0);
+      expectRestored(name);
+    },
+    30_000,
+  );
 });
 
 /** A capture-pane -e screen without its escape sequences: what the cells hold. */

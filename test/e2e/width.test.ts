@@ -56,3 +56,48 @@ it('piped output keeps every column, whatever COLUMNS says', async () => {
     /^TF\s+Dir\s+Prob\s+Resolves\s+At \(UTC\)\s+Target\s+Move\s+Long\s+Short\s+Flat\s+Conf\s+Horizon\s+Age\s+Anchor\s+Status\s+ia2 Δ\s+ia1$/m,
   );
 });
+
+describe('fitting says what it left out, and keeps what a view needs', () => {
+  it.each([60, 80])(
+    'track-record at %i columns keeps Settled, Wins, Losses and Maturity, and says how many went',
+    async (columns) => {
+      const r = await emu.run(['track-record', '--no-color'], { tty: true, columns });
+      expect(r.code).toBe(0);
+      const header = r.stdout.split('\n').find((l) => l.startsWith('TF '))!;
+      const shown = header.split(/\s{2,}/);
+      for (const name of ['TF', 'Settled', 'Wins', 'Losses', 'Win rate', 'Maturity']) expect(shown).toContain(name);
+      const all = (await emu.run(['track-record', '--no-color', '--wide'], { tty: true, columns })).stdout
+        .split('\n')
+        .find((l) => l.startsWith('TF '))!
+        .split(/\s{2,}/);
+      expect(r.stderr).toBe(`fcast: ${all.length - shown.length} columns left out to fit; --wide shows them\n`);
+    },
+  );
+
+  it('predict with three symbols at 60 columns says it left two out; at 160 nothing is left out, nothing said', async () => {
+    const argv = ['predict', 'BTC/USD', 'ETH/USD', 'XAU/USD', '--no-color'];
+    const narrow = await emu.runWithKey(argv, { tty: true, columns: 60 });
+    expect(narrow.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['Symbol', 'Price', '15min', '1h', 'Next']);
+    expect(narrow.stderr).toBe('fcast: 2 columns left out to fit; --wide shows them\n');
+    const wide = await emu.runWithKey(argv, { tty: true, columns: 160 });
+    expect(wide.stderr).toBe('');
+    const piped = await emu.runWithKey(argv, { columns: 60 });
+    expect(piped.stderr).toBe('');
+  });
+
+  it('journal list at 60 columns keeps the time of day of the target time', async () => {
+    const recorded = await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--record']);
+    expect(recorded.code).toBe(0);
+    const r = await emu.runWithKey(['journal', 'list', '--tf', '1h', '--no-color'], {
+      tty: true,
+      columns: 60,
+      configDir: recorded.configDir,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toContain('Target (UTC)');
+    expect(lines.slice(1)).toHaveLength(2);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^\S+\s+1h\s+\d{4}-\d\d-\d\d \d\d:\d\d\s/);
+    expect(r.stderr).toMatch(/^fcast: \d columns left out to fit; --wide shows them\n$/);
+  });
+});

@@ -227,7 +227,7 @@ export function spawnFcast(
   opts: { stdin?: string; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<Spawned> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), ...env },
+    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_DATA_DIR: tempDir(), ...env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);

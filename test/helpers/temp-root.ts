@@ -9,5 +9,7 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'fcast-tests-'));
   process.env.TMPDIR = root;
+  // A spawned `fcast mock` keeps the keys it issues in its data directory: never the user's.
+  process.env.FCAST_DATA_DIR = join(root, 'data');
   return () => rmSync(root, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient, backoffSeconds, isLoopbackHost, parseRetryAfter, type RequestSpec } from '../../src/api/client.js';
-import { defaultTransport } from '../../src/api/transport.js';
+import { defaultTransport, type Transport } from '../../src/api/transport.js';
 import {
   ApiError,
   BadResponseError,
@@ -60,7 +60,10 @@ beforeEach(() => {
 
 const KEY = `mfa_ag_${'0123456789abcdef'.repeat(2)}01234567`;
 
-function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: number; signal?: AbortSignal } = {}) {
+function client(
+  overrides: Partial<Settings> = {},
+  extra: { maxBodyBytes?: number; signal?: AbortSignal; transport?: Transport } = {},
+) {
   let stderr = '';
   const io = {
     stdout: { write: () => true },
@@ -90,7 +93,7 @@ function client(overrides: Partial<Settings> = {}, extra: { maxBodyBytes?: numbe
     settings,
     log: new Output(io, false, false),
     clock,
-    transport: defaultTransport({}),
+    transport: extra.transport ?? defaultTransport({}),
     userAgent: 'test',
     ...extra,
     signal: extra.signal ?? new AbortController().signal,
@@ -495,14 +498,38 @@ describe('ApiClient', () => {
     expect(err.message).toMatch(/plain http/);
   });
 
-  it('retries a refused connection for GETs', async () => {
-    const { c, clock } = client({
+  it('retries a refused connection for GETs to a host other than loopback', async () => {
+    let sent = 0;
+    const refusing = {
+      send: () => {
+        sent++;
+        return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+      },
+    } as unknown as Transport;
+    const { c, clock } = client(
+      { baseUrl: { value: 'https://forecasts.example', source: 'test' }, retries: { value: 1, source: 'flag' } },
+      { transport: refusing },
+    );
+    const err = await failure(c.request(GET));
+    expect(err.exitCode).toBe(ExitCode.Unavailable);
+    expect(err.message).toBe('connection to forecasts.example refused');
+    expect(clock.sleeps).toHaveLength(1);
+    expect(sent).toBe(2);
+  });
+
+  it('does not retry a refused connection to a loopback host, and says how to start the emulator', async () => {
+    const { c, clock, stderr } = client({
       baseUrl: { value: 'http://127.0.0.1:9', source: 'test' },
-      retries: { value: 1, source: 'flag' },
+      retries: { value: 2, source: 'flag' },
     });
     const err = await failure(c.request(GET));
     expect(err.exitCode).toBe(ExitCode.Unavailable);
-    expect(clock.sleeps).toHaveLength(1);
+    expect(err.message).toBe('connection to 127.0.0.1:9 refused');
+    expect(err.hint).toBe(
+      'nothing listens there: start the emulator with \'fcast mock\' (in the background: eval "$(fcast mock --print-env &)")',
+    );
+    expect(clock.sleeps).toHaveLength(0);
+    expect(stderr()).toBe('');
   });
 
   it('works the same with or without a trailing slash on the base URL', () => {

@@ -60,8 +60,13 @@ describe('the allowlist', () => {
     expect(argumentsUsage(command('macro'))).toBe('');
     expect(commandListing()).toBe(
       'snapshot, search <query> [asset_class], indicators <symbol> <timeframe>, analyze <symbol> <timeframe>, ' +
-        'opportunities <limit>, macro, calendar <symbol> [user_tz], events <kind> [symbol] [days]',
+        'opportunities [limit], macro, calendar <symbol> [user_tz], events <kind> [symbol] [days]',
     );
+  });
+
+  it('sends a default for an argument the gateway requires and a user need not type (opportunities: 10)', () => {
+    expect(shapeGatewayArgs(command('opportunities'), [])).toEqual([10]);
+    expect(shapeGatewayArgs(command('opportunities'), ['3'])).toEqual([3]);
   });
 });
 

@@ -57,6 +57,21 @@ describe('describeUsage', () => {
     expect(describeUsage({ rate_limit: { window: '1m', tokens: 5 } })).toBe('rate limit: window 1m, tokens 5');
   });
 
+  it('quiet by default: only a counter running out (a tenth of its limit, or 5 left) is told', () => {
+    const meta = (remaining: number, used: number) => ({
+      rate_limit: { limit: 60, remaining, reset_s: 42 },
+      daily_quota: { limit: 1000, used },
+    });
+    expect(describeUsage(meta(58, 12), {})).toBeUndefined();
+    expect(describeUsage(meta(6, 12), {})).toBe('rate limit: limit 60, remaining 6, reset_s 42');
+    expect(describeUsage(meta(7, 995), {})).toBe('daily quota: limit 1000, used 995');
+    expect(describeUsage(meta(7, 899), {})).toBeUndefined();
+    expect(describeUsage(meta(7, 900), {})).toBe('daily quota: limit 1000, used 900');
+    expect(describeUsage({ rate_limit: { limit: 10, remaining: 5 } }, {})).toBe('rate limit: limit 10, remaining 5');
+    expect(describeUsage({ rate_limit: { max: 100, left: 1 } }, {})).toBeUndefined();
+    expect(describeUsage(meta(58, 12), { all: true })).toMatch(/^rate limit: .*\ndaily quota: /);
+  });
+
   it('says nothing when meta carries neither (error envelopes have only the request id)', () => {
     expect(describeUsage({ request_id: 'r' })).toBeUndefined();
     expect(describeUsage(undefined)).toBeUndefined();

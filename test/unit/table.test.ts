@@ -57,6 +57,62 @@ describe('renderTable', () => {
     expect(text.split('\n')[1]).toMatch(/^x+…\s+short$/);
   });
 
+  it('says once, after the output, how many columns a table left out (the most of any table), and that --wide shows them', () => {
+    let stderr = '';
+    const sink: Writer = { write: () => true, isTTY: true, columns: 20 };
+    const err: Writer = {
+      write: (t: string) => {
+        stderr += t;
+        return true;
+      },
+      isTTY: true,
+      columns: 20,
+    };
+    const out = new Output({ stdout: sink, stderr: err, stdin: process.stdin }, false, false, {});
+    renderTable(out, COLUMNS, ROWS);
+    renderTable(out, COLUMNS.slice(0, 3), ROWS);
+    expect(stderr).toBe('');
+    out.leftOutNote();
+    out.leftOutNote();
+    // Later, First and Also first; Hidden is --wide's by design, not left out to fit.
+    expect(stderr).toBe('fcast: 3 columns left out to fit; --wide shows them\n');
+    const quiet = output({ tty: true, columns: 200 });
+    renderTable(quiet, COLUMNS, ROWS);
+    let said = '';
+    const none = new Output(
+      {
+        stdout: sink,
+        stderr: {
+          write: (t: string) => {
+            said += t;
+            return true;
+          },
+        },
+        stdin: process.stdin,
+      },
+      false,
+      false,
+      {},
+    );
+    renderTable(none, COLUMNS.slice(0, 2), ROWS);
+    none.leftOutNote();
+    expect(said).toBe('');
+  });
+
+  it('a whole column (a time) keeps every character while another column can be narrowed', () => {
+    const cols: Column[] = [{ header: 'Target', whole: true }, { header: 'Status' }];
+    const rows = [['2026-11-27 09:00', 'unsettleable-for-a-reason']];
+    const text = renderTable(output({ tty: true, columns: 30 }), cols, rows);
+    expect(text.split('\n')[1]).toBe('2026-11-27 09:00  unsettleabl…');
+    // Without it, the widest column is cut, whatever it holds.
+    const cut = renderTable(
+      output({ tty: true, columns: 30 }),
+      [{ header: 'Target' }, { header: 'Status' }],
+      [['2026-11-27 09:00:00 UTC+00', 'short']],
+    );
+    expect(cut.split('\n')[1]).toBe('2026-11-27 09:00:00 U…  short');
+  });
+
   it('maxWidth cuts long cells on a terminal only', () => {
     const cols: Column[] = [{ header: 'Symbol', maxWidth: 8 }, { header: 'N' }];
     const rows = [['ABCDEFGHIJKL', '1']];
@@ -122,13 +178,28 @@ describe('renderPairs', () => {
 
 describe('wrapIndented', () => {
   it('carries a word longer than the room over after its own separators, each piece within the width', () => {
-    const url = 'http://127.0.0.1:8787/api/agent/v1/predictions.php?symbol=BTC/USD';
-    const text = wrapIndented(`see ${url} now`, 40, 10);
+    const path = '/home/someone/.local/share/fcast/journal/2026-11.jsonl?x=1';
+    const text = wrapIndented(`see ${path} now`, 40, 10);
     const lines = text.split('\n');
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
     expect(lines.slice(1).every((l) => l.startsWith(' '.repeat(10)) && l[10] !== ' ')).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.map((l) => l.trim()).join('')).toBe(`see ${url} now`);
+    expect(
+      lines
+        .map((l) => l.trim())
+        .join('')
+        .replaceAll(' ', ''),
+    ).toBe(`see${path}now`);
+  });
+
+  it('never breaks a URL: one longer than the room gets a line of its own, from the first column', () => {
+    const url = 'http://127.0.0.1:8787/api/agent/v1/predictions.php?symbol=BTC/USD';
+    expect(wrapIndented(`see ${url} now`, 40, 10)).toBe(`see\n${url}\n          now`);
+    expect(wrapIndented(url, 60, 11)).toBe(url);
+    // One that fits the room wraps as a word.
+    expect(wrapIndented('see https://a.example/x and more words here', 40, 10)).toBe(
+      'see https://a.example/x and\n          more words here',
+    );
   });
 
   it('never cuts http:// nor a key, which has no separator: a word without one stays whole', () => {

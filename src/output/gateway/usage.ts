@@ -14,17 +14,38 @@ function describeCounter(value: unknown): string | undefined {
   return parts.length ? parts.join(', ') : undefined;
 }
 
+/** A counter is low when what is left is at most a tenth of its limit, or at most 5 requests. */
+export const LOW_SHARE = 0.1;
+export const LOW_COUNT = 5;
+
+/**
+ * Whether a counter is running out: `remaining` (or `limit` minus `used`) at most a tenth of
+ * `limit` or at most LOW_COUNT. A counter in other terms (names the seed does not give) is
+ * never judged low: it is shown with --verbose only.
+ */
+export function isLow(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const limit = num(value.limit);
+  const used = num(value.used);
+  const left = num(value.remaining) ?? (limit !== undefined && used !== undefined ? limit - used : undefined);
+  if (left === undefined) return false;
+  return left <= LOW_COUNT || (limit !== undefined && left <= limit * LOW_SHARE);
+}
+
 /**
  * `rate limit: limit 60, remaining 58, reset_s 42` and `daily quota: limit 1000, used 2` (a line
  * each, so that both fit a narrow terminal), or
  * undefined when `meta` says nothing about either (error envelopes carry only the request id).
+ * Quiet by default: without `all` (--verbose), only a counter that is running out is told.
  */
-export function describeUsage(meta: unknown): string | undefined {
+export function describeUsage(meta: unknown, opts: { all?: boolean } = { all: true }): string | undefined {
   if (!isRecord(meta)) return undefined;
   const parts: string[] = [];
+  const shown = (value: unknown) => opts.all === true || isLow(value);
   const rate = describeCounter(meta.rate_limit);
-  if (rate) parts.push(`rate limit: ${rate}`);
+  if (rate && shown(meta.rate_limit)) parts.push(`rate limit: ${rate}`);
   const quota = describeCounter(meta.daily_quota);
-  if (quota) parts.push(`daily quota: ${quota}`);
+  if (quota && shown(meta.daily_quota)) parts.push(`daily quota: ${quota}`);
   return parts.length ? parts.join('\n') : undefined;
 }
