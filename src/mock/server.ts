@@ -218,6 +218,7 @@ function urlHost(host: string): string {
 export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
   const clock = emulatedClock(opts.clock, opts.now ?? Date.now);
   const state = createState(opts.seed ?? DEFAULT_SEED, clock.now, opts.gatewayLimits);
+  const write = opts.log ?? ((line: string) => process.stderr.write(line));
   const { stateFile } = opts;
   const keptKeys = stateFile === undefined ? 0 : restoreKept(state, stateFile);
   if (stateFile !== undefined) {
@@ -226,7 +227,7 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
         saveKept(state, stateFile);
       } catch (err) {
         // The key still works until the emulator stops; only its survival is lost.
-        process.stderr.write(`mock: cannot keep the issued keys in ${stateFile}: ${(err as Error).message}\n`);
+        write(`mock: cannot keep the issued keys in ${stateFile}: ${(err as Error).message}\n`);
       }
     };
   }
@@ -242,7 +243,6 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     while (requests.length > logLimit) requests.shift();
   };
   const quiet = opts.quiet ?? true;
-  const write = opts.log ?? ((line: string) => process.stderr.write(line));
   // Pending `slow` waits, woken by close() so that no timer outlives the server.
   const waits = new Set<() => void>();
   let closing = false;

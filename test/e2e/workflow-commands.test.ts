@@ -118,12 +118,20 @@ describe('no workflow command fcast did not write', () => {
       });
       expectNoForeignCommand(recorded);
     }
+    // Both servers' records: the journal keeps each origin apart unless asked to show them all.
     const runs: string[][] = [
-      ...['table', 'json', 'markdown', 'csv', 'tsv'].map((f) => ['journal', 'report', '--format', f]),
-      ...['table', 'json', 'csv', 'tsv'].map((f) => ['journal', 'list', '--format', f]),
-      ...['csv', 'jsonl'].map((f) => ['journal', 'export', '--format', f]),
+      ...['table', 'json', 'markdown', 'csv', 'tsv'].map((f) => [
+        'journal',
+        'report',
+        '--origin',
+        'all',
+        '--format',
+        f,
+      ]),
+      ...['table', 'json', 'csv', 'tsv'].map((f) => ['journal', 'list', '--origin', 'all', '--format', f]),
+      ...['csv', 'jsonl'].map((f) => ['journal', 'export', '--origin', 'all', '--format', f]),
     ];
-    const plainExport = await runCli(['journal', 'export', '--format', 'jsonl'], {
+    const plainExport = await runCli(['journal', 'export', '--origin', 'all', '--format', 'jsonl'], {
       now: FIXED_NOW,
       env: { FCAST_DATA_DIR: data },
     });
