@@ -18,9 +18,11 @@ const argv = process.argv.slice(2);
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
+// The plain words for a code: the same as src/core/errors.ts's SYSTEM_REASONS says them, for
+// every code both list (test/unit/errors.test.ts holds the two equal; this file cannot import TS).
 const WRITE_FAILURES = {
   ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is used up',
+  EDQUOT: 'the disk quota is exceeded',
   EFBIG: 'the file is too large',
   EBADF: 'it is closed',
   EIO: 'an I/O error',
