@@ -118,7 +118,7 @@ function codeCache(file) {
  * Node's own compile cache for what loads next (22.1+; none on Node 20): kept in os.tmpdir()
  * (or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off) and written by the first
  * run, of the code compiled while loading, so it saves about two thirds of what the build's
- * cache saves (CONTRIBUTING.md, Performance measurements). For a bundle without that cache, as the npm package is.
+ * cache saves (docs/decisions/2026-11-25-code-cache.md). For a bundle without that cache, as the npm package is.
  */
 function compileCached() {
   require('node:module').enableCompileCache?.();
