@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
 import { parseTimeframeList } from './forecast-flags.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 
 export interface JournalFilterFlags {
   symbol?: string[];
@@ -39,9 +39,8 @@ export function parseInstantFlag(raw: string, what: string): number {
 
 /** A flat band in percent: 0 or more, at most 100. */
 export function parseFlatBand(raw: string): number {
-  const text = raw.trim();
-  const n = Number(text);
-  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < 0 || n > 100)
+  const n = parseDecimal(raw, { min: 0, max: 100 });
+  if (n === undefined)
     throw new UsageError(
       `--flat-band must be a percentage from 0 to 100 (${DEFAULT_FLAT_BAND_PCT} is the service's), got ${shown(raw)}`,
     );
