@@ -18,9 +18,11 @@ const argv = process.argv.slice(2);
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
+// The plain words for a code: the same as src/core/errors.ts's SYSTEM_REASONS says them, for
+// every code both list (test/unit/errors.test.ts holds the two equal; this file cannot import TS).
 const WRITE_FAILURES = {
   ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is used up',
+  EDQUOT: 'the disk quota is exceeded',
   EFBIG: 'the file is too large',
   EBADF: 'it is closed',
   EIO: 'an I/O error',
@@ -116,7 +118,7 @@ function codeCache(file) {
  * Node's own compile cache for what loads next (22.1+; none on Node 20): kept in os.tmpdir()
  * (or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off) and written by the first
  * run, of the code compiled while loading, so it saves about two thirds of what the build's
- * cache saves (CONTRIBUTING.md, Performance measurements). For a bundle without that cache, as the npm package is.
+ * cache saves (docs/decisions/2026-11-25-code-cache.md). For a bundle without that cache, as the npm package is.
  */
 function compileCached() {
   require('node:module').enableCompileCache?.();

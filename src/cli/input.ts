@@ -13,7 +13,7 @@ import {
 } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { clean } from '../output/sanitize.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 
 /** A typed value quoted for an error message, cleaned of terminal controls. */
 export const shown = (value: string) => `'${clean(value)}'`;
@@ -140,10 +140,8 @@ export function parseWholeNumber(raw: string, what: string, min = 0, max?: numbe
 
 /** A rate in 0..1. */
 export function parseRate(raw: string, what: string): number {
-  const text = raw.trim();
-  const n = Number(text);
-  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < 0 || n > 1)
-    throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
+  const n = parseDecimal(raw, { min: 0, max: 1 });
+  if (n === undefined) throw new UsageError(`${what} must be a number from 0 to 1, got ${shown(raw)}`);
   return n;
 }
 

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT, originOf } from '../journal/record.js';
 import { canonicalSymbol, parseRate, parseWholeNumber, shown } from './input.js';
 import { parseTimeframeList } from './forecast-flags.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 
 export interface JournalFilterFlags {
   /** `all`, `unknown` or a normalised origin (parseOriginFlag). */
@@ -59,9 +59,8 @@ export const ORIGIN_OPTION = () =>
 
 /** A flat band in percent: 0 or more, at most 100. */
 export function parseFlatBand(raw: string): number {
-  const text = raw.trim();
-  const n = Number(text);
-  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < 0 || n > 100)
+  const n = parseDecimal(raw, { min: 0, max: 100 });
+  if (n === undefined)
     throw new UsageError(
       `--flat-band must be a percentage from 0 to 100 (${DEFAULT_FLAT_BAND_PCT} is the service's), got ${shown(raw)}`,
     );

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import type { Run } from './command.js';
 import { parseWholeNumber, shown } from './input.js';
 import type { ForecastSource } from '../watch/index.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 
 export const DEFAULT_INTERVAL_S = 60;
 /** The service's data moves by the minute at best: a faster watch would only load it. */
@@ -47,9 +47,8 @@ export function addWatchFlags(command: Command, name: string): Command {
 }
 
 function parseInterval(raw: string, hint: string): number {
-  const text = raw.trim();
-  const n = Number(text);
-  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n < MIN_INTERVAL_S || n > MAX_INTERVAL_S)
+  const n = parseDecimal(raw, { min: MIN_INTERVAL_S, max: MAX_INTERVAL_S });
+  if (n === undefined)
     throw new UsageError(
       `--interval must be a number of seconds from ${MIN_INTERVAL_S} to ${MAX_INTERVAL_S}, got ${shown(raw)}`,
       { hint },

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { action, examples, type App } from '../cli/command.js';
 import { UsageError } from '../core/errors.js';
 import { closest, parseWholeNumber } from '../cli/input.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 import { dataDir } from '../config/settings.js';
 
 interface MockFlags {
@@ -214,8 +214,8 @@ function parseClock(
       );
   }
   if (opts.speed !== undefined) {
-    const speed = Number(opts.speed.trim());
-    if (!DECIMAL_NUMBER.test(opts.speed.trim()) || !Number.isFinite(speed) || speed < 0 || speed > maxSpeed)
+    const speed = parseDecimal(opts.speed, { min: 0, max: maxSpeed });
+    if (speed === undefined)
       throw new UsageError(`--speed must be a number from 0 to ${maxSpeed}, got '${opts.speed}'`, {
         hint: "see 'fcast mock --help'",
       });

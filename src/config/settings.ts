@@ -9,7 +9,7 @@ import type { Ctx, Env } from '../core/context.js';
 import { canonicalSymbolOf } from '../core/domain.js';
 import { ConfigError, failureReason, UsageError } from '../core/errors.js';
 import { describeMalformedKey, GATEWAY_KEY_KIND, type KeyKind, REST_KEY_KIND } from './keys.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 
 /** A bad value whose exit code depends on who typed it: a flag is a usage error (2), the environment or the file a config error (3). */
 export class SettingError extends Error {}
@@ -274,9 +274,8 @@ function parseBaseUrl(raw: unknown, where: string): string {
 
 function parseNumber(raw: unknown, where: string, range: { min: number; minIncluded: boolean; what: string }): number {
   const text = asText(raw);
-  const n = Number(text);
-  const low = range.minIncluded ? n < range.min : n <= range.min;
-  if (!DECIMAL_NUMBER.test(text.trim()) || !Number.isFinite(n) || low || n > MAX_SECONDS) {
+  const n = parseDecimal(text, { min: range.min, max: MAX_SECONDS, minExcluded: !range.minIncluded });
+  if (n === undefined) {
     const what = range.minIncluded ? `${range.what} to ${MAX_SECONDS}` : `${range.what}, at most ${MAX_SECONDS}`;
     throw new SettingError(`${where} must be ${what}, got '${text}'`);
   }

@@ -196,6 +196,8 @@ export function systemReason(code: string | undefined): string | undefined {
 }
 
 // A Map, not an object: a code is looked up, and `toString` is no key of an object's own.
+// bin/fcast.js's WRITE_FAILURES says the codes it shares with this table in the same words
+// (test/unit/errors.test.ts holds them equal).
 const SYSTEM_REASONS = new Map([
   ['ENOENT', 'no such file'],
   ['EACCES', 'permission denied'],

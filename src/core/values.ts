@@ -28,6 +28,21 @@ export const nonEmptyText = (v: unknown): string | undefined => (typeof v === 's
  */
 export const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
+/**
+ * The number a person typed (DECIMAL_NUMBER, blanks around it ignored) when it lies from `min`
+ * (or above it, with `minExcluded`) to `max`; undefined otherwise, for the caller to say so in
+ * its own words. The one place flags, variables and config values read a decimal.
+ */
+export function parseDecimal(
+  raw: string,
+  range: { min: number; max: number; minExcluded?: boolean },
+): number | undefined {
+  const text = raw.trim();
+  const n = Number(text);
+  if (!DECIMAL_NUMBER.test(text) || !Number.isFinite(n) || n > range.max) return undefined;
+  return (range.minExcluded ? n <= range.min : n < range.min) ? undefined : n;
+}
+
 export const MAX_EPOCH_S = 253_402_300_799;
 
 /** Whole epoch seconds from 1970 to the end of year 9999: the times the schemas accept and a date can show. */

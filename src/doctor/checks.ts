@@ -134,15 +134,20 @@ export function renderChecks(out: Output, checks: readonly Check[]): string {
 
 /**
  * The end of life of each Node.js major line fcast may meet, as nodejs.org/en/about/previous-releases
- * lists it: past this day a line gets no more security fixes. A major not listed is judged by
- * none (a newer one is maintained; odd ones are short-lived and not listed).
+ * lists it: past this day a line gets no more security fixes. Odd lines are short-lived (about
+ * eight months, never LTS) and are listed too. A major not listed (one newer than the table) is
+ * judged by none.
  * docs/decisions/2026-11-27-node-floor.md says why fcast still runs on 20.
  */
 export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
   18: '2025-04-30',
+  19: '2023-06-01',
   20: '2026-04-30',
+  21: '2024-06-01',
   22: '2027-04-30',
+  23: '2025-06-01',
   24: '2028-04-30',
+  25: '2026-06-01',
 };
 
 /** The end-of-life day of the version's major line when `now` is past it, else undefined. */

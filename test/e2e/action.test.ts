@@ -30,6 +30,9 @@ async function record(): Promise<
   return JSON.parse((await emu.run(['accuracy', '--symbol', 'BTC/USD', '--json'])).stdout).results;
 }
 
+/** Each run is the action's bash steps spawning fcast: generous, for a loaded CI machine (the default is 20 s). */
+const ACTION_TIMEOUT = 120_000;
+
 describe('action.yml', () => {
   it('is a composite action of bash steps whose scripts hold no expression: inputs come in as environment variables', () => {
     expect(action.runs.using).toBe('composite');
@@ -42,66 +45,78 @@ describe('action.yml', () => {
       expect(gate.env?.[`INPUT_${name.toUpperCase().replaceAll('-', '_')}`]).toBe(`\${{ inputs.${name} }}`);
   });
 
-  it('a failing gate: exit 8, one ::error per failed timeframe and no plain line, one table in the summary, verdict fail', async () => {
-    const rows = await record();
-    const failing = rows.filter((r) => r.n_settled < 500);
-    const r = await run({
-      command: 'accuracy',
-      symbol: 'BTC/USD',
-      'min-settled': '500',
-      'base-url': emu.server.url,
-    });
-    expect(r.code).toBe(8);
-    const lines = r.stderr.split('\n');
-    expect(lines.filter((l) => l.startsWith('::error'))).toEqual(
-      failing.map(
-        (f) =>
-          `::error title=fcast accuracy%3A gate failed (${f.timeframe})::gate failed: ${f.timeframe}: n_settled ${f.n_settled} is below --min-settled 500`,
-      ),
-    );
-    expect(lines.filter((l) => !l.startsWith('::'))).toEqual([
-      `fcast: check failed: ${failing.length} gate failures`,
-      '',
-    ]);
-    expect(r.summary.match(/^\| TF \| Settled \|/gm)).toHaveLength(1);
-    expect(r.summary.match(/\*\*Verdict: failed\*\*/g)).toHaveLength(1);
-    expect(r.outputs.verdict).toBe('fail');
-    expect(r.outputs.failures!.split('\n')).toHaveLength(failing.length);
-    expect(r.outputs.settled).toBe(String(rows.reduce((sum, row) => sum + row.n_settled, 0)));
-    for (const row of rows) expect(r.outputs[`maturity-${row.timeframe}`]).toBe(row.maturity);
-  });
+  it(
+    'a failing gate: exit 8, one ::error per failed timeframe and no plain line, one table in the summary, verdict fail',
+    async () => {
+      const rows = await record();
+      const failing = rows.filter((r) => r.n_settled < 500);
+      const r = await run({
+        command: 'accuracy',
+        symbol: 'BTC/USD',
+        'min-settled': '500',
+        'base-url': emu.server.url,
+      });
+      expect(r.code).toBe(8);
+      const lines = r.stderr.split('\n');
+      expect(lines.filter((l) => l.startsWith('::error'))).toEqual(
+        failing.map(
+          (f) =>
+            `::error title=fcast accuracy%3A gate failed (${f.timeframe})::gate failed: ${f.timeframe}: n_settled ${f.n_settled} is below --min-settled 500`,
+        ),
+      );
+      expect(lines.filter((l) => !l.startsWith('::'))).toEqual([
+        `fcast: check failed: ${failing.length} gate failures`,
+        '',
+      ]);
+      expect(r.summary.match(/^\| TF \| Settled \|/gm)).toHaveLength(1);
+      expect(r.summary.match(/\*\*Verdict: failed\*\*/g)).toHaveLength(1);
+      expect(r.outputs.verdict).toBe('fail');
+      expect(r.outputs.failures!.split('\n')).toHaveLength(failing.length);
+      expect(r.outputs.settled).toBe(String(rows.reduce((sum, row) => sum + row.n_settled, 0)));
+      for (const row of rows) expect(r.outputs[`maturity-${row.timeframe}`]).toBe(row.maturity);
+    },
+    ACTION_TIMEOUT,
+  );
 
-  it('a passing gate on one timeframe: exit 0, verdict pass, its win rate, settled count and maturity', async () => {
-    const row = (await record()).find((r) => r.timeframe === '1h')!;
-    const r = await run({
-      command: 'accuracy',
-      symbol: 'BTC/USD',
-      tf: '1h',
-      'min-settled': '1',
-      format: 'csv',
-      'base-url': emu.server.url,
-    });
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(r.summary.match(/^\| TF \| Settled \|/gm)).toHaveLength(1);
-    expect(r.summary).toContain('**Verdict: passed.** fcast accuracy: every check held.');
-    expect(r.outputs).toMatchObject({
-      verdict: 'pass',
-      failures: '',
-      timeframes: '1h',
-      'win-rate': String(row.resolved_win_rate),
-      settled: String(row.n_settled),
-      maturity: row.maturity,
-      'maturity-1h': row.maturity,
-      'maturity-4h': '',
-    });
-  });
+  it(
+    'a passing gate on one timeframe: exit 0, verdict pass, its win rate, settled count and maturity',
+    async () => {
+      const row = (await record()).find((r) => r.timeframe === '1h')!;
+      const r = await run({
+        command: 'accuracy',
+        symbol: 'BTC/USD',
+        tf: '1h',
+        'min-settled': '1',
+        format: 'csv',
+        'base-url': emu.server.url,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')[0]).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(r.summary.match(/^\| TF \| Settled \|/gm)).toHaveLength(1);
+      expect(r.summary).toContain('**Verdict: passed.** fcast accuracy: every check held.');
+      expect(r.outputs).toMatchObject({
+        verdict: 'pass',
+        failures: '',
+        timeframes: '1h',
+        'win-rate': String(row.resolved_win_rate),
+        settled: String(row.n_settled),
+        maturity: row.maturity,
+        'maturity-1h': row.maturity,
+        'maturity-4h': '',
+      });
+    },
+    ACTION_TIMEOUT,
+  );
 
-  it('refuses a command other than the two gates, exit 2', async () => {
-    const r = await run({ command: 'demo', 'base-url': emu.server.url });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe('fcast action: the input command must be track-record or accuracy\n');
-    expect(r.outputs.verdict).toBe('');
-  });
+  it(
+    'refuses a command other than the two gates, exit 2',
+    async () => {
+      const r = await run({ command: 'demo', 'base-url': emu.server.url });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('fcast action: the input command must be track-record or accuracy\n');
+      expect(r.outputs.verdict).toBe('');
+    },
+    ACTION_TIMEOUT,
+  );
 });

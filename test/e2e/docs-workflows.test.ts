@@ -96,5 +96,7 @@ describe('the docs workflows', () => {
         expect(r.stdout, context).toMatch(/^verdict fail, win rate 0\.\d+ on \d+ settled/m);
       }
     },
+    // npm pack (the first time) and an offline npm install -g: far more than the default 20 s on a loaded machine.
+    120_000,
   );
 });

@@ -44,16 +44,23 @@ function run(cmd: string, args: string[], env: Record<string, string>, cwd: stri
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** npm pack, an offline npm install -g and runs of what it installed: generous, for a loaded CI machine (the default is 20 s). */
+const PACKAGE_TIMEOUT = 120_000;
+
 describe('the npm package', () => {
-  it('holds the bundles, bin/ and the completion files, and no dependency', () => {
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
-    expectExit({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 0);
-    const [pack] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
-    expect(pack!.files.map((f) => f.path).sort()).toEqual(PACKED);
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(pkg.dependencies).toBeUndefined();
-    expect(pkg.optionalDependencies).toBeUndefined();
-  });
+  it(
+    'holds the bundles, bin/ and the completion files, and no dependency',
+    () => {
+      const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+      expectExit({ code: r.status, stdout: r.stdout, stderr: r.stderr }, 0);
+      const [pack] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
+      expect(pack!.files.map((f) => f.path).sort()).toEqual(PACKED);
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(pkg.dependencies).toBeUndefined();
+      expect(pkg.optionalDependencies).toBeUndefined();
+    },
+    PACKAGE_TIMEOUT,
+  );
 
   describe('installed offline into an empty prefix', () => {
     let home: string;
@@ -94,56 +101,72 @@ describe('the npm package', () => {
       fcast = join(prefix, 'bin', 'fcast');
     }, 120_000);
 
-    it('prints its version', () => {
-      const r = run(fcast, ['--version'], env, home);
-      expectExit(r, 0);
-      expect(r.stdout).toBe(`${version}\n`);
-      expect(r.stderr).toBe('');
-    });
-
-    it('prints the completion script the clone has', () => {
-      const r = run(fcast, ['completion', 'bash'], env, home);
-      expectExit(r, 0);
-      expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions/fcast.bash'), 'utf8'));
-      expect(r.stderr).toBe('');
-    });
-
-    it('reaches undici (behind a proxy) from its own bundle: nothing comes from a node_modules', () => {
-      const r = run(
-        fcast,
-        ['--base-url', 'https://example.com', '--retries', '0', 'demo', '--json'],
-        { ...env, HTTPS_PROXY: 'http://127.0.0.1:9' },
-        home,
-      );
-      expectExit(r, 6);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(
-        'fcast: request to example.com through the proxy http://127.0.0.1:9 failed: it refused the connection (ECONNREFUSED)\n' +
-          '  hint: check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct\n',
-      );
-    });
-
-    it('runs the demo against its own emulator', async () => {
-      const mock = spawn(fcast, ['mock', '--port', '0', '--print-env'], {
-        env,
-        cwd: home,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        ...asUser,
-      });
-      let printed = '';
-      mock.stdout!.setEncoding('utf8').on('data', (d) => (printed += d));
-      try {
-        await once(mock.stdout!, 'end');
-        const base = /^export FCAST_BASE_URL=(\S+)$/m.exec(printed)?.[1];
-        expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-        const r = run(fcast, ['demo', '--json'], { ...env, FCAST_BASE_URL: base! }, home);
+    it(
+      'prints its version',
+      () => {
+        const r = run(fcast, ['--version'], env, home);
         expectExit(r, 0);
+        expect(r.stdout).toBe(`${version}\n`);
         expect(r.stderr).toBe('');
-        expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'BTC/USD' });
-      } finally {
-        mock.kill('SIGTERM');
-        await once(mock, 'exit');
-      }
-    });
+      },
+      PACKAGE_TIMEOUT,
+    );
+
+    it(
+      'prints the completion script the clone has',
+      () => {
+        const r = run(fcast, ['completion', 'bash'], env, home);
+        expectExit(r, 0);
+        expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions/fcast.bash'), 'utf8'));
+        expect(r.stderr).toBe('');
+      },
+      PACKAGE_TIMEOUT,
+    );
+
+    it(
+      'reaches undici (behind a proxy) from its own bundle: nothing comes from a node_modules',
+      () => {
+        const r = run(
+          fcast,
+          ['--base-url', 'https://example.com', '--retries', '0', 'demo', '--json'],
+          { ...env, HTTPS_PROXY: 'http://127.0.0.1:9' },
+          home,
+        );
+        expectExit(r, 6);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          'fcast: request to example.com through the proxy http://127.0.0.1:9 failed: it refused the connection (ECONNREFUSED)\n' +
+            '  hint: check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct\n',
+        );
+      },
+      PACKAGE_TIMEOUT,
+    );
+
+    it(
+      'runs the demo against its own emulator',
+      async () => {
+        const mock = spawn(fcast, ['mock', '--port', '0', '--print-env'], {
+          env,
+          cwd: home,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          ...asUser,
+        });
+        let printed = '';
+        mock.stdout!.setEncoding('utf8').on('data', (d) => (printed += d));
+        try {
+          await once(mock.stdout!, 'end');
+          const base = /^export FCAST_BASE_URL=(\S+)$/m.exec(printed)?.[1];
+          expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+          const r = run(fcast, ['demo', '--json'], { ...env, FCAST_BASE_URL: base! }, home);
+          expectExit(r, 0);
+          expect(r.stderr).toBe('');
+          expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, symbol: 'BTC/USD' });
+        } finally {
+          mock.kill('SIGTERM');
+          await once(mock, 'exit');
+        }
+      },
+      PACKAGE_TIMEOUT,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
-import { foreignCommands, runnerCommands } from '../helpers/runner-commands.js';
+import { foreignCommands, ownCommands, runnerCommands } from '../helpers/runner-commands.js';
 import { rewriteStrings, serveForwarding, serveTampered, type TamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
@@ -41,30 +41,16 @@ afterAll(async () => {
   await some?.close();
 });
 
-const COMMANDS: Array<[string[], readonly string[]]> = [
-  [['demo'], ['table', 'json', 'csv', 'tsv']],
-  [
-    ['predict', 'BTC/USD', 'ETH/USD'],
-    ['table', 'json', 'csv', 'tsv'],
-  ],
-  [['symbols'], ['table', 'json', 'csv', 'tsv']],
-  [['track-record'], ['table', 'json', 'csv', 'tsv', 'markdown']],
-  [
-    ['accuracy', '--tf', '1h', '--min-settled', '100000'],
-    ['table', 'json', 'csv', 'tsv', 'markdown'],
-  ],
-  [
-    ['verify', '1'],
-    ['table', 'json', 'csv', 'tsv'],
-  ],
-  [
-    ['cmd', 'macro'],
-    ['table', 'json', 'csv', 'tsv'],
-  ],
-  [
-    ['cmd', 'analyze', 'BTC/USD', '1h'],
-    ['table', 'json'],
-  ],
+/** Each command, its formats, and how many annotations of its own it writes (accuracy's one failed gate). */
+const COMMANDS: Array<[string[], readonly string[], number]> = [
+  [['demo'], ['table', 'json', 'csv', 'tsv'], 0],
+  [['predict', 'BTC/USD', 'ETH/USD'], ['table', 'json', 'csv', 'tsv'], 0],
+  [['symbols'], ['table', 'json', 'csv', 'tsv'], 0],
+  [['track-record'], ['table', 'json', 'csv', 'tsv', 'markdown'], 0],
+  [['accuracy', '--tf', '1h', '--min-settled', '100000'], ['table', 'json', 'csv', 'tsv', 'markdown'], 1],
+  [['verify', '1'], ['table', 'json', 'csv', 'tsv'], 0],
+  [['cmd', 'macro'], ['table', 'json', 'csv', 'tsv'], 0],
+  [['cmd', 'analyze', 'BTC/USD', '1h'], ['table', 'json'], 0],
 ];
 
 function actionsEnv(base: string): Record<string, string> {
@@ -82,21 +68,26 @@ function actionsEnv(base: string): Record<string, string> {
 const steady = (text: string): unknown =>
   JSON.parse(text, (key, value: unknown) => (['request_id', 'used', 'remaining'].includes(key) ? undefined : value));
 
-/** The runs' output holds no command but fcast's own annotations, and the payloads did reach it. */
-function expectNoForeignCommand(r: { stdout: string; stderr: string }): void {
+/**
+ * The runs' output holds no command but fcast's own annotations, as many on stderr as expected
+ * (none on stdout), and the payloads did reach it.
+ */
+function expectNoForeignCommand(r: { stdout: string; stderr: string }, own: number): void {
   expect(foreignCommands(r.stdout), `stdout:\n${r.stdout}`).toEqual([]);
   expect(foreignCommands(r.stderr), `stderr:\n${r.stderr}`).toEqual([]);
+  expect(ownCommands(r.stdout), `stdout:\n${r.stdout}`).toEqual([]);
+  expect(ownCommands(r.stderr), `stderr:\n${r.stderr}`).toHaveLength(own);
   expect(`${r.stdout}${r.stderr}`).toMatch(/pwned|v1 anywhere|after a newline|upper case|after blanks/);
 }
 
 describe('no workflow command fcast did not write', () => {
-  for (const [argv, formats] of COMMANDS)
+  for (const [argv, formats, own] of COMMANDS)
     for (const format of formats)
       it(`${argv.join(' ')} --format ${format}`, async () => {
         for (const server of [all, some]) {
           const args = [...argv, '--format', format, '--retries', '0'];
           const r = await runCli(args, { now: FIXED_NOW, env: actionsEnv(server.url) });
-          expectNoForeignCommand(r);
+          expectNoForeignCommand(r, own);
           if (format !== 'json' || server !== some) continue;
           // JSON keeps its value: the same document as outside Actions, but for \u escapes.
           const plain = await runCli(args, {
@@ -116,7 +107,7 @@ describe('no workflow command fcast did not write', () => {
         now: FIXED_NOW,
         env: { ...actionsEnv(server.url), FCAST_DATA_DIR: data },
       });
-      expectNoForeignCommand(recorded);
+      expectNoForeignCommand(recorded, 0);
     }
     // Both servers' records: the journal keeps each origin apart unless asked to show them all.
     const runs: string[][] = [
@@ -138,7 +129,7 @@ describe('no workflow command fcast did not write', () => {
     expect(runnerCommands(plainExport.stdout).length).toBeGreaterThan(0);
     for (const argv of runs) {
       const r = await runCli(argv, { now: FIXED_NOW, env: { ...actionsEnv(all.url), FCAST_DATA_DIR: data } });
-      expectNoForeignCommand(r);
+      expectNoForeignCommand(r, 0);
       if (argv.at(-1) === 'jsonl') {
         const lines = (text: string) =>
           text
@@ -173,6 +164,7 @@ describe('the cases measured in issue 29', () => {
         '::error title=fcast accuracy%3A gate failed (1h)::gate failed: 1h: n_settled 691 is below --min-settled 100000',
       );
       expect(foreignCommands(r.stdout + r.stderr)).toEqual([]);
+      expect(ownCommands(r.stdout + r.stderr)).toHaveLength(1);
     } finally {
       await server.close();
     }
@@ -197,7 +189,10 @@ describe('a forecast whose tf is a command', () => {
       // Outside Actions, as it was recorded.
       const plain = await runCli(['journal', 'report'], { now: FIXED_NOW, env: { FCAST_DATA_DIR: data } });
       expect(plain.stdout).toMatch(/^::stop-commands::x {8}0 {2}0\/0\/0 {5}1 /m);
-      for (const r of [report, exported]) expect(foreignCommands(r.stdout + r.stderr)).toEqual([]);
+      for (const r of [report, exported]) {
+        expect(foreignCommands(r.stdout + r.stderr)).toEqual([]);
+        expect(ownCommands(r.stdout + r.stderr)).toEqual([]);
+      }
     } finally {
       await server.close();
     }
@@ -221,6 +216,7 @@ describe('error messages and hints', () => {
         expect(`${r.stdout}${r.stderr}`).toMatch(/stop-commands|warning::m|error::c/);
         expect(foreignCommands(r.stdout), r.stdout).toEqual([]);
         expect(foreignCommands(r.stderr), r.stderr).toEqual([]);
+        expect(ownCommands(r.stdout + r.stderr)).toEqual([]);
       }
     } finally {
       await server.close();

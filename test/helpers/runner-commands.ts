@@ -18,9 +18,24 @@ export function runnerCommands(output: string): FoundCommand[] {
   return found;
 }
 
-/** The commands found that are not fcast's own annotations (`::error`, `::warning`, `::notice` lines with no `##[`). */
+/**
+ * The shape of fcast's own annotations, and only that: what annotate() writes through writeOwnCommand
+ * (src/output/annotations.ts, workflowCommand), an `::error` or `::warning` whose title is one of
+ * fcast's (`fcast track-record: ...`, `fcast accuracy: ...`, `fcast journal report: ...`, escaped as
+ * a property: no raw `:` or `,`), on a line of its own with no `##[`. A server's `::warning::...` or
+ * `::error title=Injected::...` does not match.
+ */
+export const OWN_COMMAND =
+  /^::(error|warning) title=fcast (track-record|accuracy|journal report)%3A [^:,\r\n]+::[^\r\n]*$/;
+
+const isOwn = (c: FoundCommand) => c.syntax === 'v2' && OWN_COMMAND.test(c.line) && !c.line.includes('##[');
+
+/** The commands found that are fcast's own annotations (OWN_COMMAND). */
+export function ownCommands(output: string): FoundCommand[] {
+  return runnerCommands(output).filter(isOwn);
+}
+
+/** The commands found that are not fcast's own annotations. */
 export function foreignCommands(output: string): FoundCommand[] {
-  return runnerCommands(output).filter(
-    (c) => !(c.syntax === 'v2' && /^::(error|warning|notice)( title=[^:]*)?::/.test(c.line) && !c.line.includes('##[')),
-  );
+  return runnerCommands(output).filter((c) => !isOwn(c));
 }

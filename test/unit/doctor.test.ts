@@ -8,6 +8,7 @@ import {
   checkNode,
   checkProxy,
   exitCodeOf,
+  nodeEndOfLife,
   type Check,
   type ConfigState,
 } from '../../src/doctor/checks.js';
@@ -50,7 +51,21 @@ describe('doctor checks', () => {
     expect(checkNode('v22.12.0', Date.UTC(2026, 10, 27)).status).toBe('pass');
     expect(checkNode('22.12.0', Date.UTC(2027, 4, 1)).detail).toMatch(/end of life on 2027-04-30/);
     expect(checkNode('24.1.0', Date.UTC(2028, 4, 1)).detail).toMatch(/end of life on 2028-04-30/);
-    expect(checkNode('25.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
+    expect(checkNode('26.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
+  });
+
+  it('warns on an odd line past its end of life too', () => {
+    expect(checkNode('25.0.0', Date.UTC(2026, 5, 1, 23, 59)).status).toBe('pass');
+    expect(checkNode('25.0.0', Date.UTC(2030, 0, 1))).toEqual({
+      name: 'node',
+      status: 'warn',
+      detail: '25.0.0: Node.js 25 reached its end of life on 2026-06-01 and gets no more security fixes',
+      hint: 'install a maintained line, e.g. the current LTS (fcast runs on 20, 22 and 24)',
+    });
+    expect(checkNode('21.7.3', Date.UTC(2026, 10, 27)).detail).toMatch(/end of life on 2024-06-01/);
+    expect(checkNode('23.11.1', Date.UTC(2026, 10, 27)).detail).toMatch(/end of life on 2025-06-01/);
+    expect(nodeEndOfLife('19.9.0', Date.UTC(2026, 10, 27))).toBe('2023-06-01');
+    expect(checkNode('27.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
   });
 
   it('checks modes on POSIX systems only, and accepts stricter ones', () => {

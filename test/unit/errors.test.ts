@@ -1,5 +1,7 @@
 // amend(): the one way to add a prefix, suffix or hint to an error, keeping its class, exit
 // code, details and cause; systemReason(): a failed file operation's code said plainly.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { amend, ApiError, ExitCode, NetworkError, systemReason } from '../../src/core/errors.js';
 
@@ -36,5 +38,16 @@ describe('systemReason', () => {
     expect(systemReason(undefined)).toBeUndefined();
     for (const code of ['EBUSY', 'toString', 'constructor', '__proto__', 'hasOwnProperty'])
       expect(systemReason(code), code).toBeUndefined();
+  });
+
+  it("says each code as bin/fcast.js's table of write failures says it (that file cannot import this one)", () => {
+    const bin = readFileSync(fileURLToPath(new URL('../../bin/fcast.js', import.meta.url)), 'utf8');
+    const table = /^const WRITE_FAILURES = \{\n([^}]*)\n\};$/m.exec(bin)?.[1];
+    expect(table).toBeDefined();
+    const entries = [...(table ?? '').matchAll(/^ {2}([A-Z]+): '([^'\\]*)',$/gm)].map((m) => [m[1], m[2]]);
+    expect(entries).toHaveLength((table ?? '').split('\n').length);
+    const shared = entries.filter(([code]) => systemReason(code) !== undefined);
+    expect(shared.map(([code]) => code)).toEqual(['ENOSPC', 'EDQUOT', 'EROFS']);
+    for (const [code, words] of shared) expect(words, code).toBe(systemReason(code));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandNeutraliser, neutralise, neutralisedIO, writeOwnCommand } from '../../src/output/workflow-commands.js';
-import { foreignCommands, runnerCommands } from '../helpers/runner-commands.js';
+import { foreignCommands, ownCommands, runnerCommands } from '../helpers/runner-commands.js';
 
 class Sink {
   text = '';
@@ -67,17 +67,39 @@ describe('the boundary', () => {
     const err = new Sink();
     const io = neutralisedIO({ stdout: out, stderr: err, stdin: undefined as never });
     io.stderr.write('::stop-commands::pwned\n');
-    writeOwnCommand(io.stderr, '::error title=fcast gate::1h ##[error]x\n');
+    writeOwnCommand(io.stderr, '::error title=fcast track-record%3A gate failed (1h)::1h ##[error]x\n');
     io.stderr.write('::error::not ours\n');
     writeOwnCommand(io.stderr, '::error::two\n::warning::lines\n');
     expect(err.text).toBe(
       ': :stop-commands::pwned\n' +
-        '::error title=fcast gate::1h ## [error]x\n' +
+        '::error title=fcast track-record%3A gate failed (1h)::1h ## [error]x\n' +
         ': :error::not ours\n' +
         ': :error::two\n: :warning::lines\n',
     );
     expect(foreignCommands(err.text)).toEqual([]);
-    expect(runnerCommands(err.text)).toEqual([{ syntax: 'v2', line: '::error title=fcast gate::1h ## [error]x' }]);
+    const own = [{ syntax: 'v2', line: '::error title=fcast track-record%3A gate failed (1h)::1h ## [error]x' }];
+    expect(runnerCommands(err.text)).toEqual(own);
+    expect(ownCommands(err.text)).toEqual(own);
+  });
+
+  it('the tests take only fcast own shape of annotation as its own', () => {
+    for (const line of [
+      '::error title=fcast accuracy%3A gate failed (1h)::gate failed',
+      '::warning title=fcast journal report%3A small sample (1h)::1h: 3 settled',
+      '::warning title=fcast track-record%3A warning::text',
+    ])
+      expect([foreignCommands(line), ownCommands(line).length]).toEqual([[], 1]);
+    for (const line of [
+      '::error title=Injected::v2',
+      '::warning::after a carriage return',
+      '::error::x',
+      '::notice title=fcast accuracy%3A x::y',
+      '::error title=fcast accuracy: gate::y',
+      '::error title=fcast accuracy%3A gate::x ##[error]y',
+      '  ::error title=fcast accuracy%3A gate::indented',
+      '::stop-commands::pwned',
+    ])
+      expect([ownCommands(line), foreignCommands(line).length]).toEqual([[], 1 + (line.includes('##[') ? 1 : 0)]);
   });
 
   it('starts its own command on a line of its own', () => {
