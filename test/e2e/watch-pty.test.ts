@@ -88,11 +88,21 @@ function watchInPane(name: string, env: Record<string, string>, argv: string[]):
   tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', 'sh', '-c', command);
 }
 
-/** The terminal given back: the shell's screen, a visible cursor, the modes it had before. */
-function expectRestored(name: string): void {
+/**
+ * The terminal given back: the shell's screen, a visible cursor, the modes it had before. The
+ * shell prints its modes line a moment after the EXIT line (it runs `stty -g` first), so that
+ * line is waited for, and judged once it is there.
+ */
+async function expectRestored(name: string): Promise<void> {
   expect(shown(name, '#{alternate_on}')).toBe('0');
   expect(shown(name, '#{cursor_flag}')).toBe('1');
-  expect(pane(name)).toMatch(/\nEXIT=\d+\nMODES-RESTORED\n/);
+  const screen = await until(
+    'the modes line',
+    5000,
+    () => pane(name),
+    (s) => /\nMODES-(RESTORED|CHANGED)\n/.test(s),
+  );
+  expect(screen).toMatch(/\nEXIT=\d+\nMODES-RESTORED\n/);
 }
 
 /** The exit code the pane's shell printed, once fcast has ended. */
@@ -196,7 +206,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
 
     tmux('send-keys', '-t', 'board', 'q');
     expect(await exitCode('board')).toBe(0);
-    expectRestored('board');
+    await expectRestored('board');
     expect(pane('board')).toMatch(/^SHELL-SCREEN-BEFORE\nEXIT=0\n/);
   }, 90_000);
 
@@ -213,7 +223,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     expect(shown('ctrlc', '#{alternate_on}')).toBe('1');
     tmux('send-keys', '-t', 'ctrlc', 'C-c');
     expect(await exitCode('ctrlc')).toBe(130);
-    expectRestored('ctrlc');
+    await expectRestored('ctrlc');
     expect(pane('ctrlc')).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
   }, 30_000);
 
@@ -231,7 +241,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       );
       spawnSync('kill', [`-${signal}`, fcastPid(name)]);
       expect(await exitCode(name)).toBe(130);
-      expectRestored(name);
+      await expectRestored(name);
       expect(pane(name)).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
     }
   }, 30_000);
@@ -252,7 +262,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     for (const c of cases) {
       watchInPane(c.name, { FCAST_BASE_URL: mock.url, FCAST_API_KEY: c.key }, ['predict', c.symbol, '--watch']);
       expect(await exitCode(c.name)).toBe(c.code);
-      expectRestored(c.name);
+      await expectRestored(c.name);
       // The error, on the shell's screen: one line, then its hint.
       const told = tmux('capture-pane', '-p', '-J', '-t', c.name).split('\n');
       expect(told[1]).toMatch(c.error);
@@ -302,7 +312,7 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       // Raw keys again: q alone (no Enter) quits, and the terminal is as it was.
       tmux('send-keys', '-t', name, 'q');
       expect(await exitCode(name)).toBe(0);
-      expectRestored(name);
+      await expectRestored(name);
     },
     30_000,
   );
