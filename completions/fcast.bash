@@ -206,7 +206,7 @@ __fcast_values() {
     list13) __fcast_words+=' csv jsonl' ;;
     list14) __fcast_words+=' table' ;;
     list15) __fcast_words+=' bash zsh fish' ;;
-    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;
   esac
 }
 
