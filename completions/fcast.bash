@@ -206,7 +206,7 @@ __fcast_values() {
     list13) __fcast_words+=' csv jsonl' ;;
     list14) __fcast_words+=' table' ;;
     list15) __fcast_words+=' bash zsh fish' ;;
-    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes' ;;
+    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;
   esac
 }
 
@@ -283,9 +283,14 @@ _fcast() {
   COMPREPLY=()
   local -a candidates
   read -r -a candidates <<< "$__fcast_words"
+  # Any case matches (`demo btc` offers BTC/USD); the word is replaced by the candidate as written.
+  local nocase_was=1
+  shopt -q nocasematch || nocase_was=''
+  shopt -s nocasematch
   for word in "${candidates[@]}"; do
     [[ $word == "$cur"* ]] && COMPREPLY+=("$prefix$word")
   done
+  [[ -n $nocase_was ]] || shopt -u nocasematch
   return 0
 }
 

@@ -184,7 +184,7 @@ function __fcast_values
         case list15
             printf '%s\n' 'bash' 'zsh' 'fish'
         case list16
-            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes'
+            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes' 'forecasts' 'watch'
     end
 end
 

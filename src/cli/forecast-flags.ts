@@ -1,8 +1,8 @@
-// What `demo` and `predict` share: the --tf filter and the help that explains the columns.
+// What `demo` and `predict` share: the --tf filter and the help line naming the topics that explain the columns.
 // Kept free of output code so that building the command tree stays cheap.
 import { equivalentTimeframe } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
-import { helpTable } from './help.js';
+import { type HelpText, helpWidth, wrapHelp } from './help.js';
 import { closest, shown } from './input.js';
 
 /** `--tf 1h,6h` (repeatable): lower-cased timeframe names, in the order typed, without repeats. */
@@ -56,23 +56,9 @@ export const TF_FLAG = [
   'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)',
 ] as const;
 
-/** What each column of the forecast table means, for --help of demo and predict. */
-export const FORECAST_COLUMNS_HELP = helpTable(
-  'Columns of the forecast table',
-  [
-    ['TF', 'timeframe'],
-    ['Dir', "ia3's direction; ≠ where the target price moves the other way"],
-    ['Prob', "ia3's probability of that direction"],
-    ['Resolves', 'when the target time comes ("in 3h20m") or how long ago it passed'],
-    ['At (UTC)', 'the target time'],
-    ['Target', 'the forecast price then'],
-    ['Move', 'the target against the anchor price, in %'],
-    ['Conf', "ia2's confidence"],
-    ['Long, Short, Flat', "ia3's probabilities"],
-    ['Horizon, Age', 'how far ahead the forecast looks; how old it is'],
-    ['Anchor', 'the price when the forecast was made'],
-    ['Status, ia2 Δ, ia1', "piped, or --wide: the status, ia2's predicted change, ia1's score"],
-  ],
-  'Open forecasts first, settled ones below. A narrow terminal drops columns from the end of ' +
-    'this list first; --wide keeps them all.',
-);
+/**
+ * For --help of demo and predict: the one line that names the help topics with the rest (what
+ * each column means, several symbols, --json, --watch), so that the help itself stays short.
+ */
+export const FORECAST_TOPICS_HELP: HelpText = (context) =>
+  `\n${wrapHelp("More: 'fcast help forecasts' (columns, symbols, --json), 'fcast help watch'.", 0, helpWidth(context))}`;

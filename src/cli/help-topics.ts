@@ -1,6 +1,7 @@
 // `fcast help TOPIC`: what does not fit in the root help without making it a manual (as
 // `gh help environment`). Each topic is laid out for the width it is shown at, at most 80.
 import { settingRows } from '../config/settings.js';
+import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import { EXIT_CODE_HELP } from '../core/errors.js';
 import { helpRows, wrapHelp } from './help.js';
 
@@ -52,4 +53,93 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
         ),
       ].join('\n'),
   },
+  forecasts: {
+    summary: "predict's and demo's output: the columns, several symbols, --json",
+    render: (width) =>
+      [
+        wrapHelp(
+          'Several symbols are fetched twenty at a time and shown in the order given. A symbol that ' +
+            'fails does not hide the others: its error goes to stderr and the exit code is that of the ' +
+            'first failure in the order given.',
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          'In a table, several symbols start with an overview, one row per symbol: price, 24h change, ' +
+            'direction and probability of a few headline timeframes (or of those given with --tf), and ' +
+            "the forecast that resolves next; --detail adds each symbol's full table after it.",
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          'With --json and several symbols, stdout is a JSON array with one element per symbol, in ' +
+            "order: its body, the server's error body, or null when no answer came.",
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          `Of the timeframes shown, only ${ACCURACY_TIMEFRAMES.join(', ')} have a track record ` +
+            "('fcast accuracy --tf TF'): the table marks them *. --tf takes any spelling of the same " +
+            'length of time (60min is 1h).',
+          0,
+          width,
+        ),
+        '',
+        'Columns of the forecast table:',
+        helpRows(FORECAST_COLUMNS, width),
+        wrapHelp(
+          'Open forecasts first, settled ones below. A narrow terminal drops columns from the end of ' +
+            'this list first, and says so; --wide keeps them all.',
+          2,
+          width,
+        ),
+      ].join('\n'),
+  },
+  watch: {
+    summary: 'how --watch behaves: the board, its keys, piped output',
+    render: (width) =>
+      [
+        wrapHelp(
+          'On a terminal: a board on the alternate screen, redrawn in place; countdowns tick each second; ' +
+            'what changed since the previous refresh is marked; keys q quit (exit 0), r refresh now (never ' +
+            'sooner than --interval after the last). Ctrl-Z suspends it; fg brings it back.',
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          "Piped: each refresh's table then a blank line; with --json, one line of JSON per response " +
+            "(each symbol's body, or its error body) per refresh.",
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          'A failed refresh (rate limit, unavailable) keeps the last data, marked stale, and backs off; a ' +
+            'permanent error (key, unknown symbol) ends the watch with its exit code. Each request is sent ' +
+            'once per refresh.',
+          0,
+          width,
+        ),
+      ].join('\n'),
+  },
 };
+
+/** What each column of the forecast table means (`fcast help forecasts`). */
+const FORECAST_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['TF', 'timeframe'],
+  ['Dir', "ia3's direction; ≠ where the target price moves the other way"],
+  ['Prob', "ia3's probability of that direction"],
+  ['Resolves', 'when the target time comes ("in 3h20m") or how long ago it passed'],
+  ['At (UTC)', 'the target time'],
+  ['Target', 'the forecast price then'],
+  ['Move', 'the target against the anchor price, in %'],
+  ['Conf', "ia2's confidence"],
+  ['Long, Short, Flat', "ia3's probabilities"],
+  ['Horizon, Age', 'how far ahead the forecast looks; how old it is'],
+  ['Anchor', 'the price when the forecast was made'],
+  ['Status, ia2 Δ, ia1', "piped, or --wide: the status, ia2's predicted change, ia1's score"],
+];

@@ -251,7 +251,7 @@ function unknownHelpTopic(word: string, parent: Command): UsageError {
   ];
   const near = closest(word, names);
   return new UsageError(`no command or help topic '${word}'${near ? `; did you mean '${near}'?` : ''}`, {
-    hint: `the topics are ${Object.keys(HELP_TOPICS).join(' and ')}; 'fcast --help' lists the commands`,
+    hint: `the topics are ${Object.keys(HELP_TOPICS).join(', ')}; 'fcast --help' lists the commands`,
   });
 }
 

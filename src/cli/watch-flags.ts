@@ -2,7 +2,6 @@
 // (before any request), and what a watch changes in a run. The watch itself (src/watch/) is
 // imported by the action only when --watch is given.
 import { Option, type Command } from 'commander';
-import { helpNotes } from './help.js';
 import { UsageError } from '../core/errors.js';
 import type { Run } from './command.js';
 import { parseWholeNumber, shown } from './input.js';
@@ -84,19 +83,6 @@ export function watchPlan(run: Run, flags: WatchFlags, name: string): WatchPlan 
   run.flags.retries = 0;
   return { intervalS: flags.interval ?? DEFAULT_INTERVAL_S, count: flags.count };
 }
-
-/** For the commands' --help: how a watch behaves, in a few lines. */
-export const WATCH_HELP = helpNotes(
-  'Watching (--watch)',
-  'On a terminal: a board on the alternate screen, redrawn in place; countdowns tick each second; ' +
-    'what changed since the previous refresh is marked; keys q quit (exit 0), r refresh now (never ' +
-    'sooner than --interval after the last).',
-  "Piped: each refresh's table then a blank line; with --json, one line of JSON per response " +
-    "(each symbol's body, or its error body) per refresh.",
-  'A failed refresh (rate limit, unavailable) keeps the last data, marked stale, and backs off; a ' +
-    'permanent error (key, unknown symbol) ends the watch with its exit code. Each request is sent ' +
-    'once per refresh.',
-);
 
 /** Runs the watch (loaded only now: a command that does not watch never parses it). */
 export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource): Promise<number> {

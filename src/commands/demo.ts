@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cli/input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
-import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
@@ -27,8 +27,7 @@ export function register(program: Command, app: App): void {
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
     .option(RECORD_FLAG[0], RECORD_FLAG[1]);
   addWatchFlags(command, 'demo')
-    .addHelpText('after', FORECAST_COLUMNS_HELP)
-    .addHelpText('after', WATCH_HELP)
+    .addHelpText('after', FORECAST_TOPICS_HELP)
     .addHelpText(
       'after',
       examples(

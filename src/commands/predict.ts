@@ -1,10 +1,9 @@
-import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import type { Command } from 'commander';
 import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cli/input.js';
-import { checkTimeframes, FORECAST_COLUMNS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
-import { addWatchFlags, runWatch, WATCH_HELP, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
+import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
 import { withSettingOrigin } from '../cli/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
@@ -34,37 +33,25 @@ export function register(program: Command, app: App): void {
     .summary('latest forecasts for symbols (needs a key)')
     .description(
       'The latest forecast per timeframe for each symbol, with your key (tier free: data delayed 15 ' +
-        'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD); several are ' +
-        'fetched twenty at a time and shown in the order given. A symbol that fails does not hide the others: ' +
-        'its error goes to stderr and the exit code is that of the first failure in the order given. With ' +
-        '--json and several symbols, stdout is a JSON array with one element per symbol, in order: its body, ' +
-        "the server's error body, or null when no answer came. Several symbols in a table start with an " +
-        'overview, one row per symbol (price, 24h change, direction and probability of a few headline ' +
-        'timeframes, or of those given with --tf, and the forecast that resolves next); --detail adds ' +
-        "each symbol's full table after it. Of the timeframes shown, only " +
-        `${ACCURACY_TIMEFRAMES.join(', ')} have a track record ('fcast accuracy --tf TF'): the table marks them *. ` +
-        '--tf takes any spelling of the same length of time (60min is 1h).',
+        'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD). Several ' +
+        'start with an overview, one row per symbol. Timeframes marked * have a track record.',
     )
-    .argument('[symbol...]', 'one or more symbols, e.g. BTC/USD eth-usd (default: the watchlist setting)')
+    .argument('[symbol...]', 'symbols, e.g. BTC/USD eth-usd (default: the watchlist)')
     .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)')
     .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)')
     .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
     .option('--detail', "with several symbols: each symbol's full table after the overview")
     .option(RECORD_FLAG[0], RECORD_FLAG[1]);
   addWatchFlags(command, 'predict')
-    .addHelpText('after', FORECAST_COLUMNS_HELP)
-    .addHelpText('after', WATCH_HELP)
+    .addHelpText('after', FORECAST_TOPICS_HELP)
     .addHelpText(
       'after',
       examples(
         ['fcast predict BTC/USD', 'one symbol as a table'],
-        ['fcast predict BTC/USD --tf 1h,6h', 'only these timeframes'],
         ['fcast predict btc-usd eth/usd SOL/USD', 'several: an overview, one row per symbol'],
-        ['fcast predict BTC/USD ETH/USD --detail', 'the overview, then the full table of each'],
         ['fcast predict BTC/USD --chart', 'with a chart of recent closes and where the forecasts point'],
         ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
         ['fcast predict BTC/USD ETH/USD --watch', 'a live board of both, refreshed every minute'],
-        ['fcast predict --watch --json | jq -c .price', 'the watchlist as a stream: a line per symbol per refresh'],
       ),
     )
     .action(

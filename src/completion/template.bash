@@ -96,9 +96,14 @@ _fcast() {
   COMPREPLY=()
   local -a candidates
   read -r -a candidates <<< "$__fcast_words"
+  # Any case matches (`demo btc` offers BTC/USD); the word is replaced by the candidate as written.
+  local nocase_was=1
+  shopt -q nocasematch || nocase_was=''
+  shopt -s nocasematch
   for word in "${candidates[@]}"; do
     [[ $word == "$cur"* ]] && COMPREPLY+=("$prefix$word")
   done
+  [[ -n $nocase_was ]] || shopt -u nocasematch
   return 0
 }
 

@@ -98,7 +98,8 @@ _fcast() {
   local __fcast_prefix
   __fcast_candidates
   [[ -n $__fcast_prefix ]] && compset -P '*='
-  (( ${#__fcast_reply} )) && _describe -t fcast 'fcast' __fcast_reply
+  # Any case matches (`demo btc` offers BTC/USD); the word is replaced by the candidate as written.
+  (( ${#__fcast_reply} )) && _describe -t fcast 'fcast' __fcast_reply -M 'm:{a-zA-Z}={A-Za-z}'
 }
 
 if [[ $funcstack[1] == _fcast ]]; then

@@ -352,13 +352,15 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?:
     const legend = [`${out.c.yellow(LAST_GLYPH)} last ${priceText(last)}`];
     let projection: LineChartOptions['projection'];
     if (target !== undefined) {
-      const move = last ? ((target - last) / last) * 100 : undefined;
-      // From the last price, as drawn; and, where it fits, from the anchor price, as the table's
-      // Move measures it: each figure says which it is.
+      // From the anchor price first, as the table's Move measures it, so that the two figures
+      // beside each other agree at every width; from the last price (as drawn) where it fits.
+      // Each figure says which it is; without an anchor (the table's Move is then empty), only
+      // the move from the last price is given.
       const anchor = toNumber(forecast.anchor_price);
-      const fromAnchor = anchor ? `, ${formatPercent(((target - anchor) / anchor) * 100)} from anchor` : '';
-      const start = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${formatPercent(move)} from last`;
-      const [head, short] = [`${start}${fromAnchor})`, `${start})`];
+      const fromAnchor = anchor ? `${formatPercent(((target - anchor) / anchor) * 100)} from anchor` : undefined;
+      const fromLast = last ? `${formatPercent(((target - last) / last) * 100)} from last` : undefined;
+      const start = `${TARGET_GLYPH} ${tf} target ${priceText(target)} (${fromAnchor ?? fromLast ?? formatPercent(undefined)}`;
+      const [head, short] = [`${start}${fromAnchor && fromLast ? `, ${fromLast}` : ''})`, `${start})`];
       const by = targetT === undefined ? '' : ` by ${formatUtc(targetT)}`;
       const age = targetT === undefined || nowSeconds === undefined ? '' : ` (${formatAge(targetT, nowSeconds)})`;
       const text = longestFitting(

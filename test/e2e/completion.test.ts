@@ -73,7 +73,7 @@ function zshComplete(script: string, words: string[]): string[] {
   const program = [
     'compdef() { :; }',
     'compset() { print -r -- "compset $*"; }',
-    '_describe() { print -rl -- "${(@P)${@[-1]}}"; }',
+    '_describe() { print -rl -- "${(@P)4}"; }',
     'source "$1"; shift',
     `fcast() { [[ $1 == ${COMPLETE_SYMBOLS_COMMAND} ]] && print -l ${CACHED.join(' ')}; }`,
     'words=("$@"); CURRENT=${#words}',
@@ -207,6 +207,52 @@ describe('the bash script', () => {
     expect(bashComplete(script, ['fcast', 'predict', 'BTC/USD', 'S'])).toEqual(['SOL/USD']);
     expect(bashComplete(script, ['fcast', 'accuracy', '--symbol', 'A'])).toEqual(['AAPL/USD']);
     expect(bashComplete(script, ['fcast', 'cmd', 'analyze', ''])).toEqual(CACHED);
+  });
+});
+
+describe('symbols complete whatever case is typed, to the symbol as written', () => {
+  it('bash: `fcast demo b`, `btc` and `eth/` complete to BTC/USD and ETH/USD; the shell keeps its nocasematch', async () => {
+    const script = await scriptFile('bash');
+    expect(bashComplete(script, ['fcast', 'demo', 'b'])).toEqual(['BTC/USD']);
+    expect(bashComplete(script, ['fcast', 'demo', 'btc'])).toEqual(['BTC/USD']);
+    expect(bashComplete(script, ['fcast', 'demo', 'eth/'])).toEqual(['ETH/USD']);
+    expect(bashComplete(script, ['fcast', 'predict', 'sol'])).toEqual(['SOL/USD']);
+    const r = spawnSync(
+      'bash',
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        'source "$1"; COMP_WORDS=(fcast demo b); COMP_CWORD=2; _fcast; shopt nocasematch',
+        'bash',
+        script,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stdout).toMatch(/^nocasematch\s+off$/m);
+  });
+
+  it('zsh: the candidates go to compadd with a matcher that ignores case', async (ctx) => {
+    ctx.skip(!has('zsh'), 'zsh is not installed (`which zsh` failed)');
+    const script = await scriptFile('zsh');
+    const program = [
+      'compdef() { :; }',
+      '_describe() { print -r -- "$@"; }',
+      'source "$1"; shift',
+      'words=("$@"); CURRENT=${#words}',
+      '_fcast',
+    ].join('\n');
+    const r = spawnSync('zsh', ['-f', '-c', program, 'zsh', script, 'fcast', 'demo', 'b'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('-t fcast fcast __fcast_reply -M m:{a-zA-Z}={A-Za-z}');
+  });
+
+  it('fish: `fcast demo b` and `btc` complete to BTC/USD', async (ctx) => {
+    ctx.skip(!has('fish'), 'fish is not installed (`which fish` failed)');
+    const script = await scriptFile('fish');
+    expect(fishComplete(script, 'fcast demo b')).toEqual(['BTC/USD']);
+    expect(fishComplete(script, 'fcast demo btc')).toEqual(['BTC/USD']);
+    expect(fishComplete(script, 'fcast predict sol')).toEqual(['SOL/USD']);
   });
 });
 

@@ -57,9 +57,9 @@ describe('no signed zero', () => {
 });
 
 describe('predict --chart', () => {
-  it("labels the target's % as the move from the last price", async () => {
+  it("labels the target's % as the move from the anchor (the table's Move), then from the last price where it fits", async () => {
     const { text } = renderForecastCharts(output(false), await body('BTC/USD', true));
-    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from last(, [+-]?\d+\.\d\d% from anchor)?\)/);
+    expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from anchor(, [+-]?\d+\.\d\d% from last)?\)/);
   });
 
   it('draws the candle timeframes asked for with --tf, and says which have no candles', async () => {

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/cli/command.js';
+import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -69,6 +70,31 @@ describe('help', () => {
     expect(r.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
       expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
+  });
+
+  it.each(['predict', 'demo'])(
+    'fcast %s --help fits in about 50 lines and names, in one line, the topics with the rest',
+    async (name) => {
+      const r = await runCli([name, '--help']);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(50);
+      expect(r.stdout).toContain("\nMore: 'fcast help forecasts' (columns, symbols, --json), 'fcast help watch'.\n");
+      expect(r.stdout).not.toContain('Columns of the forecast table');
+    },
+  );
+
+  it("'fcast help forecasts' and 'fcast help watch' give what predict's help left out", async () => {
+    const forecasts = await runCli(['help', 'forecasts']);
+    expect(forecasts).toMatchObject({ code: 0, stderr: '' });
+    expect(forecasts.stdout).toMatch(/^Columns of the forecast table:\n {2}TF {18}timeframe$/m);
+    expect(forecasts.stdout).toMatch(/^ {2}Move {16}\S/m);
+    const prose = forecasts.stdout.replace(/\s+/g, ' ');
+    expect(prose).toContain('stdout is a JSON array with one element per symbol');
+    expect(prose).toMatch(/only 1min, 5min, .* have a track record/);
+    const watch = await runCli(['help', 'watch']);
+    expect(watch).toMatchObject({ code: 0, stderr: '' });
+    expect(watch.stdout.replace(/\s+/g, ' ')).toContain('keys q quit (exit 0), r refresh now');
+    expect(watch.stdout.replace(/\s+/g, ' ')).toContain('marked stale');
   });
 
   it("'fcast help' gives text only: --json is exit 2 naming the one format it gives, nothing on stdout", async () => {
@@ -142,7 +168,7 @@ describe('help', () => {
     ['a terminal 160 columns wide', { tty: true, columns: 160 }, 80],
     ['a terminal 60 columns wide', { tty: true, columns: 60 }, 60],
   ])('every help page and topic fits on %s', async (_name, opts, width) => {
-    const pages = [...[[], ...paths].map((p) => [...p, '--help']), ['help', 'settings'], ['help', 'exit-codes']];
+    const pages = [...[[], ...paths].map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t])];
     for (const argv of pages) {
       const r = await runCli(argv, { ...opts, env: { NO_COLOR: '1' } });
       expect(r.code, argv.join(' ')).toBe(0);

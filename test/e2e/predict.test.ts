@@ -282,14 +282,28 @@ describe('fcast predict', () => {
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
   });
 
-  it("--chart's legend gives the target's move from the last price and, where it fits, from the anchor (the table's Move)", async () => {
-    const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color'], { tty: true, columns: 160 });
-    const body = JSON.parse(await served('BTC/USD'));
-    const f = body.predictions['15min'];
-    const fromAnchor = (((f.target_price - f.anchor_price) / f.anchor_price) * 100).toFixed(2);
-    expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+% from last, [+-][\d.]+% from anchor\) by /);
-    expect(r.stdout).toContain(`${Number(fromAnchor) >= 0 ? '+' : ''}${fromAnchor}% from anchor`);
-  });
+  it.each([60, 80, 160])(
+    "--chart's legend at %i columns measures the target's move from the anchor, as the table's Move does, and says so",
+    async (columns) => {
+      const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart', '--no-color'], { tty: true, columns });
+      expect(r.code, r.stderr).toBe(0);
+      const body = JSON.parse(await served('BTC/USD'));
+      for (const tf of ['15min', '1h']) {
+        const f = body.predictions[tf];
+        const pct = (((f.target_price - f.anchor_price) / f.anchor_price) * 100).toFixed(2);
+        const move = `${Number(pct) >= 0 ? '+' : ''}${pct}%`;
+        // The table's row and the chart's legend give the same figure for the same target.
+        expect(r.stdout).toMatch(new RegExp(`^${tf} \\*.* ${move.replace('+', '\\+')}( |$)`, 'm'));
+        expect(r.stdout).toMatch(
+          new RegExp(
+            `◆ ${tf} target [\\d,.]+ \\(${move.replace('+', '\\+')} from anchor(, [+-][\\d.]+% from last)?\\)`,
+          ),
+        );
+      }
+      if (columns === 160)
+        expect(r.stdout).toMatch(/◆ 15min target [\d,.]+ \([+-][\d.]+% from anchor, [+-][\d.]+% from last\) by /);
+    },
+  );
 
   it('--chart draws the 15min and 1h closes with the last price and each target, within the width', async () => {
     const r = await emu.runWithKey(['predict', 'BTC/USD', '--chart']);
@@ -306,7 +320,7 @@ describe('fcast predict', () => {
     expect(r.stdout).toMatch(/^● last [\d,.]+/m);
     const target = body.predictions['15min'].target_price as number;
     expect(r.stdout).toMatch(
-      /◆ 15min target [\d,.]+ \([+-][\d.]+% from last(, [+-][\d.]+% from anchor)?\) by 2026-11-22 \d\d:\d\d UTC \(in \d/,
+      /◆ 15min target [\d,.]+ \([+-][\d.]+% from anchor(, [+-][\d.]+% from last)?\) by 2026-11-22 \d\d:\d\d UTC \(in \d/,
     );
     expect(r.stdout).toContain(`15min target ${target.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     expect(r.stdout).toMatch(/◆ 1h target/);

@@ -109,7 +109,9 @@ describe('describeTree', () => {
   it("completes `help` with its siblings' names, and the help topics at the root", () => {
     expect(byLabel(nodes, 'help').args).toEqual([
       {
-        words: ['demo', 'predict', 'accuracy', 'list', 'config', 'settings', 'exit-codes'].map((value) => ({ value })),
+        words: ['demo', 'predict', 'accuracy', 'list', 'config', 'settings', 'exit-codes', 'forecasts', 'watch'].map(
+          (value) => ({ value }),
+        ),
       },
     ]);
   });
