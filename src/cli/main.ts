@@ -1,6 +1,6 @@
 // main(argv, ctx) parses and runs one command and returns its exit code. It never exits:
 // bin/fcast.js does, so tests can call main() in-process as often as they like.
-import type { App } from './command.js';
+import type { App } from '../cmdutil/command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
@@ -8,7 +8,7 @@ import { openBoundary, redactedIO } from '../core/sinks.js';
 import { inGitHubActions } from '../output/annotations.js';
 import { neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
-import { reportError } from './report.js';
+import { reportError } from '../cmdutil/report.js';
 import { isVersionJson, versionJson } from './version.js';
 import { knownSecrets } from '../config/settings.js';
 

@@ -3,7 +3,7 @@
 // text is snapshot-tested, so a change to it is a reviewed change.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../src/cli/command.js';
+import type { App } from '../../src/cmdutil/command.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -1,7 +1,7 @@
 // A run registers only the command it names; help, completion and unknown names get the
 // whole tree, so listings and suggestions never miss a command.
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../src/cli/command.js';
+import type { App } from '../../src/cmdutil/command.js';
 import { buildProgram, commandLine, SHARED_COMMAND_FLAGS } from '../../src/cli/program.js';
 
 const sink = { write: () => true };
