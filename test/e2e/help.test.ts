@@ -11,7 +11,7 @@ async function commandPaths(): Promise<string[][]> {
   const sink = { write: () => true };
   const program = await buildProgram({
     ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-    settle: () => undefined,
+    setExitCode: () => undefined,
   });
   const paths: string[][] = [];
   const walk = (cmd: Command, prefix: string[]) => {

@@ -7,7 +7,7 @@ import { buildProgram, commandLine, SHARED_COMMAND_FLAGS } from '../../src/cli/p
 const sink = { write: () => true };
 const app = (): App => ({
   ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-  settle: () => undefined,
+  setExitCode: () => undefined,
 });
 const registered = async (argv?: string[]) => (await buildProgram(app(), argv)).commands.map((c) => c.name());
 
