@@ -1,6 +1,7 @@
 // The layers, one folder each (CONTRIBUTING.md, "Layout"), held by `npm run lint:deps`:
 //
-//   entry -> cli/ (main, program) -> commands/* -> watch/    -> output/, api/
+//   entry -> cli/ (main, program) -> commands/* -> cmdutil/ (run context, shared flags, input)
+//                                              -> watch/    -> output/, api/
 //                                              -> journal/  -> evidence/, api/
 //                                              -> api/      -> config/ -> core/
 //                                              -> evidence/ (pure)     -> core/
@@ -9,40 +10,22 @@
 // core/ is the floor (domain vocabulary, errors, context, values) and imports no layer; config/
 // stands on core/ only. A renderer takes parsed bodies, so output/, evidence/ and journal/ may
 // import the *types* of api/schemas.ts: those are the domain types. Nothing else of api/ is theirs.
-const LAYERS_ABOVE_API = 'commands|cli|evidence|completion|doctor|mock|watch|journal|output';
+const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output';
 
 // No folder imports a folder that imports it back, directly or through others, dynamic and
-// type-only imports included (dependency-cruiser's folder scope counts every import). Two such
-// cycles stand today, both through cli/, which is still two layers (the entry, and what the
-// commands share): cli/program.ts registers the commands while the commands import cli/'s
-// helpers (command.ts, input.ts, the *-flags.ts files, record.ts, setting-origin.ts), and
-// cli/program.ts imports completion/names.ts while completion/tree.ts imports
-// cli/help-topics.ts. Those folder edges, and only those, are allowed here; moving what the
-// commands share into a helper folder below them (gh's pkg/cmdutil; issue 32, item 1) removes
-// them, and then this list is emptied. Any other edge that closes a folder cycle is an error.
-const KNOWN_FOLDER_CYCLE_EDGES = {
-  'src/cli': ['src/commands', 'src/completion'],
-  'src/commands': ['src/cli', 'src/completion'],
-  'src/completion': ['src/cli'],
-};
-const exactly = (folders) => `^(${folders.map((f) => f.replace(/\./g, '\\.')).join('|')})$`;
+// type-only imports included (dependency-cruiser's folder scope counts every import). There is
+// no allowlist: cli/ is only the entry (main, the command tree), and what the commands share
+// stands below them in cmdutil/ (gh's pkg/cmdutil; issue 32, item 1), so any edge that closes a
+// folder cycle is an error.
 const FOLDER_CYCLE_RULES = [
   {
     name: 'no-folder-cycle',
     comment: 'A folder that imports a folder importing it back makes the two one layer: split what both need into a third.',
     severity: 'error',
     scope: 'folder',
-    from: { pathNot: exactly(Object.keys(KNOWN_FOLDER_CYCLE_EDGES)) },
+    from: { path: '^src/' },
     to: { circular: true },
   },
-  ...Object.entries(KNOWN_FOLDER_CYCLE_EDGES).map(([from, known]) => ({
-    name: `no-folder-cycle-but-known-from-${from.replace(/^src\//, '')}`,
-    comment: `${from} is in a known folder cycle (see KNOWN_FOLDER_CYCLE_EDGES); an edge to any other folder that closes one is new.`,
-    severity: 'error',
-    scope: 'folder',
-    from: { path: exactly([from]) },
-    to: { circular: true, pathNot: exactly(known) },
-  })),
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -126,7 +109,7 @@ module.exports = {
       comment: 'completion/ walks the command tree it is given and reads the settings and the symbols cache.',
       severity: 'error',
       from: { path: '^src/completion/' },
-      to: { path: '^src/', pathNot: '^src/(core|config|completion)/|^src/cli/help-topics\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(core|config|completion)/|^src/cmdutil/help-topics\\.ts$' },
     },
     {
       name: 'doctor-checks-through-the-layers',
@@ -159,10 +142,25 @@ module.exports = {
     },
     {
       name: 'cli-is-not-a-command',
-      comment: 'cli/ holds the tree and what commands share; it reaches a command only through program.ts.',
+      comment: 'cli/ is the entry (main, the command tree); it reaches a command only through program.ts.',
       severity: 'error',
       from: { path: '^src/cli/', pathNot: '^src/cli/program\\.ts$' },
       to: { path: '^src/commands/' },
+    },
+    {
+      name: 'nothing-below-imports-cli',
+      comment: 'cli/ sits on top: only entry.ts and cli/ itself import it; what commands share lives in cmdutil/.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli/|entry\\.ts$)' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'cmdutil-below-commands',
+      comment:
+        'cmdutil/ holds what commands share (the run context, shared flags, input checks, the error report): commands import it, it imports no command, nor cli/, completion/, doctor/ or mock/.',
+      severity: 'error',
+      from: { path: '^src/cmdutil/' },
+      to: { path: '^src/(commands|cli|completion|doctor|mock)/' },
     },
     {
       name: 'watch-is-handed-its-fetch',
@@ -175,7 +173,7 @@ module.exports = {
     {
       name: 'watch-loads-only-to-watch',
       comment:
-        'A command that does not watch must not load the watch (the start-up budget): outside watch/, it is reached by a dynamic import (cli/watch-flags.ts runWatch) or for its types only.',
+        'A command that does not watch must not load the watch (the start-up budget): outside watch/, it is reached by a dynamic import (cmdutil/watch-flags.ts runWatch) or for its types only.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/watch/' },
       to: { path: '^src/watch/', dependencyTypesNot: ['dynamic-import', 'type-only'] },

@@ -1,6 +1,6 @@
 // main(argv, ctx) parses and runs one command and returns its exit code. It never exits:
 // bin/fcast.js does, so tests can call main() in-process as often as they like.
-import type { App } from './command.js';
+import type { App } from '../cmdutil/command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
@@ -8,7 +8,7 @@ import { openBoundary, redactedIO } from '../core/sinks.js';
 import { inGitHubActions } from '../output/annotations.js';
 import { neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
-import { reportError } from './report.js';
+import { reportError } from '../cmdutil/error-report.js';
 import { isVersionJson, versionJson } from './version.js';
 import { knownSecrets } from '../config/settings.js';
 
@@ -27,8 +27,8 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   const io = inGitHubActions(given.env) ? neutralisedIO(given.io) : given.io;
   const ctx: Ctx = { ...given, io: redactedIO(io, redactor) };
   // Commander drops what an action returns: the action hands its exit code back here.
-  let settled: number | undefined;
-  const app: App = { ctx, transport: options.transport, redactor, settle: (code) => (settled ??= code) };
+  let exitCode: number | undefined;
+  const app: App = { ctx, transport: options.transport, redactor, setExitCode: (code) => (exitCode ??= code) };
   if (isVersionJson(argv)) {
     ctx.io.stdout.write(versionJson(ctx.version, ctx.nodeVersion, ctx.platform, process.arch));
     return ExitCode.Ok;
@@ -36,10 +36,10 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   try {
     const program = await buildProgram(app, argv);
     await program.parseAsync(commandLine(program, argv), { from: 'user' });
-    return settled ?? ExitCode.Ok;
+    return exitCode ?? ExitCode.Ok;
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).
-    return settled ?? reportError(err, ctx.io);
+    return exitCode ?? reportError(err, ctx.io);
   } finally {
     closeBoundary();
   }

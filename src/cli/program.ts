@@ -3,14 +3,14 @@
 // listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
 // and import their heavy parts only when their action runs.
 import { type Argument, Command, CommanderError, type HelpContext as CommanderHelpContext, Option } from 'commander';
-import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from './command.js';
+import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from '../cmdutil/command.js';
 import type { OutputFormat } from '../core/domain.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { UsageError } from '../core/errors.js';
 import { flagParser, settingFlags } from '../config/settings.js';
-import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from './help.js';
-import { HELP_TOPICS } from './help-topics.js';
-import { closest, shown } from './input.js';
+import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from '../cmdutil/help.js';
+import { HELP_TOPICS } from '../cmdutil/help-topics.js';
+import { closest, shown } from '../cmdutil/input.js';
 
 interface CommandModule {
   register(program: Command, app: App): void;

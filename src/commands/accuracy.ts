@@ -1,8 +1,13 @@
 import { Option, type Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, type App } from '../cmdutil/command.js';
 import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
-import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
-import { parseAccuracyTimeframe } from '../cli/input.js';
+import {
+  addEvidenceFlags,
+  EVIDENCE_FORMATS,
+  EVIDENCE_HELP_NOTES,
+  type EvidenceFlags,
+} from '../cmdutil/evidence-flags.js';
+import { parseAccuracyTimeframe } from '../cmdutil/input.js';
 
 export function register(program: Command, app: App): void {
   const command = program
@@ -41,7 +46,7 @@ export function register(program: Command, app: App): void {
         app,
         async (run, flags: EvidenceFlags & { tf?: string }) => {
           const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
-            import('../cli/evidence-command.js'),
+            import('../cmdutil/evidence-command.js'),
             import('../api/endpoints.js'),
           ]);
           const query = { symbol: flags.symbol, tf: flags.tf };

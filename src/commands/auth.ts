@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { FcastError, UsageError } from '../core/errors.js';
 import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../config/keys.js';
 import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../config/settings.js';

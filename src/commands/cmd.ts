@@ -1,5 +1,5 @@
 import { Argument, Help, type Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
 import { GATEWAY_LISTS } from '../output/formats/gateway-lists.js';
 import { GATEWAY_COMMANDS, type GatewayCommand } from '../core/domain.js';
 import {
@@ -8,7 +8,7 @@ import {
   requireGatewayCommand,
   shapeGatewayArgs,
   userTimeZone,
-} from '../cli/gateway-args.js';
+} from '../cmdutil/gateway-args.js';
 
 // Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
 // `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.

@@ -1,6 +1,6 @@
 import { Argument, Option, type Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
-import { helpNotes } from '../cli/help.js';
+import { action, examples, type App, type Run } from '../cmdutil/command.js';
+import { helpNotes } from '../cmdutil/help.js';
 import { COMPLETE_SYMBOLS_COMMAND, SHELLS, type Shell } from '../completion/names.js';
 import { configDir } from '../config/settings.js';
 

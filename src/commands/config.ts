@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { UsageError } from '../core/errors.js';
-import { closest } from '../cli/input.js';
+import { closest } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
 import {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
-import { parseDemoSymbol } from '../cli/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
-import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
-import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
+import { parseDemoSymbol } from '../cmdutil/input.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/watch-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';

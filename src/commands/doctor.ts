@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
-import { helpTable } from '../cli/help.js';
+import { action, examples, type App } from '../cmdutil/command.js';
+import { helpTable } from '../cmdutil/help.js';
 
 export function register(program: Command, app: App): void {
   program

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import {
   addFilterFlags,
   addGateFlags,
@@ -11,9 +11,9 @@ import {
   parseOriginFlag,
   parseInstantFlag,
   type JournalFilterFlags,
-} from '../cli/journal-flags.js';
-import { parseChoice } from '../cli/input.js';
-import { helpNotes } from '../cli/help.js';
+} from '../cmdutil/journal-flags.js';
+import { parseChoice } from '../cmdutil/input.js';
+import { helpNotes } from '../cmdutil/help.js';
 import { dataDir, inspectSettings } from '../config/settings.js';
 import { amend, CheckFailedError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT, originLabel, originOf } from '../journal/record.js';
@@ -447,11 +447,11 @@ async function report(run: Run, opts: ReportFlags): Promise<number | undefined> 
   const annotating = gates.hasJournalGates(opts) && opts.annotations !== false && run.ctx.env.GITHUB_ACTIONS === 'true';
   if (!annotating) for (const f of failures) run.out.note(gates.describeJournalGateFailure(f));
   if (gates.hasJournalGates(opts) && run.ctx.env.GITHUB_OUTPUT) {
-    const { writeJournalOutputs } = await import('../cli/journal-annotations.js');
+    const { writeJournalOutputs } = await import('../cmdutil/journal-annotations.js');
     writeJournalOutputs(run.out, run.ctx.env, failures, doc.timeframes);
   }
   if (annotating) {
-    const { annotateJournal } = await import('../cli/journal-annotations.js');
+    const { annotateJournal } = await import('../cmdutil/journal-annotations.js');
     annotateJournal(run.out, run.ctx.env, {
       failures,
       timeframes: doc.timeframes,

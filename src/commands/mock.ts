@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
+import { action, examples, type App } from '../cmdutil/command.js';
 import { UsageError } from '../core/errors.js';
-import { closest, parseWholeNumber } from '../cli/input.js';
+import { closest, parseWholeNumber } from '../cmdutil/input.js';
 import { parseDecimal } from '../core/values.js';
 import { dataDir } from '../config/settings.js';
 

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
-import { canonicalSymbol } from '../cli/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cli/forecast-flags.js';
-import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cli/watch-flags.js';
-import { RECORD_FLAG, recordIfAsked } from '../cli/record.js';
-import { withSettingOrigin } from '../cli/setting-origin.js';
+import { canonicalSymbol } from '../cmdutil/input.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/watch-flags.js';
+import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
+import { withSettingOrigin } from '../cmdutil/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';

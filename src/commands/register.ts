@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Transport } from '../api/transport.js';
-import { action, examples, type App, type Run } from '../cli/command.js';
+import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import {
   ApiError,
   amend,
@@ -10,7 +10,7 @@ import {
   NetworkError,
   UsageError,
 } from '../core/errors.js';
-import { parseEmail } from '../cli/input.js';
+import { parseEmail } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
 import { configDir, secretFromEnv, storedSecret } from '../config/settings.js';
 import { asRecord } from '../core/values.js';
@@ -64,7 +64,7 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
   const [{ openConnection }, { registerKey, requests }, { holdExit }] = await Promise.all([
     import('../api/connect.js'),
     import('../api/endpoints.js'),
-    import('../cli/exit-guard.js'),
+    import('../cmdutil/exit-guard.js'),
   ]);
   if (run.flags.dryRun) return void (await run.dryRun(requests.register(email)));
   const window = new KeyWindow(run, holdExit);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/command.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cmdutil/command.js';
 
 export function register(program: Command, app: App): void {
   program

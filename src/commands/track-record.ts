@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
-import { action, examples, type App } from '../cli/command.js';
-import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES, type EvidenceFlags } from '../cli/evidence-flags.js';
+import { action, examples, type App } from '../cmdutil/command.js';
+import {
+  addEvidenceFlags,
+  EVIDENCE_FORMATS,
+  EVIDENCE_HELP_NOTES,
+  type EvidenceFlags,
+} from '../cmdutil/evidence-flags.js';
 
 export function register(program: Command, app: App): void {
   const command = program
@@ -34,7 +39,7 @@ export function register(program: Command, app: App): void {
         app,
         async (run, flags: EvidenceFlags) => {
           const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
-            import('../cli/evidence-command.js'),
+            import('../cmdutil/evidence-command.js'),
             import('../api/endpoints.js'),
           ]);
           const query = { symbol: flags.symbol };

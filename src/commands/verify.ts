@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cli/command.js';
-import { parseWholeNumber } from '../cli/input.js';
+import { action, examples, isDelimited, RECORD_FORMATS, type App } from '../cmdutil/command.js';
+import { parseWholeNumber } from '../cmdutil/input.js';
 
 export function register(program: Command, app: App): void {
   program

@@ -9,7 +9,7 @@ import {
   OUTPUT_FORMATS,
 } from '../core/domain.js';
 import { CONFIG_KEYS, DIRECTORY_KEYS } from '../config/settings.js';
-import { HELP_TOPICS } from '../cli/help-topics.js';
+import { HELP_TOPICS } from '../cmdutil/help-topics.js';
 
 export interface Word {
   value: string;

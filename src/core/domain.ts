@@ -3,7 +3,7 @@
 
 /**
  * What `--format` can ask for. Each command gives some of them and refuses the rest with
- * exit 2 naming those it gives (cli/command.ts); `--json` is `--format json`.
+ * exit 2 naming those it gives (cmdutil/command.ts); `--json` is `--format json`.
  */
 export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv', 'markdown', 'jsonl'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

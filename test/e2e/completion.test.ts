@@ -36,7 +36,7 @@ async function rootCommandNames(): Promise<string[]> {
     nodeVersion: process.versions.node,
     version: packageVersion(),
   };
-  const program = await buildProgram({ ctx, settle: () => undefined });
+  const program = await buildProgram({ ctx, setExitCode: () => undefined });
   return program
     .createHelp()
     .visibleCommands(program)

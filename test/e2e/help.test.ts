@@ -3,8 +3,8 @@
 // text is snapshot-tested, so a change to it is a reviewed change.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../src/cli/command.js';
-import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import type { App } from '../../src/cmdutil/command.js';
+import { HELP_TOPICS } from '../../src/cmdutil/help-topics.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -12,7 +12,7 @@ async function commandPaths(): Promise<string[][]> {
   const sink = { write: () => true };
   const program = await buildProgram({
     ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-    settle: () => undefined,
+    setExitCode: () => undefined,
   });
   const paths: string[][] = [];
   const walk = (cmd: Command, prefix: string[]) => {

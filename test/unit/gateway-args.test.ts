@@ -11,7 +11,7 @@ import {
   gatewayTimeframe,
   requireGatewayCommand,
   shapeGatewayArgs,
-} from '../../src/cli/gateway-args.js';
+} from '../../src/cmdutil/gateway-args.js';
 
 const command = (name: string): GatewayCommand => GATEWAY_COMMANDS.find((c) => c.name === name)!;
 const shape = (name: string, ...raw: string[]) => shapeGatewayArgs(command(name), raw);

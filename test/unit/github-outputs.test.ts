@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { journalOutputs } from '../../src/cli/journal-annotations.js';
+import { journalOutputs } from '../../src/cmdutil/journal-annotations.js';
 import { outputLines, outputName } from '../../src/output/annotations.js';
 
 describe('outputLines', () => {

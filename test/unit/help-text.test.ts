@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { examples, helpNotes, helpRows, wrapHelp } from '../../src/cli/help.js';
-import { closest } from '../../src/cli/input.js';
+import { examples, helpNotes, helpRows, wrapHelp } from '../../src/cmdutil/help.js';
+import { closest } from '../../src/cmdutil/input.js';
 
 /** Commander's context for help shown on a terminal `columns` wide. */
 const at = (columns: number) => ({

@@ -77,7 +77,7 @@ describe('the output boundary', () => {
     const text = (name: string) => files.find((f) => f.name === name)!.text;
     expect(text('journal/store.ts')).toContain('Buffer.from(redactForFile(text)');
     expect(text('output/annotations.ts')).toMatch(/appendToFile\(file, /);
-    expect(text('cli/evidence-command.ts')).toMatch(/saveFile\(saveTo, /);
+    expect(text('cmdutil/evidence-command.ts')).toMatch(/saveFile\(saveTo, /);
   });
 
   it('catches a write that skips the boundary (the rule itself can fail)', () => {

@@ -1,13 +1,13 @@
 // A run registers only the command it names; help, completion and unknown names get the
 // whole tree, so listings and suggestions never miss a command.
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../src/cli/command.js';
+import type { App } from '../../src/cmdutil/command.js';
 import { buildProgram, commandLine, SHARED_COMMAND_FLAGS } from '../../src/cli/program.js';
 
 const sink = { write: () => true };
 const app = (): App => ({
   ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
-  settle: () => undefined,
+  setExitCode: () => undefined,
 });
 const registered = async (argv?: string[]) => (await buildProgram(app(), argv)).commands.map((c) => c.name());
 

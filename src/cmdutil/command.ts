@@ -13,7 +13,7 @@ import { colorWanted, Output } from '../output/io.js';
 import { Redactor } from '../core/redact.js';
 import { guardOf, WORKFLOW_GUARD } from '../output/workflow-commands.js';
 import { closest, shown } from './input.js';
-import { reportError } from './report.js';
+import { reportError } from './error-report.js';
 import { withSettingOrigin } from './setting-origin.js';
 import { configDir, type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
 import { untilAborted } from '../api/until-aborted.js';
@@ -48,7 +48,7 @@ export interface App {
   /** Lets tests swap the wire; production leaves it undefined (see api/transport.ts). */
   transport?: (ctx: Ctx) => Transport;
   /** How an action hands its exit code back to main: commander drops what actions return. */
-  settle(code: number): void;
+  setExitCode(code: number): void;
   /** What every write passes (main wraps the streams with it); commands add keys they learn. */
   redactor?: Redactor;
 }
@@ -241,7 +241,7 @@ export function action<O, A extends unknown[]>(
     try {
       format = chosenFormat(command, flags, formats);
     } catch (err) {
-      app.settle(reportError(helpHinted(err, command), app.ctx.io, flags));
+      app.setExitCode(reportError(helpHinted(err, command), app.ctx.io, flags));
       return;
     }
     const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format);
@@ -260,7 +260,7 @@ export function action<O, A extends unknown[]>(
     } finally {
       close();
     }
-    app.settle(code);
+    app.setExitCode(code);
   };
   return Object.assign(run, { formats });
 }
