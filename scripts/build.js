@@ -69,8 +69,8 @@ const undiciBeside = (up) => ({
   },
 });
 
-await build({
-  entryPoints: { undici: 'node_modules/undici/index.js' },
+// What every CommonJS bundle of the build shares.
+const cjsBundle = {
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -78,24 +78,20 @@ await build({
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-});
+};
+
+await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js' } });
 
 // dist/fcast.cjs: everything in one file, which no command of the package runs any more (bin
 // runs dist/split/) but which a single-file consumer (the standalone executable) can take whole.
 await build({
+  ...cjsBundle,
   entryPoints: { fcast: 'src/entry.ts', tab: 'src/completion/tab.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   define: { 'import.meta.url': '__fcastModuleUrl' },
   banner: {
     js: "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'core', 'bundle.cjs')).href;",
   },
   plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('.')],
-  logLevel: 'warning',
 });
 
 // dist/split/: what bin/fcast.js runs. The same sources split by esbuild at every dynamic

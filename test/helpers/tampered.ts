@@ -1,7 +1,7 @@
 // A tiny server of the test's own on loopback, for bodies the emulator would never send: a
 // track record with a wrong interval, a verify body with a contradicting outcome. The test
 // builds each body (usually from the emulator's real one) and this serves it as JSON.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
@@ -35,17 +35,7 @@ export async function serveTampered(respond: (url: URL) => Served | Promise<Serv
       },
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listening(server, requests);
 }
 
 /** The emulator's body for a path, parsed. */
@@ -129,6 +119,11 @@ export async function serveForwarding(
         });
     });
   });
+  return listening(server, requests);
+}
+
+/** The server listening on a free loopback port: its URL, the requests it saw, and how to stop it. */
+async function listening(server: Server, requests: string[]): Promise<TamperedServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
