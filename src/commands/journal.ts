@@ -587,7 +587,11 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
 async function importFile(run: Run, file: string, origin: string | undefined): Promise<number | undefined> {
   const { importJournal, importStdin } = await import('../journal/import.js');
   const dryRun = run.flags.dryRun === true;
-  const opts = { dryRun, origin: origin === undefined || origin === 'unknown' ? null : origin };
+  const opts = {
+    dryRun,
+    origin: origin === undefined || origin === 'unknown' ? null : origin,
+    signal: run.ctx.signal,
+  };
   const summary =
     file === '-'
       ? await importStdin(dataDir(run.ctx), run.ctx.io.stdin, run.nowSeconds(), opts)

@@ -42,13 +42,16 @@ export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0, torn: 0 }
 /**
  * Calls `onLine(buf, start, end)` for every complete line of `path` from byte `from` (the
  * newline excluded); returns the offset just past the last complete line. The buffer is reused:
- * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline.
+ * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline. When
+ * `pause` (asked after each line) says so, it stops there and returns the offset just past that
+ * line: a caller that must yield to the event loop (`journal import`) goes on from it later.
  */
 export function forEachLine(
   path: string,
   from: number,
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
+  pause?: () => boolean,
 ): number {
   // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
   // the command waiting for a writer; it is refused here instead.
@@ -75,6 +78,7 @@ export function forEachLine(
         else onLine(buf, start, nl);
         consumed += nl + 1 - start;
         start = nl + 1;
+        if (pause?.()) return consumed;
       }
       if (start === 0 && end === CHUNK) {
         if (!skipping) onLine(buf, 0, Math.min(end, 64));
