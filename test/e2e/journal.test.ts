@@ -582,7 +582,9 @@ describe('a recorded session, settled and reported', () => {
     const listedRows = unsettleableTable.stdout.trimEnd().split('\n').slice(1);
     expect(rows.length).toBeGreaterThan(0);
     expect(listedRows).toHaveLength(rows.length);
-    for (const [i, line] of listedRows.entries()) expect(line.endsWith(`  ${rows[i].reason}`), line).toBe(true);
+    // The reason, then the origin: the table ends with the service the record came from.
+    for (const [i, line] of listedRows.entries())
+      expect(line.endsWith(`  ${rows[i].reason}  ${rows[i].origin}`), line).toBe(true);
     const csv = await emu.runWithKey(['journal', 'export'], { env });
     expectExit(csv, 0);
     const [header, ...body] = csv.stdout.trimEnd().split('\n');
