@@ -1,5 +1,5 @@
-// `journal import FILE`: an export (CSV, its columns in any order, others ignored; or JSON
-// Lines, the export's objects or the journal's own lines) merged into the journal without
+// `journal import FILE`: an export (CSV or TSV, its columns in any order, others ignored; or
+// JSON Lines, the export's objects or the journal's own lines) merged into the journal without
 // duplicates: a forecast already recorded is skipped, a settlement only added where the
 // journal has none (a settled row also replaces an unsettleable mark).
 // The journal is read and the file de-duplicated against it without the lock; the lock is
@@ -10,6 +10,7 @@ import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { failureReason, InterruptedError, UsageError } from '../core/errors.js';
+import { tsvCells } from '../core/tsv.js';
 import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
@@ -17,7 +18,7 @@ import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
 import { loadJournalLock, monthFiles, openJournalDir, statSizeOr0, withJournalSync } from './store.js';
 
 export interface ImportSummary {
-  format: 'csv' | 'jsonl';
+  format: 'csv' | 'tsv' | 'jsonl';
   rows: number;
   forecasts: number;
   settlements: number;
@@ -33,8 +34,27 @@ const BATCH = 2_000;
 
 const notAnExport = (path: string, why: string): UsageError =>
   new UsageError(`${path} is not a journal export: ${why}`, {
-    hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)",
+    hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)",
   });
+
+/** A CSV or TSV header's column names; one without the export's columns is refused. */
+function readHeader(cells: string[], label: string): string[] {
+  const header = cells.map((h) => h.trim());
+  const missing = EXPORT_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length === EXPORT_COLUMNS.length)
+    throw notAnExport(label, "its first line is not a header with the export's columns");
+  if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
+  return header;
+}
+
+/** A row's cells by their column names (the first of a repeated name wins). */
+function rowOf(header: readonly string[], cells: readonly string[]): Record<string, string> {
+  const row: Record<string, string> = {};
+  header.forEach((name, i) => {
+    if (!(name in row)) row[name] = cells[i] ?? '';
+  });
+  return row;
+}
 
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
@@ -120,8 +140,11 @@ async function forEachTextLine(
   }
 }
 
-/** The file's format, by its first bytes; a file that cannot be opened as a regular file is a usage error. */
-function sniff(path: string): 'csv' | 'jsonl' {
+/**
+ * The file's format, by its first bytes (a JSON object; else a header row, with tabs in TSV);
+ * a file that cannot be opened as a regular file is a usage error.
+ */
+function sniff(path: string): ImportSummary['format'] {
   const cannotRead = (err: unknown) => new UsageError(`cannot read ${path}: ${failureReason(err)}`);
   let fd: number;
   try {
@@ -138,7 +161,8 @@ function sniff(path: string): 'csv' | 'jsonl' {
       .toString('utf8', 0, got)
       .replace(/^\uFEFF/, '')
       .trimStart();
-    return text.startsWith('{') ? 'jsonl' : 'csv';
+    if (text.startsWith('{')) return 'jsonl';
+    return text.split('\n', 1)[0]!.includes('\t') ? 'tsv' : 'csv';
   } finally {
     closeSync(fd);
   }
@@ -327,6 +351,25 @@ async function merge(
       },
       signal,
     );
+  } else if (format === 'tsv') {
+    // One row a line: TSV escapes the tabs, newlines and backslashes of its cells (core/tsv.ts).
+    let header: string[] | undefined;
+    await forEachTextLine(
+      path,
+      (text, n) => {
+        const line = text.replace(/\r$/, '');
+        if (!header) {
+          header = readHeader(tsvCells(line.replace(/^\uFEFF/, '')), label);
+          return;
+        }
+        if (line.trim() === '') return;
+        summary.rows++;
+        const got = recordsOfRow(rowOf(header, tsvCells(line)), nowS, defaultOrigin);
+        if ('error' in got) skip(n, got.error);
+        else take(got.records, n);
+      },
+      signal,
+    );
   } else {
     let header: string[] | undefined;
     let pending = '';
@@ -374,7 +417,7 @@ async function merge(
     const first = summary.problems[0]!;
     throw new UsageError(
       `nothing imported from ${label}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
-      { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
+      { hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)" },
     );
   }
   flush();
