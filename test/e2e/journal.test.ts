@@ -615,7 +615,7 @@ describe('a recorded session, settled and reported', () => {
     expect(table.stdout).toMatch(/^Symbol\s+TF\s+Created \(UTC\)\s+Target \(UTC\)\s+Call/);
     const refused = await emu.runWithKey(['journal', 'export', '--json'], { env });
     expectExit(refused, 2);
-    expect(refused.stderr).toMatch(/journal export gives --format csv or jsonl, not 'json'/);
+    expect(refused.stderr).toMatch(/journal export gives --format csv, tsv or jsonl, not 'json'/);
   });
 
   it('an export imported elsewhere reports the same; path names the journal', async () => {
