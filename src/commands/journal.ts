@@ -219,7 +219,7 @@ export function register(program: Command, app: App): void {
         ['fcast journal export --format jsonl', 'JSON Lines'],
       ),
     )
-    .action(action(app, (run, opts: ListFlags) => exportRows(run, opts), { formats: ['csv', 'jsonl'] }));
+    .action(action(app, (run, opts: ListFlags) => exportRows(run, opts), { formats: ['csv', 'tsv', 'jsonl'] }));
 
   journal
     .command('import')
@@ -557,8 +557,10 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
   if (dir !== undefined) monthFiles(dir);
   if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
-  const csvHeader = renderDelimited('csv', header, []);
-  if (run.format === 'csv') run.out.data(csvHeader);
+  // CSV or TSV: the header once, then each batch's rows without it.
+  const delimited = run.format === 'tsv' ? 'tsv' : 'csv';
+  const headerLine = renderDelimited(delimited, header, []);
+  if (run.format !== 'jsonl') run.out.data(headerLine);
   let batch: import('../journal/rows.js').JournalRow[] = [];
   const flush = () => {
     if (batch.length === 0) return;
@@ -566,10 +568,10 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
     else
       run.out.data(
         renderDelimited(
-          'csv',
+          delimited,
           header,
           batch.map((r) => header.map((c) => r[c])),
-        ).slice(csvHeader.length),
+        ).slice(headerLine.length),
       );
     batch = [];
   };
@@ -587,7 +589,11 @@ async function exportRows(run: Run, opts: ListFlags): Promise<void> {
 async function importFile(run: Run, file: string, origin: string | undefined): Promise<number | undefined> {
   const { importJournal, importStdin } = await import('../journal/import.js');
   const dryRun = run.flags.dryRun === true;
-  const opts = { dryRun, origin: origin === undefined || origin === 'unknown' ? null : origin };
+  const opts = {
+    dryRun,
+    origin: origin === undefined || origin === 'unknown' ? null : origin,
+    signal: run.ctx.signal,
+  };
   const summary =
     file === '-'
       ? await importStdin(dataDir(run.ctx), run.ctx.io.stdin, run.nowSeconds(), opts)

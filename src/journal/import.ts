@@ -1,5 +1,5 @@
-// `journal import FILE`: an export (CSV, its columns in any order, others ignored; or JSON
-// Lines, the export's objects or the journal's own lines) merged into the journal without
+// `journal import FILE`: an export (CSV or TSV, its columns in any order, others ignored; or
+// JSON Lines, the export's objects or the journal's own lines) merged into the journal without
 // duplicates: a forecast already recorded is skipped, a settlement only added where the
 // journal has none (a settled row also replaces an unsettleable mark).
 // The journal is read and the file de-duplicated against it without the lock; the lock is
@@ -9,7 +9,8 @@
 import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
-import { failureReason, UsageError } from '../core/errors.js';
+import { failureReason, InterruptedError, UsageError } from '../core/errors.js';
+import { tsvCells } from '../core/tsv.js';
 import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
@@ -17,7 +18,7 @@ import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
 import { loadJournalLock, monthFiles, openJournalDir, statSizeOr0, withJournalSync } from './store.js';
 
 export interface ImportSummary {
-  format: 'csv' | 'jsonl';
+  format: 'csv' | 'tsv' | 'jsonl';
   rows: number;
   forecasts: number;
   settlements: number;
@@ -33,8 +34,27 @@ const BATCH = 2_000;
 
 const notAnExport = (path: string, why: string): UsageError =>
   new UsageError(`${path} is not a journal export: ${why}`, {
-    hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)",
+    hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)",
   });
+
+/** A CSV or TSV header's column names; one without the export's columns is refused. */
+function readHeader(cells: string[], label: string): string[] {
+  const header = cells.map((h) => h.trim());
+  const missing = EXPORT_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length === EXPORT_COLUMNS.length)
+    throw notAnExport(label, "its first line is not a header with the export's columns");
+  if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
+  return header;
+}
+
+/** A row's cells by their column names (the first of a repeated name wins). */
+function rowOf(header: readonly string[], cells: readonly string[]): Record<string, string> {
+  const row: Record<string, string> = {};
+  header.forEach((name, i) => {
+    if (!(name in row)) row[name] = cells[i] ?? '';
+  });
+  return row;
+}
 
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
@@ -68,16 +88,51 @@ function appendedMeanwhile(r: JournalRecord, theirs: ReadonlySet<string>): boole
   return theirs.has(`s\t${key}`) || (r.status === 'unsettleable' && theirs.has(`u\t${key}`));
 }
 
-/** Every line of a text file, the last one too when it has no newline, with its number. */
-function forEachTextLine(path: string, onLine: (text: string, n: number) => void): void {
+/** Lines read between two yields to the event loop: a few milliseconds' work, so Ctrl-C ends an import at once. */
+const LINES_PER_TURN = 4_000;
+
+/**
+ * Lets the event loop run (a Ctrl-C's handler among it), then ends the import if it was
+ * interrupted: between lines and batches only, so a batch is either written whole or not begun.
+ */
+async function yieldTurn(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (signal?.aborted) throw new InterruptedError();
+}
+
+/**
+ * Every line of a text file, the last one too when it has no newline, with its number; it
+ * yields to the event loop every LINES_PER_TURN lines (a batch or two written, at most).
+ */
+async function forEachTextLine(
+  path: string,
+  onLine: (text: string, n: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let n = 0;
-  const end = forEachLine(path, 0, (buf, start, stop) => onLine(buf.toString('utf8', start, stop), ++n));
+  let at = 0;
+  for (;;) {
+    let lines = 0;
+    const end = forEachLine(
+      path,
+      at,
+      (buf, start, stop) => {
+        lines++;
+        onLine(buf.toString('utf8', start, stop), ++n);
+      },
+      undefined,
+      () => lines >= LINES_PER_TURN,
+    );
+    if (end === at) break;
+    at = end;
+    await yieldTurn(signal);
+  }
   const size = statSync(path).size;
-  if (end < size) {
+  if (at < size) {
     const fd = openSync(path, 'r');
     try {
-      const rest = Buffer.alloc(size - end);
-      readSync(fd, rest, 0, rest.length, end);
+      const rest = Buffer.alloc(size - at);
+      readSync(fd, rest, 0, rest.length, at);
       onLine(rest.toString('utf8'), ++n);
     } finally {
       closeSync(fd);
@@ -85,8 +140,11 @@ function forEachTextLine(path: string, onLine: (text: string, n: number) => void
   }
 }
 
-/** The file's format, by its first bytes; a file that cannot be opened as a regular file is a usage error. */
-function sniff(path: string): 'csv' | 'jsonl' {
+/**
+ * The file's format, by its first bytes (a JSON object; else a header row, with tabs in TSV);
+ * a file that cannot be opened as a regular file is a usage error.
+ */
+function sniff(path: string): ImportSummary['format'] {
   const cannotRead = (err: unknown) => new UsageError(`cannot read ${path}: ${failureReason(err)}`);
   let fd: number;
   try {
@@ -103,7 +161,8 @@ function sniff(path: string): 'csv' | 'jsonl' {
       .toString('utf8', 0, got)
       .replace(/^\uFEFF/, '')
       .trimStart();
-    return text.startsWith('{') ? 'jsonl' : 'csv';
+    if (text.startsWith('{')) return 'jsonl';
+    return text.split('\n', 1)[0]!.includes('\t') ? 'tsv' : 'csv';
   } finally {
     closeSync(fd);
   }
@@ -117,13 +176,13 @@ export async function importJournal(
   dataDir: string,
   path: string,
   nowS: number,
-  opts: { dryRun?: boolean; origin?: string | null; label?: string } = {},
+  opts: { dryRun?: boolean; origin?: string | null; label?: string; signal?: AbortSignal } = {},
 ): Promise<ImportSummary> {
   const format = sniff(path);
   const origin = opts.origin ?? null;
   // Its batches take the lock synchronously, so the lock's module is loaded before the first.
   if (opts.dryRun !== true) await loadJournalLock();
-  return merge(dataDir, path, opts.label ?? path, format, nowS, origin, opts.dryRun === true);
+  return merge(dataDir, path, opts.label ?? path, format, nowS, origin, opts.dryRun === true, opts.signal);
 }
 
 /**
@@ -135,7 +194,7 @@ export async function importStdin(
   dataDir: string,
   stdin: NodeJS.ReadableStream,
   nowS: number,
-  opts: { dryRun?: boolean; origin?: string | null } = {},
+  opts: { dryRun?: boolean; origin?: string | null; signal?: AbortSignal } = {},
 ): Promise<ImportSummary> {
   const dir = mkdtempSync(join(tmpdir(), 'fcast-import-'));
   try {
@@ -147,8 +206,12 @@ export async function importStdin(
   }
 }
 
-/** Reads the export and appends, batch by batch, what the journal lacks; with `dryRun`, counts it only. */
-function merge(
+/**
+ * Reads the export and appends, batch by batch, what the journal lacks; with `dryRun`, counts
+ * it only. Interrupted (`signal`), it ends between batches: the batches written stay, whole;
+ * the one being gathered is not written.
+ */
+async function merge(
   dataDir: string,
   path: string,
   label: string,
@@ -156,7 +219,8 @@ function merge(
   nowS: number,
   defaultOrigin: string | null,
   dryRun: boolean,
-): ImportSummary {
+  signal: AbortSignal | undefined,
+): Promise<ImportSummary> {
   // Each recorded forecast's target_t: a settlement closing before it is refused.
   const recorded = new KeyMap<number>();
   const settled = new KeyMap<'settled' | 'unsettleable'>();
@@ -170,8 +234,10 @@ function merge(
   // Read without the lock; each file's length then is where a batch's catch-up starts.
   const dir = openJournalDir(dataDir, { create: !dryRun });
   const sizes = new Map<string, number>();
-  for (const file of dir === undefined ? [] : monthFiles(dir))
+  for (const file of dir === undefined ? [] : monthFiles(dir)) {
     sizes.set(file, readRecords(join(dir!, file), 0, know, noProblems()));
+    await yieldTurn(signal);
+  }
   const summary: ImportSummary = {
     format,
     rows: 0,
@@ -261,26 +327,49 @@ function merge(
   };
 
   if (format === 'jsonl') {
-    forEachTextLine(path, (text, n) => {
-      if (text.trim() === '') return;
-      summary.rows++;
-      let value: unknown;
-      try {
-        value = JSON.parse(text.replace(/^\uFEFF/, ''));
-      } catch {
-        return skip(n, 'not JSON');
-      }
-      if (value !== null && typeof value === 'object' && 'kind' in value) {
-        const r = checkRecord(value);
-        if (typeof r === 'string') return skip(n, `not a journal record (${r})`);
-        // Written as this fcast writes it: this version, the fields in their order, the
-        // outcome recomputed from the prices (a line's own outcome is not trusted).
-        const rebuilt = rebuildRecord(r, defaultOrigin);
-        return 'error' in rebuilt ? skip(n, rebuilt.error) : take([rebuilt], n);
-      }
-      const got = recordsOfRow(value, nowS, defaultOrigin);
-      return 'error' in got ? skip(n, got.error) : take(got.records, n);
-    });
+    await forEachTextLine(
+      path,
+      (text, n) => {
+        if (text.trim() === '') return;
+        summary.rows++;
+        let value: unknown;
+        try {
+          value = JSON.parse(text.replace(/^\uFEFF/, ''));
+        } catch {
+          return skip(n, 'not JSON');
+        }
+        if (value !== null && typeof value === 'object' && 'kind' in value) {
+          const r = checkRecord(value);
+          if (typeof r === 'string') return skip(n, `not a journal record (${r})`);
+          // Written as this fcast writes it: this version, the fields in their order, the
+          // outcome recomputed from the prices (a line's own outcome is not trusted).
+          const rebuilt = rebuildRecord(r, defaultOrigin);
+          return 'error' in rebuilt ? skip(n, rebuilt.error) : take([rebuilt], n);
+        }
+        const got = recordsOfRow(value, nowS, defaultOrigin);
+        return 'error' in got ? skip(n, got.error) : take(got.records, n);
+      },
+      signal,
+    );
+  } else if (format === 'tsv') {
+    // One row a line: TSV escapes the tabs, newlines and backslashes of its cells (core/tsv.ts).
+    let header: string[] | undefined;
+    await forEachTextLine(
+      path,
+      (text, n) => {
+        const line = text.replace(/\r$/, '');
+        if (!header) {
+          header = readHeader(tsvCells(line.replace(/^\uFEFF/, '')), label);
+          return;
+        }
+        if (line.trim() === '') return;
+        summary.rows++;
+        const got = recordsOfRow(rowOf(header, tsvCells(line)), nowS, defaultOrigin);
+        if ('error' in got) skip(n, got.error);
+        else take(got.records, n);
+      },
+      signal,
+    );
   } else {
     let header: string[] | undefined;
     let pending = '';
@@ -288,32 +377,36 @@ function merge(
     // Whether the lines so far leave a quoted cell open, kept line by line: a stray quote must
     // not make each later line rescan all those before it.
     let open = false;
-    forEachTextLine(path, (text, n) => {
-      if (pending === '') pendingLine = n;
-      pending = pending === '' ? text : `${pending}\n${text}`;
-      if (opensQuote(text)) open = !open;
-      if (open) return;
-      const line = pending.replace(/\r$/, '');
-      pending = '';
-      if (!header) {
-        header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
-        const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
-        if (missing.length === EXPORT_COLUMNS.length)
-          throw notAnExport(label, "its first line is not a header with the export's columns");
-        if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
-        return;
-      }
-      if (line.trim() === '') return;
-      summary.rows++;
-      const cells = csvCells(line);
-      const row: Record<string, string> = {};
-      header.forEach((name, i) => {
-        if (!(name in row)) row[name] = cells[i] ?? '';
-      });
-      const got = recordsOfRow(row, nowS, defaultOrigin);
-      if ('error' in got) skip(pendingLine, got.error);
-      else take(got.records, pendingLine);
-    });
+    await forEachTextLine(
+      path,
+      (text, n) => {
+        if (pending === '') pendingLine = n;
+        pending = pending === '' ? text : `${pending}\n${text}`;
+        if (opensQuote(text)) open = !open;
+        if (open) return;
+        const line = pending.replace(/\r$/, '');
+        pending = '';
+        if (!header) {
+          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
+          const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
+          if (missing.length === EXPORT_COLUMNS.length)
+            throw notAnExport(label, "its first line is not a header with the export's columns");
+          if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
+          return;
+        }
+        if (line.trim() === '') return;
+        summary.rows++;
+        const cells = csvCells(line);
+        const row: Record<string, string> = {};
+        header.forEach((name, i) => {
+          if (!(name in row)) row[name] = cells[i] ?? '';
+        });
+        const got = recordsOfRow(row, nowS, defaultOrigin);
+        if ('error' in got) skip(pendingLine, got.error);
+        else take(got.records, pendingLine);
+      },
+      signal,
+    );
     if (pending !== '') {
       summary.rows++;
       skip(pendingLine, 'a quoted cell is never closed');
@@ -324,7 +417,7 @@ function merge(
     const first = summary.problems[0]!;
     throw new UsageError(
       `nothing imported from ${label}: none of its ${summary.rows} row(s) could be read (line ${first.line}: ${first.error})`,
-      { hint: "give a file written by 'fcast journal export' (CSV or --format jsonl)" },
+      { hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)" },
     );
   }
   flush();

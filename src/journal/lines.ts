@@ -42,13 +42,16 @@ export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0, torn: 0 }
 /**
  * Calls `onLine(buf, start, end)` for every complete line of `path` from byte `from` (the
  * newline excluded); returns the offset just past the last complete line. The buffer is reused:
- * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline.
+ * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline. When
+ * `pause` (asked after each line) says so, it stops there and returns the offset just past that
+ * line: a caller that must yield to the event loop (`journal import`) goes on from it later.
  */
 export function forEachLine(
   path: string,
   from: number,
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
+  pause?: () => boolean,
 ): number {
   // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
   // the command waiting for a writer; it is refused here instead.
@@ -75,6 +78,7 @@ export function forEachLine(
         else onLine(buf, start, nl);
         consumed += nl + 1 - start;
         start = nl + 1;
+        if (pause?.()) return consumed;
       }
       if (start === 0 && end === CHUNK) {
         if (!skipping) onLine(buf, 0, Math.min(end, 64));
@@ -356,12 +360,15 @@ class LineCursor {
     const first = i;
     let mantissa = 0;
     let digits = 0;
+    // Significant digits: from the first that is not zero (0.00123 has three).
+    let significant = 0;
     let decimals = -1;
     for (; i < end; i++) {
       const c = buf[i]!;
       if (c >= 48 && c <= 57) {
         mantissa = mantissa * 10 + (c - 48);
         digits++;
+        if (mantissa > 0) significant++;
         if (decimals >= 0) decimals++;
       } else if (c === 46 && decimals < 0) {
         decimals = 0;
@@ -391,10 +398,81 @@ class LineCursor {
       return 0;
     }
     this.pos = i;
-    if (exponent || digits > 15) return Number(buf.toString('latin1', start, i));
-    const value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
+    if (exponent || significant > 17 || decimals > 22) return Number(buf.toString('latin1', start, i));
+    let value: number;
+    if (mantissa < MAX_EXACT) {
+      // Clinger's fast path: an exact integer over an exact power of ten, rounded once.
+      value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
+    } else {
+      // 16-17 significant digits past 2^53 (a long decimal): as hi·10^8 + lo, both exact.
+      let hi = 0;
+      let lo = 0;
+      let left = significant;
+      for (let j = first; left > 0; j++) {
+        const c = buf[j]!;
+        if (c === 46 || (left === significant && c === 48)) continue;
+        if (left > 8) hi = hi * 10 + (c - 48);
+        else lo = lo * 10 + (c - 48);
+        left--;
+      }
+      value = longDecimal(hi, lo, decimals > 0 ? decimals : 0);
+      if (Number.isNaN(value)) return Number(buf.toString('latin1', start, i));
+    }
     return negative ? -value : value;
   }
+}
+
+/** 2^53: every integer up to it is a double. */
+const MAX_EXACT = 2 ** 53;
+const SPLITTER = 2 ** 27 + 1;
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * Half the gap between `x` (a positive normal double) and its neighbours, 2^(exponent − 53);
+ * NaN for a power of two, whose gap below is half the one above.
+ */
+function halfUlp(x: number): number {
+  bits[0] = x;
+  const high = words[HIGH]!;
+  if ((high & 0xfffff) === 0 && words[1 - HIGH] === 0) return Number.NaN;
+  const exponent = (high >>> 20) & 0x7ff;
+  bits[0] = 0;
+  words[HIGH] = (exponent - 53) << 20;
+  return bits[0];
+}
+
+/**
+ * (hi·10^8 + lo) / 10^k correctly rounded, as JSON.parse reads that decimal, without making a
+ * string of it; NaN when it can't tell cheaply (the caller then asks Number()). hi < 10^9 and
+ * lo < 10^8 (at most 17 digits), so hi·10^8 = hi·5^8·2^8 is exact and the sum is the integer
+ * rounded once. Its quotient by 10^k is within an ulp or so of the true value; the remainder
+ * m − c·10^k is computed exactly in two doubles (Knuth's TwoSum, Dekker's TwoProduct), and c is
+ * kept only when the true value lies clearly inside c's rounding interval (|remainder| below
+ * half an ulp of c, times 10^k, with a margin far above the few roundings of the check).
+ */
+function longDecimal(hi: number, lo: number, k: number): number {
+  const big = hi * 1e8;
+  const m = big + lo;
+  if (k === 0) return m;
+  const me = lo - (m - big); // m's rounding error: exact, as |lo| < |big|
+  const p10 = POW10[k]!;
+  const c = m / p10;
+  // c·10^k = p + pe exactly.
+  const p = c * p10;
+  let t = SPLITTER * c;
+  const ch = t - (t - c);
+  const cl = c - ch;
+  t = SPLITTER * p10;
+  const ph = t - (t - p10);
+  const pl = p10 - ph;
+  const pe = ch * ph - p + ch * pl + cl * ph + cl * pl;
+  // m and p are within a few ulps of each other: m − p is exact (Sterbenz).
+  const rest = m - p + (me - pe);
+  const bound = halfUlp(c) * p10;
+  // A NaN bound (c a power of two) fails the test: Number() reads it.
+  return Math.abs(rest) < bound * (1 - 2 ** -20) ? c : Number.NaN;
 }
 
 function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolean {

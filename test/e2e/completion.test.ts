@@ -182,7 +182,7 @@ describe('the bash script', () => {
     const script = await scriptFile('bash');
     expect(bashComplete(script, ['fcast', 'demo', '--format', ''])).toEqual(['table', 'json', 'csv', 'tsv']);
     expect(bashComplete(script, ['fcast', 'track-record', '--format', 'm'])).toEqual(['markdown']);
-    expect(bashComplete(script, ['fcast', 'journal', 'export', '--format', ''])).toEqual(['csv', 'jsonl']);
+    expect(bashComplete(script, ['fcast', 'journal', 'export', '--format', ''])).toEqual(['csv', 'tsv', 'jsonl']);
     expect(bashComplete(script, ['fcast', 'cmd', 'analyze', '--format', '=', ''])).toEqual(['table', 'json']);
     expect(bashComplete(script, ['fcast', '--format', ''])).toEqual([...OUTPUT_FORMATS]);
   });
@@ -283,7 +283,7 @@ describe('the fish script', () => {
       sorted(ACCURACY_TIMEFRAMES.filter((tf) => tf.startsWith('1')).map((tf) => `--tf=${tf}`)),
     );
     expect(sorted(fishComplete(script, 'fcast predict '))).toEqual(sorted(CACHED));
-    expect(sorted(fishComplete(script, 'fcast journal export --format '))).toEqual(['csv', 'jsonl']);
+    expect(sorted(fishComplete(script, 'fcast journal export --format '))).toEqual(['csv', 'jsonl', 'tsv']);
     expect(fishComplete(script, 'fcast predict --c')).toEqual(expect.arrayContaining(['--candles', '--chart']));
     expect(fishComplete(script, 'fcast discover ')).toEqual([]);
   });

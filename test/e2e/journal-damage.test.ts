@@ -227,7 +227,7 @@ describe('bad input to the journal commands', () => {
       [['list', '--status', 'closed'], /^invalid --status 'closed'; choose one of open, settled, unsettleable$/],
       [
         ['export', '--format', 'json'],
-        /^journal export gives --format csv or jsonl, not 'json'; did you mean jsonl\?$/,
+        /^journal export gives --format csv, tsv or jsonl, not 'json'; did you mean jsonl\?$/,
       ],
     ];
     for (const [argv, message] of cases) {

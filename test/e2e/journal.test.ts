@@ -582,6 +582,7 @@ describe('a recorded session, settled and reported', () => {
     const listedRows = unsettleableTable.stdout.trimEnd().split('\n').slice(1);
     expect(rows.length).toBeGreaterThan(0);
     expect(listedRows).toHaveLength(rows.length);
+    // The reason, then the origin: the table ends with the service the record came from.
     for (const [i, line] of listedRows.entries())
       expect(line.endsWith(`  ${rows[i].reason}  ${rows[i].origin}`), line).toBe(true);
     const csv = await emu.runWithKey(['journal', 'export'], { env });
@@ -614,7 +615,7 @@ describe('a recorded session, settled and reported', () => {
     expect(table.stdout).toMatch(/^Symbol\s+TF\s+Created \(UTC\)\s+Target \(UTC\)\s+Call/);
     const refused = await emu.runWithKey(['journal', 'export', '--json'], { env });
     expectExit(refused, 2);
-    expect(refused.stderr).toMatch(/journal export gives --format csv or jsonl, not 'json'/);
+    expect(refused.stderr).toMatch(/journal export gives --format csv, tsv or jsonl, not 'json'/);
   });
 
   it('an export imported elsewhere reports the same; path names the journal', async () => {

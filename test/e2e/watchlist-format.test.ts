@@ -95,6 +95,6 @@ describe('--format', () => {
     const r = await emu.run(['journal', 'export', '--format', 'csv', '--json']);
     expectExit(r, 2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("journal export gives --format csv or jsonl, not 'json'");
+    expect(r.stderr).toContain("journal export gives --format csv, tsv or jsonl, not 'json'");
   });
 });

@@ -142,6 +142,56 @@ describe('the fast path of the report', () => {
     );
   }, 60_000);
 
+  it('reads long decimals (16-17 significant digits past 2^53, read without Number()) as JSON.parse does', () => {
+    // The varied journal's shapes: unrounded prices and probabilities, and 17-digit decimals
+    // of every scale, written as JavaScript writes them (the shortest form that reads back).
+    const long = fc.oneof(
+      fc.double({ min: 1e-4, max: 1e9, noNaN: true }),
+      fc.double({ min: 1e-7, max: 1e-3, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }).map((r) => 100 + 50 * r),
+      fc
+        .tuple(fc.bigInt({ min: 10n ** 16n, max: 10n ** 17n - 1n }), fc.integer({ min: 0, max: 17 }))
+        .map(([m, k]) => Number(`${m}e-${k}`)),
+    );
+    const f: ForecastRecord = {
+      v: JOURNAL_VERSION,
+      kind: 'forecast',
+      origin: null,
+      symbol: 'S/USD',
+      tf: '1h',
+      ts: 1_800_000_000,
+      horizon_min: 60,
+      target_t: 1_800_003_600,
+      anchor_price: 1,
+      target_price: null,
+      direction: 'long',
+      p_long: 0.5,
+      p_short: 0.4,
+      p_flat: 0.1,
+      tier: null,
+      delay_min: null,
+      server_t: null,
+      recorded_at: 1_800_000_000,
+    };
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(long, long, long, long), { minLength: 1, maxLength: 50 }), (rows) => {
+        const path = join(dir, `long-${n++}.jsonl`);
+        const records = rows.map(([a, b, c, d], i) =>
+          settledRecord(
+            { ...f, ts: f.ts + i * 60, anchor_price: a, p_long: b, p_short: c },
+            { price: d, t: f.target_t + i * 60, source: 'candles' },
+            0.01,
+            1_800_009_000,
+          ),
+        );
+        writeFileSync(path, records.map(recordLine).join(''));
+        expect(throughFastPath(path)).toEqual(throughJsonParse(path));
+      }),
+      { numRuns: Math.min(300, Number(process.env.FCAST_FUZZ_RUNS ?? 300)) },
+    );
+  });
+
   it('takes every line fcast writes through the fast path: any number, plain text, every kind', () => {
     // Plain text: what symbols, timeframes and directions are (an escape in a string is a full parse).
     const plain = fc.stringMatching(/^[A-Za-z0-9/._ -]{1,12}$/);

@@ -10,6 +10,7 @@
 // csv-stringify took 7-9 times as long over 20,000 rows (test/bench/csv-writer.bench.ts) and
 // 2.6-4.3 ms to load; all it would replace is the quoting below.
 import { needsFormulaGuard } from '../../core/formula-guard.js';
+import { escapeTsv } from '../../core/tsv.js';
 import { cleanBlock } from '../sanitize.js';
 
 export type DelimitedFormat = 'csv' | 'tsv';
@@ -52,10 +53,9 @@ function csvCell(cell: Cell): string {
   return CSV_QUOTE.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const TSV_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\\': '\\\\' };
-
+// The escapes, and their undoing on import, live in core/tsv.ts.
 function tsvCell(cell: Cell): string {
-  return nonText(cell) ?? textOf(cell).replace(/[\t\n\\]/g, (c) => TSV_ESCAPES[c]!);
+  return nonText(cell) ?? escapeTsv(textOf(cell));
 }
 
 /** The table as CSV or TSV, newline-terminated. */

@@ -1,0 +1,77 @@
+// Ctrl-C always ends a journal command (exit 130), a long import too. Before, `journal import`
+// read, de-duplicated and wrote its whole file without once returning to the event loop, so
+// a SIGINT was only heard when the import had ended (300,000 rows: seconds). It now yields
+// every few thousand lines; the batches already written stay whole, the one being gathered is
+// not written, and the journal reads back undamaged.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+// @ts-expect-error: the bench's generator is plain JavaScript, without types
+import { writeJournalExport } from '../../scripts/bench-journal.js';
+import { spawnFcast, tempDir } from '../helpers/cli.js';
+
+const ROWS = 300_000;
+/** Time from the signal to the exit: the yield comes every few thousand lines (a few ms). */
+const PROMPT_MS = 3000;
+
+it('SIGINT ends a long journal import with 130, the journal whole', async () => {
+  const file = join(tempDir(), 'big.csv');
+  (writeJournalExport as (p: string, n: number, end: number, o: { varied: boolean }) => void)(
+    file,
+    ROWS,
+    Date.UTC(2026, 10, 1) / 1000,
+    { varied: true },
+  );
+  const data = tempDir();
+  const dir = join(data, 'journal');
+  const written = () => {
+    try {
+      return readdirSync(dir).some((f) => f.endsWith('.jsonl') && statSync(join(dir, f)).size > 0);
+    } catch {
+      return false;
+    }
+  };
+  let sentAt = 0;
+  const r = await spawnFcast(
+    ['journal', 'import', file],
+    { FCAST_DATA_DIR: data },
+    {
+      onSpawn: (child) => {
+        // Signalled once the import has written its first batch: it is under way, not starting.
+        const poll = setInterval(() => {
+          if (child.exitCode !== null || child.signalCode !== null) return clearInterval(poll);
+          if (!written()) return;
+          clearInterval(poll);
+          sentAt = Date.now();
+          child.kill('SIGINT');
+        }, 10);
+      },
+    },
+  );
+  expect(sentAt, r.stderr).toBeGreaterThan(0);
+  expect(r.code, r.stderr).toBe(130);
+  expect(Date.now() - sentAt).toBeLessThan(PROMPT_MS);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toBe('fcast: interrupted\n');
+
+  // Whole lines only, each a record, and every settlement after its forecast: no batch half written.
+  const forecasts = new Set<string>();
+  let lines = 0;
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    expect(text === '' || text.endsWith('\n')).toBe(true);
+    for (const line of text.split('\n').slice(0, -1)) {
+      const rec = JSON.parse(line);
+      const key = `${rec.symbol}\t${rec.tf}\t${rec.ts}`;
+      if (rec.kind === 'forecast') forecasts.add(key);
+      else expect(forecasts.has(key), line).toBe(true);
+      lines++;
+    }
+  }
+  expect(lines).toBeGreaterThan(0);
+  expect(forecasts.size).toBeLessThan(ROWS);
+  // And fcast reads it back without a warning.
+  const list = await spawnFcast(['journal', 'report', '--offline', '--json'], { FCAST_DATA_DIR: data });
+  expect(list.code, list.stderr).toBe(0);
+  expect(list.stderr).toBe('');
+}, 60_000);
