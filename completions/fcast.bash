@@ -203,7 +203,7 @@ __fcast_values() {
     list10) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
     list11) __fcast_words+=' table json csv tsv markdown' ;;
     list12) __fcast_words+=' table json markdown csv tsv' ;;
-    list13) __fcast_words+=' csv jsonl' ;;
+    list13) __fcast_words+=' csv tsv jsonl' ;;
     list14) __fcast_words+=' table' ;;
     list15) __fcast_words+=' bash zsh fish' ;;
     list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;

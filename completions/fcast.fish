@@ -178,7 +178,7 @@ function __fcast_values
         case list12
             printf '%s\n' 'table' 'json' 'markdown' 'csv' 'tsv'
         case list13
-            printf '%s\n' 'csv' 'jsonl'
+            printf '%s\n' 'csv' 'tsv' 'jsonl'
         case list14
             printf '%s\n' 'table'
         case list15
