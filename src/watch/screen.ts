@@ -27,6 +27,8 @@ export class Screen {
   private drawnSize = '';
   private opened = false;
   private closed = false;
+  private suspended = false;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
   private readonly onData = (chunk: Buffer | string) => {
     for (const key of keysIn(String(chunk))) {
       // Ctrl-Z in raw mode is a byte, not SIGTSTP: the board stops itself, as the terminal would.
@@ -102,19 +104,36 @@ export class Screen {
 
   /**
    * Ctrl-Z or SIGTSTP: the terminal as the shell expects it (main screen, cursor, cooked keys),
-   * then the process stops; `fg` (SIGCONT) brings the board back (resume).
+   * then the process stops as the terminal would stop it: SIGTSTP with its default action, not
+   * SIGSTOP. Where no shell has job control (an orphaned process group: `tmux new 'fcast …'`,
+   * `sh -c`, `ssh -t`), the kernel discards that SIGTSTP, as it discards the terminal's own, and
+   * the board comes back at once; SIGSTOP would leave the process stopped with nothing to `fg` it.
+   * With job control, `fg` (SIGCONT) brings the board back (resume).
    */
   suspend(): void {
-    if (this.closed || !this.opened) return;
+    if (this.closed || !this.opened || this.suspended) return;
+    this.suspended = true;
     if (this.stdin?.isTTY) this.stdin.setRawMode?.(false);
     this.tty.write(ansi.resetColours + ansi.wrap + ansi.showCursor + ansi.leaveAltScreen);
+    // No listener: the default action (stop) applies. Put back in resume(), once the signal is
+    // surely delivered or discarded, so that it never comes back to this handler.
+    process.off('SIGTSTP', this.onStop);
     process.once('SIGCONT', this.onContinue);
-    process.kill(process.pid, 'SIGSTOP');
+    process.kill(process.pid, 'SIGTSTP');
+    // Stopped: timers wait for the SIGCONT that continues the process, and either brings the
+    // board back (once: resume() is guarded). Discarded: nothing continues it, so this does.
+    this.fallback = setTimeout(this.onContinue, 200);
+    this.fallback.unref();
   }
 
-  /** Back from a stop: raw keys, the alternate screen, and the board drawn whole. */
+  /** Back from a stop (or a stop the kernel discarded): raw keys, the alternate screen, and the board drawn whole. */
   private resume(): void {
+    if (!this.suspended) return;
+    this.suspended = false;
+    clearTimeout(this.fallback);
+    process.off('SIGCONT', this.onContinue);
     if (this.closed) return;
+    process.on('SIGTSTP', this.onStop);
     if (this.stdin?.isTTY) this.stdin.setRawMode?.(true);
     this.tty.write(ansi.enterAltScreen + ansi.hideCursor + ansi.noWrap + ansi.clearScreen);
     this.drawn = [];
@@ -130,6 +149,7 @@ export class Screen {
     process.off('uncaughtExceptionMonitor', this.onCrash);
     process.off('SIGTSTP', this.onStop);
     process.off('SIGCONT', this.onContinue);
+    clearTimeout(this.fallback);
     this.tty.off?.('resize', this.onResize);
     if (this.stdin?.isTTY) {
       this.stdin.off('data', this.onData);

@@ -3,6 +3,8 @@
 // pipes. These tests take real seconds (the interval is at least 5): the in-process ones
 // (watch-board, watch-stream) hold the details. Skipped where tmux is absent.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, spawnFcast, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -271,15 +273,137 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     }
   }, 30_000);
 
+  it('Ctrl-Z under a shell with job control: the shell screen back (cursor shown, cooked modes) and stopped; fg brings the board back, redrawn, raw keys', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    const name = 'suspendjobs';
+    // An interactive bash of its own (no rc files, a fresh HOME, a plain prompt): job control.
+    const home = tempDir();
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      '-x',
+      '100',
+      '-y',
+      '30',
+      'env',
+      `HOME=${home}`,
+      'PS1=JOBS$ ',
+      `PATH=${process.env.PATH ?? ''}`,
+      'TERM=screen',
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-i',
+    );
+    await until(
+      'the prompt',
+      10_000,
+      () => pane(name),
+      (s) => s.includes('JOBS$'),
+    );
+    const type = (line: string) => {
+      tmux('send-keys', '-t', name, '-l', line);
+      tmux('send-keys', '-t', name, 'Enter');
+    };
+    const modesCheck = 'if [ "$(stty -g)" = "$modes" ]; then echo MODES-RESTORED; else echo MODES-CHANGED; fi';
+    type('modes=$(stty -g); clear; echo SHELL-SCREEN-BEFORE');
+    await until(
+      'the shell screen',
+      10_000,
+      () => pane(name),
+      (s) => /^SHELL-SCREEN-BEFORE\nJOBS\$/.test(s),
+    );
+    // fcast alone on its line: bash goes on with the rest of a list whose command stopped.
+    type(
+      `env FCAST_CONFIG_DIR='${tempDir()}' FCAST_BASE_URL='${mock.url}' FCAST_API_KEY='${mock.key}' ` +
+        `'${process.execPath}' '${BIN}' predict BTC/USD --watch --interval 5`,
+    );
+    await until(
+      'the board',
+      10_000,
+      () => pane(name),
+      (s) => /q quit/.test(s),
+    );
+    const pid = await until(
+      'the process',
+      5000,
+      () =>
+        spawnSync('pgrep', ['-f', '-P', shown(name, '#{pane_pid}'), 'predict BTC/USD'], {
+          encoding: 'utf8',
+        }).stdout.trim(),
+      (p) => /^\d+$/.test(p),
+    );
+    const state = () => spawnSync('ps', ['-o', 'stat=', '-p', pid], { encoding: 'utf8' }).stdout.trim();
+    tmux('send-keys', '-t', name, 'C-z');
+    await until('the stop', 10_000, state, (s) => s.startsWith('T'));
+    // The shell has its screen and its prompt again: cursor shown, cooked modes.
+    await until(
+      "the shell's prompt",
+      10_000,
+      () => pane(name),
+      (s) => /Stopped/.test(s) && /JOBS\$\s*$/.test(s),
+    );
+    expect(shown(name, '#{alternate_on}')).toBe('0');
+    expect(shown(name, '#{cursor_flag}')).toBe('1');
+    expect(pane(name)).toMatch(/^SHELL-SCREEN-BEFORE\n/);
+    type(modesCheck.replace(/MODES-/g, 'STOPPED-MODES-'));
+    await until(
+      'the modes while stopped',
+      10_000,
+      () => pane(name),
+      (s) => /\nSTOPPED-MODES-(RESTORED|CHANGED)\n/.test(s),
+    );
+    expect(pane(name)).toMatch(/\nSTOPPED-MODES-RESTORED\n/);
+    expect(state()).toMatch(/^T/);
+    type('clear');
+    await until(
+      'a clear screen',
+      10_000,
+      () => pane(name),
+      (s) => !s.includes('SHELL-SCREEN-BEFORE'),
+    );
+    type('echo SHELL-SCREEN-BEFORE');
+    await until(
+      'the shell screen',
+      10_000,
+      () => pane(name),
+      (s) => /\nSHELL-SCREEN-BEFORE\nJOBS\$/.test(s),
+    );
+    type('fg');
+    const back = await until(
+      'the board again',
+      10_000,
+      () => pane(name),
+      (s) => /q quit/.test(s) && !s.includes('SHELL-SCREEN-BEFORE'),
+    );
+    expect(state()).not.toMatch(/^T/);
+    expect(shown(name, '#{alternate_on}')).toBe('1');
+    expect(back).toMatch(/BTC\/USD/);
+    // Raw keys again: q alone (no Enter) quits, and the terminal is as it was.
+    tmux('send-keys', '-t', name, 'q');
+    await until(
+      'the shell again',
+      10_000,
+      () => shown(name, '#{alternate_on}'),
+      (s) => s === '0',
+    );
+    type(`echo EXIT=$?; ${modesCheck}`);
+    expect(await exitCode(name)).toBe(0);
+    await expectRestored(name);
+  }, 60_000);
+
   it.each([
     ['Ctrl-Z', (name: string) => tmux('send-keys', '-t', name, 'C-z')],
     ['SIGTSTP', (name: string) => spawnSync('kill', ['-TSTP', fcastPid(name)])],
   ])(
-    '%s leaves the board for the shell screen (cursor shown, cooked keys) and stops; SIGCONT brings it back, redrawn',
-    async (_how, stopIt) => {
+    '%s where no shell has job control (sh -c): not left stopped, the board back at once; q quits, exit 0',
+    async (how, stopIt) => {
       const mock = await startMock(0);
       mocks.push(mock.child);
-      const name = `suspend${_how === 'Ctrl-Z' ? 'key' : 'signal'}`;
+      const name = `nojobs${how === 'Ctrl-Z' ? 'key' : 'signal'}`;
       watchInPane(name, { FCAST_BASE_URL: mock.url, FCAST_API_KEY: mock.key }, [
         'predict',
         'BTC/USD',
@@ -295,20 +419,25 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
       );
       const pid = fcastPid(name);
       const state = () => spawnSync('ps', ['-o', 'stat=', '-p', pid], { encoding: 'utf8' }).stdout.trim();
+      // What fcast writes from now on, recorded: the board leaves the screen, then comes back.
+      const log = join(tempDir(), 'pane.out');
+      writeFileSync(log, '');
+      tmux('pipe-pane', '-o', '-t', name, `cat >> '${log}'`);
       stopIt(name);
-      await until('the stop', 5000, state, (s) => s.startsWith('T'));
-      expect(shown(name, '#{alternate_on}')).toBe('0');
-      expect(shown(name, '#{cursor_flag}')).toBe('1');
-      expect(pane(name)).toContain('SHELL-SCREEN-BEFORE');
-      spawnSync('kill', ['-CONT', pid]);
-      const back = await until(
-        'the board again',
-        5000,
-        () => pane(name),
-        (s) => /q quit/.test(s) && !s.includes('SHELL-SCREEN-BEFORE'),
+      await until(
+        'the board back',
+        10_000,
+        () => readFileSync(log, 'latin1'),
+        (out) => /\x1b\[\?25h\x1b\[\?1049l[\s\S]*\x1b\[\?1049h[\s\S]*BTC\/USD[\s\S]*quit/.test(out),
       );
       expect(shown(name, '#{alternate_on}')).toBe('1');
-      expect(back).toMatch(/BTC\/USD/);
+      expect(pane(name)).toMatch(/q quit/);
+      // Never stopped: ps never says T, for a good while after.
+      const deadline = Date.now() + 1500;
+      while (Date.now() < deadline) {
+        expect(state()).not.toMatch(/^T/);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       // Raw keys again: q alone (no Enter) quits, and the terminal is as it was.
       tmux('send-keys', '-t', name, 'q');
       expect(await exitCode(name)).toBe(0);
