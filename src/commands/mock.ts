@@ -28,7 +28,9 @@ export function register(program: Command, app: App): void {
     .description(
       'An offline emulator of the Market Forecast Agent API, REST and gateway, for trying fcast and testing scripts.\n' +
         'Deterministic for a given --seed and clock. Faults can be switched on per run (--fault) or while it runs ' +
-        '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.',
+        '(POST /__mock/faults with a JSON array). Stops cleanly on Ctrl-C or SIGTERM.\n' +
+        'With --print-env it also stops once the shell that started it ends (not under setsid); ' +
+        'otherwise a background emulator outlives its shell.',
     )
     .option('--port <n>', 'port to listen on (default: 0, a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -132,11 +134,16 @@ export function register(program: Command, app: App): void {
             if (run.ctx.signal.aborted) return resolve();
             run.ctx.signal.addEventListener('abort', stop, { once: true });
             // Started in the background (`eval "$(fcast mock --print-env &)"`), it ends with the
-            // shell that started it, as a job would, instead of serving on under PID 1.
-            const watch = watchStarter(() => {
-              orphaned = true;
-              resolve();
-            });
+            // shell that started it, as a job would, instead of serving on under PID 1. Only then:
+            // `(fcast mock &)`, `setsid`, `nohup` or a CI step's background start are meant to outlive
+            // their starter, and a --print-env run under setsid says the same.
+            const watch =
+              opts.printEnv && !detachedOnPurpose()
+                ? watchStarter(() => {
+                    orphaned = true;
+                    resolve();
+                  })
+                : undefined;
             run.ctx.signal.addEventListener('abort', () => clearInterval(watch), { once: true });
           });
           await server.close();
@@ -171,6 +178,23 @@ function watchStarter(gone: () => void): NodeJS.Timeout | undefined {
   }, STARTER_POLL_MS);
   timer.unref();
   return timer;
+}
+
+/**
+ * Whether this process was detached on purpose, so outliving its starter is the point: it leads
+ * its own session (`setsid`: field 6 of /proc/self/stat is its pid). Linux only; false where
+ * /proc is missing. (`nohup` cannot be told: Node resets an inherited SIG_IGN to SIG_DFL at
+ * startup, so SigIgn in /proc/self/status never shows it.)
+ */
+export function detachedOnPurpose(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // pid (comm) state ppid pgrp session ...: field 6 is the session id.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[3]) === process.pid;
+  } catch {
+    return false;
+  }
 }
 
 /** This process's group, from /proc (Linux); undefined elsewhere, where the parent is watched. */

@@ -197,12 +197,23 @@ export async function importStdin(
   opts: { dryRun?: boolean; origin?: string | null; signal?: AbortSignal } = {},
 ): Promise<ImportSummary> {
   const dir = mkdtempSync(join(tmpdir(), 'fcast-import-'));
+  // Removed on every way out: the finally below, or at exit should the run end before it runs
+  // (Ctrl-C while stdin is still open); the hook goes once the finally has done it.
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
   try {
     const path = join(dir, 'stdin');
-    await pipeline(stdin, createWriteStream(path, { mode: 0o600, flags: 'wx' }));
+    try {
+      // The run's signal ends the copy at once: stdin may stay open for as long as its writer likes.
+      await pipeline(stdin, createWriteStream(path, { mode: 0o600, flags: 'wx' }), { signal: opts.signal });
+    } catch (err) {
+      if (opts.signal?.aborted) throw new InterruptedError();
+      throw err;
+    }
     return await importJournal(dataDir, path, nowS, { ...opts, label: 'stdin' });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
+    process.removeListener('exit', remove);
   }
 }
 

@@ -3,8 +3,10 @@
 // a SIGINT was only heard when the import had ended (300,000 rows: seconds). It now yields
 // every few thousand lines; the batches already written stay whole, the one being gathered is
 // not written, and the journal reads back undamaged.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 // @ts-expect-error: the bench's generator is plain JavaScript, without types
 import { writeJournalExport } from '../../scripts/bench-journal.js';
@@ -75,3 +77,40 @@ it('SIGINT ends a long journal import with 130, the journal whole', async () => 
   expect(list.code, list.stderr).toBe(0);
   expect(list.stderr).toBe('');
 }, 60_000);
+
+const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
+
+// `journal import -` copies stdin to $TMPDIR/fcast-import-XXXX/stdin first. Ctrl-C while stdin
+// was still open ended the run with 130 but left that copy behind.
+it('SIGINT during a piped import, stdin still open, leaves nothing in the temporary directory', async () => {
+  const tmp = tempDir();
+  const child = spawn(process.execPath, [BIN, 'journal', 'import', '-'], {
+    env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_DATA_DIR: tempDir(), TMPDIR: tmp },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // Part of an export, and stdin left open: the copy is under way, not finished.
+  child.stdin!.write('symbol,tf,ts,kind\n'.repeat(1000));
+  const copied = () =>
+    readdirSync(tmp).some((d) => {
+      try {
+        return d.startsWith('fcast-import-') && statSync(join(tmp, d, 'stdin')).size > 0;
+      } catch {
+        return false;
+      }
+    });
+  const deadline = Date.now() + 10_000;
+  while (!copied() && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+  expect(copied(), stderr).toBe(true);
+  child.kill('SIGINT');
+  const code = await closed;
+  child.stdin!.destroy();
+  expect(code, stderr).toBe(130);
+  expect(stdout).toBe('');
+  expect(stderr).toBe('fcast: interrupted\n');
+  expect(readdirSync(tmp).filter((d) => d.startsWith('fcast-import-'))).toEqual([]);
+}, 30_000);

@@ -141,3 +141,75 @@ describe('fcast mock --print-env & ends with its shell', () => {
     expect(survived).toBe(false);
   });
 });
+
+describe('fcast mock & without --print-env outlives its shell', () => {
+  it('a plain background emulator keeps serving after the detached shell that started it ends', async () => {
+    // The --print-env one is watched: started alongside, it is gone once the shell ends.
+    const shell = spawn(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${BIN}" mock --port 0 >/dev/null 2>&1 & echo $!; ` +
+          `"${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; sleep 0.5`,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'], env: mockEnv(), detached: true },
+    );
+    let out = '';
+    shell.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+    await once(shell, 'close');
+    const [plain, printEnv] = out.trim().split('\n').map(Number);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(plain).toBeGreaterThan(0);
+      expect(printEnv).toBeGreaterThan(0);
+      // It looks for its shell once a second: the watched one is gone within ~3 s.
+      const deadline = Date.now() + 3_500;
+      while (alive(printEnv!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(printEnv!)).toBe(false);
+      expect(alive(plain!)).toBe(true);
+    } finally {
+      for (const pid of [plain, printEnv]) if (pid! > 0 && alive(pid!)) process.kill(pid!, 'SIGTERM');
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('a --print-env emulator under setsid outlives its shell', async () => {
+    const shell = spawn(
+      'sh',
+      [
+        '-c',
+        `setsid "${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; ` +
+          `"${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; sleep 0.5`,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'], env: mockEnv(), detached: true },
+    );
+    let out = '';
+    shell.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+    await once(shell, 'close');
+    const pids = out.trim().split('\n').map(Number);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(pids).toHaveLength(2);
+      const [setsid, watched] = pids as [number, number];
+      const deadline = Date.now() + 3_500;
+      while (alive(watched) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(watched)).toBe(false);
+      expect(alive(setsid)).toBe(true);
+    } finally {
+      for (const pid of pids) if (pid > 0 && alive(pid)) process.kill(pid, 'SIGTERM');
+    }
+  });
+});

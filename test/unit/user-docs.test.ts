@@ -24,6 +24,15 @@ describe('user docs', () => {
     for (const pattern of INTERNALS) expect(text, `${page}: ${pattern}`).not.toMatch(pattern);
   });
 
+  // A record's origin includes the port and `fcast mock` picks a free one by default: forecasts
+  // recorded against one run never settle against the next on another port, unless it is fixed.
+  it('say that recording against the emulator wants a fixed --port', () => {
+    expect(read('docs/journal.md')).toMatch(/The port is part of the origin[\s\S]*`fcast mock --port 8787`/);
+    expect(read('README.md')).toMatch(
+      /`--record`[\s\S]*fixed port[\s\S]*`fcast mock --port 8787`[\s\S]*origin includes the port/,
+    );
+  });
+
   it('every decision note is in the index of docs/decisions/README.md', () => {
     const index = read('docs/decisions/README.md');
     for (const note of readdirSync(join(REPO, 'docs/decisions')).filter((f) => /^\d{4}-\d\d-\d\d-.*\.md$/.test(f)))
