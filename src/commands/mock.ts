@@ -110,18 +110,19 @@ export function register(program: Command, app: App): void {
           } else {
             run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
             run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
-            // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.
-            run.secrets.reveal(server.limitedGatewayKey, () =>
-              run.out.note(
-                `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
-              ),
-            );
+            // Before the gateway key's lines, which a script (and the tests) read as the end of the banner.
             if (server.keptKeys > 0) {
               const n = server.keptKeys;
               run.out.note(
                 `fcast mock: ${n} key${n === 1 ? '' : 's'} registered in earlier runs still work (kept in ${stateFile}; --fresh forgets them)`,
               );
             }
+            // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.
+            run.secrets.reveal(server.limitedGatewayKey, () =>
+              run.out.note(
+                `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
+              ),
+            );
             if (clock.start !== undefined || clock.speed !== undefined) {
               const speed = server.clock.speed;
               const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
