@@ -48,7 +48,7 @@ function replaced(text, file, from, to) {
 // bin/fcast.js as the executable's main script: its fast paths as they are (--version, and TAB
 // with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
 // compiled with the code cache `npm run build` made beside it (same Node: this one), as
-// bin/fcast.js's loadBundle does. Inlined into the main script instead, the whole bundle would
+// bin/fcast.js's loadSplit does for each file of the split bundle. Inlined into the main script instead, the whole bundle would
 // be loaded by every start, --version too (measured: 1.5x the installed fcast's --version).
 const ASSET_BUNDLE = `
 /** The main bundle from the executable's assets, with its code cache (scripts/build-sea.js). */
@@ -87,13 +87,13 @@ const forExecutable = {
       text = replaced(
         text,
         'bin/fcast.js',
-        "const bundle = freshBundle('fcast.cjs');\n  if (!bundle) compileCached();",
+        "const bundle = freshBundle('split/fcast.cjs');\n  if (!bundle) compileCached();",
         '',
       );
       text = replaced(
         text,
         'bin/fcast.js',
-        "bundle ? loadBundle(bundle) : await import('../dist/entry.js')",
+        "bundle ? loadSplit(bundle) : await import('../dist/entry.js')",
         'assetBundle()',
       );
       return { contents: text + ASSET_BUNDLE, loader: 'js' };

@@ -235,6 +235,15 @@ try {
 }
 for (const file of splitFiles) {
   const script = scripts.get(file) ?? new Script(before + readFileSync(file, 'utf8') + after, { filename: file });
+  writeCodeCache(file, script);
+}
+// The one-file bundle's cache, of its top level, for the standalone executable, which loads
+// dist/fcast.cjs (not the split files) and checks this cache is of that bundle and this Node.
+const whole = resolve('dist/fcast.cjs');
+writeCodeCache(whole, new Script(before + readFileSync(whole, 'utf8') + after, { filename: whole }));
+
+/** `file`.cache: a header tying it to the file's size and time and to this Node, then V8's cache. */
+function writeCodeCache(file, script) {
   const { size, mtimeMs } = statSync(file);
   const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
   writeFileSync(`${file}.cache`, Buffer.concat([header, script.createCachedData()]));
