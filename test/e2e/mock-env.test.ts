@@ -108,105 +108,75 @@ describe('fcast mock keeps the keys it issued', () => {
   });
 });
 
+/**
+ * Runs `script` in a detached shell (leading its own process group, as an interactive shell's
+ * job control makes it) and returns the pids it echoed, one a line, once the shell has ended.
+ */
+async function pidsFromShell(shell: string, script: string): Promise<number[]> {
+  const child = spawn(shell, ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'], env: mockEnv(), detached: true });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+  await once(child, 'close');
+  return out.trim().split('\n').map(Number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `pid` ends within a few seconds: the emulator looks for its shell once a second
+ * (ten seconds allowed, for a loaded machine). One still running is stopped here.
+ */
+async function endsAlone(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (!alive(pid)) return true;
+  process.kill(pid, 'SIGTERM');
+  return false;
+}
+
+const fcastLine = (flags: string) => `"${process.execPath}" "${BIN}" mock --port 0 ${flags}`;
+
 describe('fcast mock --print-env & ends with its shell', () => {
   it('a shell that evals it in the background and exits leaves no emulator behind', async () => {
-    // Detached: the shell leads its own process group, as an interactive shell's job control does.
-    const shell = spawn(
-      'bash',
-      ['-c', `eval "$("${process.execPath}" "${BIN}" mock --print-env &)"; echo "$FCAST_MOCK_PID"`],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-        env: mockEnv(),
-        detached: true,
-      },
-    );
-    let out = '';
-    shell.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
-    await once(shell, 'close');
-    const pid = Number(out.trim());
+    const [pid] = await pidsFromShell('bash', `eval "$(${fcastLine('--print-env')} &)"; echo "$FCAST_MOCK_PID"`);
     expect(pid).toBeGreaterThan(0);
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    // It looks for its shell once a second: gone within a few (ten, on a loaded machine).
-    const deadline = Date.now() + 10_000;
-    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const survived = alive();
-    if (survived) process.kill(pid, 'SIGTERM');
-    expect(survived).toBe(false);
+    expect(await endsAlone(pid!)).toBe(true);
   });
 });
 
 describe('fcast mock & without --print-env outlives its shell', () => {
   it('a plain background emulator keeps serving after the detached shell that started it ends', async () => {
     // The --print-env one is watched: started alongside, it is gone once the shell ends.
-    const shell = spawn(
+    const pids = await pidsFromShell(
       'sh',
-      [
-        '-c',
-        `"${process.execPath}" "${BIN}" mock --port 0 >/dev/null 2>&1 & echo $!; ` +
-          `"${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; sleep 0.5`,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'], env: mockEnv(), detached: true },
+      `${fcastLine('>/dev/null 2>&1')} & echo $!; ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; sleep 0.5`,
     );
-    let out = '';
-    shell.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
-    await once(shell, 'close');
-    const [plain, printEnv] = out.trim().split('\n').map(Number);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     try {
-      expect(plain).toBeGreaterThan(0);
-      expect(printEnv).toBeGreaterThan(0);
-      // It looks for its shell once a second: the watched one is gone within ~3 s.
-      const deadline = Date.now() + 3_500;
-      while (alive(printEnv!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(alive(printEnv!)).toBe(false);
-      expect(alive(plain!)).toBe(true);
+      expect(pids).toHaveLength(2);
+      const [plain, printEnv] = pids as [number, number];
+      expect(await endsAlone(printEnv)).toBe(true);
+      expect(alive(plain)).toBe(true);
     } finally {
-      for (const pid of [plain, printEnv]) if (pid! > 0 && alive(pid!)) process.kill(pid!, 'SIGTERM');
+      for (const pid of pids) if (pid > 0 && alive(pid)) process.kill(pid, 'SIGTERM');
     }
   });
 
   it.runIf(process.platform === 'linux')('a --print-env emulator under setsid outlives its shell', async () => {
-    const shell = spawn(
+    const pids = await pidsFromShell(
       'sh',
-      [
-        '-c',
-        `setsid "${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; ` +
-          `"${process.execPath}" "${BIN}" mock --port 0 --print-env >/dev/null 2>&1 & echo $!; sleep 0.5`,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'], env: mockEnv(), detached: true },
+      `setsid ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; sleep 0.5`,
     );
-    let out = '';
-    shell.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
-    await once(shell, 'close');
-    const pids = out.trim().split('\n').map(Number);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     try {
       expect(pids).toHaveLength(2);
       const [setsid, watched] = pids as [number, number];
-      const deadline = Date.now() + 3_500;
-      while (alive(watched) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(alive(watched)).toBe(false);
+      expect(await endsAlone(watched)).toBe(true);
       expect(alive(setsid)).toBe(true);
     } finally {
       for (const pid of pids) if (pid > 0 && alive(pid)) process.kill(pid, 'SIGTERM');
