@@ -3,28 +3,16 @@
 // forecasts, and report, list and export keep them apart unless asked. Measured before origins
 // existed: the first emulator's 1h anchor was settled with the second's candle ("+6.531% win")
 // and the second's own forecast for the key skipped as already recorded.
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, runCli, spawnFcast, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import { SESSION_START } from '../helpers/journal-session.js';
+import { journalLines } from '../helpers/journal-rows.js';
 
 const first = useEmulator({ seed: 'origin-one' });
 const second = useEmulator({ seed: 'origin-two' });
-
-function lines(data: string): any[] {
-  const dir = join(data, 'journal');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(join(dir, f), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-    );
-}
 
 const originOf = (url: string) => new URL(url).origin;
 
@@ -43,19 +31,20 @@ async function recordBoth(): Promise<string> {
 describe('origins', () => {
   it('the same (symbol, tf, ts) from two services is two forecasts, each naming its origin', async () => {
     const data = await recordBoth();
-    const forecasts = lines(data).filter((r) => r.kind === 'forecast');
+    const forecasts = journalLines(data).filter((r) => r.kind === 'forecast');
     expect(forecasts.map((f) => [f.v, f.origin, f.symbol, f.tf])).toEqual([
       [2, originOf(first.server.url), 'BTC/USD', '1h'],
       [2, originOf(second.server.url), 'BTC/USD', '1h'],
     ]);
     expect(forecasts[0].ts).toBe(forecasts[1].ts);
     expect(Object.keys(forecasts[0]).slice(0, 4)).toEqual(['v', 'kind', 'origin', 'symbol']);
-    for (const p of lines(data).filter((r) => r.kind === 'price')) expect(p.origin).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    for (const p of journalLines(data).filter((r) => r.kind === 'price'))
+      expect(p.origin).toMatch(/^http:\/\/127\.0\.0\.1:/);
   });
 
   it("settle uses only its own service's candles: the other's forecasts are counted, never settled with them", async () => {
     const data = await recordBoth();
-    const [mine, theirs] = lines(data).filter((r) => r.kind === 'forecast');
+    const [mine, theirs] = journalLines(data).filter((r) => r.kind === 'forecast');
     second.server.clock.set({ start: SESSION_START + 12 * 3600_000, speed: 0 });
     const settled = await second.runWithKey(['journal', 'settle', '--json'], { env: { FCAST_DATA_DIR: data } });
     expectExit(settled, 0);
@@ -64,7 +53,7 @@ describe('origins', () => {
       other_origins: 1,
       origin: originOf(second.server.url),
     });
-    const settlements = lines(data).filter((r) => r.kind === 'settlement');
+    const settlements = journalLines(data).filter((r) => r.kind === 'settlement');
     expect(settlements).toHaveLength(1);
     expect(settlements[0]).toMatchObject({ origin: theirs.origin, anchor_price: theirs.anchor_price });
     expect(mine.origin).not.toBe(theirs.origin);
@@ -73,7 +62,7 @@ describe('origins', () => {
     const own = await first.runWithKey(['journal', 'settle', '--json'], { env: { FCAST_DATA_DIR: data } });
     expectExit(own, 0);
     expect(JSON.parse(own.stdout)).toMatchObject({ settled: 1, other_origins: 0 });
-    const both = lines(data).filter((r) => r.kind === 'settlement');
+    const both = journalLines(data).filter((r) => r.kind === 'settlement');
     expect(both.map((s) => s.origin)).toEqual([theirs.origin, mine.origin]);
     expect(both[1].anchor_price).toBe(mine.anchor_price);
     expect(both[1].settle_price).not.toBe(both[0].settle_price);
@@ -118,7 +107,7 @@ describe('origins', () => {
     const dir = join(data, 'journal');
     // The first service's lines as version 1 wrote them: no origin.
     const [file] = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
-    const v1 = lines(data)
+    const v1 = journalLines(data)
       .filter((r) => r.origin === originOf(first.server.url))
       .map(({ origin: _origin, ...r }) => JSON.stringify({ ...r, v: 1 }))
       .join('\n');
@@ -137,7 +126,7 @@ describe('origins', () => {
     expectExit(adopted, 0);
     expect(JSON.parse(adopted.stdout)).toMatchObject({ settled: 1, other_origins: 0 });
     expect(
-      lines(data)
+      journalLines(data)
         .filter((r) => r.kind === 'settlement')
         .map((s) => [s.v, s.origin]),
     ).toEqual([[2, null]]);

@@ -14,23 +14,10 @@ import { priceAt } from '../../src/mock/prices.js';
 import { expectExit, steppedClock, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { served, SESSION_START, SETTLE_AFTER_MS, sessionFixture } from '../helpers/journal-session.js';
+import { journalLines } from '../helpers/journal-rows.js';
 
 const emu = useEmulator({ seed: 'journal' });
 const SEED = 'journal';
-
-/** Every line of every month file, parsed here (not by fcast). */
-function lines(data: string): any[] {
-  const dir = join(data, 'journal');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(join(dir, f), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-    );
-}
 
 const key = (r: { symbol: string; tf: string; ts: number }) => `${r.symbol} ${r.tf} ${r.ts}`;
 
@@ -56,7 +43,7 @@ describe('recording', () => {
       expect(recorded.stderr).toBe(plain.stderr);
     }
     const body = await served(emu, 'predictions.php?symbol=BTC/USD');
-    const recorded = lines(data);
+    const recorded = journalLines(data);
     const forecasts = recorded.filter((r) => r.kind === 'forecast');
     expect(forecasts).toHaveLength(Object.keys(body.predictions).length);
     const f = forecasts.find((r) => r.tf === '1h');
@@ -100,12 +87,12 @@ describe('recording', () => {
     emu.server.clock.set({ start: SESSION_START, speed: 0 });
     const data = tempDir();
     expectExit(await emu.run(['demo', 'ETH/USD'], { env: { FCAST_DATA_DIR: data, FCAST_RECORD: '1' } }), 0);
-    const recorded = lines(data);
+    const recorded = journalLines(data);
     expect(recorded.length).toBeGreaterThan(20);
     expect(new Set(recorded.map((r) => r.tier))).toEqual(new Set(['demo']));
     expect(new Set(recorded.map((r) => r.delay_min))).toEqual(new Set([60]));
     expectExit(await emu.run(['demo', 'ETH/USD'], { env: { FCAST_DATA_DIR: data, FCAST_RECORD: '0' } }), 0);
-    expect(lines(data)).toHaveLength(recorded.length);
+    expect(journalLines(data)).toHaveLength(recorded.length);
   });
 
   it('--watch --record records every refresh, each forecast once, and leaves the stream as it was', async () => {
@@ -137,14 +124,14 @@ describe('recording', () => {
     const shown = new Set(
       bodies.flatMap((b) => Object.values<any>(b.predictions).map((p) => `BTC/USD ${p.tf} ${p.ts}`)),
     );
-    const recorded = lines(data)
+    const recorded = journalLines(data)
       .filter((x) => x.kind === 'forecast')
       .map(key);
     expect(recorded.length).toBe(new Set(recorded).size);
     expect(new Set(recorded)).toEqual(shown);
-    expect(lines(data).filter((x) => x.kind === 'price')).toHaveLength(4);
+    expect(journalLines(data).filter((x) => x.kind === 'price')).toHaveLength(4);
     // The 1min forecasts of the first refreshes have their target proven by a later price.
-    expect(lines(data).some((x) => x.kind === 'settlement')).toBe(true);
+    expect(journalLines(data).some((x) => x.kind === 'settlement')).toBe(true);
   });
 
   it('records the timeframes shown: those of --tf, whatever the format (--json prints the whole body)', async () => {
@@ -155,7 +142,7 @@ describe('recording', () => {
     expectExit(await emu.runWithKey(['predict', 'ETH/USD', '--tf', '15min', '--json', '--record'], { env }), 0);
     expectExit(await emu.run(['demo', 'EUR/USD', '--tf', '1min', '--format', 'csv', '--record'], { env }), 0);
     const tfs = (symbol: string) =>
-      lines(data)
+      journalLines(data)
         .filter((r) => r.kind === 'forecast' && r.symbol === symbol)
         .map((r) => r.tf)
         .sort();
@@ -214,7 +201,7 @@ describe('recording', () => {
       // The board's second refresh, the interval after the first.
       while (tty && !finished) await clock.advance(1000);
       expectExit(await run, 0);
-      expect(lines(data).some((r) => r.kind === 'forecast')).toBe(true);
+      expect(journalLines(data).some((r) => r.kind === 'forecast')).toBe(true);
     }
   });
 
@@ -279,7 +266,7 @@ describe('a recorded session, settled and reported', () => {
     const data = await session.recorded();
     const env = { FCAST_DATA_DIR: data };
     // The session's last recording was 5 minutes ago by the emulator; fcast's clock says November.
-    const before = lines(data);
+    const before = journalLines(data);
     const forecasts = before.filter((r) => r.kind === 'forecast');
     const selfSettled = before.filter((r) => r.kind === 'settlement');
     // --record settled what its own responses proved: the 1min forecasts, by a price at their target.
@@ -291,7 +278,7 @@ describe('a recorded session, settled and reported', () => {
     expectExit(r, 0);
     const summary = JSON.parse(r.stdout);
     const settledKeys = new Set(
-      lines(data)
+      journalLines(data)
         .filter((x) => x.kind === 'settlement')
         .map(key),
     );
@@ -307,7 +294,7 @@ describe('a recorded session, settled and reported', () => {
     const env = { FCAST_DATA_DIR: data };
     emu.server.clock.advance(SETTLE_AFTER_MS);
     expectExit(await emu.runWithKey(['journal', 'settle'], { env }), 0);
-    const all = lines(data);
+    const all = journalLines(data);
     const forecasts = new Map(all.filter((r) => r.kind === 'forecast').map((f) => [key(f), f]));
     const settlements = all.filter((r) => r.kind === 'settlement');
     // Once each.
@@ -591,7 +578,7 @@ describe('a recorded session, settled and reported', () => {
     expect(header).toBe(
       'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso',
     );
-    const forecasts = lines(data).filter((r) => r.kind === 'forecast');
+    const forecasts = journalLines(data).filter((r) => r.kind === 'forecast');
     expect(body).toHaveLength(forecasts.length);
     const jsonl = await emu.runWithKey(['journal', 'export', '--format', 'jsonl', '--symbol', 'BTC/USD'], { env });
     const objects = jsonl.stdout

@@ -1,4 +1,7 @@
-// Rows as `journal export --format jsonl` writes them, for tests that import made-up journals.
+// Rows as `journal export --format jsonl` writes them, for tests that import made-up journals,
+// and the journal's own lines as a test reads them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** An open 1h BTC/USD forecast made at `ts` (epoch seconds), called long at 0.6; `over` changes any field. */
 export function exportRow(ts: number, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -23,4 +26,18 @@ export function exportRow(ts: number, over: Record<string, unknown> = {}): Recor
     recorded_at: ts + 10,
     ...over,
   };
+}
+
+/** Every line of every month file of the journal in `data`, parsed here (not by fcast). */
+export function journalLines(data: string): any[] {
+  const dir = join(data, 'journal');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
 }
