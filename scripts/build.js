@@ -126,7 +126,6 @@ const split = await build({
   logLevel: 'warning',
 });
 mkdirSync(SPLIT, { recursive: true });
-// Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
 // The chunks that the entry requires at its top, directly or not: every command loads them.
 // They go into the entry's own file (packed below), so that a run reads, compiles and
 // deserializes one file where it did ~20.

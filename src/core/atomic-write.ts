@@ -15,8 +15,9 @@ export function writeAtomically(path: string, data: string | Uint8Array, mode: n
   const fd = openSync(temp, 'wx', mode);
   try {
     try {
-      if (typeof data === 'string') writeSync(fd, data);
-      else writeSync(fd, data);
+      // writeSync may write less than it is given (a large file on some file systems): loop.
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -24,7 +24,7 @@ export interface JournalFilter {
 export const passes = (f: JournalFilter, origin: string | null, symbol: string, tf: string, ts: number): boolean =>
   (f.origins === undefined || f.origins.includes(origin)) &&
   (f.symbols === undefined || f.symbols.includes(symbol)) &&
-  (f.tfs === undefined || f.tfs.includes(tf) || equivalentTimeframe(tf, f.tfs) !== undefined) &&
+  (f.tfs === undefined || equivalentTimeframe(tf, f.tfs) !== undefined) &&
   (f.since === undefined || ts >= f.since) &&
   (f.until === undefined || ts < f.until);
 

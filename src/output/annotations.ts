@@ -12,7 +12,7 @@ import type { Env } from '../core/context.js';
 import { appendToFile } from '../core/sinks.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
-import { writeOwnCommand } from './workflow-commands.js';
+import { inGitHubActions, writeOwnCommand } from './workflow-commands.js';
 import { markdownLine, markdownText } from './markdown.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
@@ -24,9 +24,6 @@ export interface Annotation {
   /** Lines break as they are: the runner shows a multi-line message. */
   message: string;
 }
-
-/** Whether the run is a step of GitHub Actions, which sets GITHUB_ACTIONS=true. */
-export const inGitHubActions = (env: Env): boolean => env.GITHUB_ACTIONS === 'true';
 
 export const escapeData = (text: string): string =>
   text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');

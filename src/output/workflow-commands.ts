@@ -9,7 +9,10 @@
 // U+2029 (which some readers take for line breaks) as `\u` escapes; JSON never starts a line
 // with `:`. fcast's own annotations pass through writeOwnCommand, the one way past the filter.
 // Pure, and stateful only per stream: a pattern split between two writes is still caught.
-import type { IO, Writer } from '../core/context.js';
+import type { Env, IO, Writer } from '../core/context.js';
+
+/** Whether the run is a step of GitHub Actions, which sets GITHUB_ACTIONS=true. */
+export const inGitHubActions = (env: Env): boolean => env.GITHUB_ACTIONS === 'true';
 
 /** How a stream's text is neutralised: JSON by escapes that change no value, anything else visibly. */
 export type NeutralMode = 'json' | 'text';
