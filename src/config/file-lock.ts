@@ -42,29 +42,6 @@ let tokens = 0;
  * one's; `what` names the guarded thing in the error ("the config file"). Returns the release.
  */
 export async function acquireLock(lockPath: string, what: string, waitMs = LOCK_WAIT_MS): Promise<() => void> {
-  const steps = lockAttempts(lockPath, what, waitMs);
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    await new Promise((done) => setTimeout(done, step.value));
-  }
-}
-
-/**
- * The same lock, taken without returning to the event loop: for a synchronous loop that takes
- * it for short batches (an import appends a batch, releases, reads on), sleeping between
- * attempts with Atomics.wait.
- */
-export function acquireLockSync(lockPath: string, what: string, waitMs = LOCK_WAIT_MS): () => void {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  const steps = lockAttempts(lockPath, what, waitMs);
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    Atomics.wait(pause, 0, 0, step.value);
-  }
-}
-
-/** The attempts at the lock: yields how long to wait before the next one, returns the release. */
-function* lockAttempts(lockPath: string, what: string, waitMs: number): Generator<number, () => void> {
   const me: LockOwner = { pid: process.pid, host: hostname(), token: `${process.pid}-${Date.now()}-${++tokens}` };
   const started = Date.now();
   const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
@@ -80,7 +57,9 @@ function* lockAttempts(lockPath: string, what: string, waitMs: number): Generato
           { hint: `if no fcast is running, remove ${lockPath}` },
         );
       }
-      yield Math.min(50, 2 + attempt * 2) * (0.5 + Math.random());
+      // A few ms at first, then up to 50 ms, with jitter so waiting writers spread out.
+      const ms = Math.min(50, 2 + attempt * 2) * (0.5 + Math.random());
+      await new Promise((done) => setTimeout(done, ms));
     }
   } finally {
     unlinkQuietly(claim);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
-import { loadJournalLock, monthFiles, openJournalDir, statSizeOr0, withJournalSync } from './store.js';
+import { monthFiles, openJournalDir, statSizeOr0, withJournal } from './store.js';
 
 export interface ImportSummary {
   format: 'csv' | 'tsv' | 'jsonl';
@@ -101,13 +101,15 @@ async function yieldTurn(signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * Every line of a text file, the last one too when it has no newline, with its number; it
- * yields to the event loop every LINES_PER_TURN lines (a batch or two written, at most).
+ * Every line of a text file, the last one too when it has no newline, with its number. Every
+ * LINES_PER_TURN lines, or sooner once `turn.due()` says a batch is full, it runs `turn.run`
+ * (the batch written) and yields to the event loop.
  */
 async function forEachTextLine(
   path: string,
   onLine: (text: string, n: number) => void,
   signal: AbortSignal | undefined,
+  turn: { due: () => boolean; run: () => Promise<void> },
 ): Promise<void> {
   let n = 0;
   let at = 0;
@@ -121,10 +123,11 @@ async function forEachTextLine(
         onLine(buf.toString('utf8', start, stop), ++n);
       },
       undefined,
-      () => lines >= LINES_PER_TURN,
+      () => lines >= LINES_PER_TURN || turn.due(),
     );
     if (end === at) break;
     at = end;
+    await turn.run();
     await yieldTurn(signal);
   }
   const size = statSync(path).size;
@@ -180,8 +183,6 @@ export async function importJournal(
 ): Promise<ImportSummary> {
   const format = sniff(path);
   const origin = opts.origin ?? null;
-  // Its batches take the lock synchronously, so the lock's module is loaded before the first.
-  if (opts.dryRun !== true) await loadJournalLock();
   return merge(dataDir, path, opts.label ?? path, format, nowS, origin, opts.dryRun === true, opts.signal);
 }
 
@@ -260,11 +261,16 @@ async function merge(
     problems: [],
   };
   let batch: JournalRecord[] = [];
-  /** Under the lock: what others appended since the last look, less from the batch, then the rest appended. */
-  const append = (records: JournalRecord[]) => {
+  /**
+   * Under the lock: what others appended since the last look, less from the batch, then the
+   * rest appended. The lock is awaited, so a Ctrl-C while another process holds it is heard;
+   * an interrupted import appends nothing more.
+   */
+  const append = async (records: JournalRecord[]) => {
     // Serialised before the lock is taken: it is most of a batch's time.
     const lines = new Map(records.map((r) => [r, recordLine(r)]));
-    withJournalSync(dataDir, (tx) => {
+    await withJournal(dataDir, (tx) => {
+      if (signal?.aborted) throw new InterruptedError();
       const theirs = new Set<string>();
       for (const file of monthFiles(tx.dir)) {
         const from = sizes.get(file) ?? 0;
@@ -293,10 +299,12 @@ async function merge(
     else if (r.kind === 'forecast') summary.forecasts--;
     else summary.settlements--;
   };
-  const flush = () => {
-    if (batch.length > 0 && !dryRun) append(batch);
+  const flush = async () => {
+    const records = batch;
     batch = [];
+    if (records.length > 0 && !dryRun) await append(records);
   };
+  const turn = { due: () => batch.length >= BATCH, run: flush };
   const skip = (line: number, error: string) => {
     summary.skipped++;
     if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
@@ -334,7 +342,6 @@ async function merge(
       added = true;
     }
     if (!added) summary.duplicates++;
-    if (batch.length >= BATCH) flush();
   };
 
   if (format === 'jsonl') {
@@ -361,6 +368,7 @@ async function merge(
         return 'error' in got ? skip(n, got.error) : take(got.records, n);
       },
       signal,
+      turn,
     );
   } else if (format === 'tsv') {
     // One row a line: TSV escapes the tabs, newlines and backslashes of its cells (core/tsv.ts).
@@ -380,6 +388,7 @@ async function merge(
         else take(got.records, n);
       },
       signal,
+      turn,
     );
   } else {
     let header: string[] | undefined;
@@ -417,6 +426,7 @@ async function merge(
         else take(got.records, pendingLine);
       },
       signal,
+      turn,
     );
     if (pending !== '') {
       summary.rows++;
@@ -431,6 +441,6 @@ async function merge(
       { hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)" },
     );
   }
-  flush();
+  await flush();
   return summary;
 }

@@ -458,19 +458,14 @@ export interface JournalTx {
  */
 let fileLock: typeof FileLock | undefined;
 
-/** Loads the lock's module; withJournalSync needs it loaded first (an import awaits this once). */
-export async function loadJournalLock(): Promise<typeof FileLock> {
-  fileLock ??= await import('../config/file-lock.js');
-  return fileLock;
-}
-
 /**
  * Runs `work` on the journal's directory under its lock (waited for `waitedMs`). Throws
  * ConfigError (exit 3) when the journal cannot be opened, locked or written.
  */
 async function underLock<T>(dataDir: string, work: (dir: string, waitedMs: number) => T | Promise<T>): Promise<T> {
   const { dir, lockPath } = lockOf(dataDir);
-  const lock = await loadJournalLock();
+  fileLock ??= await import('../config/file-lock.js');
+  const lock = fileLock;
   const asked = Date.now();
   let release: () => void;
   try {
@@ -480,27 +475,6 @@ async function underLock<T>(dataDir: string, work: (dir: string, waitedMs: numbe
   }
   try {
     return await work(dir, Date.now() - asked);
-  } catch (err) {
-    throw writeFailure(dir, err);
-  } finally {
-    release();
-  }
-}
-
-/** underLock for a synchronous `work` that must not return to the event loop (an import's batch). */
-function underLockSync<T>(dataDir: string, work: (dir: string, waitedMs: number) => T): T {
-  const { dir, lockPath } = lockOf(dataDir);
-  if (!fileLock) throw new Error('withJournalSync before loadJournalLock');
-  const lock = fileLock;
-  const asked = Date.now();
-  let release: () => void;
-  try {
-    release = lock.acquireLockSync(lockPath, `the journal in ${dir}`);
-  } catch (err) {
-    throw failure(dir, err);
-  }
-  try {
-    return work(dir, Date.now() - asked);
   } catch (err) {
     throw writeFailure(dir, err);
   } finally {
@@ -527,19 +501,6 @@ export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Pro
   return underLock(dataDir, async (dir, waitedMs) => {
     const index = loadIndex(dir);
     const result = await work(transaction(dir, index, waitedMs));
-    closeTransaction(dir, index);
-    return result;
-  });
-}
-
-/**
- * withJournal for a short synchronous step of a long run: an import appends each batch under
- * the lock this way and releases it between batches, so recorders never wait for its whole run.
- */
-export function withJournalSync<T>(dataDir: string, work: (tx: JournalTx) => T): T {
-  return underLockSync(dataDir, (dir, waitedMs) => {
-    const index = loadIndex(dir);
-    const result = work(transaction(dir, index, waitedMs));
     closeTransaction(dir, index);
     return result;
   });

@@ -4,7 +4,8 @@
 // every few thousand lines; the batches already written stay whole, the one being gathered is
 // not written, and the journal reads back undamaged.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -114,3 +115,41 @@ it('SIGINT during a piped import, stdin still open, leaves nothing in the tempor
   expect(stderr).toBe('fcast: interrupted\n');
   expect(readdirSync(tmp).filter((d) => d.startsWith('fcast-import-'))).toEqual([]);
 }, 30_000);
+
+it('SIGINT while another process holds the lock ends the import with 130, nothing written', async () => {
+  const file = join(tempDir(), 'small.csv');
+  (writeJournalExport as (p: string, n: number, end: number, o: { varied: boolean }) => void)(
+    file,
+    100,
+    Date.UTC(2026, 10, 1) / 1000,
+    { varied: false },
+  );
+  const data = tempDir();
+  const dir = join(data, 'journal');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Held by this (live) process: the import waits for it, up to its 10 s.
+  writeFileSync(join(dir, 'journal.lock'), JSON.stringify({ pid: process.pid, host: hostname(), token: 'held' }));
+  let sentAt = 0;
+  const r = await spawnFcast(
+    ['journal', 'import', file],
+    { FCAST_DATA_DIR: data },
+    {
+      onSpawn: (child) => {
+        // Signalled once it is waiting: its claim on the lock sits beside the lock file.
+        const poll = setInterval(() => {
+          if (child.exitCode !== null || child.signalCode !== null) return clearInterval(poll);
+          if (!readdirSync(dir).some((f) => f.startsWith('journal.lock.claim-'))) return;
+          clearInterval(poll);
+          sentAt = Date.now();
+          child.kill('SIGINT');
+        }, 10);
+      },
+    },
+  );
+  expect(sentAt, r.stderr).toBeGreaterThan(0);
+  expect(r.code, r.stderr).toBe(130);
+  expect(Date.now() - sentAt).toBeLessThan(PROMPT_MS);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toBe('fcast: interrupted\n');
+  expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+}, 60_000);
