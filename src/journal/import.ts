@@ -6,10 +6,20 @@
 // taken for each batch only (catch up on what recorders appended since, drop those, append
 // the rest with one write per month file, release), so a recorder never waits for the whole
 // import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s.
-import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createWriteStream,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
-import { failureReason, InterruptedError, UsageError } from '../core/errors.js';
+import { ConfigError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
 import { tsvCells } from '../core/tsv.js';
 import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
@@ -132,8 +142,10 @@ async function forEachTextLine(
   }
   const size = statSync(path).size;
   if (at < size) {
-    const fd = openSync(path, 'r');
+    // Opened as forEachLine opens it: a FIFO swapped in meanwhile is refused, not waited on.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
       const rest = Buffer.alloc(size - at);
       readSync(fd, rest, 0, rest.length, at);
       onLine(rest.toString('utf8'), ++n);
