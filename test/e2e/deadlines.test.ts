@@ -289,6 +289,17 @@ describe('a write to a stdout that cannot take it', () => {
     expect(r.stderr.toString()).toMatch(/^fcast: .*NOPE/);
   });
 
+  it('stderr on a full disk: a failing command still ends with exit 3, not its own code nor 1', async () => {
+    const { openSync } = await import('node:fs');
+    // The usage error (exit 2) cannot be said: where the messages go needs fixing first.
+    const r = spawnSync(process.execPath, [BIN, 'demo', 'NOPE'], {
+      env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: 'http://127.0.0.1:9' },
+      stdio: ['ignore', 'pipe', openSync('/dev/full', 'w')],
+    });
+    expect(r.status).toBe(3);
+    expect(r.stdout.toString()).toBe('');
+  });
+
   it('a reader that left (EPIPE, as with head): no message, no stack', async () => {
     // The reader goes away before fcast writes a byte.
     const r = await demoWith('pipe', ['--json'], (child) => child.stdout!.destroy());
