@@ -182,33 +182,32 @@ function watchStarter(gone: () => void): NodeJS.Timeout | undefined {
 }
 
 /**
- * Whether this process was detached on purpose, so outliving its starter is the point: it leads
- * its own session (`setsid`: field 6 of /proc/self/stat is its pid). Linux only; false where
- * /proc is missing. (`nohup` cannot be told: Node resets an inherited SIG_IGN to SIG_DFL at
- * startup, so SigIgn in /proc/self/status never shows it.)
+ * The fields of /proc/self/stat after `pid (comm)`: state, ppid, pgrp, session, ... (comm may
+ * hold spaces and parentheses, so they start after the last ')'). Linux only; undefined where
+ * /proc is missing.
  */
-export function detachedOnPurpose(): boolean {
+function procSelfStat(): string[] | undefined {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
-    // pid (comm) state ppid pgrp session ...: field 6 is the session id.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[3]) === process.pid;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Whether this process was detached on purpose, so outliving its starter is the point: it leads
+ * its own session (`setsid`). False where /proc is missing. (`nohup` cannot be told: Node resets
+ * an inherited SIG_IGN to SIG_DFL at startup, so SigIgn in /proc/self/status never shows it.)
+ */
+export function detachedOnPurpose(): boolean {
+  return Number(procSelfStat()?.[3]) === process.pid;
 }
 
 /** This process's group, from /proc (Linux); undefined elsewhere, where the parent is watched. */
 function processGroup(): number | undefined {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const group = Number(fields[2]);
-    return Number.isInteger(group) && group > 0 ? group : undefined;
-  } catch {
-    return undefined;
-  }
+  const group = Number(procSelfStat()?.[2]);
+  return Number.isInteger(group) && group > 0 ? group : undefined;
 }
 
 function alive(pid: number): boolean {
