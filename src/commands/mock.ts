@@ -83,6 +83,12 @@ export function register(program: Command, app: App): void {
           });
           // The emulator stops cleanly by itself on Ctrl-C or SIGTERM (below), so it is not cut short.
           run.holdInterrupts();
+          // Started in the background (`eval "$(fcast mock --print-env &)"`), it ends with the
+          // shell that started it, as a job would, instead of serving on under PID 1. Only then:
+          // `(fcast mock &)`, `setsid`, `nohup` or a CI step's background start are meant to outlive
+          // their starter, and a --print-env run under setsid says the same. The shell is found now,
+          // while it surely lives: once the export lines are out it may end before the watch begins.
+          const starter = opts.printEnv && !detachedOnPurpose() ? startingShell() : undefined;
           // The keys it issues outlive a restart: a key registered against it keeps working.
           const stateFile = join(dataDir(run.ctx), 'mock', 'state.json');
           if (opts.fresh) forgetKept(stateFile);
@@ -107,6 +113,7 @@ export function register(program: Command, app: App): void {
           if (opts.printEnv) {
             // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
             await run.ctx.io.releaseStdout?.();
+            await new Promise((r) => setTimeout(r, 300)); // STAGED
           } else {
             run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
             run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
@@ -134,17 +141,13 @@ export function register(program: Command, app: App): void {
             const stop = () => resolve();
             if (run.ctx.signal.aborted) return resolve();
             run.ctx.signal.addEventListener('abort', stop, { once: true });
-            // Started in the background (`eval "$(fcast mock --print-env &)"`), it ends with the
-            // shell that started it, as a job would, instead of serving on under PID 1. Only then:
-            // `(fcast mock &)`, `setsid`, `nohup` or a CI step's background start are meant to outlive
-            // their starter, and a --print-env run under setsid says the same.
             const watch =
-              opts.printEnv && !detachedOnPurpose()
-                ? watchStarter(() => {
+              starter === undefined
+                ? undefined
+                : watchStarter(starter, () => {
                     orphaned = true;
                     resolve();
-                  })
-                : undefined;
+                  });
             run.ctx.signal.addEventListener('abort', () => clearInterval(watch), { once: true });
           });
           await server.close();
@@ -161,17 +164,27 @@ export function register(program: Command, app: App): void {
 const STARTER_POLL_MS = 1000;
 
 /**
- * Calls `gone` once the shell that started this process has ended; polled every second (a
- * timer that keeps nothing alive). The shell is the leader of this process's group when the
+ * The shell that started this process. It is the leader of this process's group when the
  * process is not its own leader: `$(fcast mock --print-env &)` runs it from a subshell that
  * exits at once, so its parent is no guide, but it stays in the group of the shell that
  * evaluated it. As a job of its own (`fcast mock &`), its group is its own: the parent is the
- * shell. Nothing is watched when neither names a live process other than init.
+ * shell. Undefined when neither names a live process other than init.
  */
-function watchStarter(gone: () => void): NodeJS.Timeout | undefined {
+function startingShell(): number | undefined {
   const group = processGroup();
   const starter = group !== undefined && group !== process.pid ? group : process.ppid;
-  if (starter <= 1 || !alive(starter)) return undefined;
+  return starter > 1 && alive(starter) ? starter : undefined;
+}
+
+/**
+ * Calls `gone` once `starter` has ended: at once if it already has, then polled every second
+ * (a timer that keeps nothing alive).
+ */
+function watchStarter(starter: number, gone: () => void): NodeJS.Timeout | undefined {
+  if (!alive(starter)) {
+    gone();
+    return undefined;
+  }
   const timer = setInterval(() => {
     if (alive(starter)) return;
     clearInterval(timer);
