@@ -29,12 +29,18 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
   // 3. Pieces: every stretch of 12 or more that lies in a part (either case, no quote or
   // backslash), kept when no longer one holds it and it is not data (digits; < 4 characters).
   const parts = hidden.map(secretPart).filter((p) => p.length >= 12 && !revealed?.includes(p));
+  // Only the longest stretch from each start can be maximal, and a stretch that no part holds
+  // (or that holds a quote) has no longer one that is held: so each start stops at its first miss.
   const found: Array<[number, number]> = [];
-  for (let s = 0; s < shaped.length; s++)
+  for (let s = 0; s < shaped.length; s++) {
+    let longest = 0;
     for (let e = s + 12; e <= shaped.length; e++) {
       const piece = shaped.slice(s, e);
-      if (!/["\\]/.test(piece) && parts.some((p) => fold(p).includes(fold(piece)))) found.push([s, e]);
+      if (/["\\]/.test(piece) || !parts.some((p) => fold(p).includes(fold(piece)))) break;
+      longest = e;
     }
+    if (longest > 0) found.push([s, longest]);
+  }
   const maximal = found.filter(([s, e]) => !found.some(([s2, e2]) => s2 <= s && e2 >= e && e2 - s2 > e - s));
   const kept = maximal.filter(([s, e]) => {
     const piece = shaped.slice(s, e);
