@@ -3,6 +3,7 @@
 // while the emulator keeps serving.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -143,6 +144,15 @@ async function endsAlone(pid: number): Promise<boolean> {
 
 const fcastLine = (flags: string) => `"${process.execPath}" "${BIN}" mock --port 0 ${flags}`;
 
+/**
+ * A shell line that waits until a --print-env emulator has written its export lines to `file`.
+ * The emulator looks for its shell when it starts; a shell that had already ended by then (a
+ * fixed sleep on a loaded machine) would leave it nothing to watch, as `(fcast mock &)` does on
+ * purpose. A shell that evals the lines is waiting for them, so it is always there.
+ */
+const untilPrinted = (file: string) =>
+  `i=0; until grep -q FCAST_MOCK_PID "${file}" 2>/dev/null || [ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done`;
+
 describe('fcast mock --print-env & ends with its shell', () => {
   it('a shell that evals it in the background and exits leaves no emulator behind', async () => {
     const [pid] = await pidsFromShell('bash', `eval "$(${fcastLine('--print-env')} &)"; echo "$FCAST_MOCK_PID"`);
@@ -154,9 +164,10 @@ describe('fcast mock --print-env & ends with its shell', () => {
 describe('fcast mock & without --print-env outlives its shell', () => {
   it('a plain background emulator keeps serving after the detached shell that started it ends', async () => {
     // The --print-env one is watched: started alongside, it is gone once the shell ends.
+    const env = join(tempDir(), 'env');
     const pids = await pidsFromShell(
       'sh',
-      `${fcastLine('>/dev/null 2>&1')} & echo $!; ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; sleep 0.5`,
+      `${fcastLine('>/dev/null 2>&1')} & echo $!; ${fcastLine(`--print-env >${env} 2>/dev/null`)} & echo $!; ${untilPrinted(env)}`,
     );
     try {
       expect(pids).toHaveLength(2);
@@ -169,9 +180,10 @@ describe('fcast mock & without --print-env outlives its shell', () => {
   });
 
   it.runIf(process.platform === 'linux')('a --print-env emulator under setsid outlives its shell', async () => {
+    const env = join(tempDir(), 'env');
     const pids = await pidsFromShell(
       'sh',
-      `setsid ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; sleep 0.5`,
+      `setsid ${fcastLine('--print-env >/dev/null 2>&1')} & echo $!; ${fcastLine(`--print-env >${env} 2>/dev/null`)} & echo $!; ${untilPrinted(env)}`,
     );
     try {
       expect(pids).toHaveLength(2);
