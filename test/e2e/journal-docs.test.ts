@@ -87,5 +87,5 @@ describe('docs/journal.md', () => {
     // The walk-through's emulator forecasts went to a journal of its own, none to the user's.
     expect(ownJournal()).toBe(before);
     expect(readdirSync(join(cwd, 'fcast-walkthrough', 'journal')).some((f) => f.endsWith('.jsonl'))).toBe(true);
-  }, 60_000);
+  }, 240_000); // a page of blocks, each a few CLI runs: ~10 s quiet, past 60 s at load 10
 });
