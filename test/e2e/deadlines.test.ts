@@ -242,13 +242,13 @@ describe('the phases before the first byte: DNS and TCP connect', () => {
 });
 
 describe('a write to a stdout that cannot take it', () => {
-  /** Runs `fcast demo` against the emulator (a separate process), its stdout given or piped. */
-  async function demoWith(stdout: number | 'pipe', args: string[], onSpawn: (child: ChildProcess) => void = () => {}) {
+  /** Runs `fcast ARGS` against the emulator (a separate process), its stdout given or piped. */
+  async function runWith(stdout: number | 'pipe', args: string[], onSpawn: (child: ChildProcess) => void = () => {}) {
     const mock = spawn(process.execPath, [BIN, 'mock', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
     const [chunk] = (await once(mock.stdout!, 'data')) as [Buffer];
     const base = /FCAST_BASE_URL=(\S+)/.exec(chunk.toString())![1]!;
     try {
-      const r = spawn(process.execPath, [BIN, 'demo', ...args], {
+      const r = spawn(process.execPath, [BIN, ...args], {
         env: { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: base },
         stdio: ['ignore', stdout, 'pipe'],
       });
@@ -265,9 +265,20 @@ describe('a write to a stdout that cannot take it', () => {
 
   it('a full disk: one line, no stack, exit 3 (where the output goes needs fixing, as an unwritable config file)', async () => {
     const { openSync } = await import('node:fs');
-    const r = await demoWith(openSync('/dev/full', 'w'), []);
+    const r = await runWith(openSync('/dev/full', 'w'), ['demo']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('fcast: cannot write the output to stdout: no space left on the device\n');
+  });
+
+  it('a failing gate whose table cannot be written: exit 3, not 8 (what to fix first is the output)', async () => {
+    const { openSync } = await import('node:fs');
+    for (const format of [[], ['--json']]) {
+      const r = await runWith(openSync('/dev/full', 'w'), ['track-record', '--min-win-rate', '0.99', ...format]);
+      expect(r.code, r.stderr).toBe(3);
+      // The gate's verdict is still said, on stderr, before the write failure.
+      expect(r.stderr).toMatch(/^fcast: check failed: \d+ gate failures\n/m);
+      expect(r.stderr.endsWith('fcast: cannot write the output to stdout: no space left on the device\n')).toBe(true);
+    }
   });
 
   it('the --version fast path says it in the same line (exit 3)', async () => {
@@ -302,7 +313,7 @@ describe('a write to a stdout that cannot take it', () => {
 
   it('a reader that left (EPIPE, as with head): no message, no stack', async () => {
     // The reader goes away before fcast writes a byte.
-    const r = await demoWith('pipe', ['--json'], (child) => child.stdout!.destroy());
+    const r = await runWith('pipe', ['demo', '--json'], (child) => child.stdout!.destroy());
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
   });
