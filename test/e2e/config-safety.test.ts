@@ -250,29 +250,37 @@ describe('register and Ctrl-C', () => {
   /**
    * Register, answered 201, with `signals` SIGINTs sent while the key is being kept: another
    * fcast (this process, as far as the lock says) holds the config lock when the answer goes
-   * out, so the save waits; the signals come 100 ms apart, and the lock is let go after them.
+   * out, so the save waits. The signals start once the key is on stdout (printed, so the save
+   * has begun: a fixed delay after the answer could land before fcast read it, on a loaded
+   * machine, which is the other case below), 100 ms apart, and the lock is let go after them.
    */
   async function registerInterrupted(issued: string, signals: number): Promise<Spawned & { dir: string }> {
     const dir = tempDir();
     const lock = join(dir, 'config.json.lock');
-    let child: ChildProcess | undefined;
     onRequest = (res) => {
       writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held' }));
       answer201(res, issued);
-      res.on('finish', async () => {
-        for (let i = 0; i < signals; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          child!.kill('SIGINT');
-        }
-        setTimeout(() => rmSync(lock, { force: true }), 300);
-      });
+    };
+    const interrupt = async (child: ChildProcess) => {
+      for (let i = 0; i < signals; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        child.kill('SIGINT');
+      }
+      setTimeout(() => rmSync(lock, { force: true }), 300);
     };
     const r = await fcast(
       ['register', '--email', 'a@example.com'],
       { FCAST_BASE_URL: url, FCAST_CONFIG_DIR: dir },
       undefined,
-      (c) => {
-        child = c;
+      (child) => {
+        let printed = '';
+        const onData = (d: Buffer) => {
+          printed += d.toString();
+          if (!printed.includes(issued)) return;
+          child.stdout!.off('data', onData);
+          void interrupt(child);
+        };
+        child.stdout!.on('data', onData);
       },
     );
     return { ...r, dir };
