@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiError, type ApiErrorDetails, amend, boundServerText, ExitCode } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
-import { isLoopbackHost, type ProxyRoute } from './wire.js';
+import type { ProxyRoute } from './wire.js';
 
 export const statusText = (status: number): string => STATUS_CODES[status] ?? '';
 
@@ -227,8 +227,7 @@ export function apiErrorFrom(status: number, body: unknown, raw?: string, contex
   const exitCode = exitClassOf(status);
   if (isApiErrorBody(body) && status >= 400 && status <= 599) {
     const hint = status === 407 ? proxyCredentialsHint(context.proxy) : hintFor(status);
-    const emulator = status === 401 && context.base !== undefined && isLoopbackHost(context.base.hostname);
-    return new ApiError(details, { exitCode, hint: emulator ? `${hint}; ${EMULATOR_FORGOT}` : hint });
+    return new ApiError(details, { exitCode, hint });
   }
   const { why, hint } = plainToTlsPort(status, raw, context) ?? foreignAnswer(status, context.proxy);
   const named = (title = details.title) => `HTTP ${status}${title ? ` ${title}` : ''}`;
@@ -237,21 +236,12 @@ export function apiErrorFrom(status: number, body: unknown, raw?: string, contex
   return new ApiError(details, { exitCode, message: told(cut), wholeMessage: told(), hint });
 }
 
-/**
- * A 401 from a loopback host, most likely `fcast mock`: it keeps the keys it issued across
- * restarts, except when started with --fresh or with another data directory.
- */
-export const EMULATOR_FORGOT =
-  "if this is 'fcast mock', it was restarted with --fresh (or another data directory) and forgot the key: 'fcast register --force --email ADDRESS' replaces it";
-
 /** Re-tells an API error in the terms of its request; other errors pass unchanged. */
 export function withContextHint(err: unknown, context: HintContext): unknown {
   // A 407 keeps the proxy's hint: hintFor has none for it.
   if (!(err instanceof ApiError) || !isApiErrorBody(err.details.body)) return err;
   const hint = hintFor(err.status, context);
-  if (hint === undefined) return err;
-  // What the loopback host adds stays.
-  return amend(err, { hint: err.hint?.endsWith(EMULATOR_FORGOT) ? `${hint}; ${EMULATOR_FORGOT}` : hint });
+  return hint === undefined ? err : amend(err, { hint });
 }
 
 /** An `ok: false` gateway envelope under a success status: a failure all the same, and off-contract (exit 7). */

@@ -1,6 +1,9 @@
 // An error caused by a setting says where that setting came from: a DNS failure for a base URL
 // read from the config file names the file, a timeout set in the environment names the
-// variable. The reader then knows what to change, and where.
+// variable. The reader then knows what to change, and where. A 401 from a loopback host (most
+// likely `fcast mock`, restarted with --fresh) also says what brings a working key back, which
+// depends on where the key came from.
+import { isLoopbackHost } from '../api/wire.js';
 import { ApiError, amend, BadResponseError, ConfigError, type FcastError, NetworkError } from '../core/errors.js';
 import { originOf } from '../config/origin.js';
 import type { Settings, Sourced } from '../config/settings.js';
@@ -46,5 +49,25 @@ export function withSettingOrigin(err: unknown, settings: Settings | undefined):
     return err;
   const behind = settingBehind(err, settings);
   if (!behind) return err;
-  return amend(err, { suffix: `; ${behind.what} comes from ${originOf(behind.setting.source, settings.configPath)}` });
+  const emulator = behind.setting === settings.apiKey ? emulatorForgot(settings) : undefined;
+  return amend(err, {
+    suffix: `; ${behind.what} comes from ${originOf(behind.setting.source, settings.configPath)}`,
+    ...(emulator && { hint: err.hint ? `${err.hint}; ${emulator}` : emulator }),
+  });
+}
+
+/**
+ * A REST key refused by a loopback host: `fcast mock` keeps the keys it issued across restarts,
+ * except when started with --fresh (or with another data directory). `register --force`
+ * replaces the key in the config file; one in FCAST_API_KEY overrides whatever it saves.
+ */
+function emulatorForgot(settings: Settings): string | undefined {
+  const base = settings.baseUrl?.value;
+  if (base === undefined || !URL.canParse(base) || !isLoopbackHost(new URL(base).hostname)) return undefined;
+  const forgot = "if this is 'fcast mock', it may have been restarted with --fresh and forgot the key";
+  if (settings.apiKey?.source === settings.configPath)
+    return `${forgot}: 'fcast register --force --email ADDRESS' replaces it`;
+  if (settings.apiKey?.source === 'FCAST_API_KEY')
+    return `${forgot}: export the FCAST_API_KEY it printed, or a newly registered one`;
+  return undefined;
 }

@@ -27,6 +27,12 @@ export interface Column {
    * (`2026-11-27 09:…` says nothing), others give way or are left out first.
    */
   whole?: boolean;
+  /**
+   * A shorter header (`Rate` for `Win rate`), taken on a terminal where it makes the table fit
+   * before the next column would go, or a cell be cut: a header wider than its values would
+   * cost another column, or a value its end.
+   */
+  short?: string;
 }
 
 /** A cell: plain text (cleaned), or text with a colour applied after cleaning. */
@@ -105,35 +111,59 @@ function prepare(cell: Cell | undefined): Prepared {
 /** Whether output is cut to the terminal: a TTY, unless --wide. */
 export const fitting = (out: Output): boolean => out.tty && !out.wide;
 
-/** The indices of the columns shown, and each one's width, for this output. */
+interface Layout {
+  /** The indices of the columns shown. */
+  shown: number[];
+  /** Each column's width. */
+  widths: number[];
+  /** How many columns were left out to fit. */
+  leftOut: number;
+  /** Whether the columns' short headers are shown. */
+  short: boolean;
+}
+
+/** The columns shown, each one's width and which headers, for this output. */
 function layout(
   out: Output,
   columns: Column[],
   headers: Prepared[],
+  shortHeaders: Prepared[],
   cells: Prepared[][],
   indent: number,
-): [number[], number[], number] {
+): Layout {
   const fit = fitting(out);
-  const natural = columns.map((c, i) => {
-    let width = headers[i]!.width;
-    for (const row of cells) width = Math.max(width, row[i]!.width);
-    return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), headers[i]!.width, 1) : width;
-  });
+  const naturalWith = (heads: Prepared[]) =>
+    columns.map((c, i) => {
+      let width = heads[i]!.width;
+      for (const row of cells) width = Math.max(width, row[i]!.width);
+      return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), heads[i]!.width, 1) : width;
+    });
+  let natural = naturalWith(headers);
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
-  if (!fit) return [shown, natural, 0];
+  if (!fit) return { shown, widths: natural, leftOut: 0, short: false };
   const before = shown.length;
 
   const limit = Math.max(1, out.columns - indent);
   const total = (idx: number[], w = natural) =>
     idx.reduce((sum, i) => sum + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
+  // The short headers, where they make the table fit before the next column goes (or a cell is cut).
+  const shortNatural = columns.some((c) => c.short !== undefined) ? naturalWith(shortHeaders) : undefined;
+  let short = false;
+  const shortFits = () => {
+    if (short || !shortNatural || total(shown, shortNatural) > limit) return false;
+    natural = shortNatural;
+    short = true;
+    return true;
+  };
   // Least useful first: the highest priority, the rightmost among equals.
   const droppable = shown
     .filter((i) => (columns[i]!.priority ?? 0) > 0)
     .sort((a, b) => (columns[b]!.priority ?? 0) - (columns[a]!.priority ?? 0) || b - a);
   for (const i of droppable) {
-    if (total(shown) <= limit) break;
+    if (total(shown) <= limit || shortFits()) break;
     shown = shown.filter((j) => j !== i);
   }
+  if (total(shown) > limit) shortFits();
   // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it;
   // a whole column only when nothing else is left to narrow.
   const widths = [...natural];
@@ -153,7 +183,7 @@ function layout(
       over--;
     }
   }
-  return [shown, shown.length ? widths : natural, before - shown.length];
+  return { shown, widths: shown.length ? widths : natural, leftOut: before - shown.length, short };
 }
 
 function pad(cell: Prepared, width: number, align: Align, last: boolean): string {
@@ -171,8 +201,9 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
 /** `indent`: the columns the caller puts before every line (a nested table), out of the width. */
 export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
   const headers = columns.map((c) => prepare(c.header));
+  const shortHeaders = columns.map((c, i) => (c.short === undefined ? headers[i]! : prepare(c.short)));
   const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
-  const [shown, widths, leftOut] = layout(out, columns, headers, cells, indent);
+  const { shown, widths, leftOut, short } = layout(out, columns, headers, shortHeaders, cells, indent);
   out.columnsLeftOut(leftOut);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
     shown
@@ -182,7 +213,7 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][], inde
       })
       .join(' '.repeat(GAP))
       .trimEnd();
-  const lines = [line(headers, out.c.bold)];
+  const lines = [line(short ? shortHeaders : headers, out.c.bold)];
   for (const row of cells) lines.push(line(row));
   return lines.join('\n');
 }

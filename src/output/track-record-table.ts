@@ -68,11 +68,13 @@ const RECORD_COLUMNS: FigureColumn[] = [
   plainColumn({ header: 'TF' }, (r) => r.timeframe),
   plainColumn({ header: 'Settled', align: 'right' }, (r) => count(r.settled)),
   // Wins, losses and settled make the win rate checkable; Maturity is what --min-maturity gates
-  // on: a narrow terminal keeps them and lets the others go.
+  // on: a narrow terminal keeps them whole and lets the others go. The rate itself goes last,
+  // after its header has shrunk to `Rate` (at 60 columns that spares it, and Maturity's
+  // `insufficient_sample` its end): it is wins / (wins + losses), which the row still shows.
   plainColumn({ header: 'Wins', align: 'right' }, (r) => count(r.wins)),
   plainColumn({ header: 'Losses', align: 'right' }, (r) => count(r.losses)),
   plainColumn({ header: 'Neutral', align: 'right', priority: 7 }, (r) => count(r.neutrals)),
-  plainColumn({ header: 'Win rate', align: 'right' }, (r) => rate(r.rate)),
+  plainColumn({ header: 'Win rate', short: 'Rate', align: 'right', priority: 1 }, (r) => rate(r.rate)),
   plainColumn({ header: '95% CI', align: 'right', priority: 3 }, (r) => interval(r.interval)),
   plainColumn(
     { header: 'vs 50%', priority: 2 },
@@ -82,7 +84,7 @@ const RECORD_COLUMNS: FigureColumn[] = [
   plainColumn({ header: 'Positive', align: 'right', priority: 9 }, (r) => rate(r.positiveRate)),
   plainColumn({ header: 'Avg return', align: 'right', priority: 8 }, (r) => formatPercent(r.averageReturnPct, 4)),
   plainColumn(
-    { header: 'Maturity' },
+    { header: 'Maturity', whole: true },
     (r) => r.maturity ?? DASH,
     (r, out) => maturityPaint(out, r.maturity),
   ),

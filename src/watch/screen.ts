@@ -77,10 +77,13 @@ export class Screen {
   /**
    * Shows `lines` (one per row, already composed): the lines that differ from the last frame
    * are rewritten and cleared to their end; after a resize (or `full`), the screen is cleared
-   * once and drawn whole. Each frame is one write, inside synchronised-output marks.
+   * once and drawn whole. Each frame is one write, inside synchronised-output marks. Nothing
+   * while suspended: the screen is the shell's then, and where no job control stops the process
+   * (the SIGTSTP discarded), the ticks and refreshes of the next 200 ms would draw on it, left
+   * there under the shell's prompt after q (resume draws the board whole).
    */
   draw(lines: readonly string[], full = false): void {
-    if (this.closed) return;
+    if (this.closed || this.suspended) return;
     const size = `${this.columns}x${this.rows}`;
     const whole = full || size !== this.drawnSize;
     let frame = whole ? ansi.clearScreen : '';

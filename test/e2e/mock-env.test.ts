@@ -58,6 +58,8 @@ async function serving(dataDir: string, ...flags: string[]) {
   const url = /^export FCAST_BASE_URL=(\S+)$/m.exec(stdout)![1]!;
   return {
     url,
+    /** The test key it printed. */
+    key: /^export FCAST_API_KEY=(\S+)$/m.exec(stdout)![1]!,
     stderr: () => stderr,
     stop: async () => {
       mock.kill('SIGTERM');
@@ -67,12 +69,15 @@ async function serving(dataDir: string, ...flags: string[]) {
 }
 
 describe('fcast mock keeps the keys it issued', () => {
-  it('across a restart, in its data directory; --fresh forgets them, and a 401 then says why', async () => {
+  it('across a restart, in its data directory; --fresh forgets them, and a 401 then says what brings a key back, for a key in the config file or in FCAST_API_KEY', async () => {
     const data = tempDir();
+    // The key register saves in this config directory, and uses in FCAST_API_KEY too.
+    const configDir = tempDir();
     const first = await serving(data);
     let key: string;
     try {
-      const reg = await runCli(['register', '--email', 'kept@example.com', '--no-save', '--json'], {
+      const reg = await runCli(['register', '--email', 'kept@example.com', '--json'], {
+        configDir,
         env: { FCAST_BASE_URL: first.url },
       });
       expect(reg.code).toBe(0);
@@ -98,11 +103,27 @@ describe('fcast mock keeps the keys it issued', () => {
     const fresh = await serving(data, '--fresh');
     try {
       expect(fresh.stderr()).not.toContain('earlier runs');
-      const r = await runCli(['symbols'], { env: { FCAST_BASE_URL: fresh.url, FCAST_API_KEY: key } });
-      expect(r.code).toBe(3);
-      expect(r.stderr).toContain(
-        "; if this is 'fcast mock', it was restarted with --fresh (or another data directory) and forgot the key: 'fcast register --force --email ADDRESS' replaces it\n",
-      );
+      const forgot = "; if this is 'fcast mock', it may have been restarted with --fresh and forgot the key: ";
+      // In FCAST_API_KEY, which no register replaces: the key the emulator printed works.
+      const env = await runCli(['symbols'], { env: { FCAST_BASE_URL: fresh.url, FCAST_API_KEY: key } });
+      expect(env.code).toBe(3);
+      expect(env.stderr).toMatch(/; the API key comes from FCAST_API_KEY in the environment\n/);
+      expect(env.stderr).toContain(`${forgot}export the FCAST_API_KEY it printed, or a newly registered one\n`);
+      expect(env.stderr).not.toContain('--force');
+      const printed = await runCli(['symbols'], { env: { FCAST_BASE_URL: fresh.url, FCAST_API_KEY: fresh.key } });
+      expect(printed.code).toBe(0);
+      // In the config file: register --force replaces it, as the hint says, and the key works again.
+      const file = await runCli(['symbols'], { configDir, env: { FCAST_BASE_URL: fresh.url } });
+      expect(file.code).toBe(3);
+      expect(file.stderr).toContain(`; the API key comes from the config file ${configDir}/config.json\n`);
+      expect(file.stderr).toContain(`${forgot}'fcast register --force --email ADDRESS' replaces it\n`);
+      const replaced = await runCli(['register', '--force', '--email', 'kept@example.com'], {
+        configDir,
+        env: { FCAST_BASE_URL: fresh.url },
+      });
+      expect(replaced.code, replaced.stderr).toBe(0);
+      const again = await runCli(['symbols'], { configDir, env: { FCAST_BASE_URL: fresh.url } });
+      expect(again.code, again.stderr).toBe(0);
     } finally {
       await fresh.stop();
     }

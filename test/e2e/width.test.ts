@@ -59,13 +59,30 @@ it('piped output keeps every column, whatever COLUMNS says', async () => {
 
 describe('fitting says what it left out, and keeps what a view needs', () => {
   it.each([60, 80])(
-    'track-record at %i columns keeps Settled, Wins, Losses and Maturity, and says how many went',
+    'track-record at %i columns keeps Settled, Wins, Losses, the rate and Maturity, each value whole, and says how many went',
     async (columns) => {
       const r = await emu.run(['track-record', '--no-color'], { tty: true, columns });
       expect(r.code).toBe(0);
-      const header = r.stdout.split('\n').find((l) => l.startsWith('TF '))!;
+      const lines = r.stdout.split('\n');
+      for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(columns);
+      const header = lines.find((l) => l.startsWith('TF '))!;
       const shown = header.split(/\s{2,}/);
-      for (const name of ['TF', 'Settled', 'Wins', 'Losses', 'Win rate', 'Maturity']) expect(shown).toContain(name);
+      // At 60 the rate's header is short (Rate), which spares Maturity's longest value its end.
+      const rate = columns === 60 ? 'Rate' : 'Win rate';
+      expect(shown).toEqual([
+        'TF',
+        'Settled',
+        'Wins',
+        'Losses',
+        rate,
+        ...(columns === 60 ? [] : ['vs 50%']),
+        'Maturity',
+      ]);
+      // The emulator's 4h and 1d have fewer than 30 settled: insufficient_sample, as the service says it.
+      const rows = lines.filter((l) => /^(4h|1d) /.test(l));
+      expect(rows).toHaveLength(2);
+      for (const row of rows) expect(row).toMatch(/ {2}insufficient_sample$/);
+      expect(r.stdout).not.toContain('…');
       const all = (await emu.run(['track-record', '--no-color', '--wide'], { tty: true, columns })).stdout
         .split('\n')
         .find((l) => l.startsWith('TF '))!

@@ -36,6 +36,29 @@ describe('renderTable', () => {
     expect(fits(18)).toEqual(['Name', 'Keep']);
   });
 
+  it('a short header is taken only where it spares a column or a cell, never on a wide terminal or piped', () => {
+    const columns: Column[] = [
+      { header: 'Name' },
+      { header: 'Win rate', short: 'Rate', align: 'right', priority: 1 },
+      { header: 'Extra', priority: 2 },
+      { header: 'Maturity', whole: true },
+    ];
+    const rows = [['alpha', '47.72%', 'x', 'insufficient_sample']];
+    const at = (width: number, tty = true) => renderTable(output({ tty, columns: width }), columns, rows);
+    // Name 5 + Win rate 8 + Extra 5 + Maturity 19, with three gaps of 2: 43.
+    expect(headerOf(at(43))).toEqual(['Name', 'Win rate', 'Extra', 'Maturity']);
+    // One short: the short header, before a column goes (5 + 6 + 5 + 19 + 6 = 41).
+    expect(headerOf(at(42))).toEqual(['Name', 'Rate', 'Extra', 'Maturity']);
+    // Shorter: Extra goes, and the long header fits again (5 + 8 + 19 + 4 = 36).
+    expect(headerOf(at(40))).toEqual(['Name', 'Win rate', 'Maturity']);
+    // One short of that: the short header (5 + 6 + 19 + 4 = 34), the values whole.
+    expect(at(35).split('\n')).toEqual(['Name     Rate  Maturity', 'alpha  47.72%  insufficient_sample']);
+    expect(at(34).split('\n')[1]).toBe('alpha  47.72%  insufficient_sample');
+    // Narrower still: the rate goes too before Maturity is cut.
+    expect(at(33).split('\n')).toEqual(['Name   Maturity', 'alpha  insufficient_sample']);
+    expect(headerOf(at(20, false))).toEqual(['Name', 'Win rate', 'Extra', 'Maturity']);
+  });
+
   it('--wide shows every column on a terminal', () => {
     const text = renderTable(output({ tty: true, columns: 20, wide: true }), COLUMNS, ROWS);
     expect(headerOf(text)).toEqual(['Name', 'Keep', 'Later', 'First', 'Also first', 'Hidden']);
