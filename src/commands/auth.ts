@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { FcastError, UsageError } from '../core/errors.js';
 import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../config/keys.js';
-import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../config/settings.js';
+import { inspectKey } from '../config/key-checks.js';
+import type { Sourced } from '../config/origin.js';
+import { SETTINGS, secretFromEnv, storedSecret } from '../config/settings.js';
 
 interface LoginFlags {
   gateway?: boolean;

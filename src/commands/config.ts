@@ -5,20 +5,22 @@ import { closest } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
 import {
-  CONFIG_KEYS,
   configDir,
   DIRECTORIES,
   DIRECTORY_KEYS,
   type DirectoryKey,
   directorySetting,
   configFilePath,
+} from '../config/directories.js';
+import type { Sourced } from '../config/origin.js';
+import { SettingError } from '../config/setting-parsers.js';
+import {
+  CONFIG_KEYS,
   readConfigFile,
   SECRET_KEYS,
   SETTINGS,
-  SettingError,
   settingOfConfigKey,
   type SettingName,
-  type Sourced,
 } from '../config/settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');

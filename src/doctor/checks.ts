@@ -17,10 +17,11 @@ import { originOf } from '../config/origin.js';
 import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import { textWidth, wrapIndented } from '../output/table.js';
+import { dataDir } from '../config/directories.js';
+import { BASE_URL_HINT, inspectKey } from '../config/key-checks.js';
+import type { Sourced } from '../config/origin.js';
 import {
-  BASE_URL_HINT,
   CONFIG_KEYS,
-  inspectKey,
   inspectSettings,
   readConfigFile,
   SECRET_KEYS,
@@ -32,9 +33,7 @@ import {
   type Lookup,
   type Settings,
   completeSettings,
-  dataDir,
   type SettingName,
-  type Sourced,
 } from '../config/settings.js';
 
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */
