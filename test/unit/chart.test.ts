@@ -1,7 +1,8 @@
 // The terminal chart of `predict --chart`: reading the candle shapes the seed leaves open,
 // and drawing closes, marks and the forecast's projection within a given width.
 import { describe, expect, it } from 'vitest';
-import { candleCloses, renderForecastCharts, renderLineChart, summarizeCandles } from '../../src/output/chart.js';
+import { candleCloses, renderForecastCharts, summarizeCandles } from '../../src/output/chart.js';
+import { renderLineChart } from '../../src/output/line-chart.js';
 import { timeframeMinutes } from '../../src/core/domain.js';
 import { Output } from '../../src/output/io.js';
 
