@@ -1,7 +1,7 @@
 // A text line chart of recent closes, drawn in braille (2×4 dots per character), with the
 // forecast drawn on after the last close: a dotted line from the last close to the target
-// price, as far to the right as the forecast's horizon reaches. The seed does not fix the
-// shape of a candle, so the common ones are read and anything else is reported, not drawn.
+// price, as far to the right as the forecast's horizon reaches. The candles come read through
+// the schema (api/candles.ts); a timeframe that could not be read is reported, not drawn.
 // The braille canvas and the line chart are line-chart.ts.
 import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../core/domain.js';
 import { formatAge, formatFixed, formatPercent, formatPrice, formatUtc } from './format.js';
@@ -10,6 +10,7 @@ import { clean } from './sanitize.js';
 import { type AxisLabel, type ChartPoint, type LineChartOptions, renderLineChart } from './line-chart.js';
 import { packParts, withoutColour } from './table.js';
 import { isRecord } from '../core/values.js';
+import type { CandleReading } from '../api/schemas.js';
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
@@ -24,46 +25,20 @@ function toNumber(v: unknown): number | undefined {
 const MAX_EPOCH_S = 8.64e12;
 const asEpoch = (n: number | undefined) => (n !== undefined && Math.abs(n) <= MAX_EPOCH_S ? n : undefined);
 
-/** Epoch seconds, whether given in seconds or milliseconds; undefined for a time no date can hold. */
-function toEpochSeconds(v: unknown): number | undefined {
-  const n = toNumber(v);
-  if (n === undefined) return undefined;
-  return asEpoch(n > 1e12 ? Math.floor(n / 1000) : n);
-}
-
-export interface CloseSeries {
-  closes: number[];
-  /** Epoch seconds of each close's candle, when the candles carry times. */
-  times?: number[];
-}
-
-const CANDLE_SHAPES = 'objects {t,o,h,l,c,v}, objects with close or c, or arrays [t,o,h,l,c,v]';
-
-/** The closes of a candle list, oldest first; a string saying why when the shape is not one we know. */
-export function candleCloses(candles: unknown): CloseSeries | string {
-  if (!Array.isArray(candles)) return `not a list of candles (expected ${CANDLE_SHAPES})`;
-  const points: Array<{ close: number; t?: number }> = [];
-  for (const candle of candles) {
-    if (Array.isArray(candle)) {
-      const close = candle.length >= 5 ? toNumber(candle[4]) : undefined;
-      if (close !== undefined) points.push({ close, t: toEpochSeconds(candle[0]) });
-    } else if (isRecord(candle)) {
-      const close = toNumber(candle.c ?? candle.close);
-      if (close !== undefined)
-        points.push({ close, t: toEpochSeconds(candle.t ?? candle.time ?? candle.ts ?? candle.open_time) });
-    }
-  }
-  if (points.length < 2) return `fewer than 2 closing prices found (expected ${CANDLE_SHAPES})`;
-  const timed = points.every((p) => p.t !== undefined);
-  if (timed) points.sort((a, b) => a.t! - b.t!);
-  return { closes: points.map((p) => p.close), ...(timed ? { times: points.map((p) => p.t!) } : {}) };
+/** A timeframe's closes and their open times, oldest first; why not when there are fewer than two to draw. */
+function closesOf(reading: CandleReading, tf: string): { closes: number[]; times: number[] } | string | undefined {
+  const problem = reading.problems.find((p) => p.tf === tf);
+  if (problem) return problem.why;
+  const series = reading.series.find((s) => s.tf === tf);
+  if (!series) return undefined;
+  if (series.candles.length < 2) return 'fewer than 2 candles';
+  return { closes: series.candles.map((c) => c.c), times: series.candles.map((c) => c.t) };
 }
 
 export interface ForecastChartBody {
   symbol?: unknown;
   price?: unknown;
   predictions?: unknown;
-  candles?: unknown;
   meta?: unknown;
 }
 
@@ -134,11 +109,15 @@ function chartedTimeframes(asked: readonly string[] | undefined, problems: strin
  * A chart per candle timeframe (15min, 1h, or those of `tfs` among them): recent closes, the
  * last price and that timeframe's target, with its move from the last price.
  */
-export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?: readonly string[]): ForecastCharts {
+export function renderForecastCharts(
+  out: Output,
+  body: ForecastChartBody,
+  candles: CandleReading,
+  tfs?: readonly string[],
+): ForecastCharts {
   const problems: string[] = [];
   const blocks: string[] = [];
-  const candles = isRecord(body.candles) ? body.candles : undefined;
-  if (!candles) return { text: '', problems: ['the response has no candles to chart'] };
+  if (candles.why !== undefined) return { text: '', problems: ['the response has no candles to chart'] };
   const predictions = isRecord(body.predictions) ? body.predictions : {};
   const price = isRecord(body.price) ? body.price : {};
   const meta = isRecord(body.meta) ? body.meta : {};
@@ -148,11 +127,11 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?:
   const symbol = typeof body.symbol === 'string' ? `${clean(body.symbol)} · ` : '';
 
   for (const tf of chartedTimeframes(tfs, problems)) {
-    if (candles[tf] === undefined) {
+    const series = closesOf(candles, tf);
+    if (series === undefined) {
       problems.push(`no ${tf} candles in the response`);
       continue;
     }
-    const series = candleCloses(candles[tf]);
     if (typeof series === 'string') {
       problems.push(`the ${tf} candles were not charted: ${series}`);
       continue;
@@ -199,11 +178,9 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?:
     legend.push(`${out.c.dim('⠉⠒')} closes`, ...(projection ? [`${out.c.dim('⠁⠂')} forecast`] : []), 'times UTC');
 
     const axisTimes: Array<{ step: number; t: number }> = [];
-    if (series.times) {
-      axisTimes.push({ step: 0, t: series.times[0]! }, { step: lastStep, t: series.times[lastStep]! });
-      const end = targetT ?? (stepsAhead !== undefined ? series.times[lastStep]! + (horizon ?? 0) * 60 : undefined);
-      if (projection && end !== undefined) axisTimes.push({ step: lastStep + projection.stepsAhead, t: end });
-    }
+    axisTimes.push({ step: 0, t: series.times[0]! }, { step: lastStep, t: series.times[lastStep]! });
+    const end = targetT ?? (stepsAhead !== undefined ? series.times[lastStep]! + (horizon ?? 0) * 60 : undefined);
+    if (projection && end !== undefined) axisTimes.push({ step: lastStep + projection.stepsAhead, t: end });
     const title = `${out.c.bold(`${symbol}${tf}`)} · ${series.closes.length} candles${projection ? ` and the ${tf} forecast` : ''}`;
     const lines = renderLineChart(series.closes, {
       width,
@@ -219,25 +196,20 @@ export function renderForecastCharts(out: Output, body: ForecastChartBody, tfs?:
 }
 
 /** One line per candle timeframe for `--candles` without a chart: count, time span, last close. */
-export function summarizeCandles(body: ForecastChartBody): { lines: string[]; problems: string[] } {
-  const candles = isRecord(body.candles) ? body.candles : undefined;
-  if (!candles) return { lines: [], problems: ['the response has no candles'] };
+export function summarizeCandles(candles: CandleReading): { lines: string[]; problems: string[] } {
+  if (candles.why !== undefined) return { lines: [], problems: ['the response has no candles'] };
   const lines: string[] = [];
   const problems: string[] = [];
-  for (const [key, list] of Object.entries(candles)) {
-    // The timeframe names here are the server's keys: cleaned before they are printed.
-    const tf = clean(key);
-    const series = candleCloses(list);
+  for (const tf of CANDLE_TIMEFRAMES) {
+    const series = closesOf(candles, tf);
+    if (series === undefined) continue;
     if (typeof series === 'string') {
       problems.push(`the ${tf} candles could not be read: ${series}`);
       continue;
     }
-    const span = series.times
-      ? `, ${formatUtc(series.times[0])} to ${formatUtc(series.times[series.times.length - 1])}`
-      : '';
-    lines.push(
-      `Candles ${tf}: ${series.closes.length}${span}, last close ${formatPrice(series.closes[series.closes.length - 1])}`,
-    );
+    const { closes, times } = series;
+    const span = `, ${formatUtc(times[0])} to ${formatUtc(times[times.length - 1])}`;
+    lines.push(`Candles ${tf}: ${closes.length}${span}, last close ${formatPrice(closes[closes.length - 1])}`);
   }
   return { lines, problems };
 }
