@@ -12,6 +12,8 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/core/redact.ts',
+    'src/core/secret-spellings.ts',
+    'src/core/secret-automata.ts',
     'src/output/sanitize.ts',
     'src/config/settings.ts',
     'src/config/setting-parsers.ts',
