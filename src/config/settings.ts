@@ -45,6 +45,24 @@ export interface SettingSpec<T> {
 
 const spec = <T>(s: SettingSpec<T>) => s;
 
+/** A number of seconds, up to a day: above 0, or from 0; its flag and config key share its name. */
+const seconds = (key: string, env: string, byDefault: number, help: string, range: { from: 'above' | 'zero' }) =>
+  spec<number>({
+    flag: `--${key} <seconds>`,
+    env,
+    configKey: key,
+    default: byDefault,
+    parse: (raw, where) =>
+      parseNumber(
+        raw,
+        where,
+        range.from === 'zero'
+          ? { min: 0, minIncluded: true, what: 'a number of seconds from 0' }
+          : { min: 0, minIncluded: false, what: 'a number of seconds above 0' },
+      ),
+    help,
+  });
+
 export const SETTINGS = {
   baseUrl: spec<string>({
     flag: '--base-url <url>',
@@ -69,14 +87,7 @@ export const SETTINGS = {
     help: 'gateway key; else the REST key',
     footer: 'auth login --gateway',
   }),
-  timeout: spec<number>({
-    flag: '--timeout <seconds>',
-    env: 'FCAST_TIMEOUT',
-    configKey: 'timeout',
-    default: 30,
-    parse: (raw, where) => parseNumber(raw, where, { min: 0, minIncluded: false, what: 'a number of seconds above 0' }),
-    help: 'request deadline',
-  }),
+  timeout: seconds('timeout', 'FCAST_TIMEOUT', 30, 'request deadline', { from: 'above' }),
   retries: spec<number>({
     flag: '--retries <n>',
     env: 'FCAST_RETRIES',
@@ -85,14 +96,7 @@ export const SETTINGS = {
     parse: parseCount,
     help: 'automatic retries',
   }),
-  maxWait: spec<number>({
-    flag: '--max-wait <seconds>',
-    env: 'FCAST_MAX_WAIT',
-    configKey: 'max-wait',
-    default: 60,
-    parse: (raw, where) => parseNumber(raw, where, { min: 0, minIncluded: true, what: 'a number of seconds from 0' }),
-    help: 'longest wait accepted for a retry',
-  }),
+  maxWait: seconds('max-wait', 'FCAST_MAX_WAIT', 60, 'longest wait accepted for a retry', { from: 'zero' }),
   watchlist: spec<string[]>({
     env: 'FCAST_WATCHLIST',
     configKey: 'watchlist',
