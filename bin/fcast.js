@@ -14,7 +14,7 @@ const argv = process.argv.slice(2);
 /**
  * Node's CommonJS wrapper (what `Module.wrap` adds), written out: `require('node:module')`
  * would load Node's ES module loader and its source-map support with it (~2 ms of CPU).
- * scripts/build.js reads this very line to make the code cache with the same text.
+ * scripts/build.js makes the code cache over the same text, through wrappedLoader below.
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
