@@ -117,13 +117,12 @@ export const SETTINGS = {
 export type SettingName = keyof typeof SETTINGS;
 type ValueOf<N extends SettingName> = NonNullable<ReturnType<(typeof SETTINGS)[N]['parse']>>;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
-const NAMES = SETTING_NAMES;
 
 /** The settings `fcast config` sets: every one with a config key that is not a secret. */
-export const CONFIG_KEYS = NAMES.filter((n) => !SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
-export const SECRET_KEYS = NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+export const CONFIG_KEYS = SETTING_NAMES.filter((n) => !SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+export const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
 export const settingOfConfigKey = (key: string): SettingName | undefined =>
-  NAMES.find((n) => SETTINGS[n].configKey === key);
+  SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
 
 /** The global flags as commander parsed them; the settings' flags were checked by their parsers. */
 export interface GlobalFlags {
@@ -284,7 +283,7 @@ export function inspectSettings(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>, 
     if (!(err instanceof ConfigError)) throw err;
     fileProblem = err;
   }
-  const found = Object.fromEntries(NAMES.map((n) => [n, lookUpSetting(n, flags, ctx.env, file, path)]));
+  const found = Object.fromEntries(SETTING_NAMES.map((n) => [n, lookUpSetting(n, flags, ctx.env, file, path)]));
   return { configDir: dir, configPath: path, fileProblem, ...found } as Inspection;
 }
 
