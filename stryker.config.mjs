@@ -12,8 +12,13 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/core/redact.ts',
+    'src/core/secret-spellings.ts',
+    'src/core/secret-automata.ts',
     'src/output/sanitize.ts',
     'src/config/settings.ts',
+    'src/config/setting-parsers.ts',
+    'src/config/key-checks.ts',
+    'src/config/known-secrets.ts',
     'src/config/config-store.ts',
     'src/config/file-lock.ts',
     'src/api/response-errors.ts',

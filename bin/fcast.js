@@ -14,7 +14,7 @@ const argv = process.argv.slice(2);
 /**
  * Node's CommonJS wrapper (what `Module.wrap` adds), written out: `require('node:module')`
  * would load Node's ES module loader and its source-map support with it (~2 ms of CPU).
- * scripts/build.js reads this very line to make the code cache with the same text.
+ * scripts/build.js makes the code cache over the same text, through wrappedLoader below.
  */
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
@@ -36,23 +36,28 @@ const WRITE_FAILURES = {
  */
 const WRITE_FAILED = 3;
 
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  writeOut(`${require('../package.json').version}\n`);
-} else if (argv.length === 2 && argv.includes('--json') && (argv.includes('--version') || argv.includes('-V'))) {
-  // As src/cli/version.ts writes it.
-  const about = {
-    fcast: require('../package.json').version,
-    node: process.versions.node,
-    platform: `${process.platform}-${process.arch}`,
-  };
-  writeOut(`${JSON.stringify(about, null, 2)}\n`);
-} else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
-  // Listed by dist/tab.cjs.
+// Run as the program; required (by scripts/build.js, for the loader below), it only lends it.
+if (require.main === module) {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    writeOut(`${require('../package.json').version}\n`);
+  } else if (argv.length === 2 && argv.includes('--json') && (argv.includes('--version') || argv.includes('-V'))) {
+    // As src/cli/version.ts writes it.
+    const about = {
+      fcast: require('../package.json').version,
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+    };
+    writeOut(`${JSON.stringify(about, null, 2)}\n`);
+  } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
+    // Listed by dist/tab.cjs.
+  } else {
+    run().catch((err) => {
+      process.stderr.write(`fcast: internal error: ${err?.message ?? err}\n`);
+      process.exit(1);
+    });
+  }
 } else {
-  run().catch((err) => {
-    process.stderr.write(`fcast: internal error: ${err?.message ?? err}\n`);
-    process.exit(1);
-  });
+  module.exports = { WRAPPER, wrappedLoader };
 }
 
 /** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
@@ -87,22 +92,35 @@ function freshBundle(bundle) {
  */
 function loadSplit(entry) {
   if (codeCache(entry) === undefined) return requireCompiled(entry);
-  const { Script } = require('node:vm');
   const fs = require('node:fs');
-  const dir = require('node:path').dirname(entry);
+  const load = wrappedLoader({ read: (file) => fs.readFileSync(file, 'utf8'), cachedData: codeCache, require });
+  return load(entry);
+}
+
+/**
+ * A loader of CommonJS files as Node wraps them (WRAPPER), each compiled by vm.Script with
+ * `cachedData(file)` (a code cache, or undefined) and run once: its require serves './…'
+ * from the file's own directory through the loader, and anything else through `require`.
+ * The one loader of the split bundle here, of the build's warm-up (scripts/build.js, which
+ * keeps each Script through `compiled` to make the caches) and of the standalone executable's
+ * assets (scripts/build-sea.js).
+ */
+function wrappedLoader({ read, cachedData = () => undefined, require: other, compiled }) {
+  const { Script } = require('node:vm');
   const modules = new Map();
-  const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : require(spec));
   function load(file) {
     let module = modules.get(file);
     if (module) return module.exports;
     module = { exports: {} };
     modules.set(file, module);
-    const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
-    const script = new Script(source, { filename: file, cachedData: codeCache(file) });
+    const dir = file.slice(0, file.lastIndexOf('/'));
+    const script = new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file, cachedData: cachedData(file) });
+    compiled?.(file, script);
+    const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : other(spec));
     script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, dir);
     return module.exports;
   }
-  return load(entry);
+  return load;
 }
 
 /** The code cache `npm run build` made for this file and this Node, without its header line. */

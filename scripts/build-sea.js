@@ -47,30 +47,22 @@ function replaced(text, file, from, to) {
 
 // bin/fcast.js as the executable's main script: its fast paths as they are (--version, and TAB
 // with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
-// compiled with the code cache `npm run build` made beside it (same Node: this one), as
-// bin/fcast.js's loadSplit does for each file of the split bundle. Inlined into the main script instead, the whole bundle would
+// compiled with the code cache `npm run build` made beside it (same Node: this one), by the
+// loader bin/fcast.js's loadSplit uses for each file of the split bundle. Inlined into the main script instead, the whole bundle would
 // be loaded by every start, --version too (measured: 1.5x the installed fcast's --version).
 const ASSET_BUNDLE = `
-/** The main bundle from the executable's assets, with its code cache (scripts/build-sea.js). */
+/** The main bundle from the executable's assets, with its code cache, through bin's loader (wrappedLoader). */
 function assetBundle() {
   const sea = require('node:sea');
-  const { Script } = require('node:vm');
   const dir = require('node:path').join(require('node:path').dirname(process.execPath), 'dist');
-  const load = (name, req) => {
-    const file = dir + '/' + name;
-    let cachedData;
-    if (name === 'fcast.cjs') {
-      const cache = Buffer.from(sea.getAsset('dist/fcast.cjs.cache'));
-      cachedData = cache.subarray(cache.indexOf(10) + 1);
-    }
-    const source = WRAPPER[0] + sea.getAsset('dist/' + name, 'utf8') + WRAPPER[1];
-    const script = new Script(source, { filename: file, cachedData });
-    const module = { exports: {} };
-    script.runInThisContext().call(module.exports, module.exports, req, module, file, dir);
-    return module.exports;
-  };
-  // The bundle asks for builtins, and for dist/undici.cjs (behind a proxy): an asset too.
-  return load('fcast.cjs', (id) => (/[\\\\/]undici\\.cjs$/.test(id) ? load('undici.cjs', require) : require(id)));
+  const cache = Buffer.from(sea.getAsset('dist/fcast.cjs.cache'));
+  const load = wrappedLoader({
+    read: (file) => sea.getAsset('dist/' + file.slice(dir.length + 1), 'utf8'),
+    cachedData: (file) => (file === dir + '/fcast.cjs' ? cache.subarray(cache.indexOf(10) + 1) : undefined),
+    // The bundle asks for builtins, and for dist/undici.cjs (behind a proxy): an asset too.
+    require: (id) => (/[\\\\/]undici\\.cjs$/.test(id) ? load(dir + '/undici.cjs') : require(id)),
+  });
+  return load(dir + '/fcast.cjs');
 }
 `;
 const forExecutable = {
@@ -96,6 +88,8 @@ const forExecutable = {
         "bundle ? loadSplit(bundle) : await import('../dist/entry.js')",
         'assetBundle()',
       );
+      // The executable's main script is the program: never a module lent to the build.
+      text = replaced(text, 'bin/fcast.js', 'if (require.main === module) {', 'if (true) {');
       return { contents: text + ASSET_BUNDLE, loader: 'js' };
     });
   },

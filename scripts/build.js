@@ -209,56 +209,37 @@ if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not 
 // loaded as bin loads them, so that the functions they compile lazily are in the caches too
 // (~10 ms of CPU more per run than a cache of the top level alone); a chunk no warm-up loaded
 // gets a cache of its top level. Should the warm-up fail, the caches still hold what ran.
-// bin/fcast.js wraps each source the same way. The header ties a cache to its very file and
-// Node version (V8 itself checks only the source's length).
-const [before, after] = binWrapper();
+// They are loaded by bin/fcast.js's own loader (wrappedLoader), so that each cache is made
+// over the very text bin compiles. The header ties a cache to its very file and Node version
+// (V8 itself checks only the source's length).
+const { WRAPPER, wrappedLoader } = Module.createRequire(import.meta.url)('../bin/fcast.js');
+if (WRAPPER[0] !== Module.wrap('').slice(0, WRAPPER[0].length))
+  throw new Error("build: bin/fcast.js's WRAPPER is not Node's");
 const scripts = new Map();
-const loaded = new Map();
 const splitDir = resolve(SPLIT);
-const chunkRequire = (spec) => (spec.startsWith('./') ? loadChunk(join(splitDir, spec.slice(2))) : require(spec));
-const require = Module.createRequire(join(splitDir, 'fcast.cjs'));
-function loadChunk(file) {
-  let module = loaded.get(file);
-  if (module) return module.exports;
-  module = { exports: {} };
-  loaded.set(file, module);
-  const script = new Script(before + readFileSync(file, 'utf8') + after, { filename: file });
-  scripts.set(file, script);
-  script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, splitDir);
-  return module.exports;
-}
+const read = (file) => readFileSync(file, 'utf8');
+const wrapped = (file) => new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file });
+const loadChunk = wrappedLoader({
+  read,
+  require: Module.createRequire(join(splitDir, 'fcast.cjs')),
+  compiled: (file, script) => scripts.set(file, script),
+});
 try {
   await warmUp(loadChunk(join(splitDir, 'fcast.cjs')));
 } catch (err) {
   console.warn(`build: code cache without warm-up (${err?.message ?? err})`);
 }
-for (const file of splitFiles) {
-  const script = scripts.get(file) ?? new Script(before + readFileSync(file, 'utf8') + after, { filename: file });
-  writeCodeCache(file, script);
-}
+for (const file of splitFiles) writeCodeCache(file, scripts.get(file) ?? wrapped(file));
 // The one-file bundle's cache, of its top level, for the standalone executable, which loads
 // dist/fcast.cjs (not the split files) and checks this cache is of that bundle and this Node.
 const whole = resolve('dist/fcast.cjs');
-writeCodeCache(whole, new Script(before + readFileSync(whole, 'utf8') + after, { filename: whole }));
+writeCodeCache(whole, wrapped(whole));
 
 /** `file`.cache: a header tying it to the file's size and time and to this Node, then V8's cache. */
 function writeCodeCache(file, script) {
   const { size, mtimeMs } = statSync(file);
   const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
   writeFileSync(`${file}.cache`, Buffer.concat([header, script.createCachedData()]));
-}
-
-/**
- * The wrapper bin/fcast.js puts around the bundle, read from its one line there: a cache made
- * over any other text would be refused at every run (V8 checks the source it was made for).
- */
-function binWrapper() {
-  const line = /^const WRAPPER = (\[.*\]);$/m.exec(readFileSync('bin/fcast.js', 'utf8'));
-  if (!line) throw new Error('build: no WRAPPER line in bin/fcast.js');
-  const wrapper = new Function(`return ${line[1]};`)();
-  if (wrapper[0] !== Module.wrap('').slice(0, wrapper[0].length))
-    throw new Error("build: bin/fcast.js's WRAPPER is not Node's");
-  return wrapper;
 }
 
 /** Runs the commands most often timed, in-process, against an emulator in a child process. */

@@ -14,7 +14,8 @@ import {
   InterruptedError,
   NetworkError,
 } from '../core/errors.js';
-import type { ChosenKey, Settings } from '../config/settings.js';
+import type { ChosenKey } from '../config/key-checks.js';
+import type { Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
 import { decodedBody } from './content-coding.js';
 import type { ApiLog } from './log.js';

@@ -103,6 +103,25 @@ export const CandlesSchema = lazily(() => {
   return z.object({ '15min': z.array(candle).optional(), '1h': z.array(candle).optional() }).passthrough();
 });
 
+/** A timeframe's candles as api/candles.ts reads them: open time and close, sorted by open time. */
+export interface CloseSeries {
+  tf: string;
+  /** The candle's length. */
+  seconds: number;
+  candles: Array<{ t: number; c: number }>;
+}
+
+/**
+ * A response's candles, one timeframe at a time (api/candles.ts readCandlesByTimeframe): the
+ * series of each timeframe of the Candles shape, and why a timeframe sent could not be read;
+ * `why` when the candles as a whole cannot be (absent, not an object).
+ */
+export interface CandleReading {
+  series: CloseSeries[];
+  problems: Array<{ tf: string; why: string }>;
+  why?: string;
+}
+
 export const RegistrationSchema = lazily(() =>
   z
     .object({

@@ -9,7 +9,7 @@ import { inGitHubActions, neutralisedIO } from '../output/workflow-commands.js';
 import { buildProgram, commandLine } from './program.js';
 import { reportError } from '../cmdutil/error-report.js';
 import { isVersionJson, versionJson } from './version.js';
-import { knownSecrets } from '../config/settings.js';
+import { knownSecrets } from '../config/known-secrets.js';
 
 export interface MainOptions {
   /** Tests may swap the wire; see App.transport. */

@@ -7,7 +7,7 @@ import { action, type ActionHandler, type App, commandPath, formatsHelp, withHel
 import type { OutputFormat } from '../core/domain.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { UsageError } from '../core/errors.js';
-import { flagParser, settingFlags } from '../config/settings.js';
+import { flagParser, settingFlags } from '../config/setting-flags.js';
 import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from '../cmdutil/help.js';
 import { HELP_TOPICS } from '../cmdutil/help-topics.js';
 import { closest, shown } from '../cmdutil/input.js';

@@ -15,7 +15,8 @@ import { guardOf, WORKFLOW_GUARD } from '../output/workflow-commands.js';
 import { closest, shown } from './input.js';
 import { reportError } from './error-report.js';
 import { withSettingOrigin } from './setting-origin.js';
-import { configDir, type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
+import { configDir } from '../config/directories.js';
+import { type GlobalFlags, resolveSettings, type Settings } from '../config/settings.js';
 import { untilAborted } from '../api/until-aborted.js';
 
 export interface Run {

@@ -1,6 +1,6 @@
 // `fcast help TOPIC`: what does not fit in the root help without making it a manual (as
 // `gh help environment`). Each topic is laid out for the width it is shown at, at most 80.
-import { settingRows } from '../config/settings.js';
+import { settingRows } from '../config/setting-flags.js';
 import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import { EXIT_CODE_HELP } from '../core/errors.js';
 import { helpRows, wrapHelp } from './help.js';

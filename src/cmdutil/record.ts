@@ -4,7 +4,7 @@
 // waiting) and never fails the command: a journal that cannot be written is one warning on stderr.
 import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
-import { dataDir } from '../config/settings.js';
+import { dataDir } from '../config/directories.js';
 import type { Run } from './command.js';
 
 export const RECORD_FLAG = [

@@ -6,7 +6,8 @@
 import { isLoopbackHost } from '../api/wire.js';
 import { ApiError, amend, BadResponseError, ConfigError, type FcastError, NetworkError } from '../core/errors.js';
 import { originOf } from '../config/origin.js';
-import type { Settings, Sourced } from '../config/settings.js';
+import type { Sourced } from '../config/origin.js';
+import type { Settings } from '../config/settings.js';
 import { isRecord } from '../core/values.js';
 
 /**

@@ -1,12 +1,8 @@
 import { Option, type Command } from 'commander';
 import { action, examples, type App } from '../cmdutil/command.js';
 import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
-import {
-  addEvidenceFlags,
-  EVIDENCE_FORMATS,
-  EVIDENCE_HELP_NOTES,
-  type EvidenceFlags,
-} from '../cmdutil/evidence-flags.js';
+import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES } from '../cmdutil/evidence-flags.js';
+import type { EvidenceFlags } from '../cmdutil/evidence-flags.js';
 import { parseAccuracyTimeframe } from '../cmdutil/input.js';
 
 export function register(program: Command, app: App): void {

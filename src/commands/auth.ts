@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
+import { printConfigChange } from '../cmdutil/config-change.js';
 import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { FcastError, UsageError } from '../core/errors.js';
 import { checkTypedKey, keyKindOf, maskKey, REST_KEY_KIND, type KeyKind } from '../config/keys.js';
-import { inspectKey, SETTINGS, secretFromEnv, storedSecret, type Sourced } from '../config/settings.js';
+import { inspectKey } from '../config/key-checks.js';
+import type { Sourced } from '../config/origin.js';
+import { SETTINGS, secretFromEnv, storedSecret } from '../config/settings.js';
 
 interface LoginFlags {
   gateway?: boolean;
@@ -116,7 +119,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   }
 
   if (run.flags.dryRun) {
-    if (run.flags.json) run.out.json({ saved: SETTINGS[kind.setting].configKey, key: masked, path });
+    printConfigChange(run, { saved: SETTINGS[kind.setting].configKey, key: masked }, path);
     run.out.note(`dry run: would save the ${kind.label} ${masked} to ${path}; nothing saved`);
     return;
   }
@@ -125,7 +128,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
     const question = `Replace the ${kind.label} ${maskKey(stored)} stored in ${path}? It cannot be recovered: the service keeps only its hash.`;
     if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
       run.out.note(`kept the ${kind.label} ${maskKey(stored)}; nothing was saved`);
-      if (run.flags.json) run.out.json({ saved: null, path });
+      printConfigChange(run, { saved: null }, path);
       return;
     }
   }
@@ -133,7 +136,7 @@ async function login(run: Run, kind: KeyKind, force: boolean): Promise<void> {
   const configKey = SETTINGS[kind.setting].configKey;
   // What was checked (or confirmed) above must still be what the file holds.
   await store.set(configKey, key, force ? undefined : { ifStill: stored });
-  if (run.flags.json) run.out.json({ saved: configKey, key: masked, path: store.path });
+  printConfigChange(run, { saved: configKey, key: masked }, store.path);
   run.out.note(`saved the ${kind.label} ${masked} to ${store.path}`);
   if (replaces) run.out.note(`it replaces the ${kind.label} ${maskKey(stored)} stored there before`);
   if (secretFromEnv(run.ctx.env, kind.setting) !== undefined) {
@@ -235,7 +238,7 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
     );
   }
   if (stored === undefined) {
-    if (run.flags.json) run.out.json({ removed: null, path });
+    printConfigChange(run, { removed: null }, path);
     run.out.note(`no ${kind.label} is stored in ${path}; nothing to remove`);
     return;
   }
@@ -245,18 +248,18 @@ async function logout(run: Run, kind: KeyKind, yes: boolean): Promise<void> {
     const question = `Remove the ${kind.label} ${masked} from ${path}? It cannot be recovered: the service keeps only its hash.`;
     if (!(await confirm(stdin, stderr, question, run.ctx.signal))) {
       run.out.note(`kept the ${kind.label}; nothing was removed`);
-      if (run.flags.json) run.out.json({ removed: null, path });
+      printConfigChange(run, { removed: null }, path);
       return;
     }
   }
   if (run.flags.dryRun) {
-    if (run.flags.json) run.out.json({ removed: SETTINGS[kind.setting].configKey, key: masked, path });
+    printConfigChange(run, { removed: SETTINGS[kind.setting].configKey, key: masked }, path);
     run.out.note(`dry run: would remove the ${kind.label} ${masked} from ${path}; nothing removed`);
     return;
   }
   const store = await run.configStore();
   const configKey = SETTINGS[kind.setting].configKey;
   await store.delete(configKey);
-  if (run.flags.json) run.out.json({ removed: configKey, key: masked, path: store.path });
+  printConfigChange(run, { removed: configKey, key: masked }, store.path);
   run.out.note(`removed the ${kind.label} ${masked} from ${store.path}`);
 }

@@ -2,7 +2,7 @@ import { Argument, Option, type Command } from 'commander';
 import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { helpNotes } from '../cmdutil/help.js';
 import { COMPLETE_SYMBOLS_COMMAND, SHELLS, type Shell } from '../completion/names.js';
-import { configDir } from '../config/settings.js';
+import { configDir } from '../config/directories.js';
 
 export function register(program: Command, app: App): void {
   program

@@ -1,24 +1,27 @@
 import type { Command } from 'commander';
+import { printConfigChange } from '../cmdutil/config-change.js';
 import { action, examples, type App, type Run } from '../cmdutil/command.js';
 import { UsageError } from '../core/errors.js';
 import { closest } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
 import {
-  CONFIG_KEYS,
   configDir,
   DIRECTORIES,
   DIRECTORY_KEYS,
   type DirectoryKey,
   directorySetting,
   configFilePath,
+} from '../config/directories.js';
+import type { Sourced } from '../config/origin.js';
+import { SettingError } from '../config/setting-parsers.js';
+import {
+  CONFIG_KEYS,
   readConfigFile,
   SECRET_KEYS,
   SETTINGS,
-  SettingError,
   settingOfConfigKey,
   type SettingName,
-  type Sourced,
 } from '../config/settings.js';
 
 const KEY_LIST = CONFIG_KEYS.join(', ');
@@ -166,13 +169,13 @@ export function register(program: Command, app: App): void {
         }
         if (run.flags.dryRun) {
           const path = configFilePath(configDir(run.ctx));
-          if (run.flags.json) run.out.json({ set: raw, value: parsed, path });
+          printConfigChange(run, { set: raw, value: parsed }, path);
           return run.out.note(`dry run: would set ${raw} in ${path}; nothing written`);
         }
         const store = await run.configStore();
         await store.set(raw, parsed);
         // As auth login does: a script asking for JSON gets one document saying what was stored where.
-        if (run.flags.json) run.out.json({ set: raw, value: parsed, path: store.path });
+        printConfigChange(run, { set: raw, value: parsed }, store.path);
         run.out.note(`set ${raw} in ${store.path}`);
         // As auth login and register do: a value the environment overrides changes nothing visible.
         const { env } = SETTINGS[name];
@@ -195,18 +198,18 @@ export function register(program: Command, app: App): void {
         if (run.flags.dryRun) {
           const path = configFilePath(configDir(run.ctx));
           const stored = readConfigFile(path)[raw] !== undefined;
-          if (run.flags.json) run.out.json({ removed: stored ? raw : null, path });
+          printConfigChange(run, { removed: stored ? raw : null }, path);
           return run.out.note(
             stored ? `dry run: would remove ${raw} from ${path}; nothing written` : `${raw} was not set in ${path}`,
           );
         }
         const store = await run.configStore();
         if (store.get(raw) === undefined) {
-          if (run.flags.json) run.out.json({ removed: null, path: store.path });
+          printConfigChange(run, { removed: null }, store.path);
           return run.out.note(`${raw} was not set in ${store.path}`);
         }
         await store.delete(raw);
-        if (run.flags.json) run.out.json({ removed: raw, path: store.path });
+        printConfigChange(run, { removed: raw }, store.path);
         run.out.note(`removed ${raw} from ${store.path}`);
       }),
     );

@@ -39,7 +39,7 @@ export function register(program: Command, app: App): void {
     )
     .action(
       action(app, async (run) => {
-        const { runDoctor, renderChecks, checksAsJson, exitCodeOf } = await import('../doctor/checks.js');
+        const { runDoctor, renderChecks, checksAsJson, exitCodeOf } = await import('../doctor/index.js');
         const checks = await runDoctor({ ctx: run.ctx, flags: run.flags, out: run.out, transport: app.transport });
         if (run.flags.json) run.out.json(checksAsJson(checks));
         else run.out.data(renderChecks(run.out, checks));

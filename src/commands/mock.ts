@@ -5,7 +5,7 @@ import { action, examples, type App } from '../cmdutil/command.js';
 import { UsageError } from '../core/errors.js';
 import { closest, parseWholeNumber } from '../cmdutil/input.js';
 import { parseDecimal } from '../core/values.js';
-import { dataDir } from '../config/settings.js';
+import { dataDir } from '../config/directories.js';
 
 interface MockFlags {
   port?: string;

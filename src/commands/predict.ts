@@ -7,7 +7,7 @@ import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import { withSettingOrigin } from '../cmdutil/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { CandleReading, ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 
@@ -82,6 +82,8 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     import('../core/concurrency.js'),
     import('../output/spinner.js'),
   ]);
+  // Each well-formed body's candles, read through the schema when they were asked for.
+  const candleReadings = new WeakMap<ForecastEnvelope, CandleReading>();
   // The one fetch of a run, and of each refresh of a watch: every symbol, once, checked.
   const fetchAll = async () => {
     const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) =>
@@ -91,6 +93,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     );
     failOnce(results);
     opts.tf = checkTimeframes(opts.tf, answeredBodies(results));
+    if (candles) await readCandlesOf(results, candleReadings);
     return results;
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked
@@ -98,7 +101,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
     recordIfAsked(run, opts.record, answered, opts.tf);
   if (watch) {
-    const render = await tableRenderer(opts, symbols.length > 1);
+    const render = await tableRenderer(opts, symbols.length > 1, candleReadings);
     return runWatch(run, watch, {
       symbols,
       fetch: fetchAll,
@@ -142,7 +145,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
     const raws = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.raw] : []));
     if (raws.length > 0) run.out.data(renderRecords(run.format, forecastTable(raws, opts.tf)));
   } else {
-    const render = await tableRenderer(opts, symbols.length > 1);
+    const render = await tableRenderer(opts, symbols.length > 1, candleReadings);
     const view = render(run.out, answered, run.nowSeconds());
     if (view.text !== '') run.out.data(view.text);
     for (const problem of view.problems) run.out.note(`fcast: ${problem}`);
@@ -168,6 +171,18 @@ function failOnce(results: Array<PromiseSettledResult<unknown>>): void {
   }
 }
 
+/** Reads the candles of each well-formed answer (api/candles.ts), for the chart or the summary. */
+async function readCandlesOf(
+  results: Array<PromiseSettledResult<Fetched<ForecastEnvelope>>>,
+  readings: WeakMap<ForecastEnvelope, CandleReading>,
+): Promise<void> {
+  const { readCandlesByTimeframe } = await import('../api/candles.js');
+  for (const r of results) {
+    if (r.status === 'fulfilled' && r.value.wellFormed)
+      readings.set(r.value.body, await readCandlesByTimeframe(r.value.body.candles));
+  }
+}
+
 const answeredBodies = <T>(results: Array<PromiseSettledResult<{ body: T }>>): T[] =>
   results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.body] : []));
 
@@ -176,7 +191,11 @@ const answeredBodies = <T>(results: Array<PromiseSettledResult<{ body: T }>>): T
  * its marks): bodies of the documented shape share the overview and one footer; any other is
  * shown on its own by the generic renderer (its warning was given when it was checked).
  */
-async function tableRenderer(opts: PredictFlags, several: boolean) {
+async function tableRenderer(
+  opts: PredictFlags,
+  several: boolean,
+  candleReadings: WeakMap<ForecastEnvelope, CandleReading>,
+) {
   const [{ renderPredictions }, { renderChecked, renderDocument }] = await Promise.all([
     import('../output/prediction.js'),
     import('../output/document.js'),
@@ -190,7 +209,7 @@ async function tableRenderer(opts: PredictFlags, several: boolean) {
   ): { text: string; problems: string[] } => {
     const shaped = answered
       .filter((a) => a.fetched.wellFormed)
-      .map((a) => ({ symbol: a.symbol, body: a.fetched.body }));
+      .map((a) => ({ symbol: a.symbol, body: a.fetched.body, candles: candleReadings.get(a.fetched.body) }));
     const parts: string[] = [];
     let problems: string[] = [];
     if (shaped.length > 0)

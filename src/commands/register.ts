@@ -12,7 +12,8 @@ import {
 } from '../core/errors.js';
 import { parseEmail } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
-import { configDir, secretFromEnv, storedSecret } from '../config/settings.js';
+import { configDir } from '../config/directories.js';
+import { secretFromEnv, storedSecret } from '../config/settings.js';
 import { asRecord } from '../core/values.js';
 
 interface RegisterFlags {

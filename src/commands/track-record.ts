@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cmdutil/command.js';
-import {
-  addEvidenceFlags,
-  EVIDENCE_FORMATS,
-  EVIDENCE_HELP_NOTES,
-  type EvidenceFlags,
-} from '../cmdutil/evidence-flags.js';
+import { addEvidenceFlags, EVIDENCE_FORMATS, EVIDENCE_HELP_NOTES } from '../cmdutil/evidence-flags.js';
+import type { EvidenceFlags } from '../cmdutil/evidence-flags.js';
 
 export function register(program: Command, app: App): void {
   const command = program

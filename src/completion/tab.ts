@@ -3,7 +3,8 @@
 // more than starting node (no ES module loader, no commander, no command tree). The listing
 // itself is the one `fcast __complete-symbols` runs through main (symbols-cache.ts).
 import { homedir } from 'node:os';
-import { configDir, resolveSettings } from '../config/settings.js';
+import { configDir } from '../config/directories.js';
+import { resolveSettings } from '../config/settings.js';
 import { listSymbols } from './symbols-cache.js';
 
 /** `write` is bin/fcast.js's: a plain write to fd 1, without building process.stdout. */

@@ -8,7 +8,8 @@ import {
   MATURITY_LEVELS,
   OUTPUT_FORMATS,
 } from '../core/domain.js';
-import { CONFIG_KEYS, DIRECTORY_KEYS } from '../config/settings.js';
+import { DIRECTORY_KEYS } from '../config/directories.js';
+import { CONFIG_KEYS } from '../config/settings.js';
 import { HELP_TOPICS } from '../cmdutil/help-topics.js';
 
 export interface Word {

@@ -15,7 +15,8 @@ import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configDirNames, configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs } from './private-dir.js';
 import { ConfigError, failureReason } from '../core/errors.js';
-import { configFilePath, readConfigFile, type ConfigData } from './settings.js';
+import { configFilePath } from './directories.js';
+import { readConfigFile, type ConfigData } from './settings.js';
 
 export interface ConfigStore {
   readonly path: string;

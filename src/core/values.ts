@@ -82,3 +82,13 @@ export function maxOf(values: Iterable<number>, floor = 0): number {
   for (const v of values) if (v > max) max = v;
   return max;
 }
+
+/** The map's value for `key`, made by `make` and stored on first asking (a nested cache's step). */
+export function getOrInsert<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}

@@ -3,74 +3,35 @@
 // file is one failed check, and the environment, the keys and the service are still looked
 // at. Settings, keys, the config and the data directory are judged by the same inspections the
 // commands use (inspectSettings, inspectKey, configLocationProblem, dataDirProblem), which
-// doctor reports one by one where a command would stop at the first.
+// doctor reports one by one where a command would stop at the first. The verdict type is
+// check.ts, the service check service.ts, the rendering render.ts.
 import { statSync } from 'node:fs';
-import type { OpenConnection } from '../api/connect.js';
 import { maskedProxy, proxyFor, proxyFromEnv, proxyVariable, type ProxySettings } from '../api/transport.js';
-import type { Transport } from '../api/transport.js';
-import type { Ctx, Env } from '../core/context.js';
-import { ExitCode, FcastError } from '../core/errors.js';
+import type { Env } from '../core/context.js';
+import type { FcastError } from '../core/errors.js';
 import { configLocationProblem } from '../config/config-store.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { maskKey } from '../config/keys.js';
-import { originOf } from '../config/origin.js';
-import type { Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
-import { textWidth, wrapIndented } from '../output/table.js';
+import { dataDir } from '../config/directories.js';
+import { BASE_URL_HINT, inspectKey } from '../config/key-checks.js';
+import { type Check, type DoctorInput, fail, failure, pass, warn } from './check.js';
+import { checkService } from './service.js';
 import {
-  BASE_URL_HINT,
   CONFIG_KEYS,
-  inspectKey,
   inspectSettings,
   readConfigFile,
   SECRET_KEYS,
   SETTINGS,
   withDefault,
   type ConfigData,
-  type GlobalFlags,
   type Inspection,
   type Lookup,
-  type Settings,
-  completeSettings,
-  dataDir,
   type SettingName,
-  type Sourced,
 } from '../config/settings.js';
 
 /** The oldest Node.js fcast runs on: package.json's engines field says the same. */
 export const MIN_NODE_VERSION = '20.18.1';
-/** Doctor asks whether the service answers, not whether it answers eventually. */
-const DOCTOR_TIMEOUT_SECONDS = 5;
-
-export type CheckStatus = 'pass' | 'warn' | 'fail';
-
-export interface Check {
-  name: string;
-  status: CheckStatus;
-  detail: string;
-  /** How to fix it; given for failures and warnings. */
-  hint?: string;
-  /** The exit code a failure maps to, per the contract's table. */
-  exitCode?: ExitCode;
-}
-
-const pass = (name: string, detail: string): Check => ({ name, status: 'pass', detail });
-const warn = (name: string, detail: string, hint?: string): Check => ({ name, status: 'warn', detail, hint });
-const fail = (name: string, detail: string, hint: string | undefined, exitCode: ExitCode = ExitCode.Config): Check => ({
-  name,
-  status: 'fail',
-  detail,
-  hint,
-  exitCode,
-});
-
-export interface DoctorInput {
-  ctx: Ctx;
-  flags: GlobalFlags;
-  out: Output;
-  /** Tests swap the wire (App.transport); production gets node:http(s), and undici behind a proxy. */
-  transport?: (ctx: Ctx) => Transport;
-}
 
 export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Promise<Check[]> {
   const found = inspectSettings(ctx, flags);
@@ -89,45 +50,6 @@ export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Pr
   ];
   checks.push(...(await checkService({ ctx, flags, out, transport }, config, found)));
   return checks;
-}
-
-/** 0 when nothing failed; else the code of the first failed check. */
-export function exitCodeOf(checks: readonly Check[]): ExitCode {
-  const first = checks.find((c) => c.status === 'fail');
-  return first ? (first.exitCode ?? ExitCode.Config) : ExitCode.Ok;
-}
-
-/** `--json`: one document for scripts. */
-export function checksAsJson(checks: readonly Check[]) {
-  return {
-    ok: checks.every((c) => c.status !== 'fail'),
-    checks: checks.map((c) => ({
-      name: c.name,
-      status: c.status,
-      ok: c.status !== 'fail',
-      detail: c.detail,
-      hint: c.hint ?? null,
-    })),
-  };
-}
-
-/** One line per check: status mark, name, finding, and how to fix it. */
-/**
- * One line per check (`✓ name  detail`), the fix on a line of its own below; on a terminal both
- * wrap between words under its width, each carried-over line under the detail's column.
- */
-export function renderChecks(out: Output, checks: readonly Check[]): string {
-  const { c } = out;
-  const mark = { pass: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗') };
-  const width = Math.max(...checks.map((check) => check.name.length));
-  const indent = 2 + width + 2;
-  const wrap = (text: string) => wrapIndented(text, textWidth(out), indent);
-  return checks
-    .map((check) => {
-      const line = `${mark[check.status]} ${check.name.padEnd(width)}  ${wrap(clean(check.detail))}`;
-      return check.hint ? `${line}\n${' '.repeat(indent)}${wrap(`fix: ${clean(check.hint)}`)}` : line;
-    })
-    .join('\n');
 }
 
 // --- Node.js ---------------------------------------------------------------------------
@@ -389,104 +311,4 @@ export function checkProxy(env: Env, baseUrl?: string): Check {
     shown.push(`${url.host} goes ${via ? `through ${maskedProxy(via)}` : 'direct'}`);
   }
   return pass(name, shown.join(', '));
-}
-
-// --- the service ---------------------------------------------------------------------------
-
-async function checkService(input: DoctorInput, config: ConfigState, found: FoundSettings): Promise<Check[]> {
-  const { ctx, flags, out } = input;
-  const rest = inspectKey({ apiKey: found.apiKey.found, gatewayKey: undefined }, 'rest');
-  const apiKey: Sourced<string> | undefined = rest.problem ? undefined : rest.key;
-  const authSkipped = (why: string) => warn('authenticated call', `skipped: ${why}`);
-  const keyless = found.apiKey.found ? 'the API key is malformed' : 'no API key';
-
-  if (flags.dryRun)
-    return [warn('service', 'skipped: --dry-run sends nothing'), authSkipped('--dry-run sends nothing')];
-  if (!found.baseUrl.found) return [warn('service', 'skipped: no usable base URL'), authSkipped('no usable base URL')];
-
-  const settings: Settings = completeSettings({
-    configDir: config.dir,
-    configPath: config.path,
-    baseUrl: found.baseUrl.found,
-    apiKey,
-    gatewayKey: undefined,
-    timeout: {
-      value: Math.min(withDefault('timeout', found.timeout).value, DOCTOR_TIMEOUT_SECONDS),
-      source: 'doctor',
-    },
-    // One attempt: doctor reports how things are, it does not wait for them to get better.
-    retries: { value: 0, source: 'doctor' },
-    maxWait: withDefault('maxWait', found.maxWait),
-    watchlist: undefined,
-    record: withDefault('record', {}),
-  });
-  let connection: OpenConnection;
-  try {
-    const { openConnection } = await import('../api/connect.js');
-    connection = openConnection(ctx, settings, out, { transport: input.transport });
-  } catch (err) {
-    const check = failure('service', err, 'check the proxy settings above');
-    return [check, authSkipped('no connection could be set up')];
-  }
-  try {
-    const { fetchDiscovery, fetchSymbols } = await import('../api/endpoints.js');
-    const started = ctx.clock.now();
-    let service: Check;
-    try {
-      const res = await fetchDiscovery(connection.conn);
-      service = pass(
-        'service',
-        `${res.response.url} answered HTTP ${res.response.status} in ${ctx.clock.now() - started} ms`,
-      );
-    } catch (err) {
-      service = failure('service', err, serviceHint(found.baseUrl.found, config.path));
-    }
-    if (service.status === 'fail') return [service, authSkipped('the service did not answer as expected')];
-    if (!apiKey) return [service, authSkipped(keyless)];
-    try {
-      const res = await fetchSymbols(connection.conn);
-      const count = Array.isArray(res.body.symbols) ? res.body.symbols.length : 0;
-      return [
-        service,
-        pass('authenticated call', `symbols.php accepted the key from ${apiKey.source} (${count} symbols)`),
-      ];
-    } catch (err) {
-      return [
-        service,
-        failure(
-          'authenticated call',
-          err,
-          `the service refused the key from ${apiKey.source}: store a valid one with 'fcast auth login', or get one with 'fcast register'`,
-        ),
-      ];
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
-
-/** What to do when the service does not answer: the base URL, and where it is set. */
-function serviceHint(baseUrl: Sourced<string>, configPath: string): string {
-  return (
-    `check the base URL (from ${originOf(baseUrl.source, configPath)}): the root of a running service, ` +
-    "without /api/agent/v1/ ('fcast mock' serves one locally)"
-  );
-}
-
-/**
- * A failed check from an error; a hint that would send the reader to doctor itself, or the
- * emulator's (which doctor's own names, with where the base URL is set), gives way to `fallbackHint`.
- */
-function failure(name: string, err: unknown, fallbackHint: string): Check {
-  if (err instanceof FcastError) {
-    const hint =
-      err.hint === undefined || /fcast doctor|^nothing listens there/.test(err.hint) ? fallbackHint : err.hint;
-    return fail(name, err.message, hint, err.exitCode);
-  }
-  return fail(
-    name,
-    `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
-    'run again with --verbose, and report it',
-    ExitCode.Internal,
-  );
 }

@@ -3,6 +3,10 @@
 // failure of the record, not of the wire: the track record of 1h loses its recent losses, as a
 // record rewritten to flatter itself would, so that `--baseline` has something to catch.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gatewayFailure } from './gateway.js';
+import { HttpProblem } from './problems.js';
+import { sendJson, sendProblem } from './replies.js';
+import type { MockState } from './state.js';
 
 export const FAULT_KINDS = ['429', '503', 'slow', 'html', 'reset', 'truncate', 'huge', 'shrink'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -166,4 +170,64 @@ function drained(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/** Returns true when the fault answered (or dropped) the request itself. */
+export async function applyFault(
+  fault: Fault,
+  served: { state: MockState; sleep(ms: number): Promise<void>; closing(): boolean },
+  req: IncomingMessage,
+  res: ServerResponse,
+  isGateway: boolean,
+): Promise<boolean> {
+  const { state } = served;
+  const retryAfter = fault.retryAfter ?? DEFAULT_RETRY_AFTER_S;
+  switch (fault.kind) {
+    case '429':
+    case '503': {
+      const status = Number(fault.kind);
+      if (isGateway) {
+        // Only the envelope's retry_after, no header: clients must read the body to know the wait.
+        const reply =
+          status === 429
+            ? gatewayFailure(state, 429, 'rate_limited', `rate limit exceeded; retry in ${retryAfter}s`, retryAfter)
+            : gatewayFailure(
+                state,
+                503,
+                'unavailable',
+                `gateway temporarily unavailable; retry in ${retryAfter}s`,
+                retryAfter,
+              );
+        sendJson(res, reply.status, reply.body);
+      } else {
+        const problem =
+          status === 429
+            ? new HttpProblem('rate-limited', `rate limit exceeded; retry in ${retryAfter} seconds`, {
+                'retry-after': String(retryAfter),
+              })
+            : new HttpProblem('unavailable', `temporarily unavailable; retry in ${retryAfter} seconds`, {
+                'retry-after': String(retryAfter),
+              });
+        sendProblem(state, res, req, problem);
+      }
+      return true;
+    }
+    case 'slow':
+      await served.sleep(fault.delayMs ?? DEFAULT_DELAY_MS);
+      return served.closing() || res.destroyed;
+    case 'html':
+      sendHtml(res);
+      return true;
+    case 'reset':
+      sendReset(req);
+      return true;
+    case 'truncate':
+      sendTruncated(res);
+      return true;
+    case 'huge':
+      await sendHuge(res);
+      return true;
+    case 'shrink':
+      return false; // not an answer of its own: the track record is rewritten (see handleRest)
+  }
 }

@@ -136,16 +136,17 @@ const RATES: ReadonlyArray<readonly [string, number]> = [
 
 export function macro(seed: string, t: number) {
   const day = Math.floor(t / 86_400);
-  const quote = (s: PathSpec) => ({
-    symbol: s.id.replace('macro:', ''),
+  const quoteOf = (symbol: string, s: PathSpec) => ({
+    symbol,
     last: priceAt(seed, s, t),
     change_pct: change24hPct(seed, s, t),
   });
+  const quote = (s: PathSpec) => quoteOf(s.id.replace('macro:', ''), s);
+  /** The catalogue's own symbols of a class, under their gateway codes. */
+  const listed = (assetClass: AssetClass) =>
+    SYMBOLS.filter((s) => s.assetClass === assetClass).map((s) => quoteOf(gatewayCode(s), s));
   const spx = SYMBOLS.find((s) => s.symbol === 'SPX/USD')!;
-  const indices = [
-    { symbol: 'SPX', last: priceAt(seed, spx, t), change_pct: change24hPct(seed, spx, t) },
-    ...MACRO_INDICES.map(quote),
-  ];
+  const indices = [quoteOf('SPX', spx), ...MACRO_INDICES.map(quote)];
   const risk = indices.reduce((a, i) => a + i.change_pct, 0);
   return {
     as_of: isoSeconds(t),
@@ -160,22 +161,8 @@ export function macro(seed: string, t: number) {
       change_bp: round(10 * (unit(seed, 'rate-chg', name, day) - 0.5), 1),
     })),
     indices,
-    fx: [
-      ...SYMBOLS.filter((s) => s.assetClass === 'fx').map((s) => ({
-        symbol: gatewayCode(s),
-        last: priceAt(seed, s, t),
-        change_pct: change24hPct(seed, s, t),
-      })),
-      ...MACRO_FX.map(quote),
-    ],
-    commodities: [
-      ...SYMBOLS.filter((s) => s.assetClass === 'metal').map((s) => ({
-        symbol: gatewayCode(s),
-        last: priceAt(seed, s, t),
-        change_pct: change24hPct(seed, s, t),
-      })),
-      ...MACRO_COMMODITIES.map(quote),
-    ],
+    fx: [...listed('fx'), ...MACRO_FX.map(quote)],
+    commodities: [...listed('metal'), ...MACRO_COMMODITIES.map(quote)],
     regime: risk > 0.5 ? 'risk_on' : risk < -0.5 ? 'risk_off' : 'mixed',
   };
 }

@@ -1,6 +1,7 @@
 // A smooth, endless price path per symbol: layered value noise on the log price. Smooth so
 // that neighbouring candles join up and a 1-minute forecast sees a small move, layered so
 // that longer horizons see larger moves, as markets do.
+import { getOrInsert } from '../core/values.js';
 import { round, unit, unitFamily } from './random.js';
 import type { PathSpec } from './catalog.js';
 
@@ -18,17 +19,8 @@ const LAYERS: ReadonlyArray<readonly [number, number]> = [
 const layerDraws = new Map<string, Map<string, Array<(k: number) => number>>>();
 
 function drawsOf(seed: string, id: string): Array<(k: number) => number> {
-  let bySeed = layerDraws.get(seed);
-  if (!bySeed) {
-    bySeed = new Map();
-    layerDraws.set(seed, bySeed);
-  }
-  let draws = bySeed.get(id);
-  if (!draws) {
-    draws = LAYERS.map((_, layer) => unitFamily(seed, 'path', id, layer));
-    bySeed.set(id, draws);
-  }
-  return draws;
+  const bySeed = getOrInsert(layerDraws, seed, () => new Map<string, Array<(k: number) => number>>());
+  return getOrInsert(bySeed, id, () => LAYERS.map((_, layer) => unitFamily(seed, 'path', id, layer)));
 }
 
 /** unit(seed, 'path', id, layer, k) at the integers around x, blended smoothly. */

@@ -2,7 +2,7 @@
 // the candles (summarised, or charted); for several, an overview with one row per symbol
 // first and the detail tables after it when asked. The attribution footer comes once, last,
 // as the licence asks.
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { CandleReading, ForecastEnvelope } from '../api/schemas.js';
 import { withAttribution } from './attribution.js';
 import { renderForecastCharts, summarizeCandles } from './chart.js';
 import { type ForecastMarks, renderForecastSection } from './forecast-table.js';
@@ -25,23 +25,28 @@ interface PredictionView {
   problems: string[];
 }
 
+/** A symbol's answer, with its candles as the command read them (api/candles.ts) when it asked for them. */
+interface Answer {
+  symbol: string;
+  body: ForecastEnvelope;
+  candles?: CandleReading;
+}
+
+const NO_CANDLES: CandleReading = { series: [], problems: [], why: 'the response has no candles' };
+
 /** The chart, or the candles' summary, when asked. */
-function candleSection(out: Output, body: ForecastEnvelope, opts: PredictionOptions): PredictionView {
-  if (opts.chart) return renderForecastCharts(out, body, opts.tfs);
+function candleSection(out: Output, answer: Answer, opts: PredictionOptions): PredictionView {
+  const candles = answer.candles ?? NO_CANDLES;
+  if (opts.chart) return renderForecastCharts(out, answer.body, candles, opts.tfs);
   if (!opts.candles) return { text: '', problems: [] };
-  const summary = summarizeCandles(body);
+  const summary = summarizeCandles(candles);
   return { text: summary.lines.map((l) => wrapText(out, l)).join('\n'), problems: summary.problems };
 }
 
 /** One symbol's section: header, table, candles or chart; no attribution footer. */
-function renderPrediction(
-  out: Output,
-  symbol: string,
-  body: ForecastEnvelope,
-  nowSeconds: number,
-  opts: PredictionOptions,
-): PredictionView {
-  const extra = candleSection(out, body, opts);
+function renderPrediction(out: Output, answer: Answer, nowSeconds: number, opts: PredictionOptions): PredictionView {
+  const { symbol, body } = answer;
+  const extra = candleSection(out, answer, opts);
   const text = renderForecastSection(out, body, nowSeconds, {
     tfs: opts.tfs,
     sections: [extra.text],
@@ -56,7 +61,7 @@ function renderPrediction(
  */
 export function renderPredictions(
   out: Output,
-  bodies: Array<{ symbol: string; body: ForecastEnvelope }>,
+  bodies: Answer[],
   nowSeconds: number,
   opts: PredictionOptions & { detail: boolean; several: boolean; headline?: string[] },
 ): PredictionView {
@@ -64,10 +69,10 @@ export function renderPredictions(
   const problems: string[] = [];
   if (opts.several) parts.push(renderOverview(out, bodies, nowSeconds, opts.headline, opts.marks));
   if (!opts.several || opts.detail) {
-    for (const { symbol, body } of bodies) {
-      const view = renderPrediction(out, symbol, body, nowSeconds, opts);
+    for (const answer of bodies) {
+      const view = renderPrediction(out, answer, nowSeconds, opts);
       parts.push(view.text);
-      problems.push(...view.problems.map((p) => `${symbol}: ${p}`));
+      problems.push(...view.problems.map((p) => `${answer.symbol}: ${p}`));
     }
   }
   return { text: withAttribution(out, parts.join('\n\n'), bodies[0]?.body.meta), problems };

@@ -5,6 +5,7 @@ import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../api/schemas.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
+import type { Ctx } from '../core/context.js';
 
 export type Forecast = Fetched<ForecastEnvelope>;
 
@@ -51,3 +52,6 @@ export interface WatchOptions {
   /** --strict: a bad response (7) ends the watch. */
   strict: boolean;
 }
+
+/** A watch loop (the board, the stream): refreshes `source` until it ends; gives the exit code. */
+export type WatchLoop = (ctx: Ctx, out: Output, source: ForecastSource, options: WatchOptions) => Promise<number>;

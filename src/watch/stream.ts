@@ -11,7 +11,7 @@ import { compactJson } from '../output/json.js';
 import { clean } from '../output/sanitize.js';
 import { pipeReaderCheck } from './reader-gone.js';
 import { type Failure, Refresher, type RefreshReport } from './refresher.js';
-import type { ForecastSource, WatchOptions } from './source.js';
+import type { ForecastSource, WatchLoop, WatchOptions } from './source.js';
 
 /** How often a sleeping stream looks whether its reader is still there. */
 const READER_CHECK_MS = 500;
@@ -19,12 +19,7 @@ const READER_CHECK_MS = 500;
 /** The reader left: the stream ends, exit 0. */
 class ReaderGone extends Error {}
 
-export async function streamForecasts(
-  ctx: Ctx,
-  out: Output,
-  source: ForecastSource,
-  options: WatchOptions,
-): Promise<number> {
+export const streamForecasts: WatchLoop = async (ctx, out, source, options) => {
   const refresher = new Refresher(source, ctx.clock, options);
   // Its readers are looked for before the first line goes out: `head -1` leaves right after it.
   const readerLeft = readerCheck(ctx);
@@ -41,7 +36,7 @@ export async function streamForecasts(
     if (err instanceof ReaderGone || isClosedPipe(err)) return 0;
     throw err;
   }
-}
+};
 
 function write(
   ctx: Ctx,

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import { readCandlesByTimeframe } from '../../src/api/candles.js';
 import { renderForecastCharts } from '../../src/output/chart.js';
 import { Output } from '../../src/output/io.js';
 import {
@@ -58,7 +59,8 @@ describe('no signed zero', () => {
 
 describe('predict --chart', () => {
   it("labels the target's % as the move from the anchor (the table's Move), then from the last price where it fits", async () => {
-    const { text } = renderForecastCharts(output(false), await body('BTC/USD', true));
+    const b = await body('BTC/USD', true);
+    const { text } = renderForecastCharts(output(false), b, await readCandlesByTimeframe(b.candles));
     expect(text).toMatch(/◆ 15min target [\d,.]+ \([+-]?\d+\.\d\d% from anchor(, [+-]?\d+\.\d\d% from last)?\)/);
   });
 

@@ -388,17 +388,23 @@ describe('fcast predict --chart with candle shapes the seed does not fix', () =>
     }
   }
 
-  it('charts [t,o,h,l,c,v] arrays and reports an unknown shape on stderr instead of crashing', async () => {
+  it('charts only the candles of the schema: [t,o,h,l,c,v] arrays and unknown shapes are reported on stderr, not guessed at', async () => {
     const body = JSON.parse(await served('BTC/USD', true));
-    const arrays = (body.candles['1h'] as Array<Record<string, number>>).map((c) => [c.t, c.o, c.h, c.l, c.c, c.v]);
-    body.candles = { '15min': { closes: 'unknown' }, '1h': arrays };
+    const arrays = (body.candles['15min'] as Array<Record<string, number>>).map((c) => [c.t, c.o, c.h, c.l, c.c, c.v]);
+    body.candles = { '15min': arrays, '1h': body.candles['1h'] };
     const r = await withServedBody(body, ['predict', 'BTC/USD', '--chart']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles were not charted: not a list of candles/m);
+    expect(r.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles were not charted: .*15min\.0: Expected object/m);
     expect(r.stdout).not.toMatch(/· 15min ·/);
     expect(r.stdout).toMatch(/^BTC\/USD · 1h · 96 candles/m);
     expect(r.stdout).toMatch(BRAILLE);
     expect(lastLines(r.stdout)).toMatch(/Tier: free/);
+
+    body.candles = { '15min': { closes: 'unknown' }, '1h': body.candles['1h'] };
+    const unknown = await withServedBody(body, ['predict', 'BTC/USD', '--candles']);
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toMatch(/^fcast: BTC\/USD: the 15min candles could not be read: .*15min: Expected array/m);
+    expect(unknown.stdout).toMatch(/^Candles 1h: 96, /m);
   });
 
   it('a response without candles still prints the table, with a note', async () => {

@@ -5,7 +5,8 @@
 // misses and noise, so that spellings overlap, pieces cross, and quotes cut them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldAscii, mask, maskKeyShapes, Redactor, secretPart, spellings } from '../../src/core/redact.js';
+import { Redactor } from '../../src/core/redact.js';
+import { foldAscii, mask, maskKeyShapes, secretPart, spellings } from '../../src/core/secret-spellings.js';
 import { FUZZ_PARAMS } from './harness.js';
 
 const fold = (text: string): string => String.fromCharCode(...[...text].map((ch) => foldAscii(ch.charCodeAt(0))));

@@ -1,7 +1,9 @@
-// The terminal chart of `predict --chart`: reading the candle shapes the seed leaves open,
-// and drawing closes, marks and the forecast's projection within a given width.
+// The terminal chart of `predict --chart`: drawing closes, marks and the forecast's projection
+// within a given width, from the candles as api/candles.ts read them (test/unit/candles.test.ts).
 import { describe, expect, it } from 'vitest';
-import { candleCloses, renderForecastCharts, renderLineChart, summarizeCandles } from '../../src/output/chart.js';
+import { readCandlesByTimeframe } from '../../src/api/candles.js';
+import { renderForecastCharts, summarizeCandles } from '../../src/output/chart.js';
+import { renderLineChart } from '../../src/output/line-chart.js';
 import { timeframeMinutes } from '../../src/core/domain.js';
 import { Output } from '../../src/output/io.js';
 
@@ -12,45 +14,6 @@ function output(columns = 80, isTTY = false): Output {
   const sink = { write: () => true, columns, isTTY };
   return new Output({ stdout: sink, stderr: sink, stdin: process.stdin }, false, false);
 }
-
-describe('candleCloses', () => {
-  const t0 = 1_700_000_000;
-  it('reads objects {t,o,h,l,c,v}, objects with close, and arrays [t,o,h,l,c,v]', () => {
-    expect(
-      candleCloses([
-        { t: t0, o: 1, h: 2, l: 0, c: 1.5, v: 9 },
-        { t: t0 + 60, o: 1.5, h: 3, l: 1, c: 2.5, v: 9 },
-      ]),
-    ).toEqual({
-      closes: [1.5, 2.5],
-      times: [t0, t0 + 60],
-    });
-    expect(candleCloses([{ close: 3 }, { close: '4.5' }])).toEqual({ closes: [3, 4.5] });
-    expect(
-      candleCloses([
-        [t0 * 1000, 1, 2, 0, 7, 1],
-        [(t0 + 60) * 1000, 1, 2, 0, 8, 1],
-      ]),
-    ).toEqual({ closes: [7, 8], times: [t0, t0 + 60] });
-  });
-
-  it('puts timed candles oldest first whatever order they came in', () => {
-    expect(
-      candleCloses([
-        { t: t0 + 120, c: 3 },
-        { t: t0, c: 1 },
-        { t: t0 + 60, c: 2 },
-      ]),
-    ).toEqual({ closes: [1, 2, 3], times: [t0, t0 + 60, t0 + 120] });
-  });
-
-  it('explains an unknown shape instead of throwing', () => {
-    expect(candleCloses({ closes: [1, 2] })).toMatch(/^not a list of candles/);
-    expect(candleCloses([{ price: 1 }, { price: 2 }])).toMatch(/^fewer than 2 closing prices/);
-    expect(candleCloses([[1, 2, 3]])).toMatch(/^fewer than 2 closing prices/);
-    expect(candleCloses(null)).toMatch(/^not a list/);
-  });
-});
 
 describe('renderLineChart', () => {
   const rising = Array.from({ length: 50 }, (_, i) => 100 + i);
@@ -191,6 +154,7 @@ describe('renderForecastCharts', () => {
     horizon_min: horizon,
     target_t: lastCandle + horizon * 60,
   });
+  const read = (b: { candles?: unknown }) => readCandlesByTimeframe(b.candles);
   const body = {
     symbol: 'BTC/USD',
     price: { last: 100.5 },
@@ -199,8 +163,8 @@ describe('renderForecastCharts', () => {
     meta: { server_t: T0 + 95 * 3600 + 600 },
   };
 
-  it('draws one chart per candle timeframe: title, ticks, time axis with the forecast span, legend', () => {
-    const { text, problems } = renderForecastCharts(output(80, true), body);
+  it('draws one chart per candle timeframe: title, ticks, time axis with the forecast span, legend', async () => {
+    const { text, problems } = renderForecastCharts(output(80, true), body, await read(body));
     expect(problems).toEqual([]);
     expect(text).toMatch(/^BTC\/USD · 15min · 96 candles and the 15min forecast$/m);
     expect(text).toMatch(/^BTC\/USD · 1h · 96 candles and the 1h forecast$/m);
@@ -216,49 +180,55 @@ describe('renderForecastCharts', () => {
     expect(text.match(/◆/g)).toHaveLength(4);
   });
 
-  it('fits 60 and 80 columns on a terminal, and 80 when piped whatever the columns say', () => {
+  it('fits 60 and 80 columns on a terminal, and 80 when piped whatever the columns say', async () => {
     for (const [columns, tty, width] of [
       [60, true, 60],
       [80, true, 80],
       [200, false, 80],
     ] as const) {
-      const { text } = renderForecastCharts(output(columns, tty), body);
+      const { text } = renderForecastCharts(output(columns, tty), body, await read(body));
       const widths = text.split('\n').map((l) => [...l].length);
       expect(Math.max(...widths)).toBeLessThanOrEqual(width);
       expect(Math.max(...widths)).toBeGreaterThan(width - 5);
     }
   });
 
-  it('draws candles whose times no date can hold without a time axis, rather than failing', () => {
+  it('reports a timeframe whose candles break the schema (a time no date can hold), and draws the others', async () => {
     const odd = candles(10, 3600).map((c, i) => (i === 0 ? { ...c, t: 1e20 } : c));
-    const { text, problems } = renderForecastCharts(output(), {
+    const oddBody = {
       price: { last: 100.5 },
       predictions: { '1h': { target_price: 101, horizon_min: 360, target_t: 1e20 } },
-      candles: { '1h': odd },
-    });
-    expect(problems).toEqual(['no 15min candles in the response']);
-    expect(text).toMatch(/^● last 100\.50 {2}◆ 1h target 101\.00 \(\+0\.50% from last\) {2}⠉⠒ closes/m);
-    expect(text).not.toMatch(/└/);
+      candles: { '1h': odd, '15min': candles(10, 900) },
+    };
+    const { text, problems } = renderForecastCharts(output(), oddBody, await read(oddBody));
+    expect(problems).toEqual([expect.stringMatching(/^the 1h candles were not charted: .*1h\.0\.t/)]);
+    expect(text).toMatch(/^15min · 10 candles$/m);
+    expect(text).not.toMatch(/^1h · /m);
   });
 
-  it("cleans the server's text it prints: the symbol in each title and candle keys in the summary", () => {
-    const { text } = renderForecastCharts(output(80, true), { ...body, symbol: '\x1b[31mBTC\u202e/USD' });
+  it("cleans the server's text it prints: the symbol in each title; the summary names only the timeframes of the schema", async () => {
+    const { text } = renderForecastCharts(
+      output(80, true),
+      { ...body, symbol: '\x1b[31mBTC\u202e/USD' },
+      await read(body),
+    );
     expect(text).toMatch(/^BTC\/USD · 15min · 96 candles/m);
     expect(text).not.toMatch(/[\x1b\u202e]/);
-    const { lines } = summarizeCandles({ candles: { '\x1b]8;;x\x07h1': candles(3, 3600) } });
-    expect(lines.join('\n')).toMatch(/^Candles h1: 3,/);
-    expect(lines.join('\n')).not.toMatch(/[\x1b\x07]/);
+    const { lines } = summarizeCandles(
+      await readCandlesByTimeframe({ '\x1b]8;;x\x07h1': candles(3, 3600), '1h': candles(3, 3600) }),
+    );
+    expect(lines).toEqual([expect.stringMatching(/^Candles 1h: 3,/)]);
   });
 
-  it('reports what it cannot draw', () => {
-    expect(renderForecastCharts(output(), { predictions: {} }).problems).toEqual([
+  it('reports what it cannot draw', async () => {
+    expect(renderForecastCharts(output(), { predictions: {} }, await read({})).problems).toEqual([
       'the response has no candles to chart',
     ]);
-    const partial = renderForecastCharts(output(), {
-      predictions: {},
-      candles: { '1h': candles(10, 3600), '15min': 'x' },
-    });
-    expect(partial.problems).toEqual([expect.stringMatching(/^the 15min candles were not charted: not a list/)]);
+    const partialBody = { predictions: {}, candles: { '1h': candles(10, 3600), '15min': 'x' } };
+    const partial = renderForecastCharts(output(), partialBody, await read(partialBody));
+    expect(partial.problems).toEqual([
+      expect.stringMatching(/^the 15min candles were not charted: .*15min: Expected array, received string/),
+    ]);
     expect(partial.text).toMatch(/^1h · 10 candles$/m);
     expect(partial.text).toMatch(/^● last [\d.]+ {2}no 1h target/m);
   });

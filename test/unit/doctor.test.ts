@@ -7,11 +7,10 @@ import {
   checkConfigFileMode,
   checkNode,
   checkProxy,
-  exitCodeOf,
   nodeEndOfLife,
-  type Check,
   type ConfigState,
 } from '../../src/doctor/checks.js';
+import { exitCodeOf, type Check } from '../../src/doctor/check.js';
 import { maskedProxy } from '../../src/api/transport.js';
 
 const config = (over: Partial<ConfigState>): ConfigState => ({

@@ -2,20 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, FcastError, UsageError } from '../../src/core/errors.js';
-import {
-  BASE_URL_HINT,
-  configDir,
-  dataDir,
-  flagParser,
-  inspectKey,
-  inspectSettings,
-  knownSecrets,
-  readConfigFile,
-  requireBaseUrl,
-  requireKey,
-  resolveSettings,
-  settingRows,
-} from '../../src/config/settings.js';
+import { configDir, dataDir } from '../../src/config/directories.js';
+import { BASE_URL_HINT, inspectKey, requireBaseUrl, requireKey } from '../../src/config/key-checks.js';
+import { knownSecrets } from '../../src/config/known-secrets.js';
+import { flagParser, settingRows } from '../../src/config/setting-flags.js';
+import { inspectSettings, readConfigFile, resolveSettings } from '../../src/config/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 function ctxWith(env: Record<string, string>, file?: string) {
@@ -86,7 +77,8 @@ describe('settings precedence', () => {
 
 describe('the settings table', () => {
   it('gives the flags, the help footer and the config keys, each setting once', async () => {
-    const { CONFIG_KEYS, SECRET_KEYS, settingFlags, settingRows } = await import('../../src/config/settings.js');
+    const { CONFIG_KEYS, SECRET_KEYS } = await import('../../src/config/settings.js');
+    const { settingFlags, settingRows } = await import('../../src/config/setting-flags.js');
     expect(CONFIG_KEYS).toEqual(['base-url', 'timeout', 'retries', 'max-wait', 'watchlist', 'record']);
     expect(SECRET_KEYS).toEqual(['api-key', 'gateway-key']);
     expect(settingFlags().map((f) => f.flag)).toEqual([
@@ -138,7 +130,7 @@ describe('the settings table', () => {
   });
 
   it('requireKey: the gateway falls back to the REST key, never the other way; malformed keys are not shown', async () => {
-    const { requireKey, inspectKey } = await import('../../src/config/settings.js');
+    const { requireKey, inspectKey } = await import('../../src/config/key-checks.js');
     const rest = { value: `mfa_ag_${'a'.repeat(40)}`, source: 'FCAST_API_KEY' };
     const gw = { value: 'gateway-token', source: 'file' };
     expect(requireKey({ apiKey: rest, gatewayKey: undefined }, 'gateway')).toMatchObject({ kind: 'rest' });

@@ -7,18 +7,8 @@ import { signalPaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, textWidth, wrapIndented, type Cell } from '../table.js';
 import { finiteNumber, isRecord } from '../../core/values.js';
-import {
-  heading,
-  otherFields,
-  percent01,
-  readAs,
-  right,
-  sections,
-  symbolText,
-  when,
-  type GatewayView,
-  type ViewContext,
-} from './shared.js';
+import { heading, otherFields, percent01, readAs, right, sections, symbolText, when } from './shared.js';
+import type { GatewayView, ViewContext } from './shared.js';
 
 const optionalText = z.string().nullish();
 /** Numbers, or groups of numbers (MACD's three lines, Bollinger's three bands). */

@@ -3,19 +3,8 @@ import { z } from 'zod';
 import { marketStatePaint, signalPaint } from '../paint.js';
 import { renderTable, type Cell } from '../table.js';
 import type { Output } from '../io.js';
-import {
-  changeCell,
-  heading,
-  otherFields,
-  priceText,
-  readAs,
-  right,
-  sections,
-  symbolText,
-  when,
-  type GatewayView,
-  type ViewContext,
-} from './shared.js';
+import { changeCell, heading, otherFields, priceText, readAs, right, sections, symbolText, when } from './shared.js';
+import type { GatewayView, ViewContext } from './shared.js';
 
 const text = z.string();
 const optionalText = text.nullish();

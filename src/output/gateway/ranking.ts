@@ -17,8 +17,8 @@ import {
   sections,
   symbolText,
   when,
-  type GatewayView,
 } from './shared.js';
+import type { GatewayView } from './shared.js';
 
 const optionalText = z.string().nullish();
 const optionalNumber = z.number().nullish();

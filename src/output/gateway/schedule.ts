@@ -7,16 +7,8 @@ import type { Output } from '../io.js';
 import { marketStatePaint } from '../paint.js';
 import { clean } from '../sanitize.js';
 import { renderTable, textWidth, wrapIndented, type Cell, type Column } from '../table.js';
-import {
-  heading,
-  otherFields,
-  readAs,
-  sections,
-  symbolText,
-  when,
-  type GatewayView,
-  type ViewContext,
-} from './shared.js';
+import { heading, otherFields, readAs, sections, symbolText, when } from './shared.js';
+import type { GatewayView, ViewContext } from './shared.js';
 
 const optionalText = z.string().nullish();
 

@@ -1,0 +1,84 @@
+// How a secret looks once written: its mask, the spellings it may come back in (escaped,
+// encoded, base64, grouped), and the shape of a key (`<prefix>_ag_` and hex) found in any text.
+// The redactor (redact.ts) hunts these; the automata (secret-automata.ts) find them in one pass.
+
+/** No 12 characters in a row of a known secret may be shown. */
+export const WINDOW = 12;
+/** A base64 spelling shorter than this is too little of a secret to hunt for. */
+const MIN_SPELLING = 8;
+
+/** `mfa_ag_1a2b...9f0e`, or the ends of a run of hex: enough to tell two keys apart, never 12 characters in a row. */
+export function mask(text: string): string {
+  const cut = text.indexOf('_ag_');
+  // Nothing of a key that JSON or a shell would treat specially: a mask never breaks a document.
+  const plain = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '*');
+  if (cut >= 0) return `${plain(text.slice(0, cut + 8))}...${plain(text.slice(-4))}`;
+  if (text.length >= 16) return `${plain(text.slice(0, 4))}...${plain(text.slice(-4))}`;
+  return '<redacted>';
+}
+
+/** A–Z read as a–z: every spelling is found in either case (an upper-cased key, `%2f` for `%2F`). */
+export const foldAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+
+/** The part of a key after `_ag_` (a prefix is shared by every key of a service), or the whole secret. */
+export const secretPart = (secret: string): string =>
+  secret.includes('_ag_') ? secret.slice(secret.indexOf('_ag_') + 4) : secret;
+
+/**
+ * The ways a secret may come back spelled: as written, JSON-escaped, URL-encoded (`%2F`,
+ * `encodeURIComponent`'s, and with `+` for a space and `!'()*` escaped too, as forms and
+ * other encoders write it), base64 and base64url at the three byte alignments (the stable
+ * middle of the encoding of the secret after 0, 1 or 2 other bytes, as GitHub's runner masks
+ * a secret's base64 forms), and a key's hex part in groups of 4 (`1a2b 3c4d`, `1a2b-3c4d`).
+ * Upper and lower case are matched alike, so an upper-cased spelling needs no entry.
+ */
+export function spellings(secret: string): string[] {
+  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1)]);
+  const uri = encodeURIComponent(secret);
+  forms.add(uri);
+  forms.add(uri.replaceAll('%20', '+'));
+  const strict = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  forms.add(strict);
+  forms.add(strict.replaceAll('%20', '+'));
+  const bytes = Buffer.from(secret, 'utf8');
+  for (let prefix = 0; prefix < 3; prefix++) {
+    const encoded = Buffer.concat([Buffer.alloc(prefix), bytes]).toString('base64');
+    // The characters that depend on the prefix, and those that depend on what follows, go.
+    const stable = encoded.slice(Math.ceil((prefix * 8) / 6), Math.floor(((prefix + bytes.length) * 8) / 6));
+    if (stable.length < MIN_SPELLING) continue;
+    forms.add(stable);
+    forms.add(stable.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  const part = secretPart(secret);
+  if (part !== secret && /^[0-9a-f]{16,}$/i.test(part)) {
+    const groups = part.match(/.{1,4}/g) ?? [];
+    for (const sep of [' ', '-']) forms.add(groups.join(sep));
+  }
+  return [...forms].filter((f) => f.length >= MIN_SPELLING);
+}
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * Masks `<prefix>_ag_` followed by at least 12 hex digits: a key, or enough of one to matter.
+ * Found from each `_ag_` outwards; a regular expression starting at every letter is ~50 times slower on a large body.
+ */
+export function maskKeyShapes(text: string, revealed: string | undefined): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('_ag_'); at >= 0; at = text.indexOf('_ag_', at + 4)) {
+    let start = at;
+    while (start > from && isAlnum(text.charCodeAt(start - 1))) start--;
+    let end = at + 4;
+    while (end < text.length && isHex(text.charCodeAt(end))) end++;
+    // No prefix, no key; unless the key just masked ran up to this one, its hex run taking a
+    // prefix of hex letters or digits with it (`...1b94fa_ag_e1d0...`).
+    const prefixed = start < at || (at === from && from > 0);
+    if (!prefixed || end - at - 4 < WINDOW) continue;
+    const found = text.slice(start, end);
+    out += text.slice(from, start) + (found === revealed ? found : mask(found));
+    from = end;
+  }
+  return out + text.slice(from);
+}
