@@ -1,6 +1,7 @@
 // `fcast journal export`: the body, loaded when the subcommand runs (its flags are in index.ts).
 import type { Run } from '../../cmdutil/command.js';
 import { dataDir } from '../../config/settings.js';
+import { exactJson } from '../../core/exact-text.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
 import { journalOrigins, monthFiles, openJournalDir } from '../../journal/store.js';
@@ -17,20 +18,23 @@ export async function exportRows(run: Run, opts: ListFlags): Promise<void> {
   if (dir !== undefined) monthFiles(dir);
   if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
-  // CSV or TSV: the header once, then each batch's rows without it.
+  // CSV or TSV: the header once, then each batch's rows without it. Every text exactly as held,
+  // what a terminal would act on shown as an escape that the import reads back
+  // (core/exact-text.ts); a key, known or key-shaped, is still masked at the output boundary.
   const delimited = run.format === 'tsv' ? 'tsv' : 'csv';
-  const headerLine = renderDelimited(delimited, header, []);
+  const headerLine = renderDelimited(delimited, header, [], { exact: true });
   if (run.format !== 'jsonl') run.out.data(headerLine);
   let batch: JournalRow[] = [];
   const flush = () => {
     if (batch.length === 0) return;
-    if (run.format === 'jsonl') run.out.data(batch.map((r) => JSON.stringify(r)).join('\n'));
+    if (run.format === 'jsonl') run.out.data(batch.map(exactJson).join('\n'));
     else
       run.out.data(
         renderDelimited(
           delimited,
           header,
           batch.map((r) => header.map((c) => r[c])),
+          { exact: true },
         ).slice(headerLine.length),
       );
     batch = [];
