@@ -71,6 +71,8 @@ function rowOf(header: readonly string[], cells: ReadonlyArray<string | null>): 
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
   private readonly series = new Map<string, Map<number, V>>();
+  /** `onSeries` hears of each series once, when its first key is set. */
+  constructor(private readonly onSeries?: (origin: string | null, symbol: string, tf: string) => void) {}
   get(origin: string | null, symbol: string, tf: string, ts: number): V | undefined {
     return this.series.get(`${origin ?? ''}\t${symbol}\t${tf}`)?.get(ts);
   }
@@ -80,6 +82,7 @@ class KeyMap<V> {
     if (!m) {
       m = new Map();
       this.series.set(key, m);
+      this.onSeries?.(origin, symbol, tf);
     }
     m.set(ts, value);
   }
@@ -248,13 +251,13 @@ async function merge(
   signal: AbortSignal | undefined,
 ): Promise<ImportSummary> {
   // Each recorded forecast's target_t: a settlement closing before it is refused.
-  const recorded = new KeyMap<number>();
-  const settled = new KeyMap<'settled' | 'unsettleable'>();
-  const prices = new KeyMap<true>();
-  // A row whose symbol or timeframe the export masked (a key in it) is the stored record's (masked.ts).
+  // A row whose symbol or timeframe the export masked (a key in it) is the stored record's
+  // (masked.ts): each series is looked at once, when first known.
   const masked = new MaskedSeries(format);
+  const recorded = new KeyMap<number>((origin, symbol, tf) => masked.note('forecast', origin, symbol, tf));
+  const settled = new KeyMap<'settled' | 'unsettleable'>();
+  const prices = new KeyMap<true>((origin, symbol) => masked.note('price', origin, symbol, undefined));
   const know = (r: JournalRecord) => {
-    masked.note(r);
     if (r.kind === 'price') prices.set(r.origin, r.symbol, '', r.t, true);
     else if (r.kind === 'forecast') recorded.set(r.origin, r.symbol, r.tf, r.ts, r.target_t);
     else if (settled.get(r.origin, r.symbol, r.tf, r.ts) !== 'settled')
@@ -331,7 +334,7 @@ async function merge(
       ? prices.get(r.origin, r.symbol, '', r.t) !== undefined
       : recorded.get(r.origin, r.symbol, r.tf, r.ts) !== undefined;
   const take = (read: JournalRecord[], line: number) => {
-    const records = read.map((r) => masked.resolve(r, isStored));
+    const records = masked.any ? read.map((r) => masked.resolve(r, isStored)) : read;
     for (const r of records) {
       if (r.kind !== 'settlement' || r.status !== 'settled') continue;
       const target =

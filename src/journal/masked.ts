@@ -24,12 +24,11 @@ const SHOWN: Record<ExportFormat, (text: string) => string | null> = {
 /** How an export in `format` shows `text`, as its import reads it back. */
 export const shownAs = (format: ExportFormat, text: string): string | null => SHOWN[format](text);
 
-const seriesKey = (r: JournalRecord, symbol: string, tf: string | undefined): string =>
-  r.kind === 'price' ? `p\t${r.origin ?? ''}\t${symbol}` : `f\t${r.origin ?? ''}\t${symbol}\t${tf}`;
+const seriesKey = (kind: 'forecast' | 'price', origin: string | null, symbol: string, tf: string | undefined) =>
+  kind === 'price' ? `p\t${origin ?? ''}\t${symbol}` : `f\t${origin ?? ''}\t${symbol}\t${tf}`;
 
 /** The stored series whose symbol or timeframe an export in one format shows masked. */
 export class MaskedSeries {
-  private readonly seen = new Set<string>();
   /** The masked series as a row shows it, to the stored series it may stand for (two keys can mask alike). */
   private readonly stored = new Map<string, Array<{ symbol: string; tf: string | undefined }>>();
   private readonly shown: (text: string) => string | null;
@@ -38,19 +37,20 @@ export class MaskedSeries {
     this.shown = (text) => shownAs(format, text);
   }
 
-  /** A record of the journal: its series, if an export masks it, is known by its masked form too. */
-  note(r: JournalRecord): void {
-    const tf = r.kind === 'price' ? undefined : r.tf;
-    const key = seriesKey(r, r.symbol, tf);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const symbol = this.shown(r.symbol) ?? r.symbol;
+  /** Whether any series is masked: else resolve changes nothing. */
+  get any(): boolean {
+    return this.stored.size > 0;
+  }
+
+  /** A series of the journal (once each): if an export masks it, it is known by its masked form too. */
+  note(kind: 'forecast' | 'price', origin: string | null, symbol: string, tf: string | undefined): void {
+    const shownSymbol = this.shown(symbol) ?? symbol;
     const shownTf = tf === undefined ? undefined : (this.shown(tf) ?? tf);
-    if (symbol === r.symbol && shownTf === tf) return;
-    const masked = seriesKey(r, symbol, shownTf);
+    if (shownSymbol === symbol && shownTf === tf) return;
+    const masked = seriesKey(kind, origin, shownSymbol, shownTf);
     const known = this.stored.get(masked);
-    if (known) known.push({ symbol: r.symbol, tf });
-    else this.stored.set(masked, [{ symbol: r.symbol, tf }]);
+    if (known) known.push({ symbol, tf });
+    else this.stored.set(masked, [{ symbol, tf }]);
   }
 
   /**
@@ -59,7 +59,8 @@ export class MaskedSeries {
    */
   resolve(r: JournalRecord, isStored: (r: JournalRecord) => boolean): JournalRecord {
     if (this.stored.size === 0) return r;
-    const found = this.stored.get(seriesKey(r, r.symbol, r.kind === 'price' ? undefined : r.tf));
+    const kind = r.kind === 'price' ? 'price' : 'forecast';
+    const found = this.stored.get(seriesKey(kind, r.origin, r.symbol, r.kind === 'price' ? undefined : r.tf));
     if (found === undefined) return r;
     const as = (s: { symbol: string; tf: string | undefined }): JournalRecord =>
       r.kind === 'price' ? { ...r, symbol: s.symbol } : { ...r, symbol: s.symbol, tf: s.tf! };
