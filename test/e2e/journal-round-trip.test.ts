@@ -6,9 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_VERSION, type ForecastRecord } from '../../src/journal/record.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { type Entry, NOV, writeJournalLines } from '../helpers/journal-round-trip.js';
+import { type Entry, forecastAt, writeJournalLines } from '../helpers/journal-round-trip.js';
 
 const KEY = 'mfa_ag_0123456789abcdef0123456789abcdef';
 const TEXTS = [
@@ -34,26 +33,12 @@ const TEXTS = [
 
 /** 18 forecasts, each text in symbol, timeframe, direction, tier or reason, open, settled or unsettleable. */
 const entries: Entry[] = TEXTS.map((text, k): Entry => {
-  const forecast: ForecastRecord = {
-    v: JOURNAL_VERSION,
-    kind: 'forecast',
-    origin: 'https://api.example.com',
+  const forecast = forecastAt(k, {
     symbol: text,
     tf: k % 3 === 0 ? text : '1h',
-    ts: NOV + k * 60,
-    horizon_min: 60,
-    target_t: NOV + k * 60 + 3600,
-    anchor_price: 100,
-    target_price: null,
     direction: k % 2 === 1 ? text : 'long',
-    p_long: 0.5,
-    p_short: 0.4,
-    p_flat: 0.1,
     tier: k % 4 === 0 ? text : null,
-    delay_min: null,
-    server_t: null,
-    recorded_at: NOV + k * 60 + 5,
-  };
+  });
   return [forecast, (['open', 'settled', 'unsettleable'] as const)[k % 3]!, 10_100, text];
 });
 

@@ -48,6 +48,31 @@ export function exportText(data: string, format: ExportFormat): string {
 /** The journal in `data` as `journal export --format csv|tsv` writes it. */
 export const exportDelimited = (data: string, format: 'csv' | 'tsv'): string => exportText(data, format);
 
+/** A forecast of https://api.example.com at the k-th minute of NOV (an hour ahead), with `fields` over it. */
+export function forecastAt(k: number, fields: Partial<ForecastRecord>): ForecastRecord {
+  return {
+    v: JOURNAL_VERSION,
+    kind: 'forecast',
+    origin: 'https://api.example.com',
+    symbol: 'BTC/USD',
+    tf: '1h',
+    ts: NOV + k * 60,
+    horizon_min: 60,
+    target_t: NOV + k * 60 + 3600,
+    anchor_price: 100,
+    target_price: null,
+    direction: 'long',
+    p_long: 0.5,
+    p_short: 0.4,
+    p_flat: 0.1,
+    tier: null,
+    delay_min: null,
+    server_t: null,
+    recorded_at: NOV + k * 60 + 5,
+    ...fields,
+  };
+}
+
 /** The text fields a generated forecast takes from its test's own arbitraries. */
 export interface ForecastText {
   symbol: fc.Arbitrary<string>;
@@ -67,27 +92,8 @@ export type Entry = [ForecastRecord, 'open' | 'settled' | 'unsettleable', number
 export function generatedJournal(text: ForecastText): fc.Arbitrary<Entry[]> {
   const forecast = fc
     .record({ ...text, k: fc.integer({ min: 0, max: 50 }), anchor: fc.integer({ min: 1, max: 1_000_000 }) })
-    .map(
-      ({ symbol, tf, k, direction, anchor, tier }): ForecastRecord => ({
-        v: JOURNAL_VERSION,
-        kind: 'forecast',
-        origin: 'https://api.example.com',
-        symbol,
-        tf,
-        ts: NOV + k * 60,
-        horizon_min: 60,
-        target_t: NOV + k * 60 + 3600,
-        anchor_price: anchor / 100,
-        target_price: null,
-        direction,
-        p_long: 0.5,
-        p_short: 0.4,
-        p_flat: 0.1,
-        tier,
-        delay_min: null,
-        server_t: null,
-        recorded_at: NOV + k * 60 + 5,
-      }),
+    .map(({ symbol, tf, k, direction, anchor, tier }) =>
+      forecastAt(k, { symbol, tf, direction, tier, anchor_price: anchor / 100 }),
     );
   const shown = (t: string) => (['csv', 'tsv', 'jsonl'] as const).map((f) => shownAs(f, t)).join('\u0000');
   return fc.uniqueArray(

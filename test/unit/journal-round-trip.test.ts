@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
 import { openBoundary } from '../../src/core/sinks.js';
 import { importJournal } from '../../src/journal/import.js';
-import { type ForecastRecord, JOURNAL_VERSION } from '../../src/journal/record.js';
 import { shownAs } from '../../src/journal/masked.js';
 import { forEachRow, type JournalRow } from '../../src/journal/rows.js';
 import { openJournalDir } from '../../src/journal/store.js';
@@ -21,6 +20,7 @@ import { tempDir } from '../helpers/cli.js';
 import {
   type ExportFormat,
   exportText,
+  forecastAt,
   generatedJournal,
   hostileText,
   NOV,
@@ -119,26 +119,7 @@ describe('a key the exporting run knows', () => {
     // not key-shaped, so the journal holds it in clear; the export masks it.
     const secret = 'hunter2hunter2hunter2';
     const data = tempDir();
-    const forecast: ForecastRecord = {
-      v: JOURNAL_VERSION,
-      kind: 'forecast',
-      origin: 'https://api.example.com',
-      symbol: `BTC/${secret}`,
-      tf: '1h',
-      ts: NOV,
-      horizon_min: 60,
-      target_t: NOV + 3600,
-      anchor_price: 100,
-      target_price: null,
-      direction: 'long',
-      p_long: 0.5,
-      p_short: 0.4,
-      p_flat: 0.1,
-      tier: null,
-      delay_min: null,
-      server_t: null,
-      recorded_at: NOV + 5,
-    };
+    const forecast = forecastAt(0, { symbol: `BTC/${secret}` });
     await writeJournal(data, [[forecast, 'settled', 12_345]], 'no candle');
     const close = openBoundary(new Redactor(() => [secret]));
     try {
