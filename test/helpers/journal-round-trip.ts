@@ -22,6 +22,12 @@ import { openJournalDir, withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 
 export const NOV = Date.UTC(2026, 10, 2) / 1000;
+
+/**
+ * Journals a round-trip property generates: 40 in `npm test`; FCAST_FUZZ_RUNS scales it as it
+ * scales the property tests (10 in `npm run test:quick`, 400 in `npm run fuzz`).
+ */
+export const JOURNAL_RUNS = Math.max(10, Math.round(Number(process.env.FCAST_FUZZ_RUNS ?? 1000) / 25));
 const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
 
 export type ExportFormat = 'csv' | 'tsv' | 'jsonl';

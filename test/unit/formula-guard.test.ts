@@ -11,7 +11,7 @@ import { importJournal } from '../../src/journal/import.js';
 import { csvCells } from '../../src/journal/rows.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
-import { exportDelimited, generatedJournal, NOV, writeJournal } from '../helpers/journal-round-trip.js';
+import { exportDelimited, generatedJournal, JOURNAL_RUNS, NOV, writeJournal } from '../helpers/journal-round-trip.js';
 
 // Text that starts formulas of every kind, after runs of ' too ('=x, ''+1), and plain text.
 const risky = fc
@@ -76,7 +76,7 @@ describe('a journal exported and imported back', () => {
         expect(exportDelimited(other, 'csv')).toBe(first);
         expect(readFileSync(file, 'utf8')).toBe(first);
       }),
-      { numRuns: 40 },
+      { numRuns: JOURNAL_RUNS },
     );
-  }, 120_000);
+  }, 600_000);
 });

@@ -23,6 +23,7 @@ import {
   forecastAt,
   generatedJournal,
   hostileText,
+  JOURNAL_RUNS,
   NOV,
   writeJournal,
   writeJournalLines,
@@ -33,12 +34,6 @@ const rowsOf = (data: string): JournalRow[] => {
   forEachRow(openJournalDir(data, { create: false }), {}, 0.01, (r) => rows.push(r));
   return rows;
 };
-
-/**
- * Journals a format: 40 in `npm test`; FCAST_FUZZ_RUNS scales it as it scales the property
- * tests (10 in `npm run test:quick`, 400 in `npm run fuzz`).
- */
-const JOURNALS = Math.max(10, Math.round(Number(process.env.FCAST_FUZZ_RUNS ?? 1000) / 25));
 
 const TERMINAL_ACTS_ON =
   /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -92,7 +87,7 @@ describe.each(['jsonl', 'csv', 'tsv'] as const)('a journal of any text exported 
         // The same records, text for text; a key arrives as the export showed it, masked.
         expect(rowsOf(other)).toEqual(rowsOf(data).map((r) => shownRow(r, format)));
       }),
-      { numRuns: JOURNALS },
+      { numRuns: JOURNAL_RUNS },
     );
   }, 600_000);
 });

@@ -11,7 +11,7 @@ import { escapeTsv, tsvCells, unescapeTsv } from '../../src/core/tsv.js';
 import { importJournal } from '../../src/journal/import.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
-import { exportDelimited, generatedJournal, NOV, writeJournal } from '../helpers/journal-round-trip.js';
+import { exportDelimited, generatedJournal, JOURNAL_RUNS, NOV, writeJournal } from '../helpers/journal-round-trip.js';
 
 /** Text full of what TSV escapes, and of backslashes before the letters of its escapes. */
 const awkward = fc.string({
@@ -98,7 +98,7 @@ describe('a journal exported as TSV and imported back', () => {
         expect(fresh).toMatchObject({ format: 'tsv', skipped: 0 });
         expect(exportDelimited(other, 'tsv')).toBe(first);
       }),
-      { numRuns: 40 },
+      { numRuns: JOURNAL_RUNS },
     );
-  }, 120_000);
+  }, 600_000);
 });
