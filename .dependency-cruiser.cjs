@@ -33,10 +33,19 @@ module.exports = {
   forbidden: [
     {
       name: 'only-program-registers-commands',
-      comment: 'A command is reached through its registration in src/cli/program.ts, never imported by another module.',
+      comment:
+        'A command is reached through its registration in src/cli/program.ts, never imported by another module (a command that is a folder, like journal/, is the next rule).',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/cli/program\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/cli/program\\.ts$|^src/commands/' },
       to: { path: '^src/commands/' },
+    },
+    {
+      name: 'a-command-is-one-place',
+      comment:
+        "A command's modules (one file, or one folder such as commands/journal/: its tree, each subcommand's body) import one another, never another command's.",
+      severity: 'error',
+      from: { path: '^src/commands/([^/.]+)' },
+      to: { path: '^src/commands/', pathNot: '^src/commands/$1(/|\\.ts$)' },
     },
     {
       name: 'nothing-imports-the-entry',

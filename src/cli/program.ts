@@ -28,7 +28,7 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['track-record'], () => import('../commands/track-record.js')],
   [['accuracy'], () => import('../commands/accuracy.js')],
   [['verify'], () => import('../commands/verify.js')],
-  [['journal'], () => import('../commands/journal.js')],
+  [['journal'], () => import('../commands/journal/index.js')],
   [['cmd'], () => import('../commands/cmd.js')],
   [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('../commands/completion.js')],
   [['doctor'], () => import('../commands/doctor.js')],

@@ -110,6 +110,9 @@ export function addGateFlags(command: Command): Command {
     );
 }
 
+/** Reliability bins over [0, 1] without --bins. */
+export const DEFAULT_BINS = 10;
+
 export const parseBins = (raw: string): number => parseWholeNumber(raw, '--bins', 1, 100);
 
 /** --since and --until together must leave a range: since before until (until is exclusive). */

@@ -1,18 +1,20 @@
 // The CSV formula guard, both ways, in one place: a text cell a spreadsheet would run as a
 // formula gets a leading ' on the way out (output/formats/delimited.ts), and `journal import`
-// takes exactly that ' off again (journal/rows.ts), so an export imported back is the journal
-// it came from (test/unit/formula-guard.test.ts holds the round trip).
+// takes exactly that ' off again (journal/rows.ts through core/exact-text.ts), so an export
+// imported back is the journal it came from (test/unit/formula-guard.test.ts holds the round
+// trip for every string).
 // What starts a formula: OWASP's list (=, +, -, @, tab, CR) and the fullwidth = + - @ that Apple
 // Numbers reads as the same characters.
-// Known gap: a text that itself begins with ' and then such a character ('=x) is written as it
-// is and read back without its ' (=x). Guarding it too would change every command's CSV (the
-// output layer's rule and its tests); the journal holds no such value from the service so far.
+// A text that already begins with ' before such a character ('=x, ''+1) gets one more ': else
+// it would be written as it is and read back without its ' (=x). So the guard is "any run of '
+// then a formula character", and its undoing takes one ' off a cell of that shape: the two are
+// exact inverses (docs/decisions/2026-11-27-lossless-journal-export.md).
 
 const FORMULA = '[=+\\-@\\t\\r\\uff1d\\uff0b\\uff0d\\uff20]';
-const STARTS_FORMULA = new RegExp(`^${FORMULA}`);
-const GUARDED = new RegExp(`^'${FORMULA}`);
+const STARTS_FORMULA = new RegExp(`^'*${FORMULA}`);
+const GUARDED = new RegExp(`^'+${FORMULA}`);
 
-/** Whether a text cell gets the guard on export. */
+/** Whether a text cell gets the guard on export: it starts a formula, after any run of '. */
 export const needsFormulaGuard = (text: string): boolean => STARTS_FORMULA.test(text);
 
 /** The text as an export writes it: a leading ' when a spreadsheet would run it. */

@@ -20,9 +20,11 @@ import {
 import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { ConfigError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
+import { readTsvCell } from '../core/exact-text.js';
 import { tsvCells } from '../core/tsv.js';
 import { join } from 'node:path';
 import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
+import { MaskedSeries } from './masked.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
 import { monthFiles, openJournalDir, statSizeOr0, withJournal } from './store.js';
@@ -57,11 +59,11 @@ function readHeader(cells: string[], label: string): string[] {
   return header;
 }
 
-/** A row's cells by their column names (the first of a repeated name wins). */
-function rowOf(header: readonly string[], cells: readonly string[]): Record<string, string> {
-  const row: Record<string, string> = {};
+/** A row's cells by their column names (the first of a repeated name wins); a missing or empty cell is null. */
+function rowOf(header: readonly string[], cells: ReadonlyArray<string | null>): Record<string, string | null> {
+  const row: Record<string, string | null> = {};
   header.forEach((name, i) => {
-    if (!(name in row)) row[name] = cells[i] ?? '';
+    if (!(name in row)) row[name] = cells[i] ?? null;
   });
   return row;
 }
@@ -69,6 +71,8 @@ function rowOf(header: readonly string[], cells: readonly string[]): Record<stri
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
   private readonly series = new Map<string, Map<number, V>>();
+  /** `onSeries` hears of each series once, when its first key is set. */
+  constructor(private readonly onSeries?: (origin: string | null, symbol: string, tf: string) => void) {}
   get(origin: string | null, symbol: string, tf: string, ts: number): V | undefined {
     return this.series.get(`${origin ?? ''}\t${symbol}\t${tf}`)?.get(ts);
   }
@@ -78,6 +82,7 @@ class KeyMap<V> {
     if (!m) {
       m = new Map();
       this.series.set(key, m);
+      this.onSeries?.(origin, symbol, tf);
     }
     m.set(ts, value);
   }
@@ -246,9 +251,12 @@ async function merge(
   signal: AbortSignal | undefined,
 ): Promise<ImportSummary> {
   // Each recorded forecast's target_t: a settlement closing before it is refused.
-  const recorded = new KeyMap<number>();
+  // A row whose symbol or timeframe the export masked (a key in it) is the stored record's
+  // (masked.ts): each series is looked at once, when first known.
+  const masked = new MaskedSeries(format);
+  const recorded = new KeyMap<number>((origin, symbol, tf) => masked.note('forecast', origin, symbol, tf));
   const settled = new KeyMap<'settled' | 'unsettleable'>();
-  const prices = new KeyMap<true>();
+  const prices = new KeyMap<true>((origin, symbol) => masked.note('price', origin, symbol, undefined));
   const know = (r: JournalRecord) => {
     if (r.kind === 'price') prices.set(r.origin, r.symbol, '', r.t, true);
     else if (r.kind === 'forecast') recorded.set(r.origin, r.symbol, r.tf, r.ts, r.target_t);
@@ -321,7 +329,12 @@ async function merge(
     summary.skipped++;
     if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
   };
-  const take = (records: JournalRecord[], line: number) => {
+  const isStored = (r: JournalRecord): boolean =>
+    r.kind === 'price'
+      ? prices.get(r.origin, r.symbol, '', r.t) !== undefined
+      : recorded.get(r.origin, r.symbol, r.tf, r.ts) !== undefined;
+  const take = (read: JournalRecord[], line: number) => {
+    const records = masked.any ? read.map((r) => masked.resolve(r, isStored)) : read;
     for (const r of records) {
       if (r.kind !== 'settlement' || r.status !== 'settled') continue;
       const target =
@@ -395,7 +408,7 @@ async function merge(
         }
         if (line.trim() === '') return;
         summary.rows++;
-        const got = recordsOfRow(rowOf(header, tsvCells(line)), nowS, defaultOrigin);
+        const got = recordsOfRow(rowOf(header, line.split('\t').map(readTsvCell)), nowS, defaultOrigin);
         if ('error' in got) skip(n, got.error);
         else take(got.records, n);
       },
@@ -419,7 +432,7 @@ async function merge(
         const line = pending.replace(/\r$/, '');
         pending = '';
         if (!header) {
-          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => h.trim());
+          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => (h ?? '').trim());
           const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
           if (missing.length === EXPORT_COLUMNS.length)
             throw notAnExport(label, "its first line is not a header with the export's columns");
@@ -428,12 +441,7 @@ async function merge(
         }
         if (line.trim() === '') return;
         summary.rows++;
-        const cells = csvCells(line);
-        const row: Record<string, string> = {};
-        header.forEach((name, i) => {
-          if (!(name in row)) row[name] = cells[i] ?? '';
-        });
-        const got = recordsOfRow(row, nowS, defaultOrigin);
+        const got = recordsOfRow(rowOf(header, csvCells(line)), nowS, defaultOrigin);
         if ('error' in got) skip(pendingLine, got.error);
         else take(got.records, pendingLine);
       },

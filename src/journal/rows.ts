@@ -2,7 +2,7 @@
 // writes (CSV columns in the contract's order, then extras; JSON Lines objects with the same
 // names), and what `journal import` reads back (those columns in any order, others ignored).
 import { join } from 'node:path';
-import { unguardFormula } from '../core/formula-guard.js';
+import { readCsvCell } from '../core/exact-text.js';
 import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
@@ -171,8 +171,12 @@ function cellNumber(v: unknown): number | null | undefined {
   return undefined;
 }
 
+/**
+ * A text cell: null when absent. The empty text is a value: JSON's "", CSV's "" and TSV's \&
+ * (core/exact-text.ts); an empty CSV or TSV cell reaches here as null.
+ */
 function cellText(v: unknown): string | null {
-  if (v === null || v === undefined || v === '') return null;
+  if (v === null || v === undefined) return null;
   return String(v);
 }
 
@@ -269,17 +273,18 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
  */
 function rowOrigin(cell: unknown, defaultOrigin: string | null): string | null | undefined {
   const text = cellText(cell);
-  if (text === null) return defaultOrigin;
+  if (text === null || text === '') return defaultOrigin;
   if (text === 'unknown') return null;
   return originOf(text);
 }
 
 /**
- * The cells of one CSV record (RFC 4180: quoted cells, "" for a quote), the leading ' that an
- * export puts before a text cell a spreadsheet would run taken off again (core/formula-guard.ts).
+ * The cells of one CSV record (RFC 4180: quoted cells, "" for a quote), each back to the text
+ * the export wrote (core/exact-text.ts: the formula guard's ' taken off, \uXXXX escapes read);
+ * an unquoted empty cell is null (no value), a quoted one the empty text.
  */
-export function csvCells(line: string): string[] {
-  const cells: string[] = [];
+export function csvCells(line: string): Array<string | null> {
+  const cells: Array<string | null> = [];
   let i = 0;
   for (;;) {
     let cell = '';
@@ -307,7 +312,7 @@ export function csvCells(line: string): string[] {
     const comma = line.indexOf(',', i);
     const rest = comma < 0 ? line.slice(i) : line.slice(i, comma);
     cell = quoted ? cell + rest : rest;
-    cells.push(unguardFormula(cell));
+    cells.push(readCsvCell(cell, quoted));
     if (comma < 0) break;
     i = comma + 1;
   }

@@ -1,7 +1,8 @@
-// TSV both ways: the writer's escapes (\t, \n, \\) and the import's unescaping are one module
-// (core/tsv.ts), exact inverses; and a journal exported as TSV and imported back adds nothing
-// to itself and is the same journal in an empty one, text with tabs, newlines, backslashes and
-// formula starts included (TSV has no formula guard: nothing is added, nothing taken off).
+// TSV both ways: the writer's escapes (\t, \n, \r, \\, \uXXXX) and the import's unescaping
+// are one module (core/tsv.ts), exact inverses; and a journal exported as TSV and imported back
+// adds nothing to itself and is the same journal in an empty one, text with tabs, newlines,
+// carriage returns, controls, backslashes, formula starts and the empty text (\&) included (TSV
+// has no formula guard: nothing is added, nothing taken off).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -10,10 +11,31 @@ import { escapeTsv, tsvCells, unescapeTsv } from '../../src/core/tsv.js';
 import { importJournal } from '../../src/journal/import.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
-import { exportDelimited, generatedJournal, NOV, writeJournal } from '../helpers/journal-round-trip.js';
+import { exportDelimited, generatedJournal, JOURNAL_RUNS, NOV, writeJournal } from '../helpers/journal-round-trip.js';
 
 /** Text full of what TSV escapes, and of backslashes before the letters of its escapes. */
-const awkward = fc.string({ unit: fc.constantFrom('\t', '\n', '\\', 't', 'n', 'a', '=', "'", ' ', 'é') });
+const awkward = fc.string({
+  unit: fc.constantFrom(
+    '\t',
+    '\n',
+    '\r',
+    '\\',
+    't',
+    'n',
+    'r',
+    'u',
+    '&',
+    '0',
+    '1b',
+    'a',
+    '=',
+    "'",
+    ' ',
+    'é',
+    '\x1b',
+    '\u202e',
+  ),
+});
 
 describe('TSV escapes', () => {
   it('unescapeTsv undoes escapeTsv for every string', () => {
@@ -40,13 +62,28 @@ describe('TSV escapes', () => {
     );
     expect(tsvCells('x\\ty\\nz\\\\\tC:\\\\new\\\\tab')).toEqual(['x\ty\nz\\', 'C:\\new\\tab']);
   });
+
+  it("the journal's export writes what a terminal acts on as \\uXXXX, a CR as \\r, and the empty text as \\&", () => {
+    expect(renderDelimited('tsv', ['a', 'b', 'c'], [['\x1b[31m\r\u202e', '', null]], { exact: true })).toBe(
+      'a\tb\tc\n\\u001b[31m\\r\\u202e\t\\&\t\n',
+    );
+    expect(tsvCells('\\u001b[31m\\r\\u202e\t\\&\t')).toEqual(['\x1b[31m\r\u202e', '', '']);
+    // Other commands clean first: nothing of it reaches their cells.
+    expect(renderDelimited('tsv', ['a', 'b'], [['\x1b[31mred\u202e', '']])).toBe('a\tb\nred\t\n');
+  });
 });
 
 describe('a journal exported as TSV and imported back', () => {
   it('adds nothing to itself, is the same journal in an empty one, and exports again byte for byte', async () => {
-    // Never empty (an empty cell is an absent value), never only spaces around nothing.
-    const text = fc.oneof(awkward, fc.stringMatching(/^[A-Za-z0-9/ =+@'-]{1,8}$/)).filter((t) => t.trim().length > 0);
-    const journal = generatedJournal({ symbol: text, tf: text, direction: text, tier: fc.option(text, { nil: null }) });
+    // The empty text included: the export writes it as \& (an empty cell is no value).
+    const text = fc.oneof(awkward, fc.stringMatching(/^[A-Za-z0-9/ =+@'-]{0,8}$/));
+    const journal = generatedJournal({
+      symbol: text,
+      tf: text,
+      direction: text,
+      tier: fc.option(text, { nil: null }),
+      reason: text,
+    });
     await fc.assert(
       fc.asyncProperty(journal, async (entries) => {
         const data = tempDir();
@@ -61,7 +98,7 @@ describe('a journal exported as TSV and imported back', () => {
         expect(fresh).toMatchObject({ format: 'tsv', skipped: 0 });
         expect(exportDelimited(other, 'tsv')).toBe(first);
       }),
-      { numRuns: 40 },
+      { numRuns: JOURNAL_RUNS },
     );
-  }, 120_000);
+  }, 600_000);
 });

@@ -3,12 +3,15 @@
 // line ends; TSV escapes tab, newline and backslash as \t, \n, \\ so a row is always one line
 // (a carriage return is a line break by then: text is cleaned as everywhere, CR to LF). A text
 // cell a spreadsheet would run as a formula (OWASP's list: it begins with =, +, -, @, tab or
-// CR) gets a leading ' in CSV; a number never does, so -0.19 stays a number. No colour and no
-// truncation: the same bytes on a terminal and in a pipe.
+// CR; or a run of ' then one of those) gets a leading ' in CSV; a number never does, so -0.19
+// stays a number. No colour and no truncation: the same bytes on a terminal and in a pipe.
+// The journal's export asks for exact cells instead (core/exact-text.ts): nothing cleaned,
+// what a terminal would act on written as a visible escape that its import reads back.
 // Written by hand, held to csv-stringify's bytes by a property test (test/helpers/csv-oracle.ts):
 // told these rules (a number as sent is text to it, so each such cell carries its own options),
 // csv-stringify took 7-9 times as long over 20,000 rows (test/bench/csv-writer.bench.ts) and
 // 2.6-4.3 ms to load; all it would replace is the quoting below.
+import { exactCsvCell, exactTsvCell } from '../../core/exact-text.js';
 import { needsFormulaGuard } from '../../core/formula-guard.js';
 import { escapeTsv } from '../../core/tsv.js';
 import { cleanBlock } from '../sanitize.js';
@@ -58,9 +61,26 @@ function tsvCell(cell: Cell): string {
   return nonText(cell) ?? escapeTsv(textOf(cell));
 }
 
-/** The table as CSV or TSV, newline-terminated. */
-export function renderDelimited(format: DelimitedFormat, header: readonly string[], rows: readonly Cell[][]): string {
-  const cell = format === 'csv' ? csvCell : tsvCell;
+/**
+ * The journal export's cells: text exactly as held, what a terminal would act on shown as an
+ * escape rather than removed, so that `journal import` reads it back (core/exact-text.ts).
+ */
+function exactCell(format: DelimitedFormat): (cell: Cell) => string {
+  const text = format === 'csv' ? exactCsvCell : exactTsvCell;
+  return (cell) => nonText(cell) ?? text(sentText(cell));
+}
+
+/**
+ * The table as CSV or TSV, newline-terminated. `exact` (the journal's export): text cells as
+ * core/exact-text.ts writes them, so that an import gives back every text as it was.
+ */
+export function renderDelimited(
+  format: DelimitedFormat,
+  header: readonly string[],
+  rows: readonly Cell[][],
+  options: { exact?: boolean } = {},
+): string {
+  const cell = options.exact ? exactCell(format) : format === 'csv' ? csvCell : tsvCell;
   const sep = format === 'csv' ? ',' : '\t';
   const line = (cells: readonly Cell[]) => cells.map(cell).join(sep);
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;

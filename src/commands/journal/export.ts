@@ -1,0 +1,49 @@
+// `fcast journal export`: the body, loaded when the subcommand runs (its flags are in index.ts).
+import type { Run } from '../../cmdutil/command.js';
+import { dataDir } from '../../config/settings.js';
+import { exactJson } from '../../core/exact-text.js';
+import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
+import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
+import { journalOrigins, monthFiles, openJournalDir } from '../../journal/store.js';
+import { renderDelimited } from '../../output/formats/delimited.js';
+import type { ListFlags } from './list.js';
+import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
+
+/** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
+export async function exportRows(run: Run, opts: ListFlags): Promise<void> {
+  const filter = filterOf(run, opts);
+  const dir = openJournalDir(dataDir(run.ctx), { create: false });
+  // Rows are written as they are read: two services, or a month file that is no regular file,
+  // are refused before the header.
+  if (dir !== undefined) monthFiles(dir);
+  if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
+  const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
+  // CSV or TSV: the header once, then each batch's rows without it. Every text exactly as held,
+  // what a terminal would act on shown as an escape that the import reads back
+  // (core/exact-text.ts); a key, known or key-shaped, is still masked at the output boundary.
+  const delimited = run.format === 'tsv' ? 'tsv' : 'csv';
+  const headerLine = renderDelimited(delimited, header, [], { exact: true });
+  if (run.format !== 'jsonl') run.out.data(headerLine);
+  let batch: JournalRow[] = [];
+  const flush = () => {
+    if (batch.length === 0) return;
+    if (run.format === 'jsonl') run.out.data(batch.map(exactJson).join('\n'));
+    else
+      run.out.data(
+        renderDelimited(
+          delimited,
+          header,
+          batch.map((r) => header.map((c) => r[c])),
+          { exact: true },
+        ).slice(headerLine.length),
+      );
+    batch = [];
+  };
+  const problems = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
+    batch.push(row);
+    if (batch.length >= 5000) flush();
+  });
+  flush();
+  warnProblems(run, problems);
+  noteLeftOut(run, problems.leftOut);
+}

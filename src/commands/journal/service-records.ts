@@ -1,0 +1,44 @@
+// The service's published figures beside `fcast journal report`: one track-record request per
+// symbol. Its own module so that `report --offline` never loads the HTTP layer.
+import type { Run } from '../../cmdutil/command.js';
+import type { TrackRecordResult } from '../../api/schemas.js';
+import { fetchTrackRecord, requests } from '../../api/endpoints.js';
+import { mapSettledWithLimit } from '../../core/concurrency.js';
+import { PARALLEL_REQUESTS } from './shared.js';
+
+/**
+ * The published track record of each symbol (one request each), for the report's `service`
+ * figures; a symbol whose request fails gets null and a warning, and without a base URL the
+ * figures are left out with a warning: the report is about the journal, which needs no service.
+ */
+export async function fetchServiceRecords(
+  run: Run,
+  symbols: readonly string[],
+): Promise<{ records: Map<string, TrackRecordResult[] | null>; meta: unknown } | undefined | 'dry-run'> {
+  // No base URL leaves the service out; a setting that is wrong (FCAST_TIMEOUT=abc, a config
+  // file that cannot be read) is exit 3 as for every command that reads the settings.
+  if (run.settings().baseUrl === undefined) {
+    run.out.warn("the service's figures are left out: no base URL is set (--offline leaves them out quietly)");
+    return undefined;
+  }
+  const conn = await run.connect();
+  if (run.flags.dryRun) {
+    await run.dryRun(...symbols.map((symbol) => requests.trackRecord({ symbol })));
+    return 'dry-run';
+  }
+  const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) => fetchTrackRecord(conn, { symbol }));
+  const records = new Map<string, TrackRecordResult[] | null>();
+  let meta: unknown;
+  for (const [i, r] of results.entries()) {
+    const symbol = symbols[i]!;
+    if (r.status === 'fulfilled' && r.value.wellFormed) {
+      records.set(symbol, r.value.body.results);
+      meta ??= r.value.body.meta;
+    } else {
+      records.set(symbol, null);
+      const why = r.status === 'rejected' ? (r.reason as Error).message : 'the response is off its documented shape';
+      run.out.warn(`${symbol}: the service's figures are left out: ${why}`);
+    }
+  }
+  return { records, meta };
+}

@@ -1,0 +1,66 @@
+// What the journal's subcommands share once they run: the filter their flags and the base URL
+// make, the refusal to pool two services, and the warnings about what a read skipped. Loaded
+// with a subcommand's body, never when the command tree is built.
+import type { Run } from '../../cmdutil/command.js';
+import { checkTimeRange, type JournalFilterFlags } from '../../cmdutil/journal-flags.js';
+import { inspectSettings } from '../../config/settings.js';
+import { UsageError } from '../../core/errors.js';
+import { originLabel, originOf } from '../../journal/record.js';
+
+/** Requests at once to the service (settle's candles, the report's track records). */
+export const PARALLEL_REQUESTS = 20;
+
+/**
+ * The filter of a reading command. Its origins: --origin's, else the base URL's (the service
+ * fcast talks to now), else, with no base URL set, whichever one the journal holds (`auto`:
+ * the command refuses to pool two; checkOneOrigin).
+ */
+export function filterOf(run: Run, f: JournalFilterFlags) {
+  checkTimeRange(f);
+  const base = { symbols: f.symbol, tfs: f.tf, since: f.since, until: f.until };
+  if (f.origin === 'all') return { ...base, auto: false };
+  if (f.origin === 'unknown') return { ...base, origins: [null], auto: false };
+  if (f.origin !== undefined) return { ...base, origins: [f.origin], auto: false };
+  const origin = baseUrlOrigin(run);
+  return origin === undefined ? { ...base, auto: true } : { ...base, origins: [origin], auto: false };
+}
+
+/**
+ * The base URL's origin when one is set (flag, environment or config file), without checking
+ * the other settings: `report --offline` and `list` read the journal alone, and a wrong
+ * FCAST_TIMEOUT is no reason to refuse them.
+ */
+export function baseUrlOrigin(run: Run): string | undefined {
+  const found = inspectSettings(run.ctx, run.flags).baseUrl;
+  return found.problem || found.found === undefined ? undefined : originOf(found.found.value);
+}
+
+/** With no origin chosen and no base URL: one service's records, or exit 2 naming them. */
+export function checkOneOrigin(filter: { auto: boolean }, origins: ReadonlySet<string | null>): void {
+  if (!filter.auto || origins.size < 2) return;
+  throw new UsageError(
+    `the journal holds the forecasts of ${origins.size} services (${[...origins].map(originLabel).sort().join(', ')}); fcast does not pool them`,
+    { hint: 'choose one with --origin URL (or unknown), set the base URL, or pool them with --origin all' },
+  );
+}
+
+/** Says how many forecasts of other services the origin filter left out. */
+export function noteLeftOut(run: Run, leftOut: number): void {
+  if (leftOut > 0)
+    run.out.note(
+      `journal: ${leftOut} forecast(s) of other services (or of an unknown one) left out; --origin URL|unknown|all shows them`,
+    );
+}
+
+export function warnProblems(run: Run, problems: { damaged: number; newer: number; torn: number }): void {
+  if (problems.torn > 0)
+    run.out.warn(
+      `journal: the last line of ${problems.torn === 1 ? 'a month file' : `${problems.torn} month files`} is incomplete, skipped (a write cut short by a crash, or one in progress); the next recording ends it`,
+    );
+  if (problems.damaged > 0)
+    run.out.warn(
+      `journal: ${problems.damaged} damaged line(s) skipped (a write cut short by a crash, or an edit by hand)`,
+    );
+  if (problems.newer > 0)
+    run.out.warn(`journal: ${problems.newer} line(s) written by a newer fcast skipped; upgrade to read them`);
+}

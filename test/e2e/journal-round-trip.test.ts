@@ -1,0 +1,89 @@
+// `journal export`, then `journal import` of it into the same journal, then `journal export`
+// again, as a user runs them (issue 30, item 5): nothing added, the second export byte for byte
+// the first, and an empty journal given the same records; for a journal whose text holds every
+// kind of thing the export used to lose (docs/decisions/2026-11-27-lossless-journal-export.md):
+// before, importing its own CSV export added 9 of these 18 forecasts again and skipped one.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { type Entry, forecastAt, writeJournalLines } from '../helpers/journal-round-trip.js';
+
+const KEY = 'mfa_ag_0123456789abcdef0123456789abcdef';
+const TEXTS = [
+  'BTC/USD',
+  '＝1+1',
+  "'=x",
+  "''+y",
+  '\t=tab',
+  '\r=cr',
+  '\u202Eevil',
+  'a\u2066b\u2069',
+  '\x1b[31mred',
+  '\x85c1',
+  '',
+  KEY,
+  '\\u0041',
+  'C:\\data\\',
+  'q"uote,comma\nnl',
+  '\ud800lone',
+  '\u2028ls',
+  '@sum',
+];
+
+/** 18 forecasts, each text in symbol, timeframe, direction, tier or reason, open, settled or unsettleable. */
+const entries: Entry[] = TEXTS.map((text, k): Entry => {
+  const forecast = forecastAt(k, {
+    symbol: text,
+    tf: k % 3 === 0 ? text : '1h',
+    direction: k % 2 === 1 ? text : 'long',
+    tier: k % 4 === 0 ? text : null,
+  });
+  return [forecast, (['open', 'settled', 'unsettleable'] as const)[k % 3]!, 10_100, text];
+});
+
+const summary = (file: string, format: string, added: string, there: number) =>
+  `read          18 rows of ${file} (${format})\nadded         ${added}\nalready there ${there}\nskipped       0\n`;
+
+describe.each(['csv', 'tsv', 'jsonl'] as const)('journal export --format %s', (format) => {
+  it('imported into the same journal adds nothing, exports again byte for byte, and gives an empty journal the same records', async () => {
+    const a = tempDir();
+    writeJournalLines(a, entries, 'no candle');
+    const exportOf = (data: string) =>
+      runCli(['journal', 'export', '--origin', 'all', '--format', format], { env: { FCAST_DATA_DIR: data } });
+
+    const first = await exportOf(a);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    // Safe on a terminal: no control or bidi mark; the key masked; the text still all there.
+    expect(first.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028]/);
+    expect(first.stdout).not.toContain(KEY);
+    expect(first.stdout).toContain('\\u202eevil');
+    expect(first.stdout).toContain('\\u001b[31mred');
+    if (format === 'csv') {
+      expect(first.stdout).toContain("\n''=x,");
+      expect(first.stdout).toContain('\n"",');
+      expect(first.stdout).toContain('\n\\u005cu0041,');
+    }
+    if (format === 'tsv') expect(first.stdout).toContain('\n\\&\t');
+    const file = join(tempDir(), `export.${format}`);
+    writeFileSync(file, first.stdout);
+
+    const again = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: a } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe(summary(file, format, '0 forecasts, 0 settlements, 0 prices', 18));
+    const second = await exportOf(a);
+    expect(second.stdout).toBe(first.stdout);
+
+    const b = tempDir();
+    const fresh = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: b } });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toBe(summary(file, format, '18 forecasts, 12 settlements, 0 prices', 0));
+    expect((await exportOf(b)).stdout).toBe(first.stdout);
+    // The copy holds the text itself, not its escapes (the key as the export showed it).
+    const list = await runCli(['journal', 'list', '--origin', 'all', '--json'], { env: { FCAST_DATA_DIR: b } });
+    const symbols = (JSON.parse(list.stdout) as Array<{ symbol: string }>).map((r) => r.symbol);
+    expect(symbols).toEqual(TEXTS.map((t) => (t === KEY ? 'mfa_ag_0123...cdef' : t)));
+  }, 60_000);
+});
