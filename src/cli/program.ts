@@ -7,6 +7,7 @@
 import { type Argument, Command, CommanderError, type HelpContext as CommanderHelpContext, Option } from 'commander';
 import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from '../cmdutil/command.js';
 import type { OutputFormat } from '../core/domain.js';
+import type { Writer } from '../core/context.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { UsageError } from '../core/errors.js';
 import { flagParser, settingFlags } from '../config/settings.js';
@@ -350,6 +351,8 @@ function rootCommand(app: App): Command {
         // same on a wide terminal, in every log and in every snapshot.
         getOutHelpWidth: () => Math.min(HELP_WIDTH, io.stdout.isTTY ? (io.stdout.columns ?? HELP_WIDTH) : HELP_WIDTH),
         getErrHelpWidth: () => Math.min(HELP_WIDTH, io.stderr.isTTY ? (io.stderr.columns ?? HELP_WIDTH) : HELP_WIDTH),
+        getOutHasColors: () => hasColors(io.stdout, 'stdout'),
+        getErrHasColors: () => hasColors(io.stderr, 'stderr'),
       })
       .configureHelp({
         // `predict [symbol...]`, not `predict [options] [symbol...]`: every command has options,
@@ -360,6 +363,18 @@ function rootCommand(app: App): Command {
       .addHelpText('after', rootHelpFooter)
       .addHelpText('afterAll', formatsSection)
   );
+}
+
+/**
+ * Whether help may keep colour codes, as commander decides it (its useColor(), then the
+ * stream's own colour depth), but asking Node's stream only about a terminal: on a pipe
+ * bin/fcast.js writes without building it (process.stdout.isTTY would), and it is no terminal.
+ */
+function hasColors(writer: Writer, stream: 'stdout' | 'stderr'): boolean {
+  const { NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE } = process.env;
+  if (NO_COLOR || FORCE_COLOR === '0' || FORCE_COLOR === 'false') return false;
+  if (FORCE_COLOR || CLICOLOR_FORCE !== undefined) return true;
+  return writer.isTTY === true && process[stream].isTTY && process[stream].hasColors?.() === true;
 }
 
 /**
