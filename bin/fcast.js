@@ -55,6 +55,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
 }
 
+/** fcast's version, from the package.json beside bin/ (as the --version fast path reads it). */
+function packageVersion() {
+  const text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8');
+  return JSON.parse(text).version;
+}
+
 /** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
 function fastTab() {
   const tab = freshBundle('tab.cjs');
@@ -208,7 +214,7 @@ async function run() {
     });
   const stdio = { stdout: stdout.writer, stderr: stderr.writer, releaseStdout };
 
-  const ended = await main(argv, realContext(interrupt.signal, stdio));
+  const ended = await main(argv, realContext(interrupt.signal, stdio, packageVersion()));
   // A failed write to a file (SyncWriteStream) reports its error on the next tick: let it.
   await new Promise((resolve) => setImmediate(resolve));
   const code = () => (writeFailed ? WRITE_FAILED : ended);
