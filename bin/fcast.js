@@ -92,30 +92,38 @@ function freshBundle(bundle) {
  * './chunk-….cjs': this loader serves those from the same directory, once each.
  */
 function loadSplit(entry) {
-  if (codeCache(entry) === undefined) return requireCompiled(entry);
+  const entryCache = codeCache(entry);
+  if (entryCache === undefined) return requireCompiled(entry);
   const { Script } = require('node:vm');
   const fs = require('node:fs');
   const dir = require('node:path').dirname(entry);
   const modules = new Map();
   const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : require(spec));
-  function load(file) {
+  function load(file, cachedData) {
     let module = modules.get(file);
     if (module) return module.exports;
     module = { exports: {} };
     modules.set(file, module);
     const source = WRAPPER[0] + fs.readFileSync(file, 'utf8') + WRAPPER[1];
-    const script = new Script(source, { filename: file, cachedData: codeCache(file) });
+    const script = new Script(source, { filename: file, cachedData: cachedData ?? codeCache(file) });
     script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, dir);
     return module.exports;
   }
-  return load(entry);
+  // The entry's cache, read once.
+  return load(entry, entryCache);
 }
 
 /** The code cache `npm run build` made for this file and this Node, without its header line. */
 function codeCache(file) {
   const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat || !statSync(`${file}.cache`, { throwIfNoEntry: false })) return undefined;
-  const cache = require('node:fs').readFileSync(`${file}.cache`);
+  if (!stat) return undefined;
+  let cache;
+  try {
+    cache = require('node:fs').readFileSync(`${file}.cache`);
+  } catch (err) {
+    if (err?.code === 'ENOENT') return undefined;
+    throw err;
+  }
   const header = Buffer.from(`fcast code cache ${stat.size} ${stat.mtimeMs} ${process.version}\n`);
   return cache.subarray(0, header.length).equals(header) ? cache.subarray(header.length) : undefined;
 }
