@@ -29,6 +29,9 @@ const WRITE_FAILURES = {
   EROFS: 'a read-only file system',
 };
 
+/** What stdioWriter writes to a pipe or a socket itself before it hands over to Node's stream. */
+const SYNC_BYTES = 16 * 1024;
+
 /**
  * Exit 3 (ExitCode.Config, "auth or config"): output that cannot be written is a fault of the
  * place the user sends it (a full disk, a closed descriptor), to be fixed there like an
@@ -276,6 +279,10 @@ function stdioWriter(fd, onError) {
     },
   });
   let failed = false;
+  // A write to a pipe or a socket whose reader lags blocks until it reads, where Node's stream
+  // queues it and the event loop goes on (an emulator's log, a watch's lines): past the first
+  // SYNC_BYTES, which a pipe's buffer (64 KiB) holds whatever the reader does, the stream.
+  let room = stat.isFile() ? Number.POSITIVE_INFINITY : SYNC_BYTES;
   const writer = {
     fd,
     isTTY: false,
@@ -283,6 +290,8 @@ function stdioWriter(fd, onError) {
       if (stream !== undefined) return stream.write(chunk);
       if (failed) return false;
       let rest = Buffer.from(chunk);
+      room -= rest.length;
+      if (room < 0) return process[name].write(rest);
       try {
         while (rest.length > 0) rest = rest.subarray(fs.writeSync(fd, rest));
       } catch (err) {

@@ -64,4 +64,17 @@ describe('stdout and stderr on a pipe or a file', () => {
     expect(readFileSync(err, 'utf8')).toBe(wrongPiped.stderr);
     expect(wrongPiped.stderr).toBe("fcast: unknown command 'demoo' (did you mean demo?)\n  hint: see 'fcast --help'\n");
   });
+
+  it("past 16 KiB on a pipe, Node's stream takes over: it queues where a lagging reader would block a write", () => {
+    const { preload, report } = builtReport(tempDir());
+    const small = fcast(['completion', 'bash'], ['ignore', 'pipe', 'pipe'], preload);
+    expect(small.status).toBe(0);
+    expect(small.stdout.length).toBeLessThan(16 * 1024);
+    expect(readFileSync(report, 'utf8')).toBe('false');
+    const large = fcast(['completion', 'fish'], ['ignore', 'pipe', 'pipe'], preload);
+    expect(large.status).toBe(0);
+    expect(large.stdout.length).toBeGreaterThan(16 * 1024);
+    expect(readFileSync(report, 'utf8')).toBe('true');
+    expect(large.stdout).toBe(readFileSync(new URL('../../completions/fcast.fish', import.meta.url), 'utf8'));
+  });
 });
