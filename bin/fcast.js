@@ -29,6 +29,9 @@ const WRITE_FAILURES = {
   EROFS: 'a read-only file system',
 };
 
+/** What stdioWriter writes to a pipe or a socket itself before it hands over to Node's stream. */
+const SYNC_BYTES = 16 * 1024;
+
 /**
  * Exit 3 (ExitCode.Config, "auth or config"): output that cannot be written is a fault of the
  * place the user sends it (a full disk, a closed descriptor), to be fixed there like an
@@ -58,6 +61,12 @@ if (require.main === module) {
   }
 } else {
   module.exports = { WRAPPER, wrappedLoader };
+}
+
+/** fcast's version, from the package.json beside bin/ (as the --version fast path reads it). */
+function packageVersion() {
+  const text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8');
+  return JSON.parse(text).version;
 }
 
 /** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
@@ -91,9 +100,12 @@ function freshBundle(bundle) {
  * './chunk-….cjs': this loader serves those from the same directory, once each.
  */
 function loadSplit(entry) {
-  if (codeCache(entry) === undefined) return requireCompiled(entry);
+  const entryCache = codeCache(entry);
+  if (entryCache === undefined) return requireCompiled(entry);
   const fs = require('node:fs');
-  const load = wrappedLoader({ read: (file) => fs.readFileSync(file, 'utf8'), cachedData: codeCache, require });
+  // The entry's cache, read once.
+  const cachedData = (file) => (file === entry ? entryCache : codeCache(file));
+  const load = wrappedLoader({ read: (file) => fs.readFileSync(file, 'utf8'), cachedData, require });
   return load(entry);
 }
 
@@ -126,8 +138,14 @@ function wrappedLoader({ read, cachedData = () => undefined, require: other, com
 /** The code cache `npm run build` made for this file and this Node, without its header line. */
 function codeCache(file) {
   const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat || !statSync(`${file}.cache`, { throwIfNoEntry: false })) return undefined;
-  const cache = require('node:fs').readFileSync(`${file}.cache`);
+  if (!stat) return undefined;
+  let cache;
+  try {
+    cache = require('node:fs').readFileSync(`${file}.cache`);
+  } catch (err) {
+    if (err?.code === 'ENOENT') return undefined;
+    throw err;
+  }
   const header = Buffer.from(`fcast code cache ${stat.size} ${stat.mtimeMs} ${process.version}\n`);
   return cache.subarray(0, header.length).equals(header) ? cache.subarray(header.length) : undefined;
 }
@@ -206,26 +224,110 @@ async function run() {
   // disk or a closed descriptor is worth one line (on stderr, when that is not what failed),
   // and exit 3, since the data did not arrive.
   let writeFailed = false;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      // The command may end before the line is out: its own exit code must not win then.
-      writeFailed = true;
-      if (stream === process.stdout) process.stderr.write(writeFailure(err), () => process.exit(WRITE_FAILED));
-      else process.exit(WRITE_FAILED);
+  const onWriteError = (fd, err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // The command may end before the line is out: its own exit code must not win then.
+    writeFailed = true;
+    if (fd === 2) process.exit(WRITE_FAILED);
+    stderr.writer.write(writeFailure(err));
+    stderr.flushed().then(() => process.exit(WRITE_FAILED));
+  };
+  const stdout = stdioWriter(1, onWriteError);
+  const stderr = stdioWriter(2, onWriteError);
+  // Flushes stdout and lets go of it (`fcast mock --print-env`): Node never closes fd 1 itself,
+  // so it is closed here and /dev/null takes its number for later writes.
+  const releaseStdout = () =>
+    stdout.flushed().then(() => {
+      const fs = require('node:fs');
+      fs.closeSync(1);
+      fs.openSync('/dev/null', 'w');
     });
-  }
+  const stdio = { stdout: stdout.writer, stderr: stderr.writer, releaseStdout };
 
-  const ended = await main(argv, realContext(interrupt.signal));
+  const ended = await main(argv, realContext(interrupt.signal, stdio, packageVersion()));
   // A failed write to a file (SyncWriteStream) reports its error on the next tick: let it.
   await new Promise((resolve) => setImmediate(resolve));
   const code = () => (writeFailed ? WRITE_FAILED : ended);
   process.exitCode = code();
   // Leave as soon as the output is flushed: nothing the command left behind (a keep-alive
   // socket, a compiler thread) may hold the process.
-  // Only what is still queued: an empty write to a full device fails (ENOSPC) like any other.
-  const flushed = (stream) =>
-    stream.writableLength === 0 ? Promise.resolve() : new Promise((resolve) => stream.write('', resolve));
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  await Promise.all([stdout.flushed(), stderr.flushed()]);
   process.exit(code());
+}
+
+/**
+ * What main writes to fd 1 or 2, and a promise of it being written. On a pipe, a socket or a
+ * file: fs.writeSync to the descriptor, as the fast paths write, without building Node's
+ * stream (for a pipe, a socket object and the net and stream modules: ~10 ms of CPU, more than
+ * the rest of a short command's own work). Node's stream (process.stdout, process.stderr) once
+ * anything asks for it, and from the start for a terminal (its size, its events) or anything
+ * else (a closed descriptor, /dev/full): from then on every write goes through it, in order.
+ * A write error reaches `onError` on the next tick, as the stream's 'error' event would.
+ */
+function stdioWriter(fd, onError) {
+  const fs = require('node:fs');
+  const name = fd === 1 ? 'stdout' : 'stderr';
+  let stream;
+  const built = (s) => {
+    stream = s;
+    stream.on('error', (err) => onError(fd, err));
+    return stream;
+  };
+  // process.stdout is a getter that builds the stream on first use: whoever uses it first
+  // (this writer, an emulator's log), the writer goes through it from then on.
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  const stat = (() => {
+    try {
+      return fs.fstatSync(fd);
+    } catch {
+      return undefined;
+    }
+  })();
+  const plain = stat !== undefined && (stat.isFIFO() || stat.isSocket() || stat.isFile());
+  if (!plain || typeof own?.get !== 'function') {
+    const node = built(process[name]);
+    return { writer: node, flushed: () => flushed(node) };
+  }
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      const node = stream ?? built(own.get.call(process));
+      Object.defineProperty(process, name, { ...own, get: () => node });
+      return node;
+    },
+  });
+  let failed = false;
+  // A write to a pipe or a socket whose reader lags blocks until it reads, where Node's stream
+  // queues it and the event loop goes on (an emulator's log, a watch's lines): past the first
+  // SYNC_BYTES, which a pipe's buffer (64 KiB) holds whatever the reader does, the stream.
+  let room = stat.isFile() ? Number.POSITIVE_INFINITY : SYNC_BYTES;
+  const writer = {
+    fd,
+    isTTY: false,
+    write(chunk) {
+      if (stream !== undefined) return stream.write(chunk);
+      if (failed) return false;
+      let rest = Buffer.from(chunk);
+      room -= rest.length;
+      if (room < 0) return process[name].write(rest);
+      try {
+        while (rest.length > 0) rest = rest.subarray(fs.writeSync(fd, rest));
+      } catch (err) {
+        // A non-blocking pipe that is full: the stream queues the rest, and all that follows.
+        if (err?.code === 'EAGAIN') return process[name].write(rest);
+        failed = true;
+        process.nextTick(onError, fd, err);
+        return false;
+      }
+      return true;
+    },
+  };
+  return { writer, flushed: () => (stream === undefined ? Promise.resolve() : flushed(stream)) };
+}
+
+/** Resolves when what is still queued on the stream is written. */
+function flushed(stream) {
+  // Only what is still queued: an empty write to a full device fails (ENOSPC) like any other.
+  return stream.writableLength === 0 ? Promise.resolve() : new Promise((resolve) => stream.write('', resolve));
 }

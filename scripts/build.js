@@ -37,6 +37,23 @@ const lazyCommanderSpawn = {
   },
 };
 
+// picocolors decides at its top whether its default export colours, reading process.stdout.isTTY:
+// that builds Node's stdout stream (for a pipe, a socket and the net and stream modules, ~10 ms
+// of CPU) in every run, before bin/fcast.js could write without it. fcast never uses that
+// default (output/io.ts and output/journal-report.ts call createColors(enabled) with fcast's own
+// choice), so in the bundles it is made without asking the terminal.
+const PICOCOLORS_TTY = '((p.stdout || {}).isTTY && env.TERM !== "dumb")';
+const picocolorsWithoutStdout = {
+  name: 'picocolors-without-stdout',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]picocolors[\\/]picocolors\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(PICOCOLORS_TTY)) throw new Error(`${args.path}: no '${PICOCOLORS_TTY}' to take out`);
+      return { contents: source.replace(PICOCOLORS_TTY, 'false'), loader: 'js' };
+    });
+  },
+};
+
 // The shape predicates of every schema, written from the schemas by quick-accept.ts and put in
 // place of src/api/accept-table.ts (empty in the sources): a body of the documented shape is
 // then checked without loading zod (~8% of a `demo --json`). Made from tsc's output of the same
@@ -91,7 +108,7 @@ await build({
   banner: {
     js: "const __fcastModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'core', 'bundle.cjs')).href;",
   },
-  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('.')],
+  plugins: [lazyCommanderSpawn, picocolorsWithoutStdout, precompiledShapes, undiciBeside('.')],
 });
 
 // dist/split/: what bin/fcast.js runs. The same sources split by esbuild at every dynamic
@@ -122,7 +139,7 @@ const split = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { 'import.meta.url': '__fcastModule.url' },
-  plugins: [lazyCommanderSpawn, precompiledShapes, undiciBeside('..')],
+  plugins: [lazyCommanderSpawn, picocolorsWithoutStdout, precompiledShapes, undiciBeside('..')],
   logLevel: 'warning',
 });
 mkdirSync(SPLIT, { recursive: true });

@@ -6,7 +6,7 @@ import { ExitCode } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import { openBoundary, redactedIO } from '../core/sinks.js';
 import { inGitHubActions, neutralisedIO } from '../output/workflow-commands.js';
-import { buildProgram, commandLine } from './program.js';
+import { runProgram } from './program.js';
 import { reportError } from '../cmdutil/error-report.js';
 import { isVersionJson, versionJson } from './version.js';
 import { knownSecrets } from '../config/known-secrets.js';
@@ -33,8 +33,7 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
     return ExitCode.Ok;
   }
   try {
-    const program = await buildProgram(app, argv);
-    await program.parseAsync(commandLine(program, argv), { from: 'user' });
+    await runProgram(app, argv);
     return exitCode ?? ExitCode.Ok;
   } catch (err) {
     // Errors of the command line itself (commander's, before any action ran).

@@ -1,16 +1,20 @@
 // The command tree. A run loads only the module of the command it names (`fcast demo` never
-// parses the other thirteen); help, completion, and anything not recognised load them all, so
-// listings and "did you mean" suggestions see the whole tree. Command modules hold definitions
-// and import their heavy parts only when their action runs.
+// parses the other thirteen). The root's help, `fcast help`, a bare `fcast` and an unknown name
+// load none: they list the commands from COMMAND_LIST (command-list.ts, made from the whole
+// tree by `npm run completions`), each a stand-in with the name, arguments and summary the
+// listing shows. Completion loads them all. Command modules hold definitions and import their
+// heavy parts only when their action runs.
 import { type Argument, Command, CommanderError, type HelpContext as CommanderHelpContext, Option } from 'commander';
 import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from '../cmdutil/command.js';
 import type { OutputFormat } from '../core/domain.js';
+import type { Writer } from '../core/context.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { UsageError } from '../core/errors.js';
 import { flagParser, settingFlags } from '../config/setting-flags.js';
 import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from '../cmdutil/help.js';
 import { HELP_TOPICS } from '../cmdutil/help-topics.js';
 import { closest, shown } from '../cmdutil/input.js';
+import { COMMAND_LIST, type CommandListing } from './command-list.js';
 
 interface CommandModule {
   register(program: Command, app: App): void;
@@ -134,17 +138,73 @@ const NEEDS_WHOLE_TREE = new Set(['completion']);
 
 /**
  * The root command and its global flags, with the commands `argv` needs registered: the one
- * it names, or all of them (no argv, help, an unknown name). Without argv: the whole tree.
+ * it names; all of them for completion; or, when it names none (help, no command, an unknown
+ * name), stand-ins from COMMAND_LIST. Without argv: the whole tree.
  */
 export async function buildProgram(app: App, argv?: readonly string[]): Promise<Command> {
   const program = rootCommand(app);
-  const named = argv === undefined ? undefined : commandModuleNamed(program, argv);
-  const modules = await Promise.all((named ? [named] : COMMAND_MODULES).map(([, load]) => load()));
-  for (const module of modules) module.register(program, app);
-  // `fcast help ...` names no command module, so it always comes with the whole tree.
-  if (!named) addHelpCommand(program, app);
+  const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
+  if (named === undefined) listCommands(program);
+  else {
+    const modules = await Promise.all((named === 'all' ? COMMAND_MODULES : [named]).map(([, load]) => load()));
+    for (const module of modules) module.register(program, app);
+  }
+  // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
+  if (named === undefined || named === 'all') addHelpCommand(program, app);
   pointErrorsAtHelp(program);
   return program;
+}
+
+/**
+ * Parses and runs `argv`. Commander may still run a command that commandModuleNamed() did not
+ * see (`fcast -- demo`): its stand-in stops the run before anything of it ran, and the line
+ * runs again with the whole tree.
+ */
+export async function runProgram(app: App, argv: readonly string[]): Promise<void> {
+  const program = await buildProgram(app, argv);
+  try {
+    await program.parseAsync(commandLine(program, argv), { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof StandInReached)) throw err;
+    const whole = await buildProgram(app);
+    await whole.parseAsync(commandLine(whole, argv), { from: 'user' });
+  }
+}
+
+/** The stand-ins of listCommands(): listed, never run. */
+const standIns = new WeakSet<Command>();
+
+class StandInReached extends Error {}
+
+/**
+ * Each top-level command as the listings show it (root help, suggestions for an unknown name,
+ * `fcast help`), without loading its module.
+ */
+function listCommands(program: Command): void {
+  for (const { name, args, summary, aliases, hidden } of COMMAND_LIST) {
+    const command = program.command(name, { hidden }).summary(summary).aliases(aliases);
+    for (const arg of args) command.argument(arg);
+    standIns.add(command);
+  }
+  program.hook('preSubcommand', (_root, sub) => {
+    if (standIns.has(sub)) throw new StandInReached(`the stand-in of '${sub.name()}' was reached`);
+  });
+}
+
+/**
+ * What the listings show of each top-level command of `program` (the whole tree), in its
+ * order: COMMAND_LIST is this, written out.
+ */
+export function commandListing(program: Command): CommandListing[] {
+  return program.commands
+    .filter((c) => c.name() !== 'help')
+    .map((c) => ({
+      name: c.name(),
+      args: c.registeredArguments.map(argumentTerm),
+      summary: c.summary() || c.description(),
+      aliases: c.aliases(),
+      hidden: (c as unknown as { _hidden: boolean })._hidden,
+    }));
 }
 
 /**
@@ -170,11 +230,15 @@ function pointErrorsAtHelp(command: Command): void {
 }
 
 /**
- * The module of the first operand, the command commander will run, when it is one of ours.
- * The root's own options are read from the program, so a value (`--base-url demo`) is never
- * taken for a command, whatever global flags are added later.
+ * The module of the first operand, the command commander will run, when it is one of ours;
+ * 'all' for a command that reads the whole tree. The root's own options are read from the
+ * program, so a value (`--base-url demo`) is never taken for a command, whatever global flags
+ * are added later.
  */
-function commandModuleNamed(program: Command, argv: readonly string[]) {
+function commandModuleNamed(
+  program: Command,
+  argv: readonly string[],
+): (typeof COMMAND_MODULES)[number] | 'all' | undefined {
   // The shared command flags too, which may come first (`fcast --interval 5 demo`).
   const takesValue = rootValueFlags(program);
   for (const [flag, value] of SHARED_COMMAND_FLAGS) if (value) takesValue.add(flag);
@@ -185,7 +249,7 @@ function commandModuleNamed(program: Command, argv: readonly string[]) {
       if (takesValue.has(arg)) i++;
       continue;
     }
-    if (NEEDS_WHOLE_TREE.has(arg)) return undefined;
+    if (NEEDS_WHOLE_TREE.has(arg)) return 'all';
     return COMMAND_MODULES.find(([names]) => names.includes(arg));
   }
   return undefined;
@@ -218,7 +282,10 @@ function addHelpCommand(program: Command, app: App): void {
             const width = run.ctx.io.stdout.isTTY ? Math.min(HELP_WIDTH, run.out.columns) : HELP_WIDTH;
             return void run.out.data(topic.render(width));
           }
-          let command = program;
+          // The command's module, when the listing has only its stand-in.
+          let command = program.commands.some((c) => c.name() === first && standIns.has(c))
+            ? await buildProgram(app, [first])
+            : program;
           for (const word of words) {
             const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
             if (!next || next.name() === 'help') throw unknownHelpTopic(word, command);
@@ -284,6 +351,8 @@ function rootCommand(app: App): Command {
         // same on a wide terminal, in every log and in every snapshot.
         getOutHelpWidth: () => Math.min(HELP_WIDTH, io.stdout.isTTY ? (io.stdout.columns ?? HELP_WIDTH) : HELP_WIDTH),
         getErrHelpWidth: () => Math.min(HELP_WIDTH, io.stderr.isTTY ? (io.stderr.columns ?? HELP_WIDTH) : HELP_WIDTH),
+        getOutHasColors: () => hasColors(io.stdout, 'stdout'),
+        getErrHasColors: () => hasColors(io.stderr, 'stderr'),
       })
       .configureHelp({
         // `predict [symbol...]`, not `predict [options] [symbol...]`: every command has options,
@@ -294,6 +363,18 @@ function rootCommand(app: App): Command {
       .addHelpText('after', rootHelpFooter)
       .addHelpText('afterAll', formatsSection)
   );
+}
+
+/**
+ * Whether help may keep colour codes, as commander decides it (its useColor(), then the
+ * stream's own colour depth), but asking Node's stream only about a terminal: on a pipe
+ * bin/fcast.js writes without building it (process.stdout.isTTY would), and it is no terminal.
+ */
+function hasColors(writer: Writer, stream: 'stdout' | 'stderr'): boolean {
+  const { NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE } = process.env;
+  if (NO_COLOR || FORCE_COLOR === '0' || FORCE_COLOR === 'false') return false;
+  if (FORCE_COLOR || CLICOLOR_FORCE !== undefined) return true;
+  return writer.isTTY === true && process[stream].isTTY && process[stream].hasColors?.() === true;
 }
 
 /**

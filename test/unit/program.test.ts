@@ -1,8 +1,9 @@
-// A run registers only the command it names; help, completion and unknown names get the
-// whole tree, so listings and suggestions never miss a command.
+// A run registers only the command it names; completion gets the whole tree; help, no command
+// and unknown names get the listing (COMMAND_LIST), so listings and suggestions never miss a command.
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/cmdutil/command.js';
-import { buildProgram, commandLine, SHARED_COMMAND_FLAGS } from '../../src/cli/program.js';
+import { buildProgram, commandLine, commandListing, SHARED_COMMAND_FLAGS } from '../../src/cli/program.js';
+import { COMMAND_LIST } from '../../src/cli/command-list.js';
 
 const sink = { write: () => true };
 const app = (): App => ({
@@ -25,11 +26,28 @@ describe('the command tree', () => {
     expect(await registered(['--count', '3', '--record', 'predict', 'BTC/USD'])).toEqual(['predict']);
   });
 
-  it('registers every command for help, completion, unknown names and no argv', async () => {
+  it('registers every command for completion and without argv', async () => {
     const all = await registered();
     expect(all.length).toBeGreaterThan(10);
-    for (const argv of [[], ['--help'], ['help', 'demo'], ['completion', 'bash'], ['demoo'], ['--', 'demo']])
-      expect(await registered(argv)).toEqual(all);
+    const whole = await buildProgram(app());
+    expect(whole.commands.find((c) => c.name() === 'journal')?.commands.length).toBeGreaterThan(3);
+    const completion = await buildProgram(app(), ['completion', 'bash']);
+    expect(completion.commands.map((c) => c.name())).toEqual(all);
+    expect(completion.commands.find((c) => c.name() === 'journal')?.commands.length).toBeGreaterThan(3);
+  });
+
+  it('lists every command, loading none, for help, no command, an unknown name and a command after --', async () => {
+    const all = await registered();
+    for (const argv of [[], ['--help'], ['help', 'demo'], ['demoo'], ['--', 'demo']]) {
+      const program = await buildProgram(app(), argv);
+      expect(program.commands.map((c) => c.name())).toEqual(all);
+      // Stand-ins: a group's subcommands are not there.
+      expect(program.commands.find((c) => c.name() === 'journal')?.commands).toEqual([]);
+    }
+  });
+
+  it("COMMAND_LIST is the whole tree's listing (else: npm run build && npm run completions)", async () => {
+    expect(COMMAND_LIST).toEqual(commandListing(await buildProgram(app())));
   });
 });
 
