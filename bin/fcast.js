@@ -63,10 +63,12 @@ if (require.main === module) {
   module.exports = { WRAPPER, wrappedLoader };
 }
 
-/** fcast's version, from the package.json beside bin/ (as the --version fast path reads it). */
+/**
+ * fcast's version, from the package.json beside bin/ (as the --version fast path reads it): a
+ * require, which the standalone executable's bundle inlines (it has no package.json beside it).
+ */
 function packageVersion() {
-  const text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8');
-  return JSON.parse(text).version;
+  return require('../package.json').version;
 }
 
 /** The TAB listing, from its bundle; false (main answers) when the bundle is missing or stale. */
