@@ -267,6 +267,12 @@ const SETTLE_PRICE = bytes(',"settle_price":');
 const SETTLED = bytes('settled"');
 const UNSETTLEABLE = bytes('unsettleable"');
 
+/** The fields text() reads, for its string of the line before. */
+const ORIGIN_SLOT = 0;
+const SYMBOL_SLOT = 1;
+const TF_SLOT = 2;
+const DIRECTION_SLOT = 3;
+
 /** Powers of ten that are exact doubles: m / 10^k is then correctly rounded, as JSON.parse's result is. */
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
@@ -279,7 +285,10 @@ class LineCursor {
   pos = 0;
   end = 0;
   ok = true;
+  /** Numbers read through a string (Number()) rather than from their digits. */
+  slowNumbers = 0;
   private readonly strings = new Map<number, { text: string; raw: Buffer }>();
+  private readonly last: Array<{ text: string; raw: Buffer } | undefined> = Array(4).fill(undefined);
 
   reset(buf: Buffer, start: number, end: number): void {
     this.buf = buf;
@@ -310,13 +319,31 @@ class LineCursor {
       return null;
     }
     this.literal(QUOTE);
-    return this.ok ? this.text() : '';
+    return this.ok ? this.text(ORIGIN_SLOT) : '';
   }
 
-  /** A plain ASCII string up to its closing quote (no escapes), interned: symbols and timeframes repeat. */
-  text(): string {
+  /**
+   * A plain ASCII string up to its closing quote (no escapes), interned: symbols and timeframes
+   * repeat. `slot` names the field: the string the field held last is tried first, byte for
+   * byte (an origin, a timeframe, a direction is most often the one of the line before), and
+   * only on a difference is the string hashed and looked up.
+   */
+  text(slot: number): string {
     const { buf, end } = this;
     const start = this.pos;
+    const last = this.last[slot];
+    if (last !== undefined) {
+      const raw = last.raw;
+      const n = raw.length;
+      if (start + n < end && buf[start + n] === 34) {
+        let j = 0;
+        while (j < n && buf[start + j] === raw[j]) j++;
+        if (j === n) {
+          this.pos = start + n + 1;
+          return last.text;
+        }
+      }
+    }
     let hash = 0;
     let i = start;
     for (; i < end; i++) {
@@ -338,15 +365,17 @@ class LineCursor {
       known = { text: buf.toString('latin1', start, i), raw: Buffer.from(buf.subarray(start, i)) };
       this.strings.set(hash, known);
     }
+    this.last[slot] = known;
     return known.text;
   }
 
   /**
-   * A JSON number followed by ',' or '}'. Up to 15 significant digits and no exponent (most
-   * prices and probabilities) it is computed here, m / 10^k correctly rounded as JSON.parse's
-   * is; any other valid JSON number (17 digits of a long decimal, an exponent JSON.stringify
-   * wrote: 1e-7, 1e+21) is handed to Number(), which reads it as JSON.parse does. Anything
-   * else (null, a leading zero, a bare '-') is not ours to judge.
+   * A JSON number followed by ',' or '}'. Without an exponent and up to 17 significant digits
+   * (every price and probability JSON.stringify writes in plain form) it is computed from its
+   * digits, correctly rounded as JSON.parse's is (Clinger's fast path below 2^53, longDecimal
+   * past it); the rest (an exponent: 1e-7, 1e+21; the rare long decimal longDecimal cannot
+   * settle) is handed to Number(), which reads it as JSON.parse does. Anything else (null, a
+   * leading zero, a bare '-') is not ours to judge.
    */
   number(): number {
     const { buf, end } = this;
@@ -358,18 +387,27 @@ class LineCursor {
       i++;
     }
     const first = i;
-    let mantissa = 0;
+    // The significant digits (from the first that is not zero: 0.00123 has three) in one pass:
+    // the first nine in hi, the next eight in lo; each part is an exact integer.
+    let hi = 0;
+    let lo = 0;
+    let loDigits = 0;
     let digits = 0;
-    // Significant digits: from the first that is not zero (0.00123 has three).
     let significant = 0;
     let decimals = -1;
     for (; i < end; i++) {
       const c = buf[i]!;
       if (c >= 48 && c <= 57) {
-        mantissa = mantissa * 10 + (c - 48);
         digits++;
-        if (mantissa > 0) significant++;
         if (decimals >= 0) decimals++;
+        if (significant > 0 || c !== 48) {
+          significant++;
+          if (significant <= 9) hi = hi * 10 + (c - 48);
+          else if (significant <= 17) {
+            lo = lo * 10 + (c - 48);
+            loDigits++;
+          }
+        }
       } else if (c === 46 && decimals < 0) {
         decimals = 0;
       } else break;
@@ -398,27 +436,26 @@ class LineCursor {
       return 0;
     }
     this.pos = i;
-    if (exponent || significant > 17 || decimals > 22) return Number(buf.toString('latin1', start, i));
+    if (exponent || significant > 17 || decimals > 22) return this.slow(start, i);
+    // hi·10^loDigits = hi·5^loDigits·2^loDigits, below 10^9·5^8 < 2^53 times a power of two: exact.
+    const big = loDigits > 0 ? hi * POW10[loDigits]! : hi;
+    const mantissa = big + lo;
     let value: number;
     if (mantissa < MAX_EXACT) {
       // Clinger's fast path: an exact integer over an exact power of ten, rounded once.
       value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
     } else {
-      // 16-17 significant digits past 2^53 (a long decimal): as hi·10^8 + lo, both exact.
-      let hi = 0;
-      let lo = 0;
-      let left = significant;
-      for (let j = first; left > 0; j++) {
-        const c = buf[j]!;
-        if (c === 46 || (left === significant && c === 48)) continue;
-        if (left > 8) hi = hi * 10 + (c - 48);
-        else lo = lo * 10 + (c - 48);
-        left--;
-      }
-      value = longDecimal(hi, lo, decimals > 0 ? decimals : 0);
-      if (Number.isNaN(value)) return Number(buf.toString('latin1', start, i));
+      // 16-17 significant digits past 2^53 (a long decimal).
+      value = longDecimal(big, lo, Math.max(decimals, 0));
+      if (Number.isNaN(value)) return this.slow(start, i);
     }
     return negative ? -value : value;
+  }
+
+  /** A number read through a string, as JSON.parse reads it: counted (a test holds the varied journal's to none). */
+  private slow(start: number, end: number): number {
+    this.slowNumbers++;
+    return Number(this.buf.toString('latin1', start, end));
   }
 }
 
@@ -444,16 +481,19 @@ function halfUlp(x: number): number {
 }
 
 /**
- * (hi·10^8 + lo) / 10^k correctly rounded, as JSON.parse reads that decimal, without making a
- * string of it; NaN when it can't tell cheaply (the caller then asks Number()). hi < 10^9 and
- * lo < 10^8 (at most 17 digits), so hi·10^8 = hi·5^8·2^8 is exact and the sum is the integer
- * rounded once. Its quotient by 10^k is within an ulp or so of the true value; the remainder
- * m − c·10^k is computed exactly in two doubles (Knuth's TwoSum, Dekker's TwoProduct), and c is
- * kept only when the true value lies clearly inside c's rounding interval (|remainder| below
- * half an ulp of c, times 10^k, with a margin far above the few roundings of the check).
+ * (big + lo) / 10^k correctly rounded, as JSON.parse reads that decimal, without making a
+ * string of it; NaN when it can't tell cheaply (the caller then asks Number()). big is the
+ * first nine significant digits times 10^(the count of the rest), exact, and lo the rest (at
+ * most eight digits, below big), so their sum is the integer rounded once. Its quotient c by
+ * 10^k is within an ulp or so of the true value; the remainder m − c·10^k is computed exactly
+ * in two doubles (Knuth's TwoSum, Dekker's TwoProduct), and c is kept when the true value lies
+ * clearly inside c's rounding interval (|remainder| below half an ulp of c, times 10^k, with a
+ * margin far above the few roundings of the check). When the two roundings (of the sum, of the
+ * quotient) put c one ulp off (about one long decimal in ten), the neighbour on the true
+ * value's side is checked the same way: its remainder is this one less an ulp times 10^k, a
+ * power of two times an exact integer, so the check costs one more subtraction.
  */
-function longDecimal(hi: number, lo: number, k: number): number {
-  const big = hi * 1e8;
+function longDecimal(big: number, lo: number, k: number): number {
   const m = big + lo;
   if (k === 0) return m;
   const me = lo - (m - big); // m's rounding error: exact, as |lo| < |big|
@@ -470,9 +510,17 @@ function longDecimal(hi: number, lo: number, k: number): number {
   const pe = ch * ph - p + ch * pl + cl * ph + cl * pl;
   // m and p are within a few ulps of each other: m − p is exact (Sterbenz).
   const rest = m - p + (me - pe);
-  const bound = halfUlp(c) * p10;
-  // A NaN bound (c a power of two) fails the test: Number() reads it.
-  return Math.abs(rest) < bound * (1 - 2 ** -20) ? c : Number.NaN;
+  const half = halfUlp(c);
+  // c a power of two (NaN): its interval is lopsided, Number() reads it.
+  if (Number.isNaN(half)) return Number.NaN;
+  const bound = half * p10 * (1 - 2 ** -20);
+  if (Math.abs(rest) < bound) return c;
+  const step = 2 * half;
+  const neighbour = rest > 0 ? c + step : c - step;
+  // A neighbour that is a power of two (the binade's edge) has a lopsided interval too.
+  if (Number.isNaN(halfUlp(neighbour))) return Number.NaN;
+  const restOfNeighbour = rest > 0 ? rest - step * p10 : rest + step * p10;
+  return Math.abs(restOfNeighbour) < bound ? neighbour : Number.NaN;
 }
 
 function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolean {
@@ -490,8 +538,11 @@ export function scanForReport(
   path: string,
   visitor: ReportVisitor,
   problems: ReadProblems,
-  /** Counts the lines the fast path left to JSON.parse (a test holds fcast's own lines to none). */
-  stats?: { parsedInFull: number },
+  /**
+   * Counts the lines the fast path left to JSON.parse (a test holds fcast's own lines to none),
+   * and the numbers it read through a string (Number()) rather than from their digits.
+   */
+  stats?: { parsedInFull: number; slowNumbers?: number },
 ): void {
   const c = new LineCursor();
   const scored: ScoredLine = {
@@ -513,9 +564,9 @@ export function scanForReport(
       c.literal(FORECAST_HEAD);
       const origin = c.textOrNull();
       c.literal(SYMBOL);
-      const symbol = c.text();
+      const symbol = c.text(SYMBOL_SLOT);
       c.literal(TF);
-      const tf = c.text();
+      const tf = c.text(TF_SLOT);
       c.literal(TS);
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
@@ -527,13 +578,13 @@ export function scanForReport(
       c.literal(SETTLEMENT_HEAD);
       scored.origin = c.textOrNull();
       c.literal(SYMBOL);
-      scored.symbol = c.text();
+      scored.symbol = c.text(SYMBOL_SLOT);
       c.literal(TF);
-      scored.tf = c.text();
+      scored.tf = c.text(TF_SLOT);
       c.literal(TS);
       scored.ts = c.number();
       c.literal(DIRECTION);
-      scored.direction = c.text();
+      scored.direction = c.text(DIRECTION_SLOT);
       c.literal(P_LONG);
       scored.p_long = c.number();
       c.literal(P_SHORT);
@@ -569,7 +620,7 @@ export function scanForReport(
       if (!visitor.price) return c.ok && buf[end - 1] === 125;
       const origin = c.textOrNull();
       c.literal(SYMBOL);
-      const symbol = c.text();
+      const symbol = c.text(SYMBOL_SLOT);
       c.literal(T);
       const t = c.number();
       if (!c.ok || !isEpoch(t) || buf[end - 1] !== 125) return false;
@@ -594,4 +645,5 @@ export function scanForReport(
     },
     () => problems.torn++,
   );
+  if (stats) stats.slowNumbers = (stats.slowNumbers ?? 0) + c.slowNumbers;
 }
