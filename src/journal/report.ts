@@ -1,11 +1,12 @@
-// `journal report`: the journal read once (lines.ts's fast path), each forecast counted once
+// `journal report`: the journal read once (fast-lines.ts), each forecast counted once
 // per key whatever the journal repeats, settled ones scored per timeframe (score.ts), and the
 // service's published figures set beside them. The document's field names are the contract's.
 import { join } from 'node:path';
 import type { TrackRecordResult } from '../api/schemas.js';
 import { equivalentTimeframe, timeframeMinutes } from '../core/domain.js';
 import { resolvedRate } from '../evidence/wilson.js';
-import { noProblems, scanForReport, type ReadProblems } from './lines.js';
+import { scanForReport } from './fast-lines.js';
+import { noProblems, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
 import { monthEnd, monthFiles, monthStart } from './store.js';
 

@@ -42,7 +42,8 @@ import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/values.js';
-import { noProblems, readRecords, scanForReport } from './lines.js';
+import { scanForReport } from './fast-lines.js';
+import { noProblems, readRecords } from './lines.js';
 import {
   forecastKey,
   priceKey,

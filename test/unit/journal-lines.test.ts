@@ -4,14 +4,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkRecord,
-  noProblems,
-  readRecords,
-  scanForReport,
-  scoredLine,
-  type ScoredLine,
-} from '../../src/journal/lines.js';
+import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
+import { checkRecord, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
   JOURNAL_VERSION,
   recordLine,
