@@ -629,18 +629,30 @@ function closeTransaction(dir: string, index: JournalIndex): void {
 }
 
 /**
- * Runs `rewrite` under the journal's lock (prune): it rewrites or removes month files and says
- * whether it did; then the index is built afresh from the files. The index is not read first:
- * what it held of the old files is of no use.
+ * Runs `rewrite` under the journal's lock (one short step of a prune): it rewrites or removes
+ * month files and names them. The index is then brought up to date with them: a file below its
+ * floor holds nothing the index keeps but its length, which is set (or dropped with the file)
+ * before the index catches up on the rest; a file at or above it (one of the two newest months)
+ * had keys and open forecasts there, so the index is built afresh from the files, not read first.
  */
 export function rewriteJournal<T>(
   dataDir: string,
-  rewrite: (dir: string) => { result: T; rewrote: boolean },
+  rewrite: (dir: string) => { result: T; rewrote: string[] },
 ): Promise<T> {
   return underLock(dataDir, (dir) => {
     const { result, rewrote } = rewrite(dir);
-    if (rewrote) {
-      const index = rebuild(dir, monthFiles(dir));
+    if (rewrote.length > 0) {
+      const files = monthFiles(dir);
+      const saved = readSavedIndex(dir);
+      let index: JournalIndex | undefined;
+      if (saved && rewrote.every((file) => monthEnd(file) <= saved.floor)) {
+        for (const file of rewrote) {
+          if (files.includes(file)) saved.files.set(file, statSync(join(dir, file)).size);
+          else saved.files.delete(file);
+        }
+        index = catchUp(dir, saved, files);
+      }
+      index ??= rebuild(dir, files);
       index.trim();
       saveIndex(dir, index);
     }
@@ -724,6 +736,13 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
 
 /** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
 function loadIndex(dir: string): JournalIndex {
+  const saved = readSavedIndex(dir);
+  const files = monthFiles(dir);
+  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
+}
+
+/** The index as saved, not caught up; undefined when there is none or it is not one. */
+function readSavedIndex(dir: string): JournalIndex | undefined {
   const path = join(dir, INDEX_FILE);
   refuseIrregular(path);
   let text: string | undefined;
@@ -732,9 +751,7 @@ function loadIndex(dir: string): JournalIndex {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const files = monthFiles(dir);
-  const saved = text === undefined ? undefined : JournalIndex.parse(text);
-  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
+  return text === undefined ? undefined : JournalIndex.parse(text);
 }
 
 /** Takes in what the files hold beyond the index; undefined when a file is shorter than the index says (rewritten, or lost in a crash). */
