@@ -2,10 +2,12 @@
 // - `journal prune` reads and decides without the lock and rewrites each month file in a step
 //   of its own. Before, it held the lock for its whole run, so a recorder started meanwhile
 //   waited for all of it (and past 10 s gave up: "not recorded").
+// - Two imports of overlapping files into one journal at once: each catches up on what the
+//   other appended before each batch, so every record is there once.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordLine, type ForecastRecord } from '../../src/journal/record.js';
+import { recordLine, settledRecord, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { spawnFcast, tempDir, type Spawned } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { SESSION_START } from '../helpers/journal-session.js';
@@ -114,5 +116,49 @@ describe('a prune in short steps', () => {
     expect(records.filter((r) => r.origin === ORIGIN && r.ts < cut)).toEqual([]);
     expect(records.filter((r) => r.origin === ORIGIN)).toHaveLength(keptOfJune);
     for (const key of shown) expect(keys).toContain(key);
+  }, 180_000);
+});
+
+describe('two imports at once', () => {
+  it('of overlapping files into one journal: every record once', async () => {
+    const data = tempDir();
+    const files = tempDir();
+    const from = Date.UTC(2025, 11, 20) / 1000;
+    const N = 20_000;
+    /** Forecasts k in [lo, hi) and a settlement of each even one, as journal lines. */
+    const exportOf = (name: string, lo: number, hi: number): string => {
+      const lines: string[] = [];
+      for (let k = lo; k < hi; k++) {
+        const f = forecastOf(k, from);
+        const records: JournalRecord[] = [f];
+        if (k % 2 === 0)
+          records.push(settledRecord(f, { price: 101, t: f.target_t, source: 'candles' }, 0.01, f.target_t + 60));
+        lines.push(...records.map(recordLine));
+      }
+      const path = join(files, name);
+      writeFileSync(path, lines.join(''));
+      return path;
+    };
+    // Half of each file is in the other; the months they span (December, January) are shared too.
+    const a = exportOf('a.jsonl', 0, N);
+    const b = exportOf('b.jsonl', N / 2, N + N / 2);
+    const env = { FCAST_DATA_DIR: data, FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: emu.server.testKey };
+    const [ra, rb] = await Promise.all([
+      spawnFcast(['journal', 'import', a, '--json'], env),
+      spawnFcast(['journal', 'import', b, '--json'], env),
+    ]);
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(rb.code, rb.stderr).toBe(0);
+    const records = journal(data);
+    const keys = records.map(keyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+    const forecasts = records.filter((r) => r.kind === 'forecast');
+    expect(forecasts).toHaveLength(N + N / 2);
+    expect(records.filter((r) => r.kind === 'settlement')).toHaveLength((N + N / 2) / 2);
+    // What the two summaries say they added is what the journal holds.
+    const sa = JSON.parse(ra.stdout);
+    const sb = JSON.parse(rb.stdout);
+    expect(sa.forecasts + sb.forecasts).toBe(N + N / 2);
+    expect(sa.settlements + sb.settlements).toBe((N + N / 2) / 2);
   }, 180_000);
 });
