@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { TEMP_MARK, writeAtomically } from '../config/atomic-write.js';
 import { removeStaleTempFiles } from '../config/file-lock.js';
 import { forEachLine, parseLine } from './lines.js';
-import { MONTH_FILE, monthEnd, monthFiles, monthStart, openJournalDir, rewriteJournal } from './store.js';
+import { MONTH_FILE, monthEnd, monthStart } from './months.js';
+import { monthFiles, openJournalDir, rewriteJournal } from './store.js';
 
 export interface PruneSummary {
   before: number;

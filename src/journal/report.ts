@@ -8,7 +8,8 @@ import { resolvedRate } from '../evidence/wilson.js';
 import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
-import { monthEnd, monthFiles, monthStart } from './store.js';
+import { monthEnd, monthStart } from './months.js';
+import { monthFiles } from './store.js';
 
 /**
  * Which forecasts a command looks at: by origin (null: unknown; undefined: every origin), symbol,
