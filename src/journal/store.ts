@@ -303,6 +303,15 @@ export interface JournalBatches {
   batch<T>(theirs: (r: JournalRecord) => void, work: (tx: JournalTx) => T, last: boolean): Promise<T>;
 }
 
+/** A file's inode, or undefined when it is not there. */
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Which index file is there (each save is a new file, renamed into place), or none. */
 function indexIdentity(dir: string): string | undefined {
   try {
@@ -374,8 +383,15 @@ export function journalBatches(dataDir: string, read: ReadonlyMap<string, number
         }
         for (const file of seen.keys()) if (!stats.has(file)) seen.delete(file);
         const result = work(transaction(dir, ix, waitedMs));
-        // What this batch appended: seen, as the index has taken it in.
-        for (const [file, size] of ix.files) if (size > (seen.get(file) ?? 0)) seen.set(file, size);
+        // What this batch appended: seen, as the index has taken it in; a month file it created
+        // gets its inode now, so that a prune replacing it before the next batch is noticed.
+        for (const [file, size] of ix.files) {
+          if (size > (seen.get(file) ?? 0)) seen.set(file, size);
+          if (!inodes.has(file)) {
+            const ino = inodeOf(join(dir, file));
+            if (ino !== undefined) inodes.set(file, ino);
+          }
+        }
         ix.trim();
         // Others seen in the last SAVE_EVERY batches count as still there: a recorder between
         // two runs (a request, its start-up) neither saves nor appends for a batch or two.

@@ -316,6 +316,34 @@ describe('recording', () => {
     keysOnce(data);
   });
 
+  it('a writer of many batches notices a prune replacing a month file its own batch created', async () => {
+    const data = join(tempDir(), 'data');
+    const month = join(journalDirOf(data), '2026-11.jsonl');
+    const batches = journalBatches(data, new Map());
+    const theirs: JournalRecord[] = [];
+    await batches.batch(
+      (r) => theirs.push(r),
+      (tx) => tx.append(minutes(NOV, 10)),
+      false,
+    );
+    await pruneJournal(data, NOV + 300, false);
+    await record(data, minutes(NOV + 3600, 20));
+    expect(statSync(month).size).toBeGreaterThan(recordLine(forecastAt(NOV)).length * 10);
+    await batches.batch(
+      (r) => theirs.push(r),
+      () => {},
+      true,
+    );
+    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
+      5,
+      6,
+      7,
+      8,
+      9,
+      ...Array.from({ length: 20 }, (_, i) => 60 + i),
+    ]);
+  });
+
   it('appendLines adds whole lines and says where the file ends', () => {
     const path = join(tempDir(), 'a.jsonl');
     expect(appendLines(path, 'x\n')).toBe(2);
