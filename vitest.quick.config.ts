@@ -19,6 +19,7 @@ const spawned = [
   'test/e2e/journal-docs.test.ts',
   'test/e2e/journal-durability.test.ts',
   'test/e2e/journal-sklearn.test.ts',
+  'test/e2e/journal-steps.test.ts',
   'test/e2e/mock-env.test.ts',
   'test/e2e/proxy.test.ts',
   'test/e2e/terminal.test.ts',

@@ -5,7 +5,9 @@
 // The journal is read and the file de-duplicated against it without the lock; the lock is
 // taken for each batch only (catch up on what recorders appended since, drop those, append
 // the rest with one write per month file, release), so a recorder never waits for the whole
-// import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s.
+// import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s. The index
+// stays in memory between batches (store.ts, journalBatches): the catch-up reads what others
+// appended once, and the index is saved every few batches and at the end, not every batch.
 import {
   closeSync,
   constants,
@@ -27,7 +29,7 @@ import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
-import { monthFiles, openJournalDir, statSizeOr0, withJournal } from './store.js';
+import { journalBatches, monthFiles, openJournalDir } from './store.js';
 
 export interface ImportSummary {
   format: 'csv' | 'tsv' | 'jsonl';
@@ -281,50 +283,47 @@ async function merge(
     problems: [],
   };
   let batch: JournalRecord[] = [];
+  const batches = dryRun ? undefined : journalBatches(dataDir, sizes);
+  let appended = false;
   /**
-   * Under the lock: what others appended since the last look, less from the batch, then the
-   * rest appended. The lock is awaited, so a Ctrl-C while another process holds it is heard;
-   * an interrupted import appends nothing more.
+   * Under the lock: what others appended since the last batch (read once, by journalBatches)
+   * dropped from the batch, then the rest appended. The lock is awaited, so a Ctrl-C while
+   * another process holds it is heard; an interrupted import appends nothing more.
    */
-  const append = async (records: JournalRecord[]) => {
+  const append = async (records: JournalRecord[], last: boolean) => {
     // Serialised before the lock is taken: it is most of a batch's time.
     const lines = new Map(records.map((r) => [r, recordLine(r)]));
-    await withJournal(dataDir, (tx) => {
-      if (signal?.aborted) throw new InterruptedError();
-      const theirs = new Set<string>();
-      for (const file of monthFiles(tx.dir)) {
-        const from = sizes.get(file) ?? 0;
-        if (statSizeOr0(join(tx.dir, file)) <= from) continue;
-        readRecords(
-          join(tx.dir, file),
-          from,
-          (r) => {
-            know(r);
-            theirs.add(keyOf(r));
-          },
-          noProblems(),
-        );
-      }
-      const fresh: JournalRecord[] = [];
-      for (const r of records) {
-        if (theirs.size > 0 && appendedMeanwhile(r, theirs)) uncount(r);
-        else fresh.push(r);
-      }
-      if (fresh.length > 0) tx.append(fresh, lines);
-      for (const file of monthFiles(tx.dir)) sizes.set(file, statSizeOr0(join(tx.dir, file)));
-    });
+    const theirs = new Set<string>();
+    await batches!.batch(
+      (r) => {
+        know(r);
+        theirs.add(keyOf(r));
+      },
+      (tx) => {
+        if (signal?.aborted) throw new InterruptedError();
+        const fresh: JournalRecord[] = [];
+        for (const r of records) {
+          if (theirs.size > 0 && appendedMeanwhile(r, theirs)) uncount(r);
+          else fresh.push(r);
+        }
+        if (fresh.length > 0) tx.append(fresh, lines);
+      },
+      last,
+    );
+    appended = true;
   };
   const uncount = (r: JournalRecord) => {
     if (r.kind === 'price') summary.prices--;
     else if (r.kind === 'forecast') summary.forecasts--;
     else summary.settlements--;
   };
-  const flush = async () => {
+  /** The last batch saves the index, and runs for that alone when it is empty after others. */
+  const flush = async (last = false) => {
     const records = batch;
     batch = [];
-    if (records.length > 0 && !dryRun) await append(records);
+    if (!dryRun && (records.length > 0 || (last && appended))) await append(records, last);
   };
-  const turn = { due: () => batch.length >= BATCH, run: flush };
+  const turn = { due: () => batch.length >= BATCH, run: () => flush() };
   const skip = (line: number, error: string) => {
     summary.skipped++;
     if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });
@@ -461,6 +460,6 @@ async function merge(
       { hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)" },
     );
   }
-  await flush();
+  await flush(true);
   return summary;
 }

@@ -10,7 +10,7 @@
 // (origin, symbol, tf, ts): the same forecast time from two services is two forecasts, and a
 // forecast is settled only with its own origin's prices and candles. The emulator's records
 // carry its loopback origin (`http://127.0.0.1:8787`), which marks them.
-// Fields are written in a fixed order (the serialisers below): lines.ts reads lines of that
+// Fields are written in a fixed order (the serialisers below): fast-lines.ts reads lines of that
 // exact shape without JSON.parse, and parses any other line in full.
 import type { EngineForecast, ForecastEnvelope } from '../api/schemas.js';
 

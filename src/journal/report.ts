@@ -1,13 +1,15 @@
-// `journal report`: the journal read once (lines.ts's fast path), each forecast counted once
+// `journal report`: the journal read once (fast-lines.ts), each forecast counted once
 // per key whatever the journal repeats, settled ones scored per timeframe (score.ts), and the
 // service's published figures set beside them. The document's field names are the contract's.
 import { join } from 'node:path';
 import type { TrackRecordResult } from '../api/schemas.js';
 import { equivalentTimeframe, timeframeMinutes } from '../core/domain.js';
 import { resolvedRate } from '../evidence/wilson.js';
-import { noProblems, scanForReport, type ReadProblems } from './lines.js';
+import { scanForReport } from './fast-lines.js';
+import { noProblems, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
-import { monthEnd, monthFiles, monthStart } from './store.js';
+import { monthEnd, monthStart } from './months.js';
+import { monthFiles } from './store.js';
 
 /**
  * Which forecasts a command looks at: by origin (null: unknown; undefined: every origin), symbol,
@@ -144,6 +146,8 @@ interface SeriesSeen {
   settled: TimeSet;
   /** Few: a plain set. */
   unsettleable: Set<number>;
+  /** The accumulator of the series' timeframe. */
+  scores: TimeframeAccumulator;
 }
 
 /** Reads the journal in `dir` (undefined: none yet) and scores what the filter lets through. */
@@ -176,7 +180,22 @@ export function scanJournal(
     // by symbol, then timeframe: the reader interns both strings, so no key is built per line.
     // By origin first: two services' forecasts of one (symbol, tf, ts) are two forecasts.
     const seen = new Map<string | null, Map<string, Map<string, SeriesSeen>>>();
+    // The series of the line before: a settlement most often follows its forecast, and the
+    // reader interns the strings, so three comparisons stand for three map lookups.
+    let lastOrigin: string | null = null;
+    let lastSymbol = '';
+    let lastTf = '';
+    let lastSeries: SeriesSeen | undefined;
     const seriesOf = (origin: string | null, symbol: string, tf: string): SeriesSeen => {
+      if (lastSeries !== undefined && symbol === lastSymbol && tf === lastTf && origin === lastOrigin)
+        return lastSeries;
+      lastSeries = lookupSeries(origin, symbol, tf);
+      lastOrigin = origin;
+      lastSymbol = symbol;
+      lastTf = tf;
+      return lastSeries;
+    };
+    const lookupSeries = (origin: string | null, symbol: string, tf: string): SeriesSeen => {
       let byOrigin = seen.get(origin);
       if (!byOrigin) {
         byOrigin = new Map();
@@ -189,7 +208,7 @@ export function scanJournal(
       }
       let s = bySymbol.get(tf);
       if (!s) {
-        s = { forecasts: new TimeSet(), settled: new TimeSet(), unsettleable: new Set() };
+        s = { forecasts: new TimeSet(), settled: new TimeSet(), unsettleable: new Set(), scores: accumulator(tf) };
         bySymbol.set(tf, s);
       }
       return s;
@@ -223,7 +242,7 @@ export function scanJournal(
           // The first settlement of a key counts; a later one (two settles racing) does not.
           if (!series.settled.add(s.ts)) return;
           if (series.unsettleable.size > 0) series.unsettleable.delete(s.ts);
-          accumulator(s.tf).add(s as typeof s & { anchor_price: number });
+          series.scores.add(s as typeof s & { anchor_price: number });
         },
       },
       problems,

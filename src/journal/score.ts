@@ -18,7 +18,7 @@
 //   evenly, right-closed (lo, hi] and the first [0, hi], as scikit-learn's calibration_curve
 //   (edges as numpy.linspace makes them: i × (1/N), the last 1).
 import { resolvedRate, wilsonInterval } from '../evidence/wilson.js';
-import { moveOf, outcomeOf, returnPct, type Move } from './record.js';
+import { moveOf, outcomeOf, returnPct } from './record.js';
 
 /** A settled forecast as the scores need it. */
 export interface ScoreInput {
@@ -198,8 +198,6 @@ export function callProbability(f: Pick<ScoreInput, 'direction' | 'p_long' | 'p_
   return undefined;
 }
 
-const MOVES: readonly Move[] = ['up', 'down', 'flat'];
-
 /** Everything a timeframe's scores need, added one settled forecast at a time. */
 export class TimeframeAccumulator {
   private wins = 0;
@@ -223,13 +221,14 @@ export class TimeframeAccumulator {
     if (outcome === 'win') this.wins++;
     else if (outcome === 'loss') this.losses++;
     else this.neutrals++;
-    const k = MOVES.indexOf(move);
+    const k = move === 'up' ? 0 : move === 'down' ? 1 : 2;
     this.moves[k]!++;
-    const p = [f.p_long, f.p_short, f.p_flat];
-    let sq = 0;
-    for (let j = 0; j < 3; j++) sq += (p[j]! - (j === k ? 1 : 0)) ** 2;
+    // Σ (p − o)² over long/short/flat, in that order, o the one-hot of the move (k: 0 up, 1 down, 2 flat).
+    const { p_long, p_short, p_flat } = f;
+    const sq =
+      (p_long - (k === 0 ? 1 : 0)) ** 2 + (p_short - (k === 1 ? 1 : 0)) ** 2 + (p_flat - (k === 2 ? 1 : 0)) ** 2;
     this.brier3.add(sq);
-    this.logLoss.add(-Math.log(Math.max(p[k]!, LOG_LOSS_CLIP)));
+    this.logLoss.add(-Math.log(Math.max(k === 0 ? p_long : k === 1 ? p_short : p_flat, LOG_LOSS_CLIP)));
     const pCall = callProbability(f);
     if (pCall !== undefined) this.call.add(pCall, outcome === 'win');
   }

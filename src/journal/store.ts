@@ -18,7 +18,8 @@
 //   the last hours per symbol and timeframe, the recent price times, and the open forecasts a
 //   response may settle, plus how many bytes of each file it has taken in. It is a cache: every
 //   writer first takes in what the files hold beyond it (a writer killed before saving it), and
-//   a missing, damaged or outrun index is rebuilt from the files.
+//   a missing, damaged or outrun index is rebuilt from the files. The index itself is
+//   journal-index.ts; the month arithmetic of the files' names, months.ts.
 import {
   closeSync,
   constants,
@@ -41,8 +42,10 @@ import type * as FileLock from '../config/file-lock.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
-import { isRecord } from '../core/values.js';
-import { noProblems, readRecords, scanForReport } from './lines.js';
+import { scanForReport } from './fast-lines.js';
+import { MONTH_FILE, monthEnd, monthStart, previousMonth } from './months.js';
+import { JournalIndex, priceSeriesKey, seriesKey, type Series } from './journal-index.js';
+import { noProblems, readRecords } from './lines.js';
 import {
   forecastKey,
   priceKey,
@@ -55,19 +58,8 @@ import {
   type Settleable,
 } from './record.js';
 
-export const MONTH_FILE = /^(\d{4})-(\d{2})\.jsonl$/;
 const INDEX_FILE = 'index.json';
 const LOCK_FILE = 'journal.lock';
-// 2: keys by origin (journal version 2); an index of version 1 is rebuilt.
-const INDEX_VERSION = 2;
-
-/** The keys of the last two hours are enough: a response shows forecasts at most an hour behind (the demo's delay) and one cadence old. */
-const KEEP_KEYS_S = 2 * 3600;
-/** ...and always the last few of each series, however long its cadence (6h forecasts are 6 hours apart). */
-const KEEP_KEYS_MIN = 8;
-/** An open forecast stays in the index while a response can still prove it: its target within two hours of the newest price or forecast seen. */
-const KEEP_OPEN_S = 2 * 3600;
-const KEEP_OPEN_MAX = 2_000;
 
 export function journalDirOf(dataDir: string): string {
   return join(dataDir, 'journal');
@@ -168,20 +160,6 @@ function refuseIrregular(path: string): void {
   });
 }
 
-/** Epoch seconds of the first instant of a month file's month. */
-export function monthStart(file: string): number {
-  const m = MONTH_FILE.exec(file) ?? /^(\d{4})-(\d{2})$/.exec(file);
-  if (!m) return 0;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, 1) / 1000;
-}
-
-/** Epoch seconds of the first instant of the month after. */
-export function monthEnd(file: string): number {
-  const m = MONTH_FILE.exec(file) ?? /^(\d{4})-(\d{2})$/.exec(file);
-  if (!m) return 0;
-  return Date.UTC(Number(m[1]), Number(m[2]), 1) / 1000;
-}
-
 /** The origins of the journal's forecasts (null: unknown), read by the fast path. */
 export function journalOrigins(dir: string | undefined): Set<string | null> {
   const origins = new Set<string | null>();
@@ -228,206 +206,6 @@ export function appendLines(path: string, text: string): number {
   } finally {
     closeSync(fd);
   }
-}
-
-// --- the index ---------------------------------------------------------------------------------
-
-/** A forecast the index keeps open: what a settlement repeats, in a compact form. */
-type OpenEntry = [
-  origin: string | null,
-  symbol: string,
-  tf: string,
-  ts: number,
-  target_t: number,
-  anchor_price: number | null,
-  direction: string,
-  p_long: number,
-  p_short: number,
-  p_flat: number,
-];
-
-interface Series {
-  /** Complete at and above this time (older entries were let go). */
-  floor: number;
-  times: Set<number>;
-}
-
-interface IndexFile {
-  v: number;
-  floor: number;
-  files: Record<string, number>;
-  series: Record<string, { floor: number; ts: number[] }>;
-  prices: Record<string, { floor: number; t: number[] }>;
-  open: OpenEntry[];
-}
-
-/**
- * The index in memory. Invariant: for every file in `files`, every forecast key and price time
- * in its first `files[f]` bytes with a time at or above both `floor` and its series' floor is in
- * `series` / `prices`; `open` holds the forecasts of those bytes not yet settled, less the ones let go.
- */
-class JournalIndex {
-  floor = 0;
-  files = new Map<string, number>();
-  series = new Map<string, Series>();
-  prices = new Map<string, Series>();
-  open = new Map<string, OpenEntry>();
-
-  /**
-   * The index as saved, or undefined (rebuilt from the files) when it is not one: a single
-   * entry off its shape refuses the whole of it, since an index that dropped a series would
-   * say its keys were never recorded and let them be written twice.
-   */
-  static parse(text: string): JournalIndex | undefined {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (!isRecord(data) || data.v !== INDEX_VERSION || !Number.isFinite(data.floor)) return undefined;
-    const { files, series = {}, prices = {}, open = [] } = data;
-    if (!isRecord(files) || !isRecord(series) || !isRecord(prices) || !Array.isArray(open)) return undefined;
-    const index = new JournalIndex();
-    index.floor = data.floor as number;
-    for (const [f, n] of Object.entries(files)) {
-      if (!Number.isInteger(n) || (n as number) < 0) return undefined;
-      index.files.set(f, n as number);
-    }
-    for (const [into, from, field] of [
-      [index.series, series, 'ts'],
-      [index.prices, prices, 't'],
-    ] as const) {
-      for (const [k, s] of Object.entries(from)) {
-        const times = isRecord(s) && Number.isFinite(s.floor) ? undelta(s[field]) : undefined;
-        if (!times) return undefined;
-        into.set(k, { floor: (s as { floor: number }).floor, times: new Set(times) });
-      }
-    }
-    for (const e of open) {
-      if (!isOpenEntry(e)) return undefined;
-      index.open.set(forecastKey({ origin: e[0], symbol: e[1], tf: e[2], ts: e[3] }), e);
-    }
-    return index;
-  }
-
-  serialize(): string {
-    const data: IndexFile = {
-      v: INDEX_VERSION,
-      floor: this.floor,
-      files: Object.fromEntries(this.files),
-      series: Object.fromEntries([...this.series].map(([k, s]) => [k, { floor: s.floor, ts: delta(s.times) }])),
-      prices: Object.fromEntries([...this.prices].map(([k, s]) => [k, { floor: s.floor, t: delta(s.times) }])),
-      open: [...this.open.values()],
-    };
-    return `${JSON.stringify(data)}\n`;
-  }
-
-  private seriesOf(map: Map<string, Series>, key: string): Series {
-    let s = map.get(key);
-    if (!s) {
-      s = { floor: this.floor, times: new Set() };
-      map.set(key, s);
-    }
-    return s;
-  }
-
-  take(r: JournalRecord): void {
-    if (r.kind === 'forecast') {
-      if (r.ts < this.floor) return;
-      const s = this.seriesOf(this.series, seriesKey(r));
-      if (r.ts >= s.floor) s.times.add(r.ts);
-      this.open.set(forecastKey(r), [
-        r.origin,
-        r.symbol,
-        r.tf,
-        r.ts,
-        r.target_t,
-        r.anchor_price,
-        r.direction,
-        r.p_long,
-        r.p_short,
-        r.p_flat,
-      ]);
-    } else if (r.kind === 'price') {
-      if (r.t < this.floor) return;
-      const s = this.seriesOf(this.prices, priceSeriesKey(r));
-      if (r.t >= s.floor) s.times.add(r.t);
-    } else {
-      this.open.delete(forecastKey(r));
-    }
-  }
-
-  /** Lets go of what no response will ask about again, so the index stays a few tens of KB. */
-  trim(): void {
-    // The newest time seen per symbol, prices and forecasts alike: a response shows nothing
-    // much older than that (its price lags a forecast's ts by the tier's delay at most).
-    const newest = new Map<string, number>();
-    const see = (symbol: string, t: number) => newest.set(symbol, Math.max(newest.get(symbol) ?? t, t));
-    // Keys are origin<TAB>symbol<TAB>...: the symbol of its origin is the part up to the second tab.
-    const upToSymbol = (key: string) => key.slice(0, key.indexOf('\t', key.indexOf('\t') + 1));
-    for (const [key, s] of this.prices) see(key, trimSeries(s));
-    for (const [key, s] of this.series) see(upToSymbol(key), trimSeries(s));
-    for (const [key, e] of this.open) {
-      const seen = newest.get(`${e[0] ?? ''}\t${e[1]}`);
-      if (seen !== undefined && e[4] < seen - KEEP_OPEN_S) this.open.delete(key);
-    }
-    if (this.open.size > KEEP_OPEN_MAX) {
-      const oldest = [...this.open].sort((a, b) => a[1][4] - b[1][4]).slice(0, this.open.size - KEEP_OPEN_MAX);
-      for (const [key] of oldest) this.open.delete(key);
-    }
-  }
-}
-
-const seriesKey = (r: { origin: string | null; symbol: string; tf: string }) =>
-  `${r.origin ?? ''}\t${r.symbol}\t${r.tf}`;
-const priceSeriesKey = (r: { origin: string | null; symbol: string }) => `${r.origin ?? ''}\t${r.symbol}`;
-
-/** Ascending times as the first and the steps after it (60, 60, ...): a quarter of the bytes to write and parse. */
-function delta(times: Set<number>): number[] {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted.map((t, i) => (i === 0 ? t : t - sorted[i - 1]!));
-}
-
-/** The times back from their steps; undefined unless every step is a whole number. */
-function undelta(steps: unknown): number[] | undefined {
-  if (!Array.isArray(steps) || !steps.every((step) => Number.isInteger(step))) return undefined;
-  let t = 0;
-  return steps.map((step: number) => (t += step));
-}
-
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-function isOpenEntry(e: unknown): e is OpenEntry {
-  return (
-    Array.isArray(e) &&
-    e.length === 10 &&
-    (e[0] === null || typeof e[0] === 'string') &&
-    typeof e[1] === 'string' &&
-    typeof e[2] === 'string' &&
-    Number.isInteger(e[3]) &&
-    Number.isInteger(e[4]) &&
-    (e[5] === null || isNumber(e[5])) &&
-    typeof e[6] === 'string' &&
-    isNumber(e[7]) &&
-    isNumber(e[8]) &&
-    isNumber(e[9])
-  );
-}
-
-/** Keeps the last KEEP_KEYS_S of a series (and its last few), raising its floor past what went; returns its newest time. */
-function trimSeries(s: Series): number {
-  const times = [...s.times].sort((a, b) => a - b);
-  const newest = times.at(-1) ?? Number.NEGATIVE_INFINITY;
-  const cut = Math.min(newest - KEEP_KEYS_S, times[times.length - KEEP_KEYS_MIN] ?? Number.NEGATIVE_INFINITY);
-  let dropped = Number.NEGATIVE_INFINITY;
-  for (const t of times) {
-    if (t >= cut) break;
-    s.times.delete(t);
-    dropped = t;
-  }
-  if (dropped > Number.NEGATIVE_INFINITY) s.floor = Math.max(s.floor, dropped + 1);
-  return newest;
 }
 
 // --- transactions ------------------------------------------------------------------------------
@@ -506,6 +284,133 @@ export function withJournal<T>(dataDir: string, work: (tx: JournalTx) => T | Pro
   });
 }
 
+/** Batches between two saves of the index by a writer of many (journal import), besides its last. */
+const SAVE_EVERY = 10;
+
+/** A writer of batch after batch (journal import): the index kept between them. */
+export interface JournalBatches {
+  /**
+   * Runs `work` under the lock, as withJournal does. What others appended since this writer's
+   * last batch (on the first, since the lengths it was opened with) is read once: taken into
+   * the index and handed to `theirs`, in the files' order. A month file rewritten meanwhile (a
+   * prune: another inode, or shorter) is handed over whole again, and the index loaded afresh.
+   * The index is saved after the `last` batch, and after every batch while others write too
+   * (one saved the index since this writer did, or appended, in the last SAVE_EVERY batches:
+   * each would otherwise read this writer's unsaved batches under the lock on its next run);
+   * alone, every SAVE_EVERY batches. A writer killed between two saves leaves the index behind the files,
+   * which the next writer catches up on, as after any kill.
+   */
+  batch<T>(theirs: (r: JournalRecord) => void, work: (tx: JournalTx) => T, last: boolean): Promise<T>;
+}
+
+/** A file's inode, or undefined when it is not there. */
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which index file is there (each save is a new file, renamed into place), or none. */
+function indexIdentity(dir: string): string | undefined {
+  try {
+    const { ino, mtimeMs } = statSync(join(dir, INDEX_FILE));
+    return `${ino} ${mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Batches on the journal of `dataDir`, whose month files the caller has read up to `read`
+ * (each file's length then). Each batch held the lock for its own catch-up, the index's
+ * (loaded, parsed and caught up again) and the index's save: the lines others appended were
+ * read twice, and a 1,000,000-row import saved the index 500 times.
+ */
+export function journalBatches(dataDir: string, read: ReadonlyMap<string, number>): JournalBatches {
+  let index: JournalIndex | undefined;
+  // How much of each month file this writer has seen (read, or written itself), and its inode.
+  const seen = new Map(read);
+  const inodes = new Map<string, number>();
+  let unsaved = 0;
+  let othersLately = 0;
+  // The index file as this writer last saw it (at a batch, or its own save).
+  let lookedAs: string | undefined;
+  return {
+    batch: (theirs, work, last) =>
+      underLock(dataDir, (dir, waitedMs) => {
+        const files = monthFiles(dir);
+        const stats = new Map(files.map((file) => [file, statSync(join(dir, file))] as const));
+        // Another writer saved the index since this one last did: it is active, and would read
+        // each batch this one leaves unsaved (thousands of lines, under the lock) on its next run.
+        const identity = indexIdentity(dir);
+        const others = lookedAs !== undefined && identity !== lookedAs;
+        lookedAs = identity;
+        const rewritten = (file: string) => {
+          const stat = stats.get(file);
+          const ino = inodes.get(file);
+          return stat === undefined || stat.size < (seen.get(file) ?? 0) || (ino !== undefined && ino !== stat.ino);
+        };
+        // The index of the last batch is up to date with every file but what others appended
+        // since, which is read below; the first batch's, or after a rewrite, is loaded.
+        const fresh = index === undefined || [...seen.keys()].some(rewritten);
+        if (fresh) index = loadIndex(dir);
+        const ix = index!;
+        let caught = 0;
+        for (const file of files) {
+          const { size, ino } = stats.get(file)!;
+          const from = rewritten(file) ? 0 : (seen.get(file) ?? 0);
+          inodes.set(file, ino);
+          if (size <= from) {
+            seen.set(file, from);
+            continue;
+          }
+          // In step with the index (its last batch's length): one read for both.
+          const inStep = !fresh && (ix.files.get(file) ?? 0) === from;
+          const end = readRecords(
+            join(dir, file),
+            from,
+            (r) => {
+              theirs(r);
+              if (inStep) ix.take(r);
+            },
+            noProblems(),
+          );
+          caught += end - from;
+          seen.set(file, end);
+          if (inStep) ix.files.set(file, end);
+        }
+        for (const file of seen.keys()) if (!stats.has(file)) seen.delete(file);
+        const result = work(transaction(dir, ix, waitedMs));
+        // What this batch appended: seen, as the index has taken it in; a month file it created
+        // gets its inode now, so that a prune replacing it before the next batch is noticed.
+        for (const [file, size] of ix.files) {
+          if (size > (seen.get(file) ?? 0)) seen.set(file, size);
+          if (!inodes.has(file)) {
+            const ino = inodeOf(join(dir, file));
+            if (ino !== undefined) inodes.set(file, ino);
+          }
+        }
+        ix.trim();
+        // Others seen in the last SAVE_EVERY batches count as still there: a recorder between
+        // two runs (a request, its start-up) neither saves nor appends for a batch or two.
+        if (others || caught > 0) othersLately = SAVE_EVERY;
+        else if (othersLately > 0) othersLately--;
+        if (last || othersLately > 0 || ++unsaved >= SAVE_EVERY) {
+          unsaved = 0;
+          try {
+            saveIndex(dir, ix);
+            lookedAs = indexIdentity(dir);
+          } catch {
+            // As closeTransaction: the next writer catches up.
+          }
+        }
+        return result;
+      }),
+  };
+}
+
 function closeTransaction(dir: string, index: JournalIndex): void {
   index.trim();
   try {
@@ -517,18 +422,30 @@ function closeTransaction(dir: string, index: JournalIndex): void {
 }
 
 /**
- * Runs `rewrite` under the journal's lock (prune): it rewrites or removes month files and says
- * whether it did; then the index is built afresh from the files. The index is not read first:
- * what it held of the old files is of no use.
+ * Runs `rewrite` under the journal's lock (one short step of a prune): it rewrites or removes
+ * month files and names them. The index is then brought up to date with them: a file below its
+ * floor holds nothing the index keeps but its length, which is set (or dropped with the file)
+ * before the index catches up on the rest; a file at or above it (one of the two newest months)
+ * had keys and open forecasts there, so the index is built afresh from the files, not read first.
  */
 export function rewriteJournal<T>(
   dataDir: string,
-  rewrite: (dir: string) => { result: T; rewrote: boolean },
+  rewrite: (dir: string) => { result: T; rewrote: string[] },
 ): Promise<T> {
   return underLock(dataDir, (dir) => {
     const { result, rewrote } = rewrite(dir);
-    if (rewrote) {
-      const index = rebuild(dir, monthFiles(dir));
+    if (rewrote.length > 0) {
+      const files = monthFiles(dir);
+      const saved = readSavedIndex(dir);
+      let index: JournalIndex | undefined;
+      if (saved && rewrote.every((file) => monthEnd(file) <= saved.floor)) {
+        for (const file of rewrote) {
+          if (files.includes(file)) saved.files.set(file, statSync(join(dir, file)).size);
+          else saved.files.delete(file);
+        }
+        index = catchUp(dir, saved, files);
+      }
+      index ??= rebuild(dir, files);
       index.trim();
       saveIndex(dir, index);
     }
@@ -612,6 +529,13 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
 
 /** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
 function loadIndex(dir: string): JournalIndex {
+  const saved = readSavedIndex(dir);
+  const files = monthFiles(dir);
+  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
+}
+
+/** The index as saved, not caught up; undefined when there is none or it is not one. */
+function readSavedIndex(dir: string): JournalIndex | undefined {
   const path = join(dir, INDEX_FILE);
   refuseIrregular(path);
   let text: string | undefined;
@@ -620,9 +544,7 @@ function loadIndex(dir: string): JournalIndex {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const files = monthFiles(dir);
-  const saved = text === undefined ? undefined : JournalIndex.parse(text);
-  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
+  return text === undefined ? undefined : JournalIndex.parse(text);
 }
 
 /** Takes in what the files hold beyond the index; undefined when a file is shorter than the index says (rewritten, or lost in a crash). */
@@ -653,11 +575,6 @@ function rebuild(dir: string, files: string[]): JournalIndex {
   const newest = files.at(-1);
   if (newest) index.floor = monthStart(previousMonth(newest));
   return catchUp(dir, index, files) ?? index;
-}
-
-function previousMonth(file: string): string {
-  const start = monthStart(file);
-  return new Date((start - 86_400) * 1000).toISOString().slice(0, 7);
 }
 
 /**

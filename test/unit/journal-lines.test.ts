@@ -4,14 +4,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkRecord,
-  noProblems,
-  readRecords,
-  scanForReport,
-  scoredLine,
-  type ScoredLine,
-} from '../../src/journal/lines.js';
+import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
+import { checkRecord, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
   JOURNAL_VERSION,
   recordLine,
@@ -190,6 +184,56 @@ describe('the fast path of the report', () => {
       }),
       { numRuns: Math.min(300, Number(process.env.FCAST_FUZZ_RUNS ?? 300)) },
     );
+  });
+
+  it("reads the varied journal's long decimals from their digits, none through Number(), to JSON.parse's values", () => {
+    // scripts/bench-journal.js's varied shape: unrounded prices near 100-150 and probabilities,
+    // 16-17 significant digits. About one in ten has its sum of digits and its quotient both
+    // rounded the same way, a quotient one ulp off: its neighbour must be found, not Number()
+    // asked (a string per number, 450,000 in the varied million). Seeded: the same numbers each run.
+    let seed = 20_261_127;
+    const next = () => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
+    const f: ForecastRecord = {
+      v: JOURNAL_VERSION,
+      kind: 'forecast',
+      origin: 'http://127.0.0.1:9',
+      symbol: 'S01/USD',
+      tf: '1h',
+      ts: 1_800_000_000,
+      horizon_min: 60,
+      target_t: 1_800_003_600,
+      anchor_price: 1,
+      target_price: null,
+      direction: 'long',
+      p_long: 0.5,
+      p_short: 0.4,
+      p_flat: 0.1,
+      tier: null,
+      delay_min: null,
+      server_t: null,
+      recorded_at: 1_800_000_000,
+    };
+    const records = Array.from({ length: 4000 }, (_, i) => {
+      const anchor = 100 + 50 * next();
+      const long = 0.25 + 0.5 * next();
+      const flat = 0.04 + 0.12 * next();
+      return settledRecord(
+        { ...f, ts: f.ts + i * 60, anchor_price: anchor, p_long: long, p_short: 1 - long - flat, p_flat: flat },
+        { price: anchor * (1 + (next() - 0.5) * 0.008), t: f.target_t + i * 60, source: 'candles' },
+        0.01,
+        1_800_009_000,
+      );
+    });
+    const path = join(dir, 'varied.jsonl');
+    writeFileSync(path, records.map(recordLine).join(''));
+    const stats = { parsedInFull: 0, slowNumbers: 0 };
+    const seen: ScoredLine[] = [];
+    scanForReport(path, { forecast: () => {}, settlement: (s) => seen.push({ ...s }) }, noProblems(), stats);
+    expect(stats).toEqual({ parsedInFull: 0, slowNumbers: 0 });
+    expect(seen).toEqual(records.map((r) => scoredLine(r as Parameters<typeof scoredLine>[0])));
   });
 
   it('takes every line fcast writes through the fast path: any number, plain text, every kind', () => {

@@ -23,7 +23,14 @@ import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import { appendLines, journalDirOf, monthFiles, openJournalDir, withJournal } from '../../src/journal/store.js';
+import {
+  appendLines,
+  journalBatches,
+  journalDirOf,
+  monthFiles,
+  openJournalDir,
+  withJournal,
+} from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -231,6 +238,110 @@ describe('recording', () => {
     expect(await record(data, minutes(NOV, 4))).toBe(1);
     keysOnce(data);
     expect(everything(data).filter((r) => r.kind === 'forecast')).toHaveLength(4);
+  });
+
+  it('a writer of many batches reads what others appended once, saves the index when others write or at its last, and loses nothing if killed', async () => {
+    const data = join(tempDir(), 'data');
+    const dir = journalDirOf(data);
+    const month = join(dir, '2026-11.jsonl');
+    const index = () => readFileSync(join(dir, 'index.json'), 'utf8');
+    await record(data, minutes(NOV, 3));
+    const batches = journalBatches(data, new Map([['2026-11.jsonl', statSync(month).size]]));
+    const theirs: JournalRecord[] = [];
+    const take = (r: JournalRecord) => theirs.push(r);
+    let saved = index();
+    await batches.batch(take, (tx) => tx.append(minutes(NOV + 600, 2)), false);
+    expect(theirs).toEqual([]);
+    // Alone: the index is not saved after every batch.
+    expect(index()).toBe(saved);
+    // Another writer between two batches: its lines are handed over once, by one read, and
+    // the index is saved after the batch (the other would read this batch on its next run).
+    await record(data, minutes(NOV + 1200, 2));
+    saved = index();
+    const from = statSync(month).size - 2 * recordLine(forecastAt(NOV + 1200)).length;
+    lineReads.length = 0;
+    await batches.batch(take, (tx) => tx.append(minutes(NOV + 1800, 1)), false);
+    expect(theirs.map((r) => (r as ForecastRecord).ts)).toEqual([NOV + 1200, NOV + 1260]);
+    expect(lineReads).toEqual([from]);
+    expect(index()).not.toBe(saved);
+    // And after the next ones: a recorder seen lately is still about.
+    saved = index();
+    await batches.batch(take, (tx) => tx.append(minutes(NOV + 2400, 1)), false);
+    expect(index()).not.toBe(saved);
+    // Killed after an append the index lacks (as if saved before it).
+    writeFileSync(join(dir, 'index.json'), saved);
+    // Killed here: the next writer catches up on the batch the saved index lacks.
+    expect(await record(data, minutes(NOV, 40))).toBe(40 - 8);
+    keysOnce(data);
+    theirs.length = 0;
+    await batches.batch(take, () => {}, true);
+    expect(theirs).toHaveLength(40 - 8);
+    expect(JSON.parse(index()).files).toEqual({ '2026-11.jsonl': statSync(month).size });
+    // The index it saved holds what it caught up on, as well as what it wrote.
+    expect(await record(data, [...minutes(NOV, 41), ...minutes(NOV + 1800, 1)])).toBe(0);
+    keysOnce(data);
+  });
+
+  it('a writer of many batches hands over a month file rewritten by a prune between two of them whole', async () => {
+    const data = join(tempDir(), 'data');
+    const month = join(journalDirOf(data), '2026-11.jsonl');
+    await record(data, minutes(NOV, 10));
+    const batches = journalBatches(data, new Map([['2026-11.jsonl', statSync(month).size]]));
+    const theirs: JournalRecord[] = [];
+    await batches.batch(
+      (r) => theirs.push(r),
+      (tx) => tx.append(minutes(NOV + 600, 2)),
+      false,
+    );
+    await pruneJournal(data, NOV + 300, false);
+    // Shorter now, then longer than the batches saw: by its inode, not its length.
+    await record(data, minutes(NOV + 3600, 20));
+    expect(statSync(month).size).toBeGreaterThan(recordLine(forecastAt(NOV)).length * 12);
+    await batches.batch(
+      (r) => theirs.push(r),
+      () => {},
+      true,
+    );
+    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
+      5,
+      6,
+      7,
+      8,
+      9,
+      10,
+      11,
+      ...Array.from({ length: 20 }, (_, i) => 60 + i),
+    ]);
+    expect(await record(data, minutes(NOV + 300, 7))).toBe(0);
+    keysOnce(data);
+  });
+
+  it('a writer of many batches notices a prune replacing a month file its own batch created', async () => {
+    const data = join(tempDir(), 'data');
+    const month = join(journalDirOf(data), '2026-11.jsonl');
+    const batches = journalBatches(data, new Map());
+    const theirs: JournalRecord[] = [];
+    await batches.batch(
+      (r) => theirs.push(r),
+      (tx) => tx.append(minutes(NOV, 10)),
+      false,
+    );
+    await pruneJournal(data, NOV + 300, false);
+    await record(data, minutes(NOV + 3600, 20));
+    expect(statSync(month).size).toBeGreaterThan(recordLine(forecastAt(NOV)).length * 10);
+    await batches.batch(
+      (r) => theirs.push(r),
+      () => {},
+      true,
+    );
+    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
+      5,
+      6,
+      7,
+      8,
+      9,
+      ...Array.from({ length: 20 }, (_, i) => 60 + i),
+    ]);
   });
 
   it('appendLines adds whole lines and says where the file ends', () => {

@@ -1,0 +1,389 @@
+// The report's fast path: a line written by fcast (record.ts writes every field in a fixed
+// order) is read straight from its bytes, fast enough for a report over a million forecasts
+// (about two million lines) in well under the 3 s the contract allows:
+// - the few fields a report needs are read, numbers parsed the way JSON.parse does
+//   (decimal.ts), and the line must end its object (a line cut short never does);
+// - any other line (a field out of order, an escape in a string, an exponent, null) is parsed
+//   in full with JSON.parse and checked like every line (lines.ts). On the lines fcast writes
+//   the two agree value for value (test/unit/journal-lines.test.ts); the fast path does not
+//   read past the fields it needs, so a line edited by hand into invalid JSON after them still
+//   counts.
+import { isEpochSeconds as isEpoch } from '../core/values.js';
+import { longDecimal, MAX_EXACT, POW10 } from './decimal.js';
+import { forEachLine, parseLine, type ReadProblems } from './lines.js';
+import { JOURNAL_VERSION, type SettlementRecord } from './record.js';
+
+/** What a report needs of a settlement line. */
+export interface ScoredLine {
+  origin: string | null;
+  symbol: string;
+  tf: string;
+  ts: number;
+  status: 'settled' | 'unsettleable';
+  direction: string;
+  p_long: number;
+  p_short: number;
+  p_flat: number;
+  /** Null only for an unsettleable forecast. */
+  anchor_price: number | null;
+  /** NaN unless settled. */
+  settle_price: number;
+}
+
+/** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
+export function scoredLine(r: SettlementRecord): ScoredLine {
+  return {
+    origin: r.origin,
+    symbol: r.symbol,
+    tf: r.tf,
+    ts: r.ts,
+    status: r.status,
+    direction: r.direction,
+    p_long: r.p_long,
+    p_short: r.p_short,
+    p_flat: r.p_flat,
+    anchor_price: r.anchor_price,
+    settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
+  };
+}
+
+export interface ReportVisitor {
+  forecast(origin: string | null, symbol: string, tf: string, ts: number): void;
+  settlement(s: ScoredLine): void;
+  /** Price observations, for a reader that wants their keys (a report does not). */
+  price?(origin: string | null, symbol: string, t: number): void;
+}
+
+const bytes = (s: string) => Buffer.from(s, 'latin1');
+const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","origin":`);
+const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","origin":`);
+const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","origin":`);
+const SYMBOL = bytes(',"symbol":"');
+const NULL = bytes('null');
+const QUOTE = bytes('"');
+const T = bytes(',"t":');
+const TF = bytes(',"tf":"');
+const TS = bytes(',"ts":');
+const DIRECTION = bytes(',"direction":"');
+const P_LONG = bytes(',"p_long":');
+const P_SHORT = bytes(',"p_short":');
+const P_FLAT = bytes(',"p_flat":');
+const ANCHOR = bytes(',"anchor_price":');
+const STATUS = bytes(',"status":"');
+const SETTLE_PRICE = bytes(',"settle_price":');
+const SETTLED = bytes('settled"');
+const UNSETTLEABLE = bytes('unsettleable"');
+
+/** The fields text() reads, for its string of the line before. */
+const ORIGIN_SLOT = 0;
+const SYMBOL_SLOT = 1;
+const TF_SLOT = 2;
+const DIRECTION_SLOT = 3;
+
+/**
+ * A cursor over one line's bytes. Every read either matches exactly what record.ts writes or
+ * sets `ok` to false, and the caller parses the line in full instead.
+ */
+class LineCursor {
+  buf: Buffer = Buffer.alloc(0);
+  pos = 0;
+  end = 0;
+  ok = true;
+  /** Numbers read through a string (Number()) rather than from their digits. */
+  slowNumbers = 0;
+  private readonly strings = new Map<number, { text: string; raw: Buffer }>();
+  private readonly last: Array<{ text: string; raw: Buffer } | undefined> = Array(4).fill(undefined);
+
+  reset(buf: Buffer, start: number, end: number): void {
+    this.buf = buf;
+    this.pos = start;
+    this.end = end;
+    this.ok = true;
+  }
+
+  literal(lit: Buffer): void {
+    const { buf, pos } = this;
+    if (pos + lit.length > this.end) {
+      this.ok = false;
+      return;
+    }
+    for (let i = 0; i < lit.length; i++) {
+      if (buf[pos + i] !== lit[i]) {
+        this.ok = false;
+        return;
+      }
+    }
+    this.pos = pos + lit.length;
+  }
+
+  /** null, or a plain string (the origin). */
+  textOrNull(): string | null {
+    if (this.buf[this.pos] === 110) {
+      this.literal(NULL);
+      return null;
+    }
+    this.literal(QUOTE);
+    return this.ok ? this.text(ORIGIN_SLOT) : '';
+  }
+
+  /**
+   * A plain ASCII string up to its closing quote (no escapes), interned: symbols and timeframes
+   * repeat. `slot` names the field: the string the field held last is tried first, byte for
+   * byte (an origin, a timeframe, a direction is most often the one of the line before), and
+   * only on a difference is the string hashed and looked up.
+   */
+  text(slot: number): string {
+    const { buf, end } = this;
+    const start = this.pos;
+    const last = this.last[slot];
+    if (last !== undefined) {
+      const raw = last.raw;
+      const n = raw.length;
+      if (start + n < end && buf[start + n] === 34) {
+        let j = 0;
+        while (j < n && buf[start + j] === raw[j]) j++;
+        if (j === n) {
+          this.pos = start + n + 1;
+          return last.text;
+        }
+      }
+    }
+    let hash = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c === 34) break;
+      if (c === 92 || c < 32 || c > 126) {
+        this.ok = false;
+        return '';
+      }
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
+    if (i >= end) {
+      this.ok = false;
+      return '';
+    }
+    this.pos = i + 1;
+    let known = this.strings.get(hash);
+    if (known === undefined || !sameBytes(known.raw, buf, start, i)) {
+      known = { text: buf.toString('latin1', start, i), raw: Buffer.from(buf.subarray(start, i)) };
+      this.strings.set(hash, known);
+    }
+    this.last[slot] = known;
+    return known.text;
+  }
+
+  /**
+   * A JSON number followed by ',' or '}'. Without an exponent and up to 17 significant digits
+   * (every price and probability JSON.stringify writes in plain form) it is computed from its
+   * digits, correctly rounded as JSON.parse's is (Clinger's fast path below 2^53, longDecimal
+   * past it); the rest (an exponent: 1e-7, 1e+21; the rare long decimal longDecimal cannot
+   * settle) is handed to Number(), which reads it as JSON.parse does. Anything else (null, a
+   * leading zero, a bare '-') is not ours to judge.
+   */
+  number(): number {
+    const { buf, end } = this;
+    const start = this.pos;
+    let i = start;
+    let negative = false;
+    if (buf[i] === 45) {
+      negative = true;
+      i++;
+    }
+    const first = i;
+    // The significant digits (from the first that is not zero: 0.00123 has three) in one pass:
+    // the first nine in hi, the next eight in lo; each part is an exact integer.
+    let hi = 0;
+    let lo = 0;
+    let loDigits = 0;
+    let digits = 0;
+    let significant = 0;
+    let decimals = -1;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c >= 48 && c <= 57) {
+        digits++;
+        if (decimals >= 0) decimals++;
+        if (significant > 0 || c !== 48) {
+          significant++;
+          if (significant <= 9) hi = hi * 10 + (c - 48);
+          else if (significant <= 17) {
+            lo = lo * 10 + (c - 48);
+            loDigits++;
+          }
+        }
+      } else if (c === 46 && decimals < 0) {
+        decimals = 0;
+      } else break;
+    }
+    const lead = buf[first]!;
+    const intDigits = decimals < 0 ? digits : digits - decimals;
+    if (digits === 0 || decimals === 0 || intDigits === 0 || lead < 48 || lead > 57 || (lead === 48 && intDigits > 1)) {
+      this.ok = false;
+      return 0;
+    }
+    let exponent = false;
+    if (buf[i] === 101 || buf[i] === 69) {
+      exponent = true;
+      i++;
+      if (buf[i] === 43 || buf[i] === 45) i++;
+      const from = i;
+      while (i < end && buf[i]! >= 48 && buf[i]! <= 57) i++;
+      if (i === from) {
+        this.ok = false;
+        return 0;
+      }
+    }
+    const next = buf[i];
+    if (next !== 44 && next !== 125) {
+      this.ok = false;
+      return 0;
+    }
+    this.pos = i;
+    if (exponent || significant > 17 || decimals > 22) return this.slow(start, i);
+    // hi·10^loDigits = hi·5^loDigits·2^loDigits, below 10^9·5^8 < 2^53 times a power of two: exact.
+    const big = loDigits > 0 ? hi * POW10[loDigits]! : hi;
+    const mantissa = big + lo;
+    let value: number;
+    if (mantissa < MAX_EXACT) {
+      // Clinger's fast path: an exact integer over an exact power of ten, rounded once.
+      value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
+    } else {
+      // 16-17 significant digits past 2^53 (a long decimal).
+      value = longDecimal(big, lo, Math.max(decimals, 0));
+      if (Number.isNaN(value)) return this.slow(start, i);
+    }
+    return negative ? -value : value;
+  }
+
+  /** A number read through a string, as JSON.parse reads it: counted (a test holds the varied journal's to none). */
+  private slow(start: number, end: number): number {
+    this.slowNumbers++;
+    return Number(this.buf.toString('latin1', start, end));
+  }
+}
+
+function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolean {
+  if (raw.length !== end - start) return false;
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== buf[start + i]) return false;
+  return true;
+}
+
+/**
+ * Reads `path` for a report: each forecast's key and each settlement's scored fields (and each
+ * price's key, when asked), through the fast path where the line is fcast's own, else in full.
+ * The ScoredLine handed to the visitor is reused for the next line: copy what you keep.
+ */
+export function scanForReport(
+  path: string,
+  visitor: ReportVisitor,
+  problems: ReadProblems,
+  /**
+   * Counts the lines the fast path left to JSON.parse (a test holds fcast's own lines to none),
+   * and the numbers it read through a string (Number()) rather than from their digits.
+   */
+  stats?: { parsedInFull: number; slowNumbers?: number },
+): void {
+  const c = new LineCursor();
+  const scored: ScoredLine = {
+    origin: null,
+    symbol: '',
+    tf: '',
+    ts: 0,
+    status: 'settled',
+    direction: '',
+    p_long: 0,
+    p_short: 0,
+    p_flat: 0,
+    anchor_price: 0,
+    settle_price: Number.NaN,
+  };
+  const fast = (buf: Buffer, start: number, end: number): boolean => {
+    c.reset(buf, start, end);
+    if (buf[start + 15] === 102) {
+      c.literal(FORECAST_HEAD);
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
+      const symbol = c.text(SYMBOL_SLOT);
+      c.literal(TF);
+      const tf = c.text(TF_SLOT);
+      c.literal(TS);
+      const ts = c.number();
+      // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
+      if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
+      visitor.forecast(origin, symbol, tf, ts);
+      return true;
+    }
+    if (buf[start + 15] === 115) {
+      c.literal(SETTLEMENT_HEAD);
+      scored.origin = c.textOrNull();
+      c.literal(SYMBOL);
+      scored.symbol = c.text(SYMBOL_SLOT);
+      c.literal(TF);
+      scored.tf = c.text(TF_SLOT);
+      c.literal(TS);
+      scored.ts = c.number();
+      c.literal(DIRECTION);
+      scored.direction = c.text(DIRECTION_SLOT);
+      c.literal(P_LONG);
+      scored.p_long = c.number();
+      c.literal(P_SHORT);
+      scored.p_short = c.number();
+      c.literal(P_FLAT);
+      scored.p_flat = c.number();
+      c.literal(ANCHOR);
+      scored.anchor_price = c.number();
+      c.literal(STATUS);
+      if (!c.ok || !isEpoch(scored.ts)) return false;
+      const at = c.pos;
+      c.literal(SETTLED);
+      if (c.ok) {
+        c.literal(SETTLE_PRICE);
+        scored.settle_price = c.number();
+        if (!c.ok) return false;
+        scored.status = 'settled';
+      } else {
+        c.pos = at;
+        c.ok = true;
+        c.literal(UNSETTLEABLE);
+        if (!c.ok) return false;
+        scored.status = 'unsettleable';
+        scored.settle_price = Number.NaN;
+      }
+      // The rest of the line is not read: it must still end the object for the line to be one.
+      if (buf[end - 1] !== 125) return false;
+      visitor.settlement(scored);
+      return true;
+    }
+    if (buf[start + 15] === 112) {
+      c.literal(PRICE_HEAD);
+      if (!visitor.price) return c.ok && buf[end - 1] === 125;
+      const origin = c.textOrNull();
+      c.literal(SYMBOL);
+      const symbol = c.text(SYMBOL_SLOT);
+      c.literal(T);
+      const t = c.number();
+      if (!c.ok || !isEpoch(t) || buf[end - 1] !== 125) return false;
+      visitor.price(origin, symbol, t);
+      return true;
+    }
+    return false;
+  };
+  forEachLine(
+    path,
+    0,
+    (buf, start, end) => {
+      if (end === start) return;
+      if (end - start > 16 && fast(buf, start, end)) return;
+      if (stats) stats.parsedInFull++;
+      const r = parseLine(buf, start, end);
+      if (r === 'damaged') problems.damaged++;
+      else if (r === 'newer') problems.newer++;
+      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts);
+      else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
+      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
+    },
+    () => problems.torn++,
+  );
+  if (stats) stats.slowNumbers = (stats.slowNumbers ?? 0) + c.slowNumbers;
+}

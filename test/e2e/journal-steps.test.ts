@@ -1,0 +1,164 @@
+// The journal's long writers work in short locked steps, under real processes (bin/fcast.js):
+// - `journal prune` reads and decides without the lock and rewrites each month file in a step
+//   of its own. Before, it held the lock for its whole run, so a recorder started meanwhile
+//   waited for all of it (and past 10 s gave up: "not recorded").
+// - Two imports of overlapping files into one journal at once: each catches up on what the
+//   other appended before each batch, so every record is there once.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recordLine, settledRecord, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
+import { spawnFcast, tempDir, type Spawned } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { SESSION_START } from '../helpers/journal-session.js';
+
+const emu = useEmulator({ seed: 'journal-steps' });
+
+const ORIGIN = 'https://import.example';
+
+/** The forecast of series `k % 40` at hour `Math.floor(k / 40)` from `from`. */
+function forecastOf(k: number, from: number): ForecastRecord {
+  const ts = from + Math.floor(k / 40) * 3600;
+  return {
+    v: 2,
+    kind: 'forecast',
+    origin: ORIGIN,
+    symbol: `S${k % 40}/USD`,
+    tf: '1h',
+    ts,
+    horizon_min: 60,
+    target_t: ts + 3600,
+    anchor_price: 100 + (k % 7),
+    target_price: null,
+    direction: k % 2 ? 'long' : 'short',
+    p_long: 0.5,
+    p_short: 0.4,
+    p_flat: 0.1,
+    tier: null,
+    delay_min: null,
+    server_t: null,
+    recorded_at: ts,
+  };
+}
+
+function journal(data: string): any[] {
+  const dir = join(data, 'journal');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
+}
+
+const keyOf = (r: any) => `${r.kind} ${r.origin} ${r.symbol} ${r.tf} ${r.ts ?? r.t}`;
+
+describe('a prune in short steps', () => {
+  it('lets a recorder started during it record before it ends, and removes what is dated before', async () => {
+    const data = tempDir();
+    const dir = join(data, 'journal');
+    mkdirSync(dir, { mode: 0o700 });
+    // Six months of 40 series, hourly: 40,000 lines a month, read in full by the prune.
+    const months = ['2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06'];
+    let written = 0;
+    for (const month of months) {
+      const from = Date.parse(`${month}-01T00:00:00Z`) / 1000;
+      const lines: string[] = [];
+      for (let k = 0; k < 40 * 24 * 28; k++) lines.push(recordLine(forecastOf(k, from)));
+      writeFileSync(join(dir, `${month}.jsonl`), lines.join(''), { mode: 0o600 });
+      written += lines.length;
+    }
+    const env = { FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: emu.server.testKey, FCAST_DATA_DIR: data };
+    emu.server.clock.set({ start: SESSION_START, speed: 0 });
+    // A first recording builds the index (from the two newest months) before the prune begins.
+    const first = await spawnFcast(['predict', 'SOL/USD', '--record', '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    emu.server.clock.advance(60_000);
+    const before = '2025-06-15';
+    let pruning = true;
+    const pruned = spawnFcast(['journal', 'prune', '--before', before, '--json'], env).finally(() => (pruning = false));
+    // The recorders start once the prune is under way: its first month is gone.
+    while (pruning && readdirSync(dir).includes('2025-01.jsonl')) await new Promise((r) => setTimeout(r, 10));
+    const runs: Spawned[] = [];
+    const during: Spawned[] = [];
+    const shown = new Set<string>();
+    const recorder = async (symbol: string) => {
+      while (pruning) {
+        const r = await spawnFcast(['predict', symbol, '--record', '--json', '--verbose'], env);
+        runs.push(r);
+        if (pruning) during.push(r);
+        if (r.code === 0)
+          for (const f of Object.values<any>(JSON.parse(r.stdout).predictions))
+            shown.add(`forecast ${new URL(emu.server.url).origin} ${symbol} ${f.tf} ${f.ts}`);
+        emu.server.clock.advance(60_000);
+      }
+    };
+    await Promise.all([pruned, recorder('BTC/USD'), recorder('ETH/USD')]);
+    const done = await pruned;
+    expect(done.code, done.stderr).toBe(0);
+    const summary = JSON.parse(done.stdout);
+    expect(summary.files_removed).toEqual(months.slice(0, 5).map((m) => `${m}.jsonl`));
+    expect(summary.files_rewritten).toEqual(['2025-06.jsonl']);
+    const cut = Date.parse(`${before}T00:00:00Z`) / 1000;
+    const keptOfJune = 40 * 24 * 28 - ((cut - Date.parse('2025-06-01T00:00:00Z') / 1000) / 3600) * 40;
+    expect(summary.removed).toBe(written - keptOfJune);
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('not recorded');
+    }
+    // A recorder that waited for the lock until the prune's end could not have ended before it.
+    expect(during.length).toBeGreaterThan(0);
+    const records = journal(data);
+    const keys = records.map(keyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(records.filter((r) => r.origin === ORIGIN && r.ts < cut)).toEqual([]);
+    expect(records.filter((r) => r.origin === ORIGIN)).toHaveLength(keptOfJune);
+    for (const key of shown) expect(keys).toContain(key);
+  }, 180_000);
+});
+
+describe('two imports at once', () => {
+  it('of overlapping files into one journal: every record once', async () => {
+    const data = tempDir();
+    const files = tempDir();
+    const from = Date.UTC(2025, 11, 20) / 1000;
+    const N = 20_000;
+    /** Forecasts k in [lo, hi) and a settlement of each even one, as journal lines. */
+    const exportOf = (name: string, lo: number, hi: number): string => {
+      const lines: string[] = [];
+      for (let k = lo; k < hi; k++) {
+        const f = forecastOf(k, from);
+        const records: JournalRecord[] = [f];
+        if (k % 2 === 0)
+          records.push(settledRecord(f, { price: 101, t: f.target_t, source: 'candles' }, 0.01, f.target_t + 60));
+        lines.push(...records.map(recordLine));
+      }
+      const path = join(files, name);
+      writeFileSync(path, lines.join(''));
+      return path;
+    };
+    // Half of each file is in the other; the months they span (December, January) are shared too.
+    const a = exportOf('a.jsonl', 0, N);
+    const b = exportOf('b.jsonl', N / 2, N + N / 2);
+    const env = { FCAST_DATA_DIR: data, FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: emu.server.testKey };
+    const [ra, rb] = await Promise.all([
+      spawnFcast(['journal', 'import', a, '--json'], env),
+      spawnFcast(['journal', 'import', b, '--json'], env),
+    ]);
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(rb.code, rb.stderr).toBe(0);
+    const records = journal(data);
+    const keys = records.map(keyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+    const forecasts = records.filter((r) => r.kind === 'forecast');
+    expect(forecasts).toHaveLength(N + N / 2);
+    expect(records.filter((r) => r.kind === 'settlement')).toHaveLength((N + N / 2) / 2);
+    // What the two summaries say they added is what the journal holds.
+    const sa = JSON.parse(ra.stdout);
+    const sb = JSON.parse(rb.stdout);
+    expect(sa.forecasts + sb.forecasts).toBe(N + N / 2);
+    expect(sa.settlements + sb.settlements).toBe((N + N / 2) / 2);
+  }, 180_000);
+});
