@@ -4,12 +4,14 @@
 //   waited for all of it (and past 10 s gave up: "not recorded").
 // - Two imports of overlapping files into one journal at once: each catches up on what the
 //   other appended before each batch, so every record is there once.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordLine, settledRecord, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { spawnFcast, tempDir, type Spawned } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { forecastAt } from '../helpers/journal-round-trip.js';
+import { journalLines } from '../helpers/journal-rows.js';
 import { SESSION_START } from '../helpers/journal-session.js';
 
 const emu = useEmulator({ seed: 'journal-steps' });
@@ -19,38 +21,9 @@ const ORIGIN = 'https://import.example';
 /** The forecast of series `k % 40` at hour `Math.floor(k / 40)` from `from`. */
 function forecastOf(k: number, from: number): ForecastRecord {
   const ts = from + Math.floor(k / 40) * 3600;
-  return {
-    v: 2,
-    kind: 'forecast',
-    origin: ORIGIN,
-    symbol: `S${k % 40}/USD`,
-    tf: '1h',
-    ts,
-    horizon_min: 60,
-    target_t: ts + 3600,
-    anchor_price: 100 + (k % 7),
-    target_price: null,
-    direction: k % 2 ? 'long' : 'short',
-    p_long: 0.5,
-    p_short: 0.4,
-    p_flat: 0.1,
-    tier: null,
-    delay_min: null,
-    server_t: null,
-    recorded_at: ts,
-  };
-}
-
-function journal(data: string): any[] {
-  const dir = join(data, 'journal');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) =>
-      readFileSync(join(dir, f), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-    );
+  const direction = k % 2 ? 'long' : 'short';
+  const fields = { origin: ORIGIN, symbol: `S${k % 40}/USD`, anchor_price: 100 + (k % 7), direction } as const;
+  return forecastAt(0, { ...fields, ts, target_t: ts + 3600, recorded_at: ts });
 }
 
 const keyOf = (r: any) => `${r.kind} ${r.origin} ${r.symbol} ${r.tf} ${r.ts ?? r.t}`;
@@ -110,7 +83,7 @@ describe('a prune in short steps', () => {
     }
     // A recorder that waited for the lock until the prune's end could not have ended before it.
     expect(during.length).toBeGreaterThan(0);
-    const records = journal(data);
+    const records = journalLines(data);
     const keys = records.map(keyOf);
     expect(new Set(keys).size).toBe(keys.length);
     expect(records.filter((r) => r.origin === ORIGIN && r.ts < cut)).toEqual([]);
@@ -149,7 +122,7 @@ describe('two imports at once', () => {
     ]);
     expect(ra.code, ra.stderr).toBe(0);
     expect(rb.code, rb.stderr).toBe(0);
-    const records = journal(data);
+    const records = journalLines(data);
     const keys = records.map(keyOf);
     expect(new Set(keys).size).toBe(keys.length);
     const forecasts = records.filter((r) => r.kind === 'forecast');

@@ -15,6 +15,11 @@ import {
   type JournalRecord,
 } from '../../src/journal/record.js';
 import { tempDir } from '../helpers/cli.js';
+import { forecastAt } from '../helpers/journal-round-trip.js';
+
+/** A forecast of 2027-01-15 (an hour ahead), with `fields` over it. */
+const forecastOf = (fields: Partial<ForecastRecord>): ForecastRecord =>
+  forecastAt(0, { ts: 1_800_000_000, target_t: 1_800_003_600, anchor_price: 1, recorded_at: 1_800_000_000, ...fields });
 
 const number = fc.oneof(
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map((k) => k / 100),
@@ -147,26 +152,7 @@ describe('the fast path of the report', () => {
         .tuple(fc.bigInt({ min: 10n ** 16n, max: 10n ** 17n - 1n }), fc.integer({ min: 0, max: 17 }))
         .map(([m, k]) => Number(`${m}e-${k}`)),
     );
-    const f: ForecastRecord = {
-      v: JOURNAL_VERSION,
-      kind: 'forecast',
-      origin: null,
-      symbol: 'S/USD',
-      tf: '1h',
-      ts: 1_800_000_000,
-      horizon_min: 60,
-      target_t: 1_800_003_600,
-      anchor_price: 1,
-      target_price: null,
-      direction: 'long',
-      p_long: 0.5,
-      p_short: 0.4,
-      p_flat: 0.1,
-      tier: null,
-      delay_min: null,
-      server_t: null,
-      recorded_at: 1_800_000_000,
-    };
+    const f = forecastOf({ origin: null, symbol: 'S/USD' });
     let n = 0;
     fc.assert(
       fc.property(fc.array(fc.tuple(long, long, long, long), { minLength: 1, maxLength: 50 }), (rows) => {
@@ -196,26 +182,7 @@ describe('the fast path of the report', () => {
       seed = (seed * 48_271) % 2_147_483_647;
       return seed / 2_147_483_647;
     };
-    const f: ForecastRecord = {
-      v: JOURNAL_VERSION,
-      kind: 'forecast',
-      origin: 'http://127.0.0.1:9',
-      symbol: 'S01/USD',
-      tf: '1h',
-      ts: 1_800_000_000,
-      horizon_min: 60,
-      target_t: 1_800_003_600,
-      anchor_price: 1,
-      target_price: null,
-      direction: 'long',
-      p_long: 0.5,
-      p_short: 0.4,
-      p_flat: 0.1,
-      tier: null,
-      delay_min: null,
-      server_t: null,
-      recorded_at: 1_800_000_000,
-    };
+    const f = forecastOf({ origin: 'http://127.0.0.1:9', symbol: 'S01/USD' });
     const records = Array.from({ length: 4000 }, (_, i) => {
       const anchor = 100 + 50 * next();
       const long = 0.25 + 0.5 * next();
