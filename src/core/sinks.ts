@@ -2,7 +2,7 @@
 // passes the redactor on its way. stdout and stderr are wrapped here (main does it once per
 // run); a file written for people goes through `appendToFile` ($GITHUB_STEP_SUMMARY,
 // $GITHUB_OUTPUT), `saveFile` (`--save`) or `redactForFile` (the journal's lines, appended by
-// journal/store.ts under its own rules). test/unit/output-boundary.test.ts fails when any other
+// journal/journal-files.ts under its own rules). test/unit/output-boundary.test.ts fails when any other
 // module writes to a stream or a file, save the few internal files it lists with its reason.
 import { appendFileSync } from 'node:fs';
 import { writeAtomically } from './atomic-write.js';

@@ -29,7 +29,8 @@ import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
 import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
-import { journalBatches, monthFiles, openJournalDir } from './store.js';
+import { monthFiles, openJournalDir } from './journal-files.js';
+import { journalBatches } from './store.js';
 
 export interface ImportSummary {
   format: 'csv' | 'tsv' | 'jsonl';

@@ -1,8 +1,8 @@
 // The journal's index (index.json): the keys of the last hours per series, the recent price
 // times and the open forecasts a response may settle, plus how many bytes of each month file it
-// has taken in, so that "not yet recorded?" never reads the journal. A cache: store.ts brings it
-// up to date with the files under the lock (every writer first takes in what the files hold
-// beyond it), and rebuilds it when it is missing, damaged or outrun.
+// has taken in, so that "not yet recorded?" never reads the journal. A cache: index-file.ts
+// brings it up to date with the files under store.ts's lock (every writer first takes in what
+// the files hold beyond it), and rebuilds it when it is missing, damaged or outrun.
 import { isRecord } from '../core/values.js';
 import { forecastKey, type JournalRecord } from './record.js';
 

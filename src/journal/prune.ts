@@ -12,7 +12,8 @@ import { TEMP_MARK, writeAtomically } from '../config/atomic-write.js';
 import { removeStaleTempFiles } from '../config/file-lock.js';
 import { forEachLine, parseLine } from './lines.js';
 import { MONTH_FILE, monthEnd, monthStart } from './months.js';
-import { monthFiles, openJournalDir, rewriteJournal } from './store.js';
+import { monthFiles, openJournalDir } from './journal-files.js';
+import { rewriteJournal } from './store.js';
 
 export interface PruneSummary {
   before: number;

@@ -9,7 +9,7 @@ import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
 import { monthEnd, monthStart } from './months.js';
-import { monthFiles } from './store.js';
+import { monthFiles } from './journal-files.js';
 
 /**
  * Which forecasts a command looks at: by origin (null: unknown; undefined: every origin), symbol,

@@ -20,7 +20,7 @@ import {
   type SettlementRecord,
 } from './record.js';
 import { fileInRange, passes, type JournalFilter } from './report.js';
-import { monthFiles } from './store.js';
+import { monthFiles } from './journal-files.js';
 
 export type RowStatus = 'open' | 'settled' | 'unsettleable';
 

@@ -13,7 +13,8 @@ import {
 } from './record.js';
 import { fileInRange, passes, type JournalFilter } from './report.js';
 import { settleForecast, type Observation, type SymbolEvidence, type Verdict } from './settle.js';
-import { monthFiles, statSizeOr0, withJournal } from './store.js';
+import { monthFiles, statSizeOr0 } from './journal-files.js';
+import { withJournal } from './store.js';
 
 export interface OpenJournal {
   /** Forecasts with no settlement (nor an unsettleable mark), by symbol. */

@@ -19,32 +19,17 @@
 //   response may settle, plus how many bytes of each file it has taken in. It is a cache: every
 //   writer first takes in what the files hold beyond it (a writer killed before saving it), and
 //   a missing, damaged or outrun index is rebuilt from the files. The index itself is
-//   journal-index.ts; the month arithmetic of the files' names, months.ts.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { join, resolve } from 'node:path';
-import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
-import { redactForFile } from '../core/sinks.js';
+//   journal-index.ts, and on disk (load, catch up, rebuild, save) index-file.ts; the directory,
+//   its files and the append, journal-files.ts; the month arithmetic of the files' names,
+//   months.ts. This file holds the lock and the transactions run under it.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as FileLock from '../config/file-lock.js';
-import { dataDirProblem } from '../config/data-dir.js';
-import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
-import { ConfigError } from '../core/errors.js';
 import { scanForReport } from './fast-lines.js';
-import { MONTH_FILE, monthEnd, monthStart, previousMonth } from './months.js';
-import { JournalIndex, priceSeriesKey, seriesKey, type Series } from './journal-index.js';
+import { catchUp, indexIdentity, inodeOf, loadIndex, readSavedIndex, rebuild, saveIndex } from './index-file.js';
+import { appendLines, failure, monthFiles, openJournalDir, refuseIrregular } from './journal-files.js';
+import { type JournalIndex, priceSeriesKey, seriesKey, type Series } from './journal-index.js';
+import { monthEnd } from './months.js';
 import { noProblems, readRecords } from './lines.js';
 import {
   forecastKey,
@@ -58,155 +43,7 @@ import {
   type Settleable,
 } from './record.js';
 
-const INDEX_FILE = 'index.json';
 const LOCK_FILE = 'journal.lock';
-
-export function journalDirOf(dataDir: string): string {
-  return join(dataDir, 'journal');
-}
-
-/** The error of a journal command: exit 3, like a config file that cannot be read or written. */
-export function journalError(message: string, opts: { hint?: string; cause?: unknown } = {}): ConfigError {
-  return new ConfigError(`journal: ${message}`, opts);
-}
-
-function failure(dir: string, err: unknown, doing = 'cannot write'): ConfigError {
-  if (err instanceof ConfigError) return err;
-  const e = err as NodeJS.ErrnoException;
-  const why = `${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`;
-  const hint =
-    e.code === 'ENOSPC'
-      ? 'free some space; nothing was half-written'
-      : e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM'
-        ? 'point FCAST_DATA_DIR at a directory you can write'
-        : undefined;
-  return journalError(`${doing} ${dir}: ${why}`, { hint, cause: err });
-}
-
-const dirNames = (dir: string): PrivateDirNames => ({
-  what: 'journal directory',
-  envVar: 'FCAST_DATA_DIR',
-  holds: 'the journal',
-  failure: (err) => failure(dir, err),
-});
-
-/**
- * The journal's directory, checked (and created, 0700, when `create`); undefined when it does
- * not exist and was not to be created (an empty journal).
- */
-export function openJournalDir(dataDir: string, opts: { create: boolean }): string | undefined {
-  const dir = resolve(journalDirOf(dataDir));
-  if (opts.create) createMissingDirs(dir, dirNames(dir));
-  // The data directory first, by the same rules: a journal of its own inside a directory
-  // others may write is no safer than the directory (they can rename it away and plant another).
-  const problem =
-    dataDirProblem(dataDir, (err) => failure(resolve(dataDir), err, 'cannot read')) ??
-    privateDirProblem(dir, dirNames(dir));
-  if (problem) throw journalError(problem.message, { hint: problem.hint });
-  try {
-    statSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw failure(dir, err, 'cannot read');
-  }
-  return dir;
-}
-
-/** The month files, oldest first; a symbolic link among them is refused (never followed). */
-export function monthFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw failure(dir, err, 'cannot read');
-  }
-  const files = names.filter((n) => MONTH_FILE.test(n)).sort();
-  for (const name of files) refuseIrregular(join(dir, name));
-  return files;
-}
-
-/**
- * A journal file (month file, index, lock) that is there but not a regular file is refused,
- * exit 3 naming it, before anything opens it: opening a FIFO waits for a writer (every command
- * hung in open()), a directory fails with EISDIR, a device is no journal, and a symbolic link
- * is never followed. Openers add O_NONBLOCK and check again (a file swapped in between).
- */
-function refuseIrregular(path: string): void {
-  let stat: ReturnType<typeof lstatSync>;
-  try {
-    stat = lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw failure(path, err, 'cannot read');
-  }
-  if (stat.isFile()) return;
-  if (stat.isSymbolicLink())
-    throw journalError(
-      `${path} is a symbolic link (to ${symlinkTarget(path) ?? '?'}); fcast does not read or write the journal through links`,
-      { hint: 'replace the link with the file itself' },
-    );
-  const what = stat.isDirectory()
-    ? 'a directory'
-    : stat.isFIFO()
-      ? 'a FIFO (named pipe)'
-      : stat.isSocket()
-        ? 'a socket'
-        : stat.isCharacterDevice() || stat.isBlockDevice()
-          ? 'a device'
-          : 'not a file';
-  throw journalError(`${path} is ${what}, not a regular file; fcast reads and writes only regular files there`, {
-    hint: 'move it out of the journal directory',
-  });
-}
-
-/** The origins of the journal's forecasts (null: unknown), read by the fast path. */
-export function journalOrigins(dir: string | undefined): Set<string | null> {
-  const origins = new Set<string | null>();
-  for (const file of dir === undefined ? [] : monthFiles(dir))
-    scanForReport(join(dir!, file), { forecast: (origin) => origins.add(origin), settlement: () => {} }, noProblems());
-  return origins;
-}
-
-// --- appending ---------------------------------------------------------------------------------
-
-/**
- * Appends `text` (whole lines) to `path` with one write, creating it 0600 without following a
- * link. A torn last line (a writer killed mid-write) is ended with a newline first, so it stays
- * one damaged line and the new ones start clean. On any failure the file is cut back to its
- * old length. Returns the file's new size.
- */
-export function appendLines(path: string, text: string): number {
-  const fd = openSync(
-    path,
-    constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    0o600,
-  );
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
-    let data = Buffer.from(redactForFile(text), 'utf8');
-    if (stat.size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, stat.size - 1);
-      if (last[0] !== 10) data = Buffer.concat([Buffer.from('\n'), data]);
-    }
-    try {
-      const written = writeSync(fd, data);
-      if (written !== data.length) throw Object.assign(new Error('short write (disk full?)'), { code: 'ENOSPC' });
-    } catch (err) {
-      try {
-        ftruncateSync(fd, stat.size);
-      } catch {
-        // Nothing more can be done; readers skip a torn line.
-      }
-      throw err;
-    }
-    return stat.size + data.length;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 // --- transactions ------------------------------------------------------------------------------
 
@@ -232,7 +69,7 @@ export interface JournalTx {
 /**
  * The lock's module, loaded by the first writer: a run that only reads the journal (a report,
  * a listing) does not load it (docs/decisions/2026-11-27-startup.md). What runs under the lock
- * (saveIndex) finds it here.
+ * (saveIndex, in index-file.ts) is handed it from here.
  */
 let fileLock: typeof FileLock | undefined;
 
@@ -301,25 +138,6 @@ export interface JournalBatches {
    * which the next writer catches up on, as after any kill.
    */
   batch<T>(theirs: (r: JournalRecord) => void, work: (tx: JournalTx) => T, last: boolean): Promise<T>;
-}
-
-/** A file's inode, or undefined when it is not there. */
-function inodeOf(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Which index file is there (each save is a new file, renamed into place), or none. */
-function indexIdentity(dir: string): string | undefined {
-  try {
-    const { ino, mtimeMs } = statSync(join(dir, INDEX_FILE));
-    return `${ino} ${mtimeMs}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -400,7 +218,7 @@ export function journalBatches(dataDir: string, read: ReadonlyMap<string, number
         if (last || othersLately > 0 || ++unsaved >= SAVE_EVERY) {
           unsaved = 0;
           try {
-            saveIndex(dir, ix);
+            saveIndex(dir, ix, fileLock!);
             lookedAs = indexIdentity(dir);
           } catch {
             // As closeTransaction: the next writer catches up.
@@ -414,7 +232,7 @@ export function journalBatches(dataDir: string, read: ReadonlyMap<string, number
 function closeTransaction(dir: string, index: JournalIndex): void {
   index.trim();
   try {
-    saveIndex(dir, index);
+    saveIndex(dir, index, fileLock!);
   } catch {
     // What `work` appended is in the journal: a disk that filled up in between, or an index
     // that cannot be replaced, costs the next writer a catch-up (or a rebuild), not a record.
@@ -447,7 +265,7 @@ export function rewriteJournal<T>(
       }
       index ??= rebuild(dir, files);
       index.trim();
-      saveIndex(dir, index);
+      saveIndex(dir, index, fileLock!);
     }
     return result;
   });
@@ -525,96 +343,4 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
       }
     },
   };
-}
-
-/** The index as saved, brought up to date with the files; rebuilt when missing, damaged or outrun. */
-function loadIndex(dir: string): JournalIndex {
-  const saved = readSavedIndex(dir);
-  const files = monthFiles(dir);
-  return (saved && catchUp(dir, saved, files)) || rebuild(dir, files);
-}
-
-/** The index as saved, not caught up; undefined when there is none or it is not one. */
-function readSavedIndex(dir: string): JournalIndex | undefined {
-  const path = join(dir, INDEX_FILE);
-  refuseIrregular(path);
-  let text: string | undefined;
-  try {
-    text = readRegularFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  return text === undefined ? undefined : JournalIndex.parse(text);
-}
-
-/** Takes in what the files hold beyond the index; undefined when a file is shorter than the index says (rewritten, or lost in a crash). */
-function catchUp(dir: string, index: JournalIndex, files: string[]): JournalIndex | undefined {
-  for (const file of [...index.files.keys()]) if (!files.includes(file)) index.files.delete(file);
-  for (const file of files) {
-    const path = join(dir, file);
-    const size = statSync(path).size;
-    const folded = index.files.get(file);
-    if (folded !== undefined && size < folded) return undefined;
-    if (folded === undefined && monthEnd(file) <= index.floor) {
-      index.files.set(file, size);
-      continue;
-    }
-    const from = folded ?? 0;
-    if (size > from)
-      index.files.set(
-        file,
-        readRecords(path, from, (r) => index.take(r), noProblems()),
-      );
-  }
-  return index;
-}
-
-/** A new index from the two newest months' files; older ones are below its floor and looked up when asked. */
-function rebuild(dir: string, files: string[]): JournalIndex {
-  const index = new JournalIndex();
-  const newest = files.at(-1);
-  if (newest) index.floor = monthStart(previousMonth(newest));
-  return catchUp(dir, index, files) ?? index;
-}
-
-/**
- * Writes the index beside itself and renames it into place, so a reader (under the lock) or a
- * crash sees the old index or the new one, never half of one. Not fsynced, and the old one is
- * unlinked first: on ext4 a rename over an existing file flushes the new one to disk
- * (auto_da_alloc), ~2 ms of every recording run for a cache that needs no such care. A crash
- * that loses it, or leaves it behind the files, costs a rebuild or a catch-up.
- */
-function saveIndex(dir: string, index: JournalIndex): void {
-  const path = join(dir, INDEX_FILE);
-  const temp = `${path}${TEMP_MARK}${process.pid}`;
-  // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
-  fileLock!.removeStaleTempFiles(path);
-  try {
-    writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
-    unlinkQuietly(path);
-    renameSync(temp, path);
-  } catch (err) {
-    unlinkQuietly(temp);
-    throw err;
-  }
-}
-
-/** A regular file's text, opened without following a link or waiting on a FIFO. */
-function readRegularFile(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) throw journalError(`${path} is not a regular file`);
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A file's length, or 0 when it is not there. */
-export function statSizeOr0(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }

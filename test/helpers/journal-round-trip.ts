@@ -18,7 +18,8 @@ import {
   type JournalRecord,
 } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import { openJournalDir, withJournal } from '../../src/journal/store.js';
+import { openJournalDir } from '../../src/journal/journal-files.js';
+import { withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 
 export const NOV = Date.UTC(2026, 10, 2) / 1000;

@@ -22,7 +22,8 @@ vi.mock('node:fs', async (importOriginal) => {
   };
 });
 
-const { appendLines, withJournal } = await import('../../src/journal/store.js');
+const { appendLines } = await import('../../src/journal/journal-files.js');
+const { withJournal } = await import('../../src/journal/store.js');
 
 describe('a write that fails', () => {
   it('leaves the file as it was', () => {

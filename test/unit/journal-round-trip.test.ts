@@ -15,7 +15,7 @@ import { openBoundary } from '../../src/core/sinks.js';
 import { importJournal } from '../../src/journal/import.js';
 import { shownAs } from '../../src/journal/masked.js';
 import { forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import { openJournalDir } from '../../src/journal/store.js';
+import { openJournalDir } from '../../src/journal/journal-files.js';
 import { tempDir } from '../helpers/cli.js';
 import {
   type ExportFormat,

@@ -23,14 +23,8 @@ import { noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
-import {
-  appendLines,
-  journalBatches,
-  journalDirOf,
-  monthFiles,
-  openJournalDir,
-  withJournal,
-} from '../../src/journal/store.js';
+import { appendLines, journalDirOf, monthFiles, openJournalDir } from '../../src/journal/journal-files.js';
+import { journalBatches, withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 

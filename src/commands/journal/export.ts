@@ -4,7 +4,7 @@ import { dataDir } from '../../config/settings.js';
 import { exactJson } from '../../core/exact-text.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
-import { journalOrigins, monthFiles, openJournalDir } from '../../journal/store.js';
+import { journalOrigins, monthFiles, openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
 import type { ListFlags } from './list.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';

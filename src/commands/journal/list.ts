@@ -4,7 +4,7 @@ import type { JournalFilterFlags } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { forEachRow, LIST_COLUMNS, type JournalRow, type RowStatus } from '../../journal/rows.js';
-import { openJournalDir } from '../../journal/store.js';
+import { openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
 import { renderJournalRows } from '../../output/journal-views.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';

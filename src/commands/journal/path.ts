@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { Run } from '../../cmdutil/command.js';
 import { dataDir } from '../../config/settings.js';
-import { journalDirOf, monthFiles, openJournalDir } from '../../journal/store.js';
+import { journalDirOf, monthFiles, openJournalDir } from '../../journal/journal-files.js';
 
 export async function path(run: Run): Promise<void> {
   const where = resolve(journalDirOf(dataDir(run.ctx)));

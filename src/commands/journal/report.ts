@@ -10,7 +10,7 @@ import { describeJournalGateFailure, evaluateJournalGates, hasJournalGates } fro
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { buildReport, disjointIntervals, scanJournal } from '../../journal/report.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
-import { openJournalDir } from '../../journal/store.js';
+import { openJournalDir } from '../../journal/journal-files.js';
 import {
   renderJournalReportDelimited,
   renderJournalReportMarkdown,

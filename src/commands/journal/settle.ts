@@ -8,7 +8,7 @@ import { readCandles } from '../../journal/candles.js';
 import { DEFAULT_FLAT_BAND_PCT, priceRecord, type PriceRecord, type SettlementRecord } from '../../journal/record.js';
 import { responseEvidence } from '../../journal/settle.js';
 import { appendSettlements, judge, readOpen, withObservation, type SettleSummary } from '../../journal/settling.js';
-import { openJournalDir } from '../../journal/store.js';
+import { openJournalDir } from '../../journal/journal-files.js';
 import { renderSettleSummary } from '../../output/journal-views.js';
 import type { ListFlags } from './list.js';
 import { baseUrlOrigin, filterOf, PARALLEL_REQUESTS, warnProblems } from './shared.js';
