@@ -2,7 +2,7 @@
 // text the journal holds (issue 30, item 5; the why and the choices in
 // docs/decisions/2026-11-27-lossless-journal-export.md). Both ways, in one place: the writer
 // (output/formats/delimited.ts with `exact`, and the JSON Lines export) and the reader
-// (journal/rows.ts, journal/import.ts).
+// (journal/rows.ts, journal/import-formats.ts).
 //
 // CSV, in this order, each step undone in reverse on import:
 //   1. a character a terminal would act on (core/invisible.ts) is written as \uXXXX, and a

@@ -4,7 +4,7 @@
 // C1 controls, bidi controls, line separators) and lone surrogates as \uXXXX (four lower-case hex
 // digits). Other commands clean those away before escaping (the sanitiser), so only the
 // journal's export (exact text, core/exact-text.ts) writes them. `journal import` reads them back
-// (journal/import.ts). unescapeTsv is the exact inverse of escapeTsv (test/unit/tsv.test.ts holds
+// (journal/import-formats.ts). unescapeTsv is the exact inverse of escapeTsv (test/unit/tsv.test.ts holds
 // it for every string): a backslash the writer wrote is always the start of one of its escapes,
 // and one before any other character, which the writer never makes, is left as it is.
 // \& stands for nothing: the journal's export writes an empty text as \& (an empty cell is no

@@ -2,38 +2,26 @@
 // JSON Lines, the export's objects or the journal's own lines) merged into the journal without
 // duplicates: a forecast already recorded is skipped, a settlement only added where the
 // journal has none (a settled row also replaces an unsettleable mark).
-// The journal is read and the file de-duplicated against it without the lock; the lock is
-// taken for each batch only (catch up on what recorders appended since, drop those, append
-// the rest with one write per month file, release), so a recorder never waits for the whole
-// import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s. The index
+// The export is read by import-formats.ts. The journal is read and the file de-duplicated
+// against it without the lock; the lock is taken for each batch only (catch up on what
+// recorders appended since, drop those, append the rest with one write per month file,
+// release), so a recorder never waits for the whole import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s. The index
 // stays in memory between batches (store.ts, journalBatches): the catch-up reads what others
 // appended once, and the index is saved every few batches and at the end, not every batch.
-import {
-  closeSync,
-  constants,
-  createWriteStream,
-  fstatSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
-import { ConfigError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
-import { readTsvCell } from '../core/exact-text.js';
-import { tsvCells } from '../core/tsv.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 import { join } from 'node:path';
-import { checkRecord, forEachLine, noProblems, readRecords } from './lines.js';
+import { readRows, sniff, yieldTurn, type ExportFormat } from './import-formats.js';
+import { noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
-import { forecastKey, priceKey, rebuildRecord, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
-import { csvCells, opensQuote, recordsOfRow, EXPORT_COLUMNS } from './rows.js';
+import { forecastKey, priceKey, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { monthFiles, openJournalDir } from './journal-files.js';
 import { journalBatches } from './store.js';
 
 export interface ImportSummary {
-  format: 'csv' | 'tsv' | 'jsonl';
+  format: ExportFormat;
   rows: number;
   forecasts: number;
   settlements: number;
@@ -46,30 +34,6 @@ export interface ImportSummary {
 
 /** Records per batch: what the lock is held for (a few tens of ms on a loaded machine). */
 const BATCH = 2_000;
-
-const notAnExport = (path: string, why: string): UsageError =>
-  new UsageError(`${path} is not a journal export: ${why}`, {
-    hint: "give a file written by 'fcast journal export' (CSV, --format tsv or --format jsonl)",
-  });
-
-/** A CSV or TSV header's column names; one without the export's columns is refused. */
-function readHeader(cells: string[], label: string): string[] {
-  const header = cells.map((h) => h.trim());
-  const missing = EXPORT_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length === EXPORT_COLUMNS.length)
-    throw notAnExport(label, "its first line is not a header with the export's columns");
-  if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
-  return header;
-}
-
-/** A row's cells by their column names (the first of a repeated name wins); a missing or empty cell is null. */
-function rowOf(header: readonly string[], cells: ReadonlyArray<string | null>): Record<string, string | null> {
-  const row: Record<string, string | null> = {};
-  header.forEach((name, i) => {
-    if (!(name in row)) row[name] = cells[i] ?? null;
-  });
-  return row;
-}
 
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
@@ -104,91 +68,6 @@ function appendedMeanwhile(r: JournalRecord, theirs: ReadonlySet<string>): boole
   if (r.kind !== 'settlement') return theirs.has(keyOf(r));
   const key = forecastKey(r);
   return theirs.has(`s\t${key}`) || (r.status === 'unsettleable' && theirs.has(`u\t${key}`));
-}
-
-/** Lines read between two yields to the event loop: a few milliseconds' work, so Ctrl-C ends an import at once. */
-const LINES_PER_TURN = 4_000;
-
-/**
- * Lets the event loop run (a Ctrl-C's handler among it), then ends the import if it was
- * interrupted: between lines and batches only, so a batch is either written whole or not begun.
- */
-async function yieldTurn(signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  if (signal?.aborted) throw new InterruptedError();
-}
-
-/**
- * Every line of a text file, the last one too when it has no newline, with its number. Every
- * LINES_PER_TURN lines, or sooner once `turn.due()` says a batch is full, it runs `turn.run`
- * (the batch written) and yields to the event loop.
- */
-async function forEachTextLine(
-  path: string,
-  onLine: (text: string, n: number) => void,
-  signal: AbortSignal | undefined,
-  turn: { due: () => boolean; run: () => Promise<void> },
-): Promise<void> {
-  let n = 0;
-  let at = 0;
-  for (;;) {
-    let lines = 0;
-    const end = forEachLine(
-      path,
-      at,
-      (buf, start, stop) => {
-        lines++;
-        onLine(buf.toString('utf8', start, stop), ++n);
-      },
-      undefined,
-      () => lines >= LINES_PER_TURN || turn.due(),
-    );
-    if (end === at) break;
-    at = end;
-    await turn.run();
-    await yieldTurn(signal);
-  }
-  const size = statSync(path).size;
-  if (at < size) {
-    // Opened as forEachLine opens it: a FIFO swapped in meanwhile is refused, not waited on.
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
-      const rest = Buffer.alloc(size - at);
-      readSync(fd, rest, 0, rest.length, at);
-      onLine(rest.toString('utf8'), ++n);
-    } finally {
-      closeSync(fd);
-    }
-  }
-}
-
-/**
- * The file's format, by its first bytes (a JSON object; else a header row, with tabs in TSV);
- * a file that cannot be opened as a regular file is a usage error.
- */
-function sniff(path: string): ImportSummary['format'] {
-  const cannotRead = (err: unknown) => new UsageError(`cannot read ${path}: ${failureReason(err)}`);
-  let fd: number;
-  try {
-    // Checked before opening: opening a FIFO would wait for a writer.
-    if (!statSync(path).isFile()) throw new UsageError(`cannot read ${path}: not a regular file`);
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw err instanceof UsageError ? err : cannotRead(err);
-  }
-  try {
-    const head = Buffer.alloc(64);
-    const got = readSync(fd, head, 0, head.length, 0);
-    const text = head
-      .toString('utf8', 0, got)
-      .replace(/^\uFEFF/, '')
-      .trimStart();
-    if (text.startsWith('{')) return 'jsonl';
-    return text.split('\n', 1)[0]!.includes('\t') ? 'tsv' : 'csv';
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -369,90 +248,13 @@ async function merge(
     if (!added) summary.duplicates++;
   };
 
-  if (format === 'jsonl') {
-    await forEachTextLine(
-      path,
-      (text, n) => {
-        if (text.trim() === '') return;
-        summary.rows++;
-        let value: unknown;
-        try {
-          value = JSON.parse(text.replace(/^\uFEFF/, ''));
-        } catch {
-          return skip(n, 'not JSON');
-        }
-        if (value !== null && typeof value === 'object' && 'kind' in value) {
-          const r = checkRecord(value);
-          if (typeof r === 'string') return skip(n, `not a journal record (${r})`);
-          // Written as this fcast writes it: this version, the fields in their order, the
-          // outcome recomputed from the prices (a line's own outcome is not trusted).
-          const rebuilt = rebuildRecord(r, defaultOrigin);
-          return 'error' in rebuilt ? skip(n, rebuilt.error) : take([rebuilt], n);
-        }
-        const got = recordsOfRow(value, nowS, defaultOrigin);
-        return 'error' in got ? skip(n, got.error) : take(got.records, n);
-      },
-      signal,
-      turn,
-    );
-  } else if (format === 'tsv') {
-    // One row a line: TSV escapes the tabs, newlines and backslashes of its cells (core/tsv.ts).
-    let header: string[] | undefined;
-    await forEachTextLine(
-      path,
-      (text, n) => {
-        const line = text.replace(/\r$/, '');
-        if (!header) {
-          header = readHeader(tsvCells(line.replace(/^\uFEFF/, '')), label);
-          return;
-        }
-        if (line.trim() === '') return;
-        summary.rows++;
-        const got = recordsOfRow(rowOf(header, line.split('\t').map(readTsvCell)), nowS, defaultOrigin);
-        if ('error' in got) skip(n, got.error);
-        else take(got.records, n);
-      },
-      signal,
-      turn,
-    );
-  } else {
-    let header: string[] | undefined;
-    let pending = '';
-    let pendingLine = 0;
-    // Whether the lines so far leave a quoted cell open, kept line by line: a stray quote must
-    // not make each later line rescan all those before it.
-    let open = false;
-    await forEachTextLine(
-      path,
-      (text, n) => {
-        if (pending === '') pendingLine = n;
-        pending = pending === '' ? text : `${pending}\n${text}`;
-        if (opensQuote(text)) open = !open;
-        if (open) return;
-        const line = pending.replace(/\r$/, '');
-        pending = '';
-        if (!header) {
-          header = csvCells(line.replace(/^\uFEFF/, '')).map((h) => (h ?? '').trim());
-          const missing = EXPORT_COLUMNS.filter((c) => !header!.includes(c));
-          if (missing.length === EXPORT_COLUMNS.length)
-            throw notAnExport(label, "its first line is not a header with the export's columns");
-          if (missing.length > 0) throw notAnExport(label, `no column ${missing.join(', ')}`);
-          return;
-        }
-        if (line.trim() === '') return;
-        summary.rows++;
-        const got = recordsOfRow(rowOf(header, csvCells(line)), nowS, defaultOrigin);
-        if ('error' in got) skip(pendingLine, got.error);
-        else take(got.records, pendingLine);
-      },
-      signal,
-      turn,
-    );
-    if (pending !== '') {
+  await readRows(path, label, format, nowS, defaultOrigin, signal, turn, {
+    row: () => {
       summary.rows++;
-      skip(pendingLine, 'a quoted cell is never closed');
-    }
-  }
+    },
+    skip,
+    take,
+  });
   // Not one row read: not a damaged export but some other file (nothing was written).
   if (summary.rows > 0 && summary.skipped === summary.rows) {
     const first = summary.problems[0]!;
