@@ -113,7 +113,6 @@ export function register(program: Command, app: App): void {
           if (opts.printEnv) {
             // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
             await run.ctx.io.releaseStdout?.();
-            await new Promise((r) => setTimeout(r, 300)); // STAGED
           } else {
             run.out.note(`fcast mock: serving the emulated API at ${server.url}; Ctrl-C to stop`);
             run.out.note('fcast mock: FCAST_API_KEY above is the test key (every endpoint and scope)');
