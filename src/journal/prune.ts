@@ -47,6 +47,19 @@ function plan(path: string, before: number): Plan {
   if (torn) kept.push(torn);
   return { ino, size: end + (torn?.length ?? 0), kept, removed };
 }
+/** A month file another prune removed while this one waited for the lock: nothing to count. */
+const GONE: Plan = { ino: 0, size: 0, kept: [], removed: 0 };
+
+/** What `read` gives, or undefined when the file it reads is not there (ENOENT). */
+function ifThere<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 /** Attempts at a month file that others append to meanwhile, before it is read under the lock. */
 const ATTEMPTS = 3;
 
@@ -77,14 +90,18 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
     const acts = (p: Plan) => p.removed > 0 || (whole && p.kept.length === 0);
     let done: Plan | undefined;
     for (let attempt = 1; !done; attempt++) {
-      const read = plan(path, before);
+      // Another prune may remove a month between the listing and here, or while this one waits
+      // for the lock: that file has nothing left to do.
+      const read = ifThere(() => plan(path, before));
+      if (read === undefined) break;
       if (dryRun || !acts(read)) {
         done = read;
         break;
       }
       done = await rewriteJournal(dataDir, (d) => {
         const here = join(d, file);
-        const now = statSync(here);
+        const now = statSync(here, { throwIfNoEntry: false });
+        if (now === undefined) return { result: GONE, rewrote: [] };
         const changed = now.ino !== read.ino || now.size !== read.size;
         if (changed && attempt < ATTEMPTS) return { result: undefined, rewrote: [] };
         const p = changed ? plan(here, before) : read;
@@ -94,6 +111,7 @@ export async function pruneJournal(dataDir: string, before: number, dryRun: bool
         return { result: p, rewrote: [file] };
       });
     }
+    if (done === undefined || done === GONE) continue;
     summary.removed += done.removed;
     summary.kept += done.kept.length;
     if (!acts(done)) continue;

@@ -92,6 +92,31 @@ describe('a prune in short steps', () => {
   }, 180_000);
 });
 
+describe('two prunes at once', () => {
+  it('both end with exit 0, whichever removes a month first, and the journal is pruned once', async () => {
+    const data = tempDir();
+    const dir = join(data, 'journal');
+    mkdirSync(dir, { mode: 0o700 });
+    // Months wholly before the date, each read in full by both prunes before either takes the lock.
+    const months = ['2025-01', '2025-02', '2025-03', '2025-04'];
+    for (const month of months) {
+      const from = Date.parse(`${month}-01T00:00:00Z`) / 1000;
+      const lines: string[] = [];
+      for (let k = 0; k < 40 * 24 * 28; k++) lines.push(recordLine(forecastOf(k, from)));
+      writeFileSync(join(dir, `${month}.jsonl`), lines.join(''), { mode: 0o600 });
+    }
+    const env = { FCAST_DATA_DIR: data };
+    const prunes = await Promise.all(
+      [1, 2, 3].map(() => spawnFcast(['journal', 'prune', '--before', '2025-05-01', '--json'], env)),
+    );
+    for (const r of prunes) expect(r.code, r.stderr).toBe(0);
+    // Each month removed by exactly one of them.
+    const removed = prunes.flatMap((r) => JSON.parse(r.stdout).files_removed as string[]).sort();
+    expect(removed).toEqual(months.map((m) => `${m}.jsonl`));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+  }, 120_000);
+});
+
 describe('two imports at once', () => {
   it('of overlapping files into one journal: every record once', async () => {
     const data = tempDir();
