@@ -5,20 +5,24 @@
 // trip for every string).
 // What starts a formula: OWASP's list (=, +, -, @, tab, CR) and the fullwidth = + - @ that Apple
 // Numbers reads as the same characters.
-// A text that already begins with ' before such a character ('=x, ''+1) gets one more ': else
-// it would be written as it is and read back without its ' (=x). So the guard is "any run of '
-// then a formula character", and its undoing takes one ' off a cell of that shape: the two are
-// exact inverses (docs/decisions/2026-11-27-lossless-journal-export.md).
+// Every command's CSV follows the contract: a text that begins with one of those gets a '.
+// The journal's export, which `journal import` reads back, also guards a text that already
+// begins with ' before such a character ('=x, ''+1): else it would be written as it is and read
+// back without its ' (=x). There the guard is "any run of ' then a formula character", and its
+// undoing takes one ' off a cell of that shape: the two are exact inverses
+// (docs/decisions/2026-11-27-lossless-journal-export.md). Other commands' CSV is not read back,
+// so it keeps the contract's rule and leaves '=x as sent.
 
 const FORMULA = '[=+\\-@\\t\\r\\uff1d\\uff0b\\uff0d\\uff20]';
-const STARTS_FORMULA = new RegExp(`^'*${FORMULA}`);
+const STARTS_FORMULA = new RegExp(`^${FORMULA}`);
+const STARTS_FORMULA_AFTER_QUOTES = new RegExp(`^'*${FORMULA}`);
 const GUARDED = new RegExp(`^'+${FORMULA}`);
 
-/** Whether a text cell gets the guard on export: it starts a formula, after any run of '. */
+/** Whether a text cell of a command's CSV gets the guard (the contract's rule): it starts a formula. */
 export const needsFormulaGuard = (text: string): boolean => STARTS_FORMULA.test(text);
 
-/** The text as an export writes it: a leading ' when a spreadsheet would run it. */
-export const guardFormula = (text: string): string => (needsFormulaGuard(text) ? `'${text}` : text);
+/** The text as the journal's export writes it: a leading ' when it starts a formula after any run of '. */
+export const guardFormula = (text: string): string => (STARTS_FORMULA_AFTER_QUOTES.test(text) ? `'${text}` : text);
 
 /** A cell as an export wrote it, back to its text: the one ' the guard added, taken off. */
 export const unguardFormula = (cell: string): string => (GUARDED.test(cell) ? cell.slice(1) : cell);

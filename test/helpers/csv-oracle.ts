@@ -4,21 +4,17 @@
 // terms: a number as sent is written as sent and never prefixed; true and false as words; text
 // cleaned of terminal controls, and prefixed with ' when it began with a formula character as
 // sent or as cleaned (cleaning turns a leading CR into a line break, which csv-stringify would
-// not prefix), or with a run of ' and then one (csv-stringify leaves '=x as it is; fcast's guard
-// writes ''=x, so that its import can take exactly one ' off: core/formula-guard.ts).
+// not prefix).
 import { stringify } from 'csv-stringify/sync';
 import type { Cell } from '../../src/output/formats/delimited.js';
 import { cleanBlock } from '../../src/output/sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
-const QUOTED_FORMULA = /^'+[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function text(sent: string) {
   const cleaned = cleanBlock(sent);
-  return (FORMULA_START.test(sent) && !FORMULA_START.test(cleaned)) ||
-    QUOTED_FORMULA.test(sent) ||
-    QUOTED_FORMULA.test(cleaned)
+  return FORMULA_START.test(sent) && !FORMULA_START.test(cleaned)
     ? { value: `'${cleaned}`, escape_formulas: false }
     : cleaned;
 }

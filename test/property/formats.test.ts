@@ -89,9 +89,8 @@ function expectedText(cell: Cell, format: 'csv' | 'tsv'): string {
   if (typeof cell === 'object') return cell.number;
   if (typeof cell !== 'string') return String(cell);
   const text = cleanBlock(cell);
-  // A formula-like start as sent or as cleaned (a leading CR becomes a line break when cleaned),
-  // after any run of ' too (core/formula-guard.ts: '=x is written ''=x).
-  const formula = /^'*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+  // A formula-like start as sent or as cleaned (a leading CR becomes a line break when cleaned).
+  const formula = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
   return format === 'csv' && (formula.test(cell) || formula.test(text)) ? `'${text}` : text;
 }
 
