@@ -18,7 +18,7 @@ import { noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
 import { forecastKey, priceKey, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
 import { monthFiles, openJournalDir } from './journal-files.js';
-import { journalBatches } from './store.js';
+import { journalBatches, type ReadExtent } from './store.js';
 
 export interface ImportSummary {
   format: ExportFormat;
@@ -145,11 +145,16 @@ async function merge(
     else if (settled.get(r.origin, r.symbol, r.tf, r.ts) !== 'settled')
       settled.set(r.origin, r.symbol, r.tf, r.ts, r.status);
   };
-  // Read without the lock; each file's length then is where a batch's catch-up starts.
+  // Read without the lock; each file's length then is where a batch's catch-up starts, unless
+  // its inode (of the file read) says a prune has replaced it since.
   const dir = openJournalDir(dataDir, { create: !dryRun });
-  const sizes = new Map<string, number>();
+  const extents = new Map<string, ReadExtent>();
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
-    sizes.set(file, readRecords(join(dir!, file), 0, know, noProblems()));
+    let ino = 0;
+    const size = readRecords(join(dir!, file), 0, know, noProblems(), (stat) => {
+      ino = stat.ino;
+    });
+    extents.set(file, { size, ino });
     await yieldTurn(signal);
   }
   const summary: ImportSummary = {
@@ -163,7 +168,7 @@ async function merge(
     problems: [],
   };
   let batch: JournalRecord[] = [];
-  const batches = dryRun ? undefined : journalBatches(dataDir, sizes);
+  const batches = dryRun ? undefined : journalBatches(dataDir, extents);
   let appended = false;
   /**
    * Under the lock: what others appended since the last batch (read once, by journalBatches)

@@ -8,7 +8,7 @@
 //   then on it is a damaged line like any other); a line that does not parse or check is
 //   counted as damaged and skipped, never fatal. So is a time no date can hold (isEpochSeconds):
 //   every reader may show a record's times as ISO 8601.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
@@ -40,6 +40,7 @@ export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0, torn: 0 }
  * a callback must copy what it keeps. `onTorn` hears of bytes after the last newline. When
  * `pause` (asked after each line) says so, it stops there and returns the offset just past that
  * line: a caller that must yield to the event loop (`journal import`) goes on from it later.
+ * `opened` hears the stat of the file as opened (the one read, whatever replaces it later).
  */
 export function forEachLine(
   path: string,
@@ -47,12 +48,15 @@ export function forEachLine(
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
   pause?: () => boolean,
+  opened?: (stat: Stats) => void,
 ): number {
   // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
   // the command waiting for a writer; it is refused here instead.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
+    opened?.(stat);
     const buf = Buffer.allocUnsafe(CHUNK);
     let have = 0;
     let position = from;
@@ -178,12 +182,16 @@ export function parseLine(buf: Buffer, start: number, end: number): JournalRecor
   return checkRecord(value);
 }
 
-/** Every record of `path` from `from`, parsed in full; returns the offset past the last complete line. */
+/**
+ * Every record of `path` from `from`, parsed in full; returns the offset past the last complete
+ * line. `opened` hears the stat of the file read (forEachLine).
+ */
 export function readRecords(
   path: string,
   from: number,
   onRecord: (r: JournalRecord) => void,
   problems: ReadProblems,
+  opened?: (stat: Stats) => void,
 ): number {
   return forEachLine(
     path,
@@ -196,5 +204,7 @@ export function readRecords(
       else onRecord(r);
     },
     () => problems.torn++,
+    undefined,
+    opened,
   );
 }

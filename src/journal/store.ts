@@ -140,17 +140,27 @@ export interface JournalBatches {
   batch<T>(theirs: (r: JournalRecord) => void, work: (tx: JournalTx) => T, last: boolean): Promise<T>;
 }
 
+/** How much of a month file a writer read before its first batch, and which file that was. */
+export interface ReadExtent {
+  /** The offset past the last complete line read. */
+  size: number;
+  /** The inode of the file read (fstat of the descriptor it was read through). */
+  ino: number;
+}
+
 /**
  * Batches on the journal of `dataDir`, whose month files the caller has read up to `read`
- * (each file's length then). Each batch held the lock for its own catch-up, the index's
+ * (each file's length then, and its inode: a prune replacing the file before the first batch
+ * is then noticed however long the file has grown again). Each batch held the lock for its own catch-up, the index's
  * (loaded, parsed and caught up again) and the index's save: the lines others appended were
  * read twice, and a 1,000,000-row import saved the index 500 times.
  */
-export function journalBatches(dataDir: string, read: ReadonlyMap<string, number>): JournalBatches {
+export function journalBatches(dataDir: string, read: ReadonlyMap<string, ReadExtent>): JournalBatches {
   let index: JournalIndex | undefined;
-  // How much of each month file this writer has seen (read, or written itself), and its inode.
-  const seen = new Map(read);
-  const inodes = new Map<string, number>();
+  // How much of each month file this writer has seen (read, or written itself), and its inode:
+  // from the start, so that the first batch compares inodes too, not only lengths.
+  const seen = new Map([...read].map(([file, { size }]) => [file, size] as const));
+  const inodes = new Map([...read].map(([file, { ino }]) => [file, ino] as const));
   let unsaved = 0;
   let othersLately = 0;
   // The index file as this writer last saw it (at a batch, or its own save).

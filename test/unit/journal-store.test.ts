@@ -43,6 +43,21 @@ vi.mock('../../src/journal/lines.js', async (original) => {
   };
 });
 
+/** Run once by journal import between its unlocked read of the journal and its first batch. */
+const betweenReadAndBatch = vi.hoisted(() => ({ run: undefined as (() => Promise<void>) | undefined }));
+vi.mock('../../src/journal/import-formats.js', async (original) => {
+  const formats = await original<typeof import('../../src/journal/import-formats.js')>();
+  return {
+    ...formats,
+    yieldTurn: async (signal: AbortSignal | undefined) => {
+      const run = betweenReadAndBatch.run;
+      betweenReadAndBatch.run = undefined;
+      await run?.();
+      return formats.yieldTurn(signal);
+    },
+  };
+});
+
 const forecastAt = (ts: number, tf = '1min', symbol = 'BTC/USD'): ForecastRecord => ({
   v: 2,
   kind: 'forecast',
@@ -240,7 +255,10 @@ describe('recording', () => {
     const month = join(dir, '2026-11.jsonl');
     const index = () => readFileSync(join(dir, 'index.json'), 'utf8');
     await record(data, minutes(NOV, 3));
-    const batches = journalBatches(data, new Map([['2026-11.jsonl', statSync(month).size]]));
+    const batches = journalBatches(
+      data,
+      new Map([['2026-11.jsonl', { size: statSync(month).size, ino: statSync(month).ino }]]),
+    );
     const theirs: JournalRecord[] = [];
     const take = (r: JournalRecord) => theirs.push(r);
     let saved = index();
@@ -280,7 +298,10 @@ describe('recording', () => {
     const data = join(tempDir(), 'data');
     const month = join(journalDirOf(data), '2026-11.jsonl');
     await record(data, minutes(NOV, 10));
-    const batches = journalBatches(data, new Map([['2026-11.jsonl', statSync(month).size]]));
+    const batches = journalBatches(
+      data,
+      new Map([['2026-11.jsonl', { size: statSync(month).size, ino: statSync(month).ino }]]),
+    );
     const theirs: JournalRecord[] = [];
     await batches.batch(
       (r) => theirs.push(r),
@@ -336,6 +357,73 @@ describe('recording', () => {
       9,
       ...Array.from({ length: 20 }, (_, i) => 60 + i),
     ]);
+  });
+
+  it('a writer of many batches notices a prune replacing a month file between its unlocked read and its first batch', async () => {
+    const data = join(tempDir(), 'data');
+    const month = join(journalDirOf(data), '2026-11.jsonl');
+    await record(data, minutes(NOV, 10));
+    // The unlocked read: the file's length and inode, from the descriptor it read.
+    let ino = 0;
+    const size = readRecords(
+      month,
+      0,
+      () => {},
+      noProblems(),
+      (stat) => (ino = stat.ino),
+    );
+    expect(ino).toBe(statSync(month).ino);
+    const batches = journalBatches(data, new Map([['2026-11.jsonl', { size, ino }]]));
+    // 5 lines cut, another inode; then 20 appended: longer than read, by more than was cut.
+    await pruneJournal(data, NOV + 300, false);
+    expect(statSync(month).ino).not.toBe(ino);
+    await record(data, minutes(NOV + 3600, 20));
+    expect(statSync(month).size).toBeGreaterThan(size);
+    const theirs: JournalRecord[] = [];
+    await batches.batch(
+      (r) => theirs.push(r),
+      () => {},
+      true,
+    );
+    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
+      5,
+      6,
+      7,
+      8,
+      9,
+      ...Array.from({ length: 20 }, (_, i) => 60 + i),
+    ]);
+  });
+
+  it('journal import appends nothing twice and misses nothing when a prune and a recorder run before its first batch', async () => {
+    const data = join(tempDir(), 'data');
+    const month = join(journalDirOf(data), '2026-11.jsonl');
+    await record(data, minutes(NOV, 10));
+    const file = join(tempDir(), 'big.jsonl');
+    writeFileSync(
+      file,
+      minutes(NOV + 3600, 30)
+        .map(recordLine)
+        .join(''),
+    );
+    const read = statSync(month);
+    // After the import has read the month file without the lock: a prune cuts 5 lines (another
+    // inode), then a recorder appends 20, the first 20 of the import's 30.
+    betweenReadAndBatch.run = async () => {
+      await pruneJournal(data, NOV + 300, false);
+      await record(data, minutes(NOV + 3600, 20));
+      expect(statSync(month).ino).not.toBe(read.ino);
+      expect(statSync(month).size).toBeGreaterThan(read.size);
+    };
+    const summary = await importJournal(data, file, NOV + 7200);
+    expect(betweenReadAndBatch.run).toBeUndefined();
+    expect(summary).toMatchObject({ rows: 30, forecasts: 10, duplicates: 0, skipped: 0 });
+    keysOnce(data);
+    expect(
+      everything(data)
+        .filter((r): r is ForecastRecord => r.kind === 'forecast')
+        .map((r) => (r.ts - NOV) / 60),
+    ).toEqual([5, 6, 7, 8, 9, ...Array.from({ length: 30 }, (_, i) => 60 + i)]);
   });
 
   it('appendLines adds whole lines and says where the file ends', () => {
