@@ -13,8 +13,17 @@ export const INVISIBLE_SOURCE =
 /** One UTF-16 code unit as \uXXXX. */
 export const hexEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** Every \uXXXX (lower-case hex) back to its code unit. */
+const WRITTEN_AS_ESCAPE = new RegExp(`^(?:${INVISIBLE_SOURCE}|\\\\)$`);
+
+/**
+ * Every \uXXXX (lower-case hex) that the export writes back to its code unit: an invisible
+ * character, or the backslash of a \u in the text (written \u005c). Any other \uXXXX is text
+ * (a CSV written by hand, or before these escapes) and stays as it is.
+ */
 export const readHexEscapes = (text: string): string =>
   text.includes('\\u')
-    ? text.replace(/\\u([0-9a-f]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    ? text.replace(/\\u([0-9a-f]{4})/g, (written, h: string) => {
+        const unit = String.fromCharCode(Number.parseInt(h, 16));
+        return WRITTEN_AS_ESCAPE.test(unit) ? unit : written;
+      })
     : text;
