@@ -18,6 +18,10 @@ const spawned = [
   'test/e2e/docs.test.ts',
   'test/e2e/journal-docs.test.ts',
   'test/e2e/journal-durability.test.ts',
+  // Real processes racing on one journal (an import beside recorders), and commands that must
+  // not hang on a FIFO: both spawn the built bin, and took 34 s of the loop's 104 s.
+  'test/e2e/journal-import-concurrency.test.ts',
+  'test/e2e/journal-irregular.test.ts',
   'test/e2e/journal-sklearn.test.ts',
   'test/e2e/journal-steps.test.ts',
   'test/e2e/mock-env.test.ts',
