@@ -16,7 +16,7 @@
 // when |return_pct| < the flat band, else win when the move agrees with D, else loss.
 // A recording run applies steps 1 and 2 (scope 'exact'): its evidence is its own response, and
 // what steps 3 to 5 decide needs the recorded observations, so it waits for `journal settle`.
-import type { CandlesEvidence } from './candles.js';
+import type { CandlesEvidence } from '../api/candles.js';
 import {
   PRICE_GRACE_S,
   settledRecord,

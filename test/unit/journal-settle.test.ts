@@ -7,8 +7,8 @@ import { recordShown } from '../../src/journal/hook.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { forecastEnvelope } from '../../src/mock/forecasts.js';
 import { tempDir } from '../helpers/cli.js';
-import type { CandlesEvidence } from '../../src/journal/candles.js';
-import { readCandles } from '../../src/journal/candles.js';
+import type { CandlesEvidence } from '../../src/api/candles.js';
+import { readCandles } from '../../src/api/candles.js';
 import type { Settleable } from '../../src/journal/record.js';
 import { responseEvidence, settleForecast, type Observation, type SymbolEvidence } from '../../src/journal/settle.js';
 

@@ -4,7 +4,7 @@ import { fetchPredictions, requests } from '../../api/endpoints.js';
 import { dataDir } from '../../config/settings.js';
 import { mapSettledWithLimit } from '../../core/concurrency.js';
 import { amend, ConfigError, FcastError } from '../../core/errors.js';
-import { readCandles } from '../../journal/candles.js';
+import { readCandles } from '../../api/candles.js';
 import { DEFAULT_FLAT_BAND_PCT, priceRecord, type PriceRecord, type SettlementRecord } from '../../journal/record.js';
 import { responseEvidence } from '../../journal/settle.js';
 import { appendSettlements, judge, readOpen, withObservation, type SettleSummary } from '../../journal/settling.js';
