@@ -28,6 +28,12 @@ import { journalBatches, withJournal } from '../../src/journal/store.js';
 import { renderDelimited } from '../../src/output/formats/delimited.js';
 import { tempDir } from '../helpers/cli.js';
 
+/** The minutes after NOV that the records stand for. */
+const minutesOf = (records: JournalRecord[]) => records.map((r) => ((r as ForecastRecord).ts - NOV) / 60);
+
+/** What a batch after a prune of minutes 0-4 and a recorder's 20 forecasts from NOV + 1 h must hand over. */
+const PRUNED_THEN_RECORDED = [5, 6, 7, 8, 9, ...Array.from({ length: 20 }, (_, i) => 60 + i)];
+
 const NOV = Date.UTC(2026, 10, 22, 12) / 1000;
 
 /** Where each full read of a journal file began (readRecords' `from`): what the store took in. */
@@ -349,14 +355,7 @@ describe('recording', () => {
       () => {},
       true,
     );
-    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
-      5,
-      6,
-      7,
-      8,
-      9,
-      ...Array.from({ length: 20 }, (_, i) => 60 + i),
-    ]);
+    expect(minutesOf(theirs)).toEqual(PRUNED_THEN_RECORDED);
   });
 
   it('a writer of many batches notices a prune replacing a month file between its unlocked read and its first batch', async () => {
@@ -385,14 +384,7 @@ describe('recording', () => {
       () => {},
       true,
     );
-    expect(theirs.map((r) => ((r as ForecastRecord).ts - NOV) / 60)).toEqual([
-      5,
-      6,
-      7,
-      8,
-      9,
-      ...Array.from({ length: 20 }, (_, i) => 60 + i),
-    ]);
+    expect(minutesOf(theirs)).toEqual(PRUNED_THEN_RECORDED);
   });
 
   it('journal import appends nothing twice and misses nothing when a prune and a recorder run before its first batch', async () => {
