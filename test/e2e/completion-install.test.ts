@@ -6,7 +6,7 @@ import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { alive, BIN, tempDir } from '../helpers/cli.js';
 import { pasteBlocks, readDoc } from '../helpers/docs.js';
 
 const installed = (tool: string, arg = '--version') => spawnSync(tool, [arg], { stdio: 'ignore' }).status === 0;
@@ -19,15 +19,6 @@ const SHELLS = [
 ] as const;
 
 const blocks = pasteBlocks(readDoc('README.md'), 'README.md');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A terminal 120 x 40 running `command` in tmux, on a server of its own (its socket in a temporary directory). */
 class Terminal {

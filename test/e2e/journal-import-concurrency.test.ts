@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnFcast, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { forecastAt } from '../helpers/journal-round-trip.js';
 import { SESSION_START } from '../helpers/journal-session.js';
 
 const emu = useEmulator({ seed: 'import-beside-recorders' });
@@ -25,26 +26,17 @@ function importFile(): string {
     const symbol = `S${i % 50}/USD`;
     const ts = from + Math.floor(i / 50) * 3600;
     lines.push(
-      JSON.stringify({
-        v: 2,
-        kind: 'forecast',
-        origin: IMPORT_ORIGIN,
-        symbol,
-        tf: '1h',
-        ts,
-        horizon_min: 60,
-        target_t: ts + 3600,
-        anchor_price: 100 + (i % 7),
-        target_price: null,
-        direction: i % 2 ? 'long' : 'short',
-        p_long: 0.5,
-        p_short: 0.4,
-        p_flat: 0.1,
-        tier: null,
-        delay_min: null,
-        server_t: null,
-        recorded_at: ts,
-      }),
+      JSON.stringify(
+        forecastAt(0, {
+          origin: IMPORT_ORIGIN,
+          symbol,
+          ts,
+          target_t: ts + 3600,
+          anchor_price: 100 + (i % 7),
+          direction: i % 2 ? 'long' : 'short',
+          recorded_at: ts,
+        }),
+      ),
       JSON.stringify({
         v: 2,
         kind: 'settlement',

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { alive, runCli, tempDir } from '../helpers/cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
 /** The environment of a spawned emulator: a data directory of its own, never the user's. */
@@ -140,15 +140,6 @@ async function pidsFromShell(shell: string, script: string): Promise<number[]> {
   child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
   await once(child, 'close');
   return out.trim().split('\n').map(Number);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
