@@ -92,7 +92,7 @@ describe('a file system without hard links', () => {
 });
 
 describe('waiting for a live lock', () => {
-  it('tries again a few ms apart at first, then every 50 ms or so: no busy loop', async () => {
+  it('tries again a few ms apart at first, then every 20 ms or so: no busy loop', async () => {
     const lock = join(tempDir(), 'w.lock');
     writeFileSync(lock, ownerText(process.pid, 'holder'));
     let tries = 0;
@@ -101,14 +101,14 @@ describe('waiting for a live lock', () => {
       linkReal(from, to);
     };
     vi.useFakeTimers();
-    // Jitter pinned at 0.75 (0.5 + 0.25): waits of 0.75 x (2, 4, ... 48) ms, then 0.75 x 50.
+    // Jitter pinned at 0.75 (0.5 + 0.25): waits of 0.75 x (2, 4, ... 18) ms, then 0.75 x 20.
     vi.spyOn(Math, 'random').mockReturnValue(0.25);
     const waited = expect(acquireLock(lock, 'w', 1_000)).rejects.toThrow('w is locked by another fcast');
     await vi.advanceTimersByTimeAsync(1_100);
     await waited;
-    // The fake clock cuts each wait to whole ms: the first 24 come to 444 ms, then 37 ms each,
-    // and the 16th of those passes 1 s; a try before each wait and a last one after.
-    expect(tries).toBe(41);
+    // The fake clock cuts each wait to whole ms: the first 9 come to 65 ms, then 15 ms each,
+    // and the 63rd of those passes 1 s; a try before each wait and a last one after.
+    expect(tries).toBe(73);
   });
 });
 

@@ -52,6 +52,36 @@ describe('acquireLock', () => {
     expect(() => release()).not.toThrow();
   });
 
+  it('lets a bulk writer (yieldToWaiters) wait while a live writer waits, and only then take the free lock', async () => {
+    const lock = join(tempDir(), 'journal.lock');
+    // A waiting recorder: its claim beside the lock (this process, alive).
+    const claim = `${lock}.claim-waiting`;
+    writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
+    let taken = false;
+    const bulk = acquireLock(lock, 'x', 5_000, { yieldToWaiters: true }).then((release) => {
+      taken = true;
+      return release;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(taken).toBe(false);
+    expect(existsSync(lock)).toBe(false);
+    rmSync(claim);
+    (await bulk)();
+    expect(taken).toBe(true);
+    // A writer without the manners takes the free lock at once, waiters or not.
+    writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
+    (await acquireLock(lock, 'x', 50))();
+  });
+
+  it("lets a bulk writer ignore a dead writer's claim", async () => {
+    const lock = join(tempDir(), 'journal.lock');
+    writeFileSync(`${lock}.claim-dead`, owner(deadPid, hostname(), 'dead'));
+    // 50 ms: far less than it would let a live waiter go first (a second).
+    const release = await acquireLock(lock, 'x', 50, { yieldToWaiters: true });
+    expect(existsSync(lock)).toBe(true);
+    release();
+  });
+
   it('gives two takers of one lock different tokens, and waits for a live holder', async () => {
     const lock = join(tempDir(), 'x.lock');
     const first = await acquireLock(lock, 'x');
