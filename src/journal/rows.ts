@@ -48,7 +48,9 @@ export const EXPORT_COLUMNS = [
 
 /**
  * Written after them: the move, why a forecast is unsettleable, its tier, the service it came
- * from (its origin; empty when unknown), and ISO twins of the times.
+ * from (its origin; empty when unknown), the server's clock when it was shown, when it was
+ * settled and with what flat band (so that an import into an empty journal gives the same
+ * records), and ISO twins of the times.
  */
 export const EXTRA_COLUMNS = [
   'move',
@@ -56,10 +58,15 @@ export const EXTRA_COLUMNS = [
   'tier',
   'delay_min',
   'origin',
+  'server_t',
+  'settled_at',
+  'flat_band_pct',
   'ts_iso',
   'target_t_iso',
   'settle_t_iso',
   'recorded_at_iso',
+  'server_t_iso',
+  'settled_at_iso',
 ] as const;
 
 export type Column = (typeof EXPORT_COLUMNS)[number] | (typeof EXTRA_COLUMNS)[number];
@@ -108,10 +115,15 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
     tier: f.tier,
     delay_min: f.delay_min,
     origin: f.origin,
+    server_t: f.server_t,
+    settled_at: s?.settled_at ?? null,
+    flat_band_pct: settled?.flat_band_pct ?? null,
     ts_iso: iso(f.ts),
     target_t_iso: iso(f.target_t),
     settle_t_iso: iso(settled?.settle_t ?? null),
     recorded_at_iso: iso(f.recorded_at),
+    server_t_iso: iso(f.server_t),
+    settled_at_iso: iso(s?.settled_at ?? null),
   };
 }
 
@@ -225,6 +237,12 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
   ].filter(Boolean);
   if (bad.length > 0) return { error: `bad ${bad.join(', ')}` };
   const delay = cellNumber(row.delay_min);
+  // Optional (an export from before they were written has none): the server's clock, when
+  // the settlement was made and its band; without them, none, the import's time, the default.
+  const serverT = 'server_t' in row ? epoch('server_t') : undefined;
+  const settledAt = ('settled_at' in row ? epoch('settled_at') : undefined) ?? importedAt;
+  const band = cellNumber(row.flat_band_pct);
+  const flatBandPct = band !== null && band !== undefined && band >= 0 ? band : DEFAULT_FLAT_BAND_PCT;
   const origin = rowOrigin(row.origin, defaultOrigin);
   if (origin === undefined) return { error: 'bad origin (a URL origin like https://api.example.com, or unknown)' };
   const forecast: ForecastRecord = {
@@ -244,14 +262,14 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     p_flat: pf!,
     tier: cellText(row.tier),
     delay_min: delay !== null && delay !== undefined && Number.isInteger(delay) ? delay : null,
-    server_t: null,
+    server_t: serverT ?? null,
     recorded_at: recordedAt!,
   };
   const status = cellText(row.status);
   if (status === 'open') return { records: [forecast] };
   if (status === 'unsettleable')
     return {
-      records: [forecast, unsettleableRecord(forecast, cellText(row.reason) ?? 'imported as unsettleable', importedAt)],
+      records: [forecast, unsettleableRecord(forecast, cellText(row.reason) ?? 'imported as unsettleable', settledAt)],
     };
   if (status !== 'settled') return { error: `bad status (open, settled or unsettleable)` };
   const close = num('settle_price');
@@ -263,7 +281,7 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     return { error: 'a settled row needs an anchor_price above 0' };
   if (closeT < forecast.target_t)
     return { error: 'settle_t is before target_t: a price from before the target is never used' };
-  const settled = settledRecord(forecast, { price: close, t: closeT, source }, DEFAULT_FLAT_BAND_PCT, importedAt);
+  const settled = settledRecord(forecast, { price: close, t: closeT, source }, flatBandPct, settledAt);
   return { records: [forecast, settled] };
 }
 

@@ -98,9 +98,14 @@ export type Entry = [ForecastRecord, 'open' | 'settled' | 'unsettleable', number
  */
 export function generatedJournal(text: ForecastText): fc.Arbitrary<Entry[]> {
   const forecast = fc
-    .record({ ...text, k: fc.integer({ min: 0, max: 50 }), anchor: fc.integer({ min: 1, max: 1_000_000 }) })
-    .map(({ symbol, tf, k, direction, anchor, tier }) =>
-      forecastAt(k, { symbol, tf, direction, tier, anchor_price: anchor / 100 }),
+    .record({
+      ...text,
+      k: fc.integer({ min: 0, max: 50 }),
+      anchor: fc.integer({ min: 1, max: 1_000_000 }),
+      serverT: fc.option(fc.integer({ min: NOV, max: NOV + 9_000 }), { nil: null }),
+    })
+    .map(({ symbol, tf, k, direction, anchor, tier, serverT }) =>
+      forecastAt(k, { symbol, tf, direction, tier, anchor_price: anchor / 100, server_t: serverT }),
     );
   const shown = (t: string) => (['csv', 'tsv', 'jsonl'] as const).map((f) => shownAs(f, t)).join('\u0000');
   return fc.uniqueArray(
@@ -118,13 +123,20 @@ export function generatedJournal(text: ForecastText): fc.Arbitrary<Entry[]> {
   );
 }
 
+/** Settled when and with what band: drawn from the close, so that records differ in both. */
+const settledAt = (close: number): number => NOV + 9000 + (close % 997);
+const bandOf = (close: number): number => [0.01, 0.25, 0][close % 3]!;
+
 const recordsOf = (entries: Entry[], reason: string): JournalRecord[] =>
   entries.flatMap(([f, status, close, own]): JournalRecord[] =>
     status === 'open'
       ? [f]
       : status === 'settled'
-        ? [f, settledRecord(f, { price: close / 100, t: f.target_t, source: 'candles' }, 0.01, NOV + 9000)]
-        : [f, unsettleableRecord(f, own ?? reason, NOV + 9000)],
+        ? [
+            f,
+            settledRecord(f, { price: close / 100, t: f.target_t, source: 'candles' }, bandOf(close), settledAt(close)),
+          ]
+        : [f, unsettleableRecord(f, own ?? reason, settledAt(close))],
   );
 
 /** Writes the entries into the journal in `data`; an unsettleable one says its own reason, else `reason`. */

@@ -6,7 +6,7 @@
 // export never carries one). Measured before (3,000 cases a format): every format added
 // records to itself: CSV and TSV dropped controls and bidi marks, read "" as no value and '=x
 // as =x; all three imported a masked key as a new symbol.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,16 @@ const rowsOf = (data: string): JournalRow[] => {
   const rows: JournalRow[] = [];
   forEachRow(openJournalDir(data, { create: false }), {}, 0.01, (r) => rows.push(r));
   return rows;
+};
+
+/** The journal's records as its files hold them, sorted: an import writes a row's two together. */
+const recordsIn = (data: string): Array<Record<string, unknown>> => {
+  const dir = join(data, 'journal');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 };
 
 const TERMINAL_ACTS_ON =
@@ -86,6 +96,13 @@ describe.each(['jsonl', 'csv', 'tsv'] as const)('a journal of any text exported 
         expect(exportText(other, format)).toBe(first);
         // The same records, text for text; a key arrives as the export showed it, masked.
         expect(rowsOf(other)).toEqual(rowsOf(data).map((r) => shownRow(r, format)));
+        // Field for field: the server's clock, when and with what band each was settled too.
+        const masked = (r: Record<string, unknown>) => shownRow(r as JournalRow, format);
+        expect(recordsIn(other)).toEqual(
+          recordsIn(data)
+            .map(masked)
+            .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+        );
       }),
       { numRuns: JOURNAL_RUNS },
     );
