@@ -116,10 +116,10 @@ function loadSplit(entry) {
  * `cachedData(file)` (a code cache, or undefined) and run once: its require serves './…'
  * from the file's own directory through the loader, and anything else through `require`.
  * The one loader of the split bundle here, of the build's warm-up (scripts/build.js, which
- * keeps each Script through `compiled` to make the caches) and of the standalone executable's
- * assets (scripts/build-sea.js).
+ * gives `scripts`: each file's Script, compiled once for all its loaders, to make the caches
+ * from) and of the standalone executable's assets (scripts/build-sea.js).
  */
-function wrappedLoader({ read, cachedData = () => undefined, require: other, compiled }) {
+function wrappedLoader({ read, cachedData = () => undefined, require: other, scripts }) {
   const { Script } = require('node:vm');
   const modules = new Map();
   function load(file) {
@@ -128,8 +128,10 @@ function wrappedLoader({ read, cachedData = () => undefined, require: other, com
     module = { exports: {} };
     modules.set(file, module);
     const dir = file.slice(0, file.lastIndexOf('/'));
-    const script = new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file, cachedData: cachedData(file) });
-    compiled?.(file, script);
+    const script =
+      scripts?.get(file) ??
+      new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file, cachedData: cachedData(file) });
+    scripts?.set(file, script);
     const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : other(spec));
     script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, dir);
     return module.exports;
