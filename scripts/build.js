@@ -13,7 +13,7 @@
 //                   node:http): its own file, so that no other run reads or parses it, and in the
 //                   package, so that an installed fcast needs nothing from node_modules (the
 //                   package has no runtime dependencies: it installs offline).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import Module from 'node:module';
@@ -286,6 +286,24 @@ try {
   console.warn(`build: code cache without warm-up (${err?.message ?? err})`);
 }
 for (const file of splitFiles) writeCodeCache(file, scripts.get(file) ?? wrapped(file));
+// The root's help, for bin/fcast.js to write without loading the bundle (fastHelp): what the
+// bundle just made prints on a pipe, without colour, outside GitHub Actions, with no config.
+const helpDir = mkdtempSync(join(tmpdir(), 'fcast-build-'));
+try {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(FORCE_COLOR|CLICOLOR_FORCE|GITHUB_ACTIONS|FCAST_.*)$/.test(name),
+    ),
+  );
+  const help = spawnSync(process.execPath, ['bin/fcast.js', '--help'], {
+    env: { ...env, FCAST_CONFIG_DIR: helpDir, NODE_DISABLE_COMPILE_CACHE: '1' },
+  });
+  if (help.status !== 0 || help.stderr.length > 0 || help.stdout.length === 0)
+    throw new Error(`build: fcast --help exited ${help.status}: ${help.stderr}`);
+  writeFileSync(`${SPLIT}/help.txt`, help.stdout);
+} finally {
+  rmSync(helpDir, { recursive: true, force: true });
+}
 // The one-file bundle's cache, of its top level, for the standalone executable, which loads
 // dist/fcast.cjs (not the split files) and checks this cache is of that bundle and this Node.
 const whole = resolve('dist/fcast.cjs');
