@@ -3,8 +3,9 @@
 // bin/fcast.js loads without starting Node's ES module loader, and without resolving and
 // compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
 //   dist/split/     what bin runs: src/entry.ts split at every dynamic import into an entry
-//                   (fcast.cjs) and chunks loaded when a command runs them, each with the code
-//                   cache made here (docs/decisions/2026-11-27-startup.md)
+//                   (fcast.cjs) and a file per dynamic import, loaded when a command runs it,
+//                   each with the code cache made here (docs/decisions/2026-11-27-startup.md);
+//                   help.txt, the root's help, which bin writes itself
 //   dist/fcast.cjs  the same in one file (src/entry.ts), for a consumer that takes one script
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
 // Their import.meta.url is that of a file in dist/core/, as deep as src/core/package-files.ts,
