@@ -53,6 +53,8 @@ if (require.main === module) {
     writeOut(`${JSON.stringify(about, null, 2)}\n`);
   } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {
     // Listed by dist/tab.cjs.
+  } else if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') && fastHelp()) {
+    // Written from dist/split/help.txt.
   } else {
     run().catch((err) => {
       process.stderr.write(`fcast: internal error: ${err?.message ?? err}\n`);
@@ -76,6 +78,32 @@ function fastTab() {
   const tab = freshBundle('tab.cjs');
   if (tab === undefined) return false;
   require(tab).completeSymbols(writeOut);
+  return true;
+}
+
+/**
+ * The root's help (`fcast --help`, `-h`, `help`) as main prints it on a pipe or to a file: 80
+ * columns, no colour. `npm run build` writes it (dist/split/help.txt) from the bundle it has
+ * just made; test/e2e/help-tree.test.ts holds it to what the whole command tree prints. False
+ * (main answers) for a terminal (its width), forced colour (main's hasColors), under GitHub
+ * Actions (main's filter of workflow commands), and when the text is missing or stale. The
+ * text is constant and holds nothing the redactor would mask.
+ */
+function fastHelp() {
+  const { FORCE_COLOR, CLICOLOR_FORCE, NO_COLOR, GITHUB_ACTIONS } = process.env;
+  if (GITHUB_ACTIONS === 'true' || CLICOLOR_FORCE !== undefined) return false;
+  if (!NO_COLOR && FORCE_COLOR && FORCE_COLOR !== '0' && FORCE_COLOR !== 'false') return false;
+  const fs = require('node:fs');
+  let stat;
+  try {
+    stat = fs.fstatSync(1);
+  } catch {
+    return false;
+  }
+  if (!(stat.isFIFO() || stat.isSocket() || stat.isFile())) return false;
+  const help = freshBundle('split/help.txt');
+  if (help === undefined) return false;
+  writeOut(fs.readFileSync(help));
   return true;
 }
 
@@ -116,10 +144,10 @@ function loadSplit(entry) {
  * `cachedData(file)` (a code cache, or undefined) and run once: its require serves './…'
  * from the file's own directory through the loader, and anything else through `require`.
  * The one loader of the split bundle here, of the build's warm-up (scripts/build.js, which
- * keeps each Script through `compiled` to make the caches) and of the standalone executable's
- * assets (scripts/build-sea.js).
+ * gives `scripts`: each file's Script, compiled once for all its loaders, to make the caches
+ * from) and of the standalone executable's assets (scripts/build-sea.js).
  */
-function wrappedLoader({ read, cachedData = () => undefined, require: other, compiled }) {
+function wrappedLoader({ read, cachedData = () => undefined, require: other, scripts }) {
   const { Script } = require('node:vm');
   const modules = new Map();
   function load(file) {
@@ -128,8 +156,10 @@ function wrappedLoader({ read, cachedData = () => undefined, require: other, com
     module = { exports: {} };
     modules.set(file, module);
     const dir = file.slice(0, file.lastIndexOf('/'));
-    const script = new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file, cachedData: cachedData(file) });
-    compiled?.(file, script);
+    const script =
+      scripts?.get(file) ??
+      new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file, cachedData: cachedData(file) });
+    scripts?.set(file, script);
     const chunkRequire = (spec) => (spec.startsWith('./') ? load(`${dir}/${spec.slice(2)}`) : other(spec));
     script.runInThisContext().call(module.exports, module.exports, chunkRequire, module, file, dir);
     return module.exports;

@@ -465,11 +465,14 @@ function print(seconds) {
   // What each case loaded (the same in every round: the last one's), and when its first byte
   // came. Modules: the source modules in the files of dist/split/ it read (the build's list).
   const holds = JSON.parse(readFileSync(fileURLToPath(new URL('../dist/split-modules.json', import.meta.url)), 'utf8'));
+  // Counted once each: a chunk that two packs of a run hold runs once.
   const modules = (names) =>
-    names
-      .split(',')
-      .filter((file) => file.startsWith('split/'))
-      .reduce((n, file) => n + (holds[file.slice('split/'.length)]?.length ?? 0), 0);
+    new Set(
+      names
+        .split(',')
+        .filter((file) => file.startsWith('split/'))
+        .flatMap((file) => (holds[file.slice('split/'.length)] ?? []).map(([input]) => input)),
+    ).size;
   console.log(
     `\n${'case'.padEnd(width)}  ${'1st byte ms'.padStart(11)}  ${'builtins'.padStart(8)}  ${'JS files'.padStart(8)}  ${'source KB'.padStart(9)}  ${'cache KB'.padStart(8)}  ${'modules'.padStart(7)}${process.env.BENCH_FILES ? '  files read' : ''}`,
   );

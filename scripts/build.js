@@ -3,8 +3,9 @@
 // bin/fcast.js loads without starting Node's ES module loader, and without resolving and
 // compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
 //   dist/split/     what bin runs: src/entry.ts split at every dynamic import into an entry
-//                   (fcast.cjs) and chunks loaded when a command runs them, each with the code
-//                   cache made here (docs/decisions/2026-11-27-startup.md)
+//                   (fcast.cjs) and a file per dynamic import, loaded when a command runs it,
+//                   each with the code cache made here (docs/decisions/2026-11-27-startup.md);
+//                   help.txt, the root's help, which bin writes itself
 //   dist/fcast.cjs  the same in one file (src/entry.ts), for a consumer that takes one script
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
 // Their import.meta.url is that of a file in dist/core/, as deep as src/core/package-files.ts,
@@ -13,7 +14,7 @@
 //                   node:http): its own file, so that no other run reads or parses it, and in the
 //                   package, so that an installed fcast needs nothing from node_modules (the
 //                   package has no runtime dependencies: it installs offline).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import Module from 'node:module';
@@ -117,9 +118,10 @@ await build({
 // reads the HTTP stack, `--help` no command's action, and no run reads and compiles 900 KB.
 // esbuild splits only ES modules: each file is then turned into CommonJS, its import() into
 // a require() (`dynamic-import: false`), so that bin's vm.Script loader can serve it and no
-// ES module loader starts. Chunks require one another as './chunk-….cjs': under a plain
-// require (the npm package, which ships no code cache) Node resolves them beside the file;
-// bin's loader serves them itself, each with its code cache.
+// ES module loader starts. The files are then packed (below): the entry with every chunk it
+// requires at its top, each dynamic import with the chunks it requires; a pack asks for the
+// entry as './fcast.cjs', which under a plain require (the npm package, which ships no code
+// cache) Node resolves beside the file and bin's loader serves itself, with its code cache.
 const SPLIT = 'dist/split';
 rmSync(SPLIT, { recursive: true, force: true });
 const split = await build({
@@ -157,12 +159,47 @@ for (const pending = [entryOut]; pending.length > 0; ) {
     pending.push(path);
   }
 }
+// Every other file is one of the dynamic imports (a command module, an action's heavy part),
+// packed with the chunks it requires at its top, directly or not, the same way: `journal
+// report` read 19 files for its action, each costing a stat, two reads and a Script (~0.5 ms
+// of CPU each, about half of it whatever the file's size). A chunk that two packs need is in
+// both, but runs once: each pack hands its chunks to the entry (__define), which keeps the
+// first definition of each and one instance of each module, whichever pack asks first. The
+// copies double dist/split/ (0.86 -> 1.85 MB, 218 -> 463 KB gzipped); a chunk shared by many
+// packs kept as a file of its own left `demo` 14 files and `journal report` 11, and slower.
+const dynamic = new Set(
+  Object.values(outputs).flatMap(({ imports }) =>
+    imports.filter(({ path, kind }) => kind === 'dynamic-import' && outputs[path]).map(({ path }) => name(path)),
+  ),
+);
+const roots = Object.keys(outputs).filter(
+  (path) => path !== entryOut && !packed.has(name(path)) && dynamic.has(name(path)),
+);
+/** A dynamic import's file and the chunks it requires at its top, not counting the entry's. */
+const closure = (root) => {
+  const chunks = new Set([name(root)]);
+  for (const pending = [root]; pending.length > 0; ) {
+    for (const { path, kind } of outputs[pending.pop()].imports) {
+      const chunk = name(path);
+      if (kind !== 'import-statement' || !outputs[path] || path === entryOut || packed.has(chunk) || chunks.has(chunk))
+        continue;
+      chunks.add(chunk);
+      pending.push(path);
+    }
+  }
+  return [...chunks];
+};
+const packs = new Map(roots.map((root) => [name(root), closure(root)]));
+const reached = new Set([name(entryOut), ...packed, ...[...packs.values()].flat()]);
+const unreached = Object.keys(outputs).filter((path) => !reached.has(name(path)));
+if (unreached.length > 0) throw new Error(`build: no pack holds ${unreached.map(name).join(', ')}`);
 // Which modules each file holds, for `npm run bench` (what a run loaded); not in the package.
-const holds = Object.fromEntries(Object.keys(outputs).map((path) => [name(path), []]));
-for (const [path, { inputs }] of Object.entries(outputs)) {
-  const into = packed.has(name(path)) ? name(entryOut) : name(path);
-  holds[into].push(...Object.entries(inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]));
-}
+const inputsOf = (chunk) =>
+  Object.entries(outputs[`${SPLIT}/${chunk}`].inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]);
+const holds = {
+  [name(entryOut)]: [name(entryOut), ...packed].flatMap(inputsOf),
+  ...Object.fromEntries([...packs].map(([root, chunks]) => [root, chunks.flatMap(inputsOf)])),
+};
 writeFileSync('dist/split-modules.json', `${JSON.stringify(holds)}\n`);
 const splitFiles = [];
 const code = new Map();
@@ -186,26 +223,26 @@ for (const out of split.outputFiles) {
   code.set(name(out.path), result.code.replace(exported, 'module.exports=__defProp($1,"__esModule",{value:!0});'));
   splitFiles.push(out.path);
 }
-// The entry's file: the packed chunks as functions, each run once when first required (by the
-// entry or by any chunk), then the entry itself with that require. A chunk outside the pack
-// asks the entry (already loaded, whichever loader runs them) for a packed one: one instance
-// of each module, and no file of its own to read.
-const pack = [...packed].map(
-  (chunk) => `${JSON.stringify(chunk)}:function(exports,require,module,__filename,__dirname){${code.get(chunk)}\n}`,
-);
+// A chunk as a function of Node's module wrapper's arguments, run once when first required.
+const asFunction = (chunk) =>
+  `${JSON.stringify(chunk)}:function(exports,require,module,__filename,__dirname){${code.get(chunk)}\n}`;
+// The entry's file: the packed chunks, each run once when first required (by the entry or by
+// any chunk), then the entry itself with that require; __define takes a pack's chunks. A
+// chunk's require of another, packed or not, is the entry's: one instance of each module.
 code.set(
   name(entryOut),
-  `const __fcastPack=((own)=>{const chunks={${pack.join(',\n')}};const done=new Map();const req=(spec)=>{const chunk=spec.startsWith('./')?spec.slice(2):'';if(!Object.hasOwn(chunks,chunk))return own(spec);let m=done.get(chunk);if(!m){m={exports:{}};done.set(chunk,m);chunks[chunk].call(m.exports,m.exports,req,m,__dirname+'/'+chunk,__dirname)}return m.exports};return req})(require);\n` +
-    `(function(require){${code.get(name(entryOut))}\n})(__fcastPack);\nmodule.exports.__packed=(chunk)=>__fcastPack('./'+chunk);\n`,
+  `const __fcastPack=((own)=>{const chunks={${[...packed].map(asFunction).join(',\n')}};const done=new Map();const req=(spec)=>{const chunk=spec.startsWith('./')?spec.slice(2):'';if(!Object.hasOwn(chunks,chunk))return own(spec);let m=done.get(chunk);if(!m){m={exports:{}};done.set(chunk,m);chunks[chunk].call(m.exports,m.exports,req,m,__dirname+'/'+chunk,__dirname)}return m.exports};req.define=(defs)=>{for(const chunk of Object.keys(defs))if(!Object.hasOwn(chunks,chunk))chunks[chunk]=defs[chunk]};return req})(require);\n` +
+    `(function(require){${code.get(name(entryOut))}\n})(__fcastPack);\nmodule.exports.__packed=(chunk)=>__fcastPack('./'+chunk);module.exports.__define=__fcastPack.define;\n`,
 );
-const packedRequire = /require\("\.\/([\w-]+\.cjs)"\)/g;
-for (const [chunk, text] of code) {
-  if (packed.has(chunk) || chunk === name(entryOut)) continue;
-  const asked = (whole, wanted) =>
-    packed.has(wanted) ? `require("./${name(entryOut)}").__packed("${wanted}")` : whole;
-  code.set(chunk, text.replace(packedRequire, asked));
+// A dynamic import's file: its chunks handed to the entry, then its own module through the
+// entry's require (already loaded, whichever loader runs them).
+for (const [root, chunks] of packs) {
+  code.set(
+    root,
+    `const __fcast=require("./${name(entryOut)}");__fcast.__define({${chunks.map(asFunction).join(',\n')}});\nmodule.exports=__fcast.__packed(${JSON.stringify(root)});\n`,
+  );
 }
-splitFiles.splice(0, Infinity, ...splitFiles.filter((path) => !packed.has(name(path))));
+splitFiles.splice(0, Infinity, ...splitFiles.filter((path) => name(path) === name(entryOut) || packs.has(name(path))));
 for (const path of splitFiles) writeFileSync(path, code.get(name(path)));
 // bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic
 // import() has no loader and throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: esbuild turns every
@@ -236,17 +273,38 @@ const scripts = new Map();
 const splitDir = resolve(SPLIT);
 const read = (file) => readFileSync(file, 'utf8');
 const wrapped = (file) => new Script(WRAPPER[0] + read(file) + WRAPPER[1], { filename: file });
-const loadChunk = wrappedLoader({
-  read,
-  require: Module.createRequire(join(splitDir, 'fcast.cjs')),
-  compiled: (file, script) => scripts.set(file, script),
-});
+// Each warm-up command runs in a module graph of its own, as in a process of its own: a chunk
+// that several packs hold runs from the first pack its command loads, and it is that copy whose
+// functions the command compiles. The Scripts are shared by the graphs, so each file's cache
+// holds what every command compiled of it.
+const freshEntry = () =>
+  wrappedLoader({ read, require: Module.createRequire(join(splitDir, 'fcast.cjs')), scripts })(
+    join(splitDir, 'fcast.cjs'),
+  );
 try {
-  await warmUp(loadChunk(join(splitDir, 'fcast.cjs')));
+  await warmUp(freshEntry);
 } catch (err) {
   console.warn(`build: code cache without warm-up (${err?.message ?? err})`);
 }
 for (const file of splitFiles) writeCodeCache(file, scripts.get(file) ?? wrapped(file));
+// The root's help, for bin/fcast.js to write without loading the bundle (fastHelp): what the
+// bundle just made prints on a pipe, without colour, outside GitHub Actions, with no config.
+const helpDir = mkdtempSync(join(tmpdir(), 'fcast-build-'));
+try {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(FORCE_COLOR|CLICOLOR_FORCE|GITHUB_ACTIONS|FCAST_.*)$/.test(name),
+    ),
+  );
+  const help = spawnSync(process.execPath, ['bin/fcast.js', '--help'], {
+    env: { ...env, FCAST_CONFIG_DIR: helpDir, NODE_DISABLE_COMPILE_CACHE: '1' },
+  });
+  if (help.status !== 0 || help.stderr.length > 0 || help.stdout.length === 0)
+    throw new Error(`build: fcast --help exited ${help.status}: ${help.stderr}`);
+  writeFileSync(`${SPLIT}/help.txt`, help.stdout);
+} finally {
+  rmSync(helpDir, { recursive: true, force: true });
+}
 // The one-file bundle's cache, of its top level, for the standalone executable, which loads
 // dist/fcast.cjs (not the split files) and checks this cache is of that bundle and this Node.
 const whole = resolve('dist/fcast.cjs');
@@ -260,7 +318,7 @@ function writeCodeCache(file, script) {
 }
 
 /** Runs the commands most often timed, in-process, against an emulator in a child process. */
-async function warmUp({ main, realContext }) {
+async function warmUp(freshEntry) {
   // The emulator runs from the bin in its own process, so that its code stays out of the cache.
   // The bundle has no cache of its own yet: Node's (22+) would leave a directory in /tmp.
   const mock = spawn(process.execPath, ['bin/fcast.js', 'mock', '--port', '0', '--print-env'], {
@@ -276,7 +334,6 @@ async function warmUp({ main, realContext }) {
     if (!exported.FCAST_BASE_URL) throw new Error('the emulator printed no base URL');
     const configDir = mkdtempSync(join(tmpdir(), 'fcast-build-'));
     const sink = { write: () => true };
-    const ctx = realContext(new AbortController().signal);
     // No proxy variables: the emulator is on loopback, and a proxy must never hold up a build.
     const own = Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name));
     const env = {
@@ -286,7 +343,6 @@ async function warmUp({ main, realContext }) {
       FCAST_DATA_DIR: join(configDir, 'data'),
       NO_COLOR: '1',
     };
-    const warm = { ...ctx, env, io: { stdout: sink, stderr: sink, stdin: ctx.io.stdin } };
     try {
       for (const argv of [
         ['demo', '--json'],
@@ -300,7 +356,9 @@ async function warmUp({ main, realContext }) {
         ['journal', 'report', '--offline'],
         ['--help'],
       ]) {
-        const code = await main(argv, warm);
+        const { main, realContext } = freshEntry();
+        const ctx = realContext(new AbortController().signal);
+        const code = await main(argv, { ...ctx, env, io: { stdout: sink, stderr: sink, stdin: ctx.io.stdin } });
         if (code !== 0) throw new Error(`fcast ${argv.join(' ')} exited ${code}`);
       }
     } finally {

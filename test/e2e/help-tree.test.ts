@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/cmdutil/command.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { expectExit, runCli } from '../helpers/cli.js';
+import { expectExit, runCli, spawnFcast } from '../helpers/cli.js';
 
 /** The whole tree, printing into `out`: as main's program is configured, on a pipe (80 columns). */
 async function wholeTree(out: { text: string }): Promise<Command> {
@@ -56,6 +56,21 @@ describe('help from part of the tree', () => {
       const r = await runCli(argv);
       expectExit(r, 0);
       expect(r.stdout, argv.join(' ')).toBe(expected);
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('the installed command: --help, -h and help on a pipe (the text the build wrote, or main with colour forced)', async () => {
+    const expected = wholeHelp(whole);
+    for (const [argv, env] of [
+      [['--help'], {}],
+      [['-h'], {}],
+      [['help'], {}],
+      [['--help'], { FORCE_COLOR: '1' }],
+    ] as const) {
+      const r = await spawnFcast([...argv], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, `${argv.join(' ')} ${JSON.stringify(env)}`).toBe(expected);
       expect(r.stderr).toBe('');
     }
   });

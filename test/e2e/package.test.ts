@@ -28,6 +28,7 @@ const PACKED = [
   ...readdirSync(join(ROOT, 'dist/split'))
     .filter((name) => name.endsWith('.cjs'))
     .map((name) => `dist/split/${name}`),
+  'dist/split/help.txt',
   'dist/tab.cjs',
   'dist/undici.cjs',
   'package.json',
