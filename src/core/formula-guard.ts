@@ -14,9 +14,14 @@
 // so it keeps the contract's rule and leaves '=x as sent.
 
 const FORMULA = '[=+\\-@\\t\\r\\uff1d\\uff0b\\uff0d\\uff20]';
+// In the journal's export a CR has already been written as its escape, \u000d, when the guard
+// looks (core/exact-text.ts): the escape gets the ' the CR would, as the contract asks of a
+// cell that begins with CR. Every \u in such a cell is one the writer made, so the undoing can
+// tell it from text.
+const FORMULA_OR_CR_ESCAPE = `(?:${FORMULA}|\\\\u000d)`;
 const STARTS_FORMULA = new RegExp(`^${FORMULA}`);
-const STARTS_FORMULA_AFTER_QUOTES = new RegExp(`^'*${FORMULA}`);
-const GUARDED = new RegExp(`^'+${FORMULA}`);
+const STARTS_FORMULA_AFTER_QUOTES = new RegExp(`^'*${FORMULA_OR_CR_ESCAPE}`);
+const GUARDED = new RegExp(`^'+${FORMULA_OR_CR_ESCAPE}`);
 
 /** Whether a text cell of a command's CSV gets the guard (the contract's rule): it starts a formula. */
 export const needsFormulaGuard = (text: string): boolean => STARTS_FORMULA.test(text);
