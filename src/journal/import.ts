@@ -33,14 +33,10 @@ export interface ImportSummary {
 }
 
 /**
- * Records per batch, at most: what the lock is held for (a few tens of ms on a quiet machine).
- * A batch that held it longer than HOLD_MS (a loaded machine: 300-680 ms for 2,000 records at
- * load 10, while recorders beside it waited) halves the next, down to MIN_BATCH; a quick one
- * doubles it back. The recorders wait for at most one batch (file-lock.ts lets them go first).
+ * Records per batch: what the lock is held for (a few tens of ms on a quiet machine). A
+ * recorder that waits for it goes before the next batch (file-lock.ts, yieldToWaiters).
  */
 const BATCH = 2_000;
-const MIN_BATCH = 250;
-const HOLD_MS = 100;
 
 /** Keys as numbers under their series: a million keys cost a million numbers, not a million strings. */
 class KeyMap<V> {
@@ -177,7 +173,6 @@ async function merge(
   let batch: JournalRecord[] = [];
   const batches = dryRun ? undefined : journalBatches(dataDir, extents);
   let appended = false;
-  let batchSize = BATCH;
   /**
    * Under the lock: what others appended since the last batch (read once, by journalBatches)
    * dropped from the batch, then the rest appended. The lock is awaited, so a Ctrl-C while
@@ -204,9 +199,6 @@ async function merge(
       last,
     );
     appended = true;
-    const held = batches!.heldMs;
-    if (held > HOLD_MS) batchSize = Math.max(MIN_BATCH, batchSize >> 1);
-    else if (held < HOLD_MS / 4) batchSize = Math.min(BATCH, batchSize * 2);
   };
   const uncount = (r: JournalRecord) => {
     if (r.kind === 'price') summary.prices--;
@@ -219,7 +211,7 @@ async function merge(
     batch = [];
     if (!dryRun && (records.length > 0 || (last && appended))) await append(records, last);
   };
-  const turn = { due: () => batch.length >= batchSize, run: () => flush() };
+  const turn = { due: () => batch.length >= BATCH, run: () => flush() };
   const skip = (line: number, error: string) => {
     summary.skipped++;
     if (summary.problems.length < SHOWN_PROBLEMS) summary.problems.push({ line, error });

@@ -101,6 +101,13 @@ async function underLock<T>(
   }
 }
 
+/**
+ * underLock for a writer of many batches (journal import): it lets the recorders already
+ * waiting for the lock write before each batch (file-lock.ts, yieldToWaiters).
+ */
+const underBulkLock = <T>(dataDir: string, work: (dir: string, waitedMs: number) => T): Promise<T> =>
+  underLock(dataDir, work, { yieldToWaiters: true });
+
 function lockOf(dataDir: string): { dir: string; lockPath: string } {
   const dir = openJournalDir(dataDir, { create: true })!;
   const lockPath = join(dir, LOCK_FILE);
@@ -142,8 +149,6 @@ export interface JournalBatches {
    * which the next writer catches up on, as after any kill.
    */
   batch<T>(theirs: (r: JournalRecord) => void, work: (tx: JournalTx) => T, last: boolean): Promise<T>;
-  /** How long the last batch held the lock, in milliseconds: the writer sizes its next one by it. */
-  readonly heldMs: number;
 }
 
 /** How much of a month file a writer read before its first batch, and which file that was. */
@@ -171,92 +176,79 @@ export function journalBatches(dataDir: string, read: ReadonlyMap<string, ReadEx
   let othersLately = 0;
   // The index file as this writer last saw it (at a batch, or its own save).
   let lookedAs: string | undefined;
-  let heldMs = 0;
   return {
-    get heldMs() {
-      return heldMs;
-    },
     batch: (theirs, work, last) =>
-      underLock(
-        dataDir,
-        (dir, waitedMs) => {
-          const began = Date.now();
-          const files = monthFiles(dir);
-          const stats = new Map(files.map((file) => [file, statSync(join(dir, file))] as const));
-          // Another writer saved the index since this one last did: it is active, and would read
-          // each batch this one leaves unsaved (thousands of lines, under the lock) on its next run.
-          const identity = indexIdentity(dir);
-          const others = lookedAs !== undefined && identity !== lookedAs;
-          lookedAs = identity;
-          const rewritten = (file: string) => {
-            const stat = stats.get(file);
-            const ino = inodes.get(file);
-            return stat === undefined || stat.size < (seen.get(file) ?? 0) || (ino !== undefined && ino !== stat.ino);
-          };
-          // The index of the last batch is up to date with every file but what others appended
-          // since, which is read below; the first batch's, or after a rewrite, is loaded.
-          const fresh = index === undefined || [...seen.keys()].some(rewritten);
-          if (fresh) index = loadIndex(dir);
-          const ix = index!;
-          let caught = 0;
-          for (const file of files) {
-            const { size, ino } = stats.get(file)!;
-            const from = rewritten(file) ? 0 : (seen.get(file) ?? 0);
-            inodes.set(file, ino);
-            if (size <= from) {
-              seen.set(file, from);
-              continue;
-            }
-            // In step with the index (its last batch's length): one read for both.
-            const inStep = !fresh && (ix.files.get(file) ?? 0) === from;
-            const end = readRecords(
-              join(dir, file),
-              from,
-              (r) => {
-                theirs(r);
-                if (inStep) ix.take(r);
-              },
-              noProblems(),
-            );
-            caught += end - from;
-            seen.set(file, end);
-            if (inStep) ix.files.set(file, end);
+      underBulkLock(dataDir, (dir, waitedMs) => {
+        const files = monthFiles(dir);
+        const stats = new Map(files.map((file) => [file, statSync(join(dir, file))] as const));
+        // Another writer saved the index since this one last did: it is active, and would read
+        // each batch this one leaves unsaved (thousands of lines, under the lock) on its next run.
+        const identity = indexIdentity(dir);
+        const others = lookedAs !== undefined && identity !== lookedAs;
+        lookedAs = identity;
+        const rewritten = (file: string) => {
+          const stat = stats.get(file);
+          const ino = inodes.get(file);
+          return stat === undefined || stat.size < (seen.get(file) ?? 0) || (ino !== undefined && ino !== stat.ino);
+        };
+        // The index of the last batch is up to date with every file but what others appended
+        // since, which is read below; the first batch's, or after a rewrite, is loaded.
+        const fresh = index === undefined || [...seen.keys()].some(rewritten);
+        if (fresh) index = loadIndex(dir);
+        const ix = index!;
+        let caught = 0;
+        for (const file of files) {
+          const { size, ino } = stats.get(file)!;
+          const from = rewritten(file) ? 0 : (seen.get(file) ?? 0);
+          inodes.set(file, ino);
+          if (size <= from) {
+            seen.set(file, from);
+            continue;
           }
-          for (const file of seen.keys()) if (!stats.has(file)) seen.delete(file);
-          const result = work(transaction(dir, ix, waitedMs));
-          // What this batch appended: seen, as the index has taken it in; a month file it created
-          // gets its inode now, so that a prune replacing it before the next batch is noticed.
-          for (const [file, size] of ix.files) {
-            if (size > (seen.get(file) ?? 0)) seen.set(file, size);
-            if (!inodes.has(file)) {
-              const ino = inodeOf(join(dir, file));
-              if (ino !== undefined) inodes.set(file, ino);
-            }
+          // In step with the index (its last batch's length): one read for both.
+          const inStep = !fresh && (ix.files.get(file) ?? 0) === from;
+          const end = readRecords(
+            join(dir, file),
+            from,
+            (r) => {
+              theirs(r);
+              if (inStep) ix.take(r);
+            },
+            noProblems(),
+          );
+          caught += end - from;
+          seen.set(file, end);
+          if (inStep) ix.files.set(file, end);
+        }
+        for (const file of seen.keys()) if (!stats.has(file)) seen.delete(file);
+        const result = work(transaction(dir, ix, waitedMs));
+        // What this batch appended: seen, as the index has taken it in; a month file it created
+        // gets its inode now, so that a prune replacing it before the next batch is noticed.
+        for (const [file, size] of ix.files) {
+          if (size > (seen.get(file) ?? 0)) seen.set(file, size);
+          if (!inodes.has(file)) {
+            const ino = inodeOf(join(dir, file));
+            if (ino !== undefined) inodes.set(file, ino);
           }
-          ix.trim();
-          // Others seen in the last SAVE_EVERY batches count as still there: a recorder between
-          // two runs (a request, its start-up) neither saves nor appends for a batch or two.
-          if (others || caught > 0) othersLately = SAVE_EVERY;
-          else if (othersLately > 0) othersLately--;
-          if (last || othersLately > 0 || ++unsaved >= SAVE_EVERY) {
-            unsaved = 0;
-            try {
-              saveIndex(dir, ix, fileLock!);
-              lookedAs = indexIdentity(dir);
-            } catch {
-              // As closeTransaction: the next writer catches up.
-            }
+        }
+        ix.trim();
+        // Others seen in the last SAVE_EVERY batches count as still there: a recorder between
+        // two runs (a request, its start-up) neither saves nor appends for a batch or two.
+        if (others || caught > 0) othersLately = SAVE_EVERY;
+        else if (othersLately > 0) othersLately--;
+        if (last || othersLately > 0 || ++unsaved >= SAVE_EVERY) {
+          unsaved = 0;
+          try {
+            saveIndex(dir, ix, fileLock!);
+            lookedAs = indexIdentity(dir);
+          } catch {
+            // As closeTransaction: the next writer catches up.
           }
-          heldMs = Date.now() - began;
-          return result;
-        },
-        BULK,
-      ),
+        }
+        return result;
+      }),
   };
 }
-
-/** A writer of many batches lets the recorders already waiting write first (file-lock.ts). */
-const BULK: FileLock.LockManners = { yieldToWaiters: true };
 
 function closeTransaction(dir: string, index: JournalIndex): void {
   index.trim();
