@@ -184,7 +184,10 @@ class LineCursor {
     this.pos = i + 1;
     let known = this.strings.get(hash);
     if (known === undefined || !sameBytes(known.raw.bytes, buf, start, i)) {
-      known = { text: buf.toString('latin1', start, i), raw: literalOf(Buffer.from(buf.subarray(start, i))) };
+      known = {
+        text: internalized(buf.toString('latin1', start, i)),
+        raw: literalOf(Buffer.from(buf.subarray(start, i))),
+      };
       this.strings.set(hash, known);
     }
     this.last[slot] = known;
@@ -288,6 +291,13 @@ class LineCursor {
     return Number(this.buf.toString('latin1', start, end));
   }
 }
+
+/**
+ * The string as V8 keeps a property name (internalized): compared with another such string, and
+ * with a literal such as 'long' (score.ts's calls), by identity, where a string made from bytes
+ * is compared character by character. Once per distinct string of a file.
+ */
+const internalized = (text: string): string => Object.keys({ [text]: 0 })[0] ?? text;
 
 function sameBytes(raw: Buffer, buf: Buffer, start: number, end: number): boolean {
   if (raw.length !== end - start) return false;
