@@ -311,6 +311,29 @@ describe('the fast path of the report', () => {
     expect(throughFastPath(path).damaged).toBe(2);
   });
 
+  it('reads a number no writer makes (edited by hand) as JSON.parse does, or counts its line damaged as JSON.parse does', () => {
+    const path = join(dir, 'edited-numbers.jsonl');
+    const line = recordLine(
+      settledRecord(
+        forecastOf({ p_long: 0.25 }),
+        { price: 2, t: 1_800_003_600, source: 'candles' },
+        0.01,
+        1_800_000_000,
+      ),
+    );
+    // JSON numbers the fast path reads itself, through Number() or by a full parse (a blank after
+    // it), and forms that are no JSON.
+    const forms = ['0', '-0', '0.000', '-0.5', '7', '10.50', '0.00123', '1e5', '1E+5', '2.5e-3', '-0.0e-0', '1 '];
+    const notJson = ['01', '-01', '00.1', '1.', '.5', '-', '+1', '1e', '1e+', '1..2', '0x1', '-.5', 'NaN'];
+    expect(line).toContain('"p_long":0.25,');
+    const edited = [...forms, ...notJson].map((form) => line.replace('"p_long":0.25,', `"p_long":${form},`));
+    writeFileSync(path, edited.join(''));
+    const fast = throughFastPath(path);
+    expect(fast).toEqual(throughJsonParse(path));
+    expect(fast.settlements.map((s) => s.p_long)).toEqual(forms.map(Number));
+    expect(fast.damaged).toBe(notJson.length);
+  });
+
   it('checks every record: a newer version is told apart from a damaged line', () => {
     expect(checkRecord({ v: JOURNAL_VERSION + 1, kind: 'forecast' })).toBe('newer');
     expect(checkRecord({ v: 1, kind: 'forecast', symbol: 'X' })).toBe('damaged');
