@@ -21,7 +21,7 @@ import {
 } from './program-help.js';
 
 interface CommandModule {
-  /** `rest`: the line after the command's name, when the line names it (journal registers only its named subcommand). */
+  /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
   register(program: Command, app: App, rest?: readonly string[]): void;
 }
 

@@ -37,6 +37,15 @@ describe('the command tree', () => {
       expect(await subcommands(argv), argv.join(' ')).toEqual(seven);
   });
 
+  it("registers only config's subcommand named right after it; all five for anything else", async () => {
+    const subcommands = async (argv: string[]) =>
+      (await buildProgram(app(), argv)).commands.find((c) => c.name() === 'config')?.commands.map((c) => c.name());
+    expect(await subcommands(['config', 'list', '--json'])).toEqual(['list']);
+    const five = ['list', 'get', 'set', 'unset', 'path'];
+    for (const argv of [['config'], ['config', '--help'], ['config', 'lst'], ['config', '--json', 'list']])
+      expect(await subcommands(argv), argv.join(' ')).toEqual(five);
+  });
+
   it('registers every command for completion and without argv', async () => {
     const all = await registered();
     expect(all.length).toBeGreaterThan(10);
