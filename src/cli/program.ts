@@ -21,7 +21,8 @@ import {
 } from './program-help.js';
 
 interface CommandModule {
-  register(program: Command, app: App): void;
+  /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
+  register(program: Command, app: App, rest?: readonly string[]): void;
 }
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */
@@ -104,10 +105,9 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const program = rootCommand(app);
   const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
   if (named === undefined) listCommands(program);
-  else {
-    const modules = await Promise.all((named === 'all' ? COMMAND_MODULES : [named]).map(([, load]) => load()));
-    for (const module of modules) module.register(program, app);
-  }
+  else if (named === 'all')
+    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load()))) module.register(program, app);
+  else (await named.module[1]()).register(program, app, named.rest);
   // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
   if (named === undefined || named === 'all')
     addHelpCommand(program, app, async (name) =>
@@ -171,15 +171,15 @@ export function commandListing(program: Command): CommandListing[] {
 }
 
 /**
- * The module of the first operand, the command commander will run, when it is one of ours;
- * 'all' for a command that reads the whole tree. The root's own options are read from the
+ * The module of the first operand, the command commander will run, when it is one of ours,
+ * with the line after it; 'all' for a command that reads the whole tree. The root's own options are read from the
  * program, so a value (`--base-url demo`) is never taken for a command, whatever global flags
  * are added later.
  */
 function commandModuleNamed(
   program: Command,
   argv: readonly string[],
-): (typeof COMMAND_MODULES)[number] | 'all' | undefined {
+): { module: (typeof COMMAND_MODULES)[number]; rest: readonly string[] } | 'all' | undefined {
   // The shared command flags too, which may come first (`fcast --interval 5 demo`).
   const takesValue = rootValueFlags(program);
   for (const [flag, value] of SHARED_COMMAND_FLAGS) if (value) takesValue.add(flag);
@@ -191,7 +191,8 @@ function commandModuleNamed(
       continue;
     }
     if (NEEDS_WHOLE_TREE.has(arg)) return 'all';
-    return COMMAND_MODULES.find(([names]) => names.includes(arg));
+    const module = COMMAND_MODULES.find(([names]) => names.includes(arg));
+    return module === undefined ? undefined : { module, rest: argv.slice(i + 1) };
   }
   return undefined;
 }

@@ -75,8 +75,18 @@ function effective(run: Run): Array<{ key: string; value: string | number | null
   return [...rows, secret('api-key', s.apiKey), secret('gateway-key', s.gatewayKey), ...directories];
 }
 
-export function register(program: Command, app: App): void {
-  const config = program
+/**
+ * `rest` is what the line holds after `config` (program.ts): a line naming a subcommand right
+ * after it registers that one alone (as journal does); any other line, all five.
+ */
+export function register(program: Command, app: App, rest?: readonly string[]): void {
+  const config = configCommand(program);
+  const named = rest?.[0] === undefined ? undefined : SUBCOMMANDS.find(([name]) => name === rest[0]);
+  for (const [, add] of named === undefined ? SUBCOMMANDS : [named]) add(config, app);
+}
+
+function configCommand(program: Command): Command {
+  return program
     .command('config')
     .summary('show and change settings')
     .description(
@@ -90,7 +100,9 @@ export function register(program: Command, app: App): void {
         ['fcast config get timeout', 'one value, for scripts'],
       ),
     );
+}
 
+function list(config: Command, app: App): void {
   config
     .command('list')
     .description('every setting with its effective value and source (keys masked), then the directories')
@@ -116,7 +128,9 @@ export function register(program: Command, app: App): void {
         );
       }),
     );
+}
 
+function get(config: Command, app: App): void {
   config
     .command('get')
     .description('print the effective value of one setting, or of a directory')
@@ -141,7 +155,9 @@ export function register(program: Command, app: App): void {
         run.out.data(String(got.value));
       }),
     );
+}
 
+function set(config: Command, app: App): void {
   config
     .command('set')
     .description('store a setting in the config file')
@@ -186,7 +202,9 @@ export function register(program: Command, app: App): void {
           );
       }),
     );
+}
 
+function unset(config: Command, app: App): void {
   config
     .command('unset')
     .description('remove a setting from the config file')
@@ -213,7 +231,9 @@ export function register(program: Command, app: App): void {
         run.out.note(`removed ${raw} from ${store.path}`);
       }),
     );
+}
 
+function path(config: Command, app: App): void {
   config
     .command('path')
     .description('print the path of the config file')
@@ -232,3 +252,12 @@ export function register(program: Command, app: App): void {
       }),
     );
 }
+
+/** The subcommands, in the order help lists them. */
+const SUBCOMMANDS: ReadonlyArray<readonly [name: string, add: (config: Command, app: App) => void]> = [
+  ['list', list],
+  ['get', get],
+  ['set', set],
+  ['unset', unset],
+  ['path', path],
+];

@@ -26,6 +26,26 @@ describe('the command tree', () => {
     expect(await registered(['--count', '3', '--record', 'predict', 'BTC/USD'])).toEqual(['predict']);
   });
 
+  it("registers only journal's subcommand named right after it; all seven for anything else", async () => {
+    const subcommands = async (argv: string[]) =>
+      (await buildProgram(app(), argv)).commands.find((c) => c.name() === 'journal')?.commands.map((c) => c.name());
+    expect(await subcommands(['journal', 'report', '--offline'])).toEqual(['report']);
+    expect(await subcommands(['--json', 'journal', 'prune', '--before', '2026-01-01'])).toEqual(['prune']);
+    const seven = ['settle', 'report', 'list', 'export', 'import', 'path', 'prune'];
+    // The group's help, a misspelt or missing subcommand (suggestions), a flag before the name.
+    for (const argv of [['journal'], ['journal', '--help'], ['journal', 'repot'], ['journal', '--help', 'report']])
+      expect(await subcommands(argv), argv.join(' ')).toEqual(seven);
+  });
+
+  it("registers only config's subcommand named right after it; all five for anything else", async () => {
+    const subcommands = async (argv: string[]) =>
+      (await buildProgram(app(), argv)).commands.find((c) => c.name() === 'config')?.commands.map((c) => c.name());
+    expect(await subcommands(['config', 'list', '--json'])).toEqual(['list']);
+    const five = ['list', 'get', 'set', 'unset', 'path'];
+    for (const argv of [['config'], ['config', '--help'], ['config', 'lst'], ['config', '--json', 'list']])
+      expect(await subcommands(argv), argv.join(' ')).toEqual(five);
+  });
+
   it('registers every command for completion and without argv', async () => {
     const all = await registered();
     expect(all.length).toBeGreaterThan(10);

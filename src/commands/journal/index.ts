@@ -2,6 +2,8 @@
 // help and completion read). Each subcommand's body is its own module in this folder (settle.ts,
 // report.ts, list.ts, export.ts, import.ts, path.ts, prune.ts), loaded by one dynamic import
 // when it runs, so building the tree loads nothing heavy; a body imports what it uses statically.
+// A line that names a subcommand right after `journal` registers that one alone (its help, its
+// parse and its errors read nothing of the others); any other line registers all seven.
 import type { Command } from 'commander';
 import { action, examples, type App } from '../../cmdutil/command.js';
 import { helpNotes } from '../../cmdutil/help.js';
@@ -20,8 +22,18 @@ import type { ListFlags } from './list.js';
 import type { ReportFlags } from './report.js';
 import type { SettleFlags } from './settle.js';
 
-export function register(program: Command, app: App): void {
-  const journal = program
+/**
+ * `rest` is what the line holds after `journal` (program.ts); without it, the whole group
+ * (completion, `fcast help journal`, an unknown or missing subcommand, `journal --help`).
+ */
+export function register(program: Command, app: App, rest?: readonly string[]): void {
+  const journal = journalCommand(program);
+  const named = rest?.[0] === undefined ? undefined : SUBCOMMANDS.find(([name]) => name === rest[0]);
+  for (const [, add] of named === undefined ? SUBCOMMANDS : [named]) add(journal, app);
+}
+
+function journalCommand(program: Command): Command {
+  return program
     .command('journal')
     .helpCommand(false)
     .summary('the forecasts you were shown: settle them, score them, export them')
@@ -42,7 +54,9 @@ export function register(program: Command, app: App): void {
         ['fcast journal report --offline --min-settled 30', 'a CI gate (exit 8)'],
       ),
     );
+}
 
+function settle(journal: Command, app: App): void {
   addFilterFlags(
     journal
       .command('settle')
@@ -67,7 +81,9 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(action(app, async (run, opts: SettleFlags) => (await import('./settle.js')).settle(run, opts)));
+}
 
+function report(journal: Command, app: App): void {
   addGateFlags(
     addFilterFlags(
       journal
@@ -112,7 +128,9 @@ export function register(program: Command, app: App): void {
         formats: ['table', 'json', 'markdown', 'csv', 'tsv'],
       }),
     );
+}
 
+function list(journal: Command, app: App): void {
   addFilterFlags(
     journal
       .command('list')
@@ -141,7 +159,9 @@ export function register(program: Command, app: App): void {
         formats: ['table', 'json', 'csv', 'tsv'],
       }),
     );
+}
 
+function exportCommand(journal: Command, app: App): void {
   addFilterFlags(
     journal
       .command('export')
@@ -165,7 +185,9 @@ export function register(program: Command, app: App): void {
         formats: ['csv', 'tsv', 'jsonl'],
       }),
     );
+}
 
+function importCommand(journal: Command, app: App): void {
   journal
     .command('import')
     .summary('merge an export into the journal')
@@ -192,7 +214,9 @@ export function register(program: Command, app: App): void {
         (await import('./import.js')).importFile(run, file, opts.origin),
       ),
     );
+}
 
+function path(journal: Command, app: App): void {
   journal
     .command('path')
     .summary('where the journal is')
@@ -205,7 +229,9 @@ export function register(program: Command, app: App): void {
       ),
     )
     .action(action(app, async (run) => (await import('./path.js')).path(run)));
+}
 
+function prune(journal: Command, app: App): void {
   journal
     .command('prune')
     .summary('remove the records dated before a date')
@@ -225,3 +251,14 @@ export function register(program: Command, app: App): void {
     )
     .action(action(app, async (run, opts: { before: number }) => (await import('./prune.js')).prune(run, opts.before)));
 }
+
+/** The subcommands, in the order help lists them. */
+const SUBCOMMANDS: ReadonlyArray<readonly [name: string, add: (journal: Command, app: App) => void]> = [
+  ['settle', settle],
+  ['report', report],
+  ['list', list],
+  ['export', exportCommand],
+  ['import', importCommand],
+  ['path', path],
+  ['prune', prune],
+];
