@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { printConfigChange } from '../cmdutil/config-change.js';
-import { action, examples, type App, type Run } from '../cmdutil/command.js';
+import { action, addSubcommands, examples, type App, type Run, type Subcommands } from '../cmdutil/command.js';
 import { UsageError } from '../core/errors.js';
 import { closest } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
@@ -80,9 +80,7 @@ function effective(run: Run): Array<{ key: string; value: string | number | null
  * after it registers that one alone (as journal does); any other line, all five.
  */
 export function register(program: Command, app: App, rest?: readonly string[]): void {
-  const config = configCommand(program);
-  const named = rest?.[0] === undefined ? undefined : SUBCOMMANDS.find(([name]) => name === rest[0]);
-  for (const [, add] of named === undefined ? SUBCOMMANDS : [named]) add(config, app);
+  addSubcommands(configCommand(program), app, SUBCOMMANDS, rest);
 }
 
 function configCommand(program: Command): Command {
@@ -254,7 +252,7 @@ function path(config: Command, app: App): void {
 }
 
 /** The subcommands, in the order help lists them. */
-const SUBCOMMANDS: ReadonlyArray<readonly [name: string, add: (config: Command, app: App) => void]> = [
+const SUBCOMMANDS: Subcommands = [
   ['list', list],
   ['get', get],
   ['set', set],

@@ -5,7 +5,7 @@
 // A line that names a subcommand right after `journal` registers that one alone (its help, its
 // parse and its errors read nothing of the others); any other line registers all seven.
 import type { Command } from 'commander';
-import { action, examples, type App } from '../../cmdutil/command.js';
+import { action, addSubcommands, examples, type App, type Subcommands } from '../../cmdutil/command.js';
 import { helpNotes } from '../../cmdutil/help.js';
 import { parseChoice } from '../../cmdutil/input.js';
 import {
@@ -27,9 +27,7 @@ import type { SettleFlags } from './settle.js';
  * (completion, `fcast help journal`, an unknown or missing subcommand, `journal --help`).
  */
 export function register(program: Command, app: App, rest?: readonly string[]): void {
-  const journal = journalCommand(program);
-  const named = rest?.[0] === undefined ? undefined : SUBCOMMANDS.find(([name]) => name === rest[0]);
-  for (const [, add] of named === undefined ? SUBCOMMANDS : [named]) add(journal, app);
+  addSubcommands(journalCommand(program), app, SUBCOMMANDS, rest);
 }
 
 function journalCommand(program: Command): Command {
@@ -253,7 +251,7 @@ function prune(journal: Command, app: App): void {
 }
 
 /** The subcommands, in the order help lists them. */
-const SUBCOMMANDS: ReadonlyArray<readonly [name: string, add: (journal: Command, app: App) => void]> = [
+const SUBCOMMANDS: Subcommands = [
   ['settle', settle],
   ['report', report],
   ['list', list],
