@@ -45,6 +45,8 @@ interface LockOwner {
   pid: number;
   host: string;
   token: string;
+  /** A writer of many batches (yieldToWaiters): others of its kind do not wait for its claim. */
+  bulk?: true;
 }
 
 let tokens = 0;
@@ -73,6 +75,7 @@ export async function acquireLock(
   { yieldToWaiters = false }: LockManners = {},
 ): Promise<() => void> {
   const me: LockOwner = { pid: process.pid, host: hostname(), token: `${process.pid}-${Date.now()}-${++tokens}` };
+  if (yieldToWaiters) me.bulk = true;
   const started = Date.now();
   const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
   writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
@@ -101,9 +104,27 @@ export async function acquireLock(
 /** Between a lock's name and its owner's token, in the name of the file that claims it. */
 const CLAIM_MARK = '.claim-';
 
-/** Whether a live writer other than the one of `mine` (its claim) waits for the lock. */
+/**
+ * Whether a writer other than the one of `mine` (its claim) waits for the lock, one a bulk
+ * writer lets go first: not another bulk writer (two imports would each wait for the other's
+ * claim on every batch), not a dead one, and not one whose claim is older than any wait (a
+ * waiter stopped with Ctrl-Z, or a dead one's claim whose pid was given to another process).
+ */
 function othersWaiting(lockPath: string, mine: string): boolean {
-  return marked(lockPath, CLAIM_MARK).some(({ path }) => path !== mine && !isStale(path, readOwner(path)));
+  return marked(lockPath, CLAIM_MARK).some(({ path }) => {
+    if (path === mine) return false;
+    const owner = readOwner(path);
+    return owner?.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
+  });
+}
+
+/** A claim older than the longest wait (and a margin): its writer is not waiting any more. */
+function outlivedAnyWait(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > LOCK_WAIT_MS + 1_000;
+  } catch {
+    return true; // gone: nobody waits on it
+  }
 }
 
 /** Puts the claim (the owner, written) in place as the lock; false when the lock is taken. */

@@ -73,6 +73,24 @@ describe('acquireLock', () => {
     (await acquireLock(lock, 'x', 50))();
   });
 
+  it("lets a bulk writer ignore another bulk writer's claim, and a claim older than any wait", async () => {
+    const lock = join(tempDir(), 'journal.lock');
+    // Another import, alive: two imports that waited for each other would lose a second a batch.
+    const bulk = `${lock}.claim-bulk`;
+    writeFileSync(bulk, JSON.stringify({ pid: process.pid, host: hostname(), token: 'bulk', bulk: true }));
+    const first = await acquireLock(lock, 'x', 50, { yieldToWaiters: true });
+    expect(existsSync(lock)).toBe(true);
+    first();
+    rmSync(bulk);
+    // A live pid's claim left from long ago (a stopped waiter, or a reused pid): nobody waits on it.
+    const stuck = `${lock}.claim-stuck`;
+    writeFileSync(stuck, owner(process.pid, hostname(), 'stuck'));
+    old(stuck, 12);
+    const second = await acquireLock(lock, 'x', 50, { yieldToWaiters: true });
+    expect(existsSync(lock)).toBe(true);
+    second();
+  });
+
   it("lets a bulk writer ignore a dead writer's claim", async () => {
     const lock = join(tempDir(), 'journal.lock');
     writeFileSync(`${lock}.claim-dead`, owner(deadPid, hostname(), 'dead'));
