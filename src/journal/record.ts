@@ -321,12 +321,20 @@ export function rebuildRecord(r: JournalRecord, defaultOrigin: string | null): J
   if (r.status === 'unsettleable') return unsettleableRecord(f, r.reason, r.settled_at);
   if (!(r.anchor_price !== null && r.anchor_price > 0))
     return { error: 'a settled record needs an anchor_price above 0' };
-  const band =
-    Number.isFinite(r.flat_band_pct) && r.flat_band_pct >= 0 && r.flat_band_pct <= 100
-      ? r.flat_band_pct
-      : DEFAULT_FLAT_BAND_PCT;
-  return settledRecord(f, { price: r.settle_price, t: r.settle_t, source: r.settle_source }, band, r.settled_at);
+  return settledRecord(
+    f,
+    { price: r.settle_price, t: r.settle_t, source: r.settle_source },
+    settlingBand(r.flat_band_pct),
+    r.settled_at,
+  );
 }
+
+/**
+ * The band a settlement read from elsewhere (a journal line, an export's row) was judged with:
+ * its own when it is one (a number in [0, 100]), else the default.
+ */
+export const settlingBand = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100 ? v : DEFAULT_FLAT_BAND_PCT;
 
 // --- lines -------------------------------------------------------------------------------------
 

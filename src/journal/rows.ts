@@ -6,7 +6,6 @@ import { readCsvCell } from '../core/exact-text.js';
 import { isEpochSeconds, isRecord } from '../core/values.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
-  DEFAULT_FLAT_BAND_PCT,
   forecastKey,
   JOURNAL_VERSION,
   moveOf,
@@ -14,6 +13,7 @@ import {
   outcomeOf,
   returnPct,
   settledRecord,
+  settlingBand,
   unsettleableRecord,
   type ForecastRecord,
   type JournalRecord,
@@ -60,7 +60,7 @@ export const EXTRA_COLUMNS = [
   'origin',
   'server_t',
   'settled_at',
-  'flat_band_pct',
+  'settle_flat_band_pct',
   'ts_iso',
   'target_t_iso',
   'settle_t_iso',
@@ -117,7 +117,7 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
     origin: f.origin,
     server_t: f.server_t,
     settled_at: s?.settled_at ?? null,
-    flat_band_pct: settled?.flat_band_pct ?? null,
+    settle_flat_band_pct: settled?.flat_band_pct ?? null,
     ts_iso: iso(f.ts),
     target_t_iso: iso(f.target_t),
     settle_t_iso: iso(settled?.settle_t ?? null),
@@ -239,10 +239,15 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
   const delay = cellNumber(row.delay_min);
   // Optional (an export from before they were written has none): the server's clock, when
   // the settlement was made and its band; without them, none, the import's time, the default.
-  const serverT = 'server_t' in row ? epoch('server_t') : undefined;
-  const settledAt = ('settled_at' in row ? epoch('settled_at') : undefined) ?? importedAt;
-  const band = cellNumber(row.flat_band_pct);
-  const flatBandPct = band !== null && band !== undefined && band >= 0 ? band : DEFAULT_FLAT_BAND_PCT;
+  // Checked as a journal line's are (lines.ts, record.ts): a time that is there must be one,
+  // and a band outside [0, 100] is the default.
+  const optionalEpoch = (c: string): number | null | undefined => (cellNumber(row[c]) === null ? null : epoch(c));
+  const serverT = optionalEpoch('server_t');
+  const settledAt = optionalEpoch('settled_at');
+  if (serverT === undefined || settledAt === undefined)
+    return { error: `bad ${serverT === undefined ? 'server_t' : 'settled_at'} (epoch seconds, or empty)` };
+  const band = cellNumber(row.settle_flat_band_pct);
+  const flatBandPct = settlingBand(band ?? undefined);
   const origin = rowOrigin(row.origin, defaultOrigin);
   if (origin === undefined) return { error: 'bad origin (a URL origin like https://api.example.com, or unknown)' };
   const forecast: ForecastRecord = {
@@ -262,14 +267,17 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     p_flat: pf!,
     tier: cellText(row.tier),
     delay_min: delay !== null && delay !== undefined && Number.isInteger(delay) ? delay : null,
-    server_t: serverT ?? null,
+    server_t: serverT,
     recorded_at: recordedAt!,
   };
   const status = cellText(row.status);
   if (status === 'open') return { records: [forecast] };
   if (status === 'unsettleable')
     return {
-      records: [forecast, unsettleableRecord(forecast, cellText(row.reason) ?? 'imported as unsettleable', settledAt)],
+      records: [
+        forecast,
+        unsettleableRecord(forecast, cellText(row.reason) ?? 'imported as unsettleable', settledAt ?? importedAt),
+      ],
     };
   if (status !== 'settled') return { error: `bad status (open, settled or unsettleable)` };
   const close = num('settle_price');
@@ -281,7 +289,7 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     return { error: 'a settled row needs an anchor_price above 0' };
   if (closeT < forecast.target_t)
     return { error: 'settle_t is before target_t: a price from before the target is never used' };
-  const settled = settledRecord(forecast, { price: close, t: closeT, source }, flatBandPct, settledAt);
+  const settled = settledRecord(forecast, { price: close, t: closeT, source }, flatBandPct, settledAt ?? importedAt);
   return { records: [forecast, settled] };
 }
 

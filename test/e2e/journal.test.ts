@@ -576,7 +576,7 @@ describe('a recorded session, settled and reported', () => {
     expectExit(csv, 0);
     const [header, ...body] = csv.stdout.trimEnd().split('\n');
     expect(header).toBe(
-      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,server_t,settled_at,flat_band_pct,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso,server_t_iso,settled_at_iso',
+      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,server_t,settled_at,settle_flat_band_pct,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso,server_t_iso,settled_at_iso',
     );
     const forecasts = journalLines(data).filter((r) => r.kind === 'forecast');
     expect(body).toHaveLength(forecasts.length);
@@ -589,7 +589,7 @@ describe('a recorded session, settled and reported', () => {
     expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
     // list's CSV and TSV put each time's ISO twin beside it, as every table does (Formats).
     const listed =
-      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min,origin,server_t,server_t_iso,settled_at,settled_at_iso,flat_band_pct';
+      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min,origin,server_t,server_t_iso,settled_at,settled_at_iso,settle_flat_band_pct';
     const listCsv = await emu.runWithKey(['journal', 'list', '--format', 'csv'], { env });
     expectExit(listCsv, 0);
     const [listHeader, first] = listCsv.stdout.split('\n');

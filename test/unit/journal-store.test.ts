@@ -687,6 +687,34 @@ describe('export and import', () => {
       expect(rowsOf(data).map((r) => r.status)).toEqual(['open']);
     });
 
+    it("checks an export row's server time, settling time and band as a journal line's", async () => {
+      const data = await journalWithSettlements();
+      const settled = rowsOf(data).find((r) => r.status === 'settled')!;
+      const importRow = async (over: Partial<Record<string, unknown>>) => {
+        const file = join(tempDir(), 'row.jsonl');
+        writeFileSync(file, JSON.stringify({ ...settled, ...over }));
+        const target = join(tempDir(), 'data');
+        const got = await importJournal(target, file, NOV + 99_000);
+        return { got, stored: everything(target).filter((r) => r.kind !== 'price') };
+      };
+      // Carried: the server's clock, when it was settled, its band (a settlement at 0.25).
+      const kept = await importRow({ server_t: NOV + 5, settled_at: NOV + 7_000, settle_flat_band_pct: 0.25 });
+      expect(kept.stored).toMatchObject([{ server_t: NOV + 5 }, { settled_at: NOV + 7_000, flat_band_pct: 0.25 }]);
+      // Missing or empty (an older export): no server time, the import's time, the default band.
+      const older = await importRow({ server_t: null, settled_at: undefined, settle_flat_band_pct: undefined });
+      expect(older.stored).toMatchObject([{ server_t: null }, { settled_at: NOV + 99_000, flat_band_pct: 0.01 }]);
+      // A band that is none, or out of [0, 100], is the default, as in a journal line.
+      for (const band of ['xyz', -5, 500])
+        expect((await importRow({ settle_flat_band_pct: band })).stored[1]).toMatchObject({ flat_band_pct: 0.01 });
+      // A time that is there must be one: the row is refused, naming it (a file of no good row: exit 2).
+      for (const [column, value] of [
+        ['server_t', 'abc'],
+        ['settled_at', -5],
+        ['settled_at', 1.5],
+      ] as const)
+        await expect(importRow({ [column]: value })).rejects.toThrow(`line 1: bad ${column} (epoch seconds, or empty)`);
+    });
+
     it('names the origin the user gives to rows without one, and refuses one that is no URL', async () => {
       const data = await journalWithSettlements();
       const rows = rowsOf(data).map(({ origin: _origin, ...r }) => r);
