@@ -86,8 +86,8 @@ function fastTab() {
  * columns, no colour. `npm run build` writes it (dist/split/help.txt) from the bundle it has
  * just made; test/e2e/help-tree.test.ts holds it to what the whole command tree prints. False
  * (main answers) for a terminal (its width), forced colour (main's hasColors), under GitHub
- * Actions (main's filter of workflow commands), and when the text is missing or stale. The
- * text is constant and holds nothing the redactor would mask.
+ * Actions (main's filter of workflow commands), when the text is missing or stale, and when a
+ * secret of the environment shows in it (mayShowSecret): main's redactor would mask it there.
  */
 function fastHelp() {
   const { FORCE_COLOR, CLICOLOR_FORCE, NO_COLOR, GITHUB_ACTIONS } = process.env;
@@ -103,8 +103,42 @@ function fastHelp() {
   if (!(stat.isFIFO() || stat.isSocket() || stat.isFile())) return false;
   const help = freshBundle('split/help.txt');
   if (help === undefined) return false;
-  writeOut(fs.readFileSync(help));
+  const text = fs.readFileSync(help);
+  if (mayShowSecret(text.toString('latin1').toLowerCase())) return false;
+  writeOut(text);
   return true;
+}
+
+/**
+ * Whether a secret the environment gives (a key, a proxy URL's password: what
+ * config/known-secrets.ts hands the redactor) or any 12-character piece of it is in `help`
+ * (lower case), as the redactor would find it. A key in the config file has the keys' shape
+ * (`..._ag_` and hex), which the help never holds.
+ */
+function mayShowSecret(help) {
+  const env = process.env;
+  const secrets = [env.FCAST_API_KEY, env.FCAST_GATEWAY_KEY];
+  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
+    const value = env[name];
+    if (!value) continue;
+    try {
+      const url = new URL(value.includes('://') ? value : `http://${value}`);
+      if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
+    } catch {
+      // Not a URL (or not decodable): fcast refuses it before any request.
+      return true;
+    }
+  }
+  for (const raw of secrets) {
+    const secret = raw?.trim().toLowerCase();
+    if (!secret) continue;
+    if (secret.length <= 12) {
+      if (help.includes(secret)) return true;
+      continue;
+    }
+    for (let i = 0; i + 12 <= secret.length; i++) if (help.includes(secret.slice(i, i + 12))) return true;
+  }
+  return false;
 }
 
 /**

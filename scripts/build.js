@@ -293,7 +293,7 @@ const helpDir = mkdtempSync(join(tmpdir(), 'fcast-build-'));
 try {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/^(FORCE_COLOR|CLICOLOR_FORCE|GITHUB_ACTIONS|FCAST_.*)$/.test(name),
+      ([name]) => !/^(FORCE_COLOR|CLICOLOR_FORCE|GITHUB_ACTIONS|FCAST_.*|.*_proxy)$/i.test(name),
     ),
   );
   const help = spawnSync(process.execPath, ['bin/fcast.js', '--help'], {

@@ -75,6 +75,22 @@ describe('help from part of the tree', () => {
     }
   });
 
+  it('the installed command: a secret of the environment that shows in the help is masked, as main masks it', async () => {
+    // A gateway key that is a word of the help, and a proxy password that is one: main's
+    // redactor masks them; the text the build wrote would not, so bin leaves the help to main.
+    for (const [env, word] of [
+      [{ FCAST_GATEWAY_KEY: 'terminal' }, 'terminal'],
+      [{ HTTPS_PROXY: 'http://u:forecasts@proxy.invalid:8080' }, 'forecasts'],
+    ] as const) {
+      expect(wholeHelp(whole)).toContain(word);
+      const r = await spawnFcast(['--help'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain(word);
+      expect(r.stdout).toContain('<redacted>');
+      expect(r.stdout).toBe((await spawnFcast(['--help'], { ...env, FORCE_COLOR: '1' })).stdout);
+    }
+  });
+
   it('a bare fcast prints the whole tree’s help on stderr', async () => {
     const r = await runCli([]);
     expect(r.stderr).toBe(wholeHelp(whole));
