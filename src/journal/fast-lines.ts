@@ -104,6 +104,35 @@ class LineCursor {
   private readonly strings = new Map<number, { text: string; raw: Literal }>();
   private readonly last: Array<{ text: string; raw: Literal } | undefined> = Array(4).fill(undefined);
 
+  /**
+   * The head of the last forecast or settlement line read key by key: its bytes from the
+   * origin's value up to and including `,"ts":` (offsets in buf: the chunk a line is read from
+   * is reused, so a line starting at or before headLine's start ends it), and what they held. A
+   * settlement follows its forecast, whose head it repeats byte for byte: one compare stands for
+   * the origin, symbol and timeframe read one by one.
+   */
+  headLine = -1;
+  headFrom = 0;
+  headLength = 0;
+  headOrigin: string | null = null;
+  headSymbol = '';
+  headTf = '';
+
+  /** Whether the bytes at pos are the last head's; if so, pos moves past them. */
+  sameHead(): boolean {
+    const n = this.headLength;
+    const pos = this.pos;
+    if (n === 0 || pos + n > this.end) return false;
+    const { view } = this;
+    const from = this.headFrom;
+    let i = 0;
+    for (; i + 4 <= n; i += 4) if (view.getInt32(pos + i, true) !== view.getInt32(from + i, true)) return false;
+    const { buf } = this;
+    for (; i < n; i++) if (buf[pos + i] !== buf[from + i]) return false;
+    this.pos = pos + n;
+    return true;
+  }
+
   /** buf's bytes, for literal()'s words. */
   view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
@@ -334,30 +363,42 @@ export function scanForReport(
     anchor_price: 0,
     settle_price: Number.NaN,
   };
+  /** Origin, symbol, timeframe and `,"ts":` of a forecast or settlement line, through the last head when they repeat it. */
+  const head = (start: number): boolean => {
+    if (c.sameHead()) return true;
+    const from = c.pos;
+    const origin = c.textOrNull();
+    c.literal(SYMBOL);
+    const symbol = c.text(SYMBOL_SLOT);
+    c.literal(TF);
+    const tf = c.text(TF_SLOT);
+    c.literal(TS);
+    if (!c.ok) return false;
+    c.headLine = start;
+    c.headFrom = from;
+    c.headLength = c.pos - from;
+    c.headOrigin = origin;
+    c.headSymbol = symbol;
+    c.headTf = tf;
+    return true;
+  };
   const fast = (buf: Buffer, start: number, end: number): boolean => {
     c.reset(buf, start, end);
     if (buf[start + 15] === 102) {
       c.literal(FORECAST_HEAD);
-      const origin = c.textOrNull();
-      c.literal(SYMBOL);
-      const symbol = c.text(SYMBOL_SLOT);
-      c.literal(TF);
-      const tf = c.text(TF_SLOT);
-      c.literal(TS);
+      if (!c.ok || !head(start)) return false;
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
-      visitor.forecast(origin, symbol, tf, ts);
+      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts);
       return true;
     }
     if (buf[start + 15] === 115) {
       c.literal(SETTLEMENT_HEAD);
-      scored.origin = c.textOrNull();
-      c.literal(SYMBOL);
-      scored.symbol = c.text(SYMBOL_SLOT);
-      c.literal(TF);
-      scored.tf = c.text(TF_SLOT);
-      c.literal(TS);
+      if (!c.ok || !head(start)) return false;
+      scored.origin = c.headOrigin;
+      scored.symbol = c.headSymbol;
+      scored.tf = c.headTf;
       scored.ts = c.number();
       c.literal(DIRECTION);
       scored.direction = c.text(DIRECTION_SLOT);
@@ -409,6 +450,8 @@ export function scanForReport(
     path,
     0,
     (buf, start, end) => {
+      // The chunk was read again (lines start over): the last head's bytes are gone.
+      if (start <= c.headLine) c.headLength = 0;
       if (end === start) return;
       if (end - start > 16 && fast(buf, start, end)) return;
       if (stats) stats.parsedInFull++;
