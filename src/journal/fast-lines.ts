@@ -48,8 +48,13 @@ export function scoredLine(r: SettlementRecord): ScoredLine {
 }
 
 export interface ReportVisitor {
-  forecast(origin: string | null, symbol: string, tf: string, ts: number): void;
-  settlement(s: ScoredLine): void;
+  /**
+   * `series`: a small integer naming (origin, symbol, tf) within this file, the same for every
+   * line of that series the fast path reads; -1 when the line was parsed in full (or the file
+   * holds too many distinct strings to number them so).
+   */
+  forecast(origin: string | null, symbol: string, tf: string, ts: number, series: number): void;
+  settlement(s: ScoredLine, series: number): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
   price?(origin: string | null, symbol: string, t: number): void;
 }
@@ -101,8 +106,12 @@ class LineCursor {
   ok = true;
   /** Numbers read through a string (Number()) rather than from their digits. */
   slowNumbers = 0;
-  private readonly strings = new Map<number, { text: string; raw: Literal }>();
-  private readonly last: Array<{ text: string; raw: Literal } | undefined> = Array(4).fill(undefined);
+  private readonly strings = new Map<number, Known>();
+  private readonly last: Array<Known | undefined> = Array(4).fill(undefined);
+  /** How many distinct strings text() has numbered (ids from 1; 0 is an origin's null). */
+  private known = 0;
+  /** The id of the string text() or textOrNull() read last. */
+  textId = 0;
 
   /**
    * The head of the last forecast or settlement line read key by key: its bytes from the
@@ -117,6 +126,7 @@ class LineCursor {
   headOrigin: string | null = null;
   headSymbol = '';
   headTf = '';
+  headSeries = -1;
 
   /** Whether the bytes at pos are the last head's; if so, pos moves past them. */
   sameHead(): boolean {
@@ -172,6 +182,7 @@ class LineCursor {
   textOrNull(): string | null {
     if (this.buf[this.pos] === 110) {
       this.literal(NULL);
+      this.textId = 0;
       return null;
     }
     this.literal(QUOTE);
@@ -192,6 +203,7 @@ class LineCursor {
       const n = last.raw.bytes.length;
       if (start + n < end && buf[start + n] === 34 && this.same(last.raw, start)) {
         this.pos = start + n + 1;
+        this.textId = last.id;
         return last.text;
       }
     }
@@ -216,10 +228,12 @@ class LineCursor {
       known = {
         text: internalized(buf.toString('latin1', start, i)),
         raw: literalOf(Buffer.from(buf.subarray(start, i))),
+        id: ++this.known,
       };
       this.strings.set(hash, known);
     }
     this.last[slot] = known;
+    this.textId = known.id;
     return known.text;
   }
 
@@ -321,6 +335,16 @@ class LineCursor {
   }
 }
 
+/** A distinct string of a file: its text, its bytes, its number. */
+interface Known {
+  text: string;
+  raw: Literal;
+  id: number;
+}
+
+/** Fewer distinct strings than this: a series' number, (origin · N + symbol) · N + tf, stays a small integer. */
+const IDS = 1024;
+
 /**
  * The string as V8 keeps a property name (internalized): compared with another such string, and
  * with a literal such as 'long' (score.ts's calls), by identity, where a string made from bytes
@@ -368,12 +392,16 @@ export function scanForReport(
     if (c.sameHead()) return true;
     const from = c.pos;
     const origin = c.textOrNull();
+    const originId = c.textId;
     c.literal(SYMBOL);
     const symbol = c.text(SYMBOL_SLOT);
+    const symbolId = c.textId;
     c.literal(TF);
     const tf = c.text(TF_SLOT);
+    const tfId = c.textId;
     c.literal(TS);
     if (!c.ok) return false;
+    c.headSeries = originId < IDS && symbolId < IDS && tfId < IDS ? (originId * IDS + symbolId) * IDS + tfId : -1;
     c.headLine = start;
     c.headFrom = from;
     c.headLength = c.pos - from;
@@ -390,7 +418,7 @@ export function scanForReport(
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
-      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts);
+      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries);
       return true;
     }
     if (buf[start + 15] === 115) {
@@ -429,7 +457,7 @@ export function scanForReport(
       }
       // The rest of the line is not read: it must still end the object for the line to be one.
       if (buf[end - 1] !== 125) return false;
-      visitor.settlement(scored);
+      visitor.settlement(scored, c.headSeries);
       return true;
     }
     if (buf[start + 15] === 112) {
@@ -458,9 +486,9 @@ export function scanForReport(
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts);
+      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
       else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
-      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
+      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r), -1);
     },
     () => problems.torn++,
   );
