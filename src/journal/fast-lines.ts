@@ -388,8 +388,8 @@ export function scanForReport(
     settle_price: Number.NaN,
   };
   /** Origin, symbol, timeframe and `,"ts":` of a forecast or settlement line, through the last head when they repeat it. */
-  const head = (start: number): boolean => {
-    if (c.sameHead()) return true;
+  const head = (start: number, repeats: boolean): boolean => {
+    if (repeats && c.sameHead()) return true;
     const from = c.pos;
     const origin = c.textOrNull();
     const originId = c.textId;
@@ -414,7 +414,8 @@ export function scanForReport(
     c.reset(buf, start, end);
     if (buf[start + 15] === 102) {
       c.literal(FORECAST_HEAD);
-      if (!c.ok || !head(start)) return false;
+      // A forecast seldom repeats the head before it (a settlement, of the series before): not tried.
+      if (!c.ok || !head(start, false)) return false;
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
@@ -423,7 +424,7 @@ export function scanForReport(
     }
     if (buf[start + 15] === 115) {
       c.literal(SETTLEMENT_HEAD);
-      if (!c.ok || !head(start)) return false;
+      if (!c.ok || !head(start, true)) return false;
       scored.origin = c.headOrigin;
       scored.symbol = c.headSymbol;
       scored.tf = c.headTf;
