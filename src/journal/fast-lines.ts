@@ -48,8 +48,13 @@ export function scoredLine(r: SettlementRecord): ScoredLine {
 }
 
 export interface ReportVisitor {
-  forecast(origin: string | null, symbol: string, tf: string, ts: number): void;
-  settlement(s: ScoredLine): void;
+  /**
+   * `series`: a small integer naming (origin, symbol, tf) within this file, the same for every
+   * line of that series the fast path reads; -1 when the line was parsed in full (or the file
+   * holds too many distinct strings to number them so).
+   */
+  forecast(origin: string | null, symbol: string, tf: string, ts: number, series: number): void;
+  settlement(s: ScoredLine, series: number): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
   price?(origin: string | null, symbol: string, t: number): void;
 }
@@ -101,8 +106,42 @@ class LineCursor {
   ok = true;
   /** Numbers read through a string (Number()) rather than from their digits. */
   slowNumbers = 0;
-  private readonly strings = new Map<number, { text: string; raw: Literal }>();
-  private readonly last: Array<{ text: string; raw: Literal } | undefined> = Array(4).fill(undefined);
+  private readonly strings = new Map<number, Known>();
+  private readonly last: Array<Known | undefined> = Array(4).fill(undefined);
+  /** How many distinct strings text() has numbered (ids from 1; 0 is an origin's null). */
+  private known = 0;
+  /** The id of the string text() or textOrNull() read last. */
+  textId = 0;
+
+  /**
+   * The head of the last forecast or settlement line read key by key: its bytes from the
+   * origin's value up to and including `,"ts":` (offsets in buf: the chunk a line is read from
+   * is reused, so a line starting at or before headLine's start ends it), and what they held. A
+   * settlement follows its forecast, whose head it repeats byte for byte: one compare stands for
+   * the origin, symbol and timeframe read one by one.
+   */
+  headLine = -1;
+  headFrom = 0;
+  headLength = 0;
+  headOrigin: string | null = null;
+  headSymbol = '';
+  headTf = '';
+  headSeries = -1;
+
+  /** Whether the bytes at pos are the last head's; if so, pos moves past them. */
+  sameHead(): boolean {
+    const n = this.headLength;
+    const pos = this.pos;
+    if (n === 0 || pos + n > this.end) return false;
+    const { view } = this;
+    const from = this.headFrom;
+    let i = 0;
+    for (; i + 4 <= n; i += 4) if (view.getInt32(pos + i, true) !== view.getInt32(from + i, true)) return false;
+    const { buf } = this;
+    for (; i < n; i++) if (buf[pos + i] !== buf[from + i]) return false;
+    this.pos = pos + n;
+    return true;
+  }
 
   /** buf's bytes, for literal()'s words. */
   view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
@@ -143,6 +182,7 @@ class LineCursor {
   textOrNull(): string | null {
     if (this.buf[this.pos] === 110) {
       this.literal(NULL);
+      this.textId = 0;
       return null;
     }
     this.literal(QUOTE);
@@ -163,6 +203,7 @@ class LineCursor {
       const n = last.raw.bytes.length;
       if (start + n < end && buf[start + n] === 34 && this.same(last.raw, start)) {
         this.pos = start + n + 1;
+        this.textId = last.id;
         return last.text;
       }
     }
@@ -187,10 +228,12 @@ class LineCursor {
       known = {
         text: internalized(buf.toString('latin1', start, i)),
         raw: literalOf(Buffer.from(buf.subarray(start, i))),
+        id: ++this.known,
       };
       this.strings.set(hash, known);
     }
     this.last[slot] = known;
+    this.textId = known.id;
     return known.text;
   }
 
@@ -292,6 +335,16 @@ class LineCursor {
   }
 }
 
+/** A distinct string of a file: its text, its bytes, its number. */
+interface Known {
+  text: string;
+  raw: Literal;
+  id: number;
+}
+
+/** Fewer distinct strings than this: a series' number, (origin · N + symbol) · N + tf, stays a small integer. */
+const IDS = 1024;
+
 /**
  * The string as V8 keeps a property name (internalized): compared with another such string, and
  * with a literal such as 'long' (score.ts's calls), by identity, where a string made from bytes
@@ -334,30 +387,47 @@ export function scanForReport(
     anchor_price: 0,
     settle_price: Number.NaN,
   };
+  /** Origin, symbol, timeframe and `,"ts":` of a forecast or settlement line, through the last head when they repeat it. */
+  const head = (start: number, repeats: boolean): boolean => {
+    if (repeats && c.sameHead()) return true;
+    const from = c.pos;
+    const origin = c.textOrNull();
+    const originId = c.textId;
+    c.literal(SYMBOL);
+    const symbol = c.text(SYMBOL_SLOT);
+    const symbolId = c.textId;
+    c.literal(TF);
+    const tf = c.text(TF_SLOT);
+    const tfId = c.textId;
+    c.literal(TS);
+    if (!c.ok) return false;
+    c.headSeries = originId < IDS && symbolId < IDS && tfId < IDS ? (originId * IDS + symbolId) * IDS + tfId : -1;
+    c.headLine = start;
+    c.headFrom = from;
+    c.headLength = c.pos - from;
+    c.headOrigin = origin;
+    c.headSymbol = symbol;
+    c.headTf = tf;
+    return true;
+  };
   const fast = (buf: Buffer, start: number, end: number): boolean => {
     c.reset(buf, start, end);
     if (buf[start + 15] === 102) {
       c.literal(FORECAST_HEAD);
-      const origin = c.textOrNull();
-      c.literal(SYMBOL);
-      const symbol = c.text(SYMBOL_SLOT);
-      c.literal(TF);
-      const tf = c.text(TF_SLOT);
-      c.literal(TS);
+      // A forecast seldom repeats the head before it (a settlement, of the series before): not tried.
+      if (!c.ok || !head(start, false)) return false;
       const ts = c.number();
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
-      visitor.forecast(origin, symbol, tf, ts);
+      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries);
       return true;
     }
     if (buf[start + 15] === 115) {
       c.literal(SETTLEMENT_HEAD);
-      scored.origin = c.textOrNull();
-      c.literal(SYMBOL);
-      scored.symbol = c.text(SYMBOL_SLOT);
-      c.literal(TF);
-      scored.tf = c.text(TF_SLOT);
-      c.literal(TS);
+      if (!c.ok || !head(start, true)) return false;
+      scored.origin = c.headOrigin;
+      scored.symbol = c.headSymbol;
+      scored.tf = c.headTf;
       scored.ts = c.number();
       c.literal(DIRECTION);
       scored.direction = c.text(DIRECTION_SLOT);
@@ -388,7 +458,7 @@ export function scanForReport(
       }
       // The rest of the line is not read: it must still end the object for the line to be one.
       if (buf[end - 1] !== 125) return false;
-      visitor.settlement(scored);
+      visitor.settlement(scored, c.headSeries);
       return true;
     }
     if (buf[start + 15] === 112) {
@@ -409,15 +479,17 @@ export function scanForReport(
     path,
     0,
     (buf, start, end) => {
+      // The chunk was read again (lines start over): the last head's bytes are gone.
+      if (start <= c.headLine) c.headLength = 0;
       if (end === start) return;
       if (end - start > 16 && fast(buf, start, end)) return;
       if (stats) stats.parsedInFull++;
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts);
+      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
       else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
-      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r));
+      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r), -1);
     },
     () => problems.torn++,
   );

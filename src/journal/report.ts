@@ -186,10 +186,19 @@ export function scanJournal(
     let lastSymbol = '';
     let lastTf = '';
     let lastSeries: SeriesSeen | undefined;
-    const seriesOf = (origin: string | null, symbol: string, tf: string): SeriesSeen => {
+    // The series by the reader's number for (origin, symbol, tf): one lookup where the maps take three.
+    const byNumber = new Map<number, SeriesSeen>();
+    const seriesOf = (origin: string | null, symbol: string, tf: string, series: number): SeriesSeen => {
       if (lastSeries !== undefined && symbol === lastSymbol && tf === lastTf && origin === lastOrigin)
         return lastSeries;
-      lastSeries = lookupSeries(origin, symbol, tf);
+      if (series < 0) lastSeries = lookupSeries(origin, symbol, tf);
+      else {
+        lastSeries = byNumber.get(series);
+        if (lastSeries === undefined) {
+          lastSeries = lookupSeries(origin, symbol, tf);
+          byNumber.set(series, lastSeries);
+        }
+      }
       lastOrigin = origin;
       lastSymbol = symbol;
       lastTf = tf;
@@ -222,19 +231,19 @@ export function scanJournal(
     scanForReport(
       join(dir!, file),
       {
-        forecast(origin, symbol, tf, ts) {
+        forecast(origin, symbol, tf, ts, number) {
           if (!unfiltered && !passes(filter, origin, symbol, tf, ts)) {
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
             return;
           }
           origins.add(origin);
-          seriesOf(origin, symbol, tf).forecasts.add(ts);
+          seriesOf(origin, symbol, tf, number).forecasts.add(ts);
           if (first === undefined || ts < first) first = ts;
           if (last === undefined || ts > last) last = ts;
         },
-        settlement(s) {
+        settlement(s, number) {
           if (!unfiltered && !passes(filter, s.origin, s.symbol, s.tf, s.ts)) return;
-          const series = seriesOf(s.origin, s.symbol, s.tf);
+          const series = seriesOf(s.origin, s.symbol, s.tf, number);
           if (s.status === 'unsettleable') {
             if (!series.settled.has(s.ts)) series.unsettleable.add(s.ts);
             return;

@@ -275,6 +275,34 @@ describe('the fast path of the report', () => {
     );
   }, 60_000);
 
+  it("reads each line's own origin, symbol and timeframe across the reader's chunks, where a head repeats the line before's", () => {
+    // Lines of one length: the reader's buffer, read again, holds another line's head where the
+    // last chunk's last head was. The symbol changes with the line cut by the first chunk's end,
+    // so that a head kept from the chunk before (its bytes overwritten) would match the new line
+    // and name the old symbol.
+    const chunk = 1 << 22;
+    // Settlements: a forecast's head is never compared with the line before's.
+    const line = (symbol: string, k: number) =>
+      recordLine(
+        settledRecord(
+          forecastOf({ symbol, ts: 1_800_000_000 + k * 60, target_t: 1_800_003_600 + k * 60 }),
+          { price: 2, t: 1_800_003_600 + k * 60, source: 'candles' },
+          0.01,
+          1_800_000_000,
+        ),
+      );
+    const length = line('AAA/USD', 0).length;
+    const switchAt = Math.floor(chunk / length);
+    const lines: string[] = [];
+    for (let k = 0; k < 2 * switchAt + 10; k++) lines.push(line(k < switchAt ? 'AAA/USD' : 'BBB/USD', k));
+    expect(new Set(lines.map((l) => l.length))).toEqual(new Set([length]));
+    const path = join(dir, 'chunks.jsonl');
+    writeFileSync(path, lines.join(''));
+    const fast = throughFastPath(path);
+    expect(fast.settlements.filter((f) => f.symbol === 'BBB/USD')).toHaveLength(lines.length - switchAt);
+    expect(fast).toEqual(throughJsonParse(path));
+  });
+
   it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
     const path = join(dir, 'torn.jsonl');
     const f: ForecastRecord = {
