@@ -5,6 +5,13 @@ import { configDir, configFilePath } from './directories.js';
 import { readConfigFile, SETTINGS, secretFromEnv } from './settings.js';
 
 /**
+ * The variables whose proxy URL's password is a secret. bin/fcast.js's help fast path
+ * (mayShowSecret) lists them again, to keep the bundle unloaded; test/unit/known-secrets.test.ts
+ * holds the two lists equal.
+ */
+export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+
+/**
  * Every secret fcast can know of at start, for the redactor; never throws: the keys (environment
  * and config file) and the password of a proxy URL in the environment (as written, decoded, and
  * as `user:password`, whose base64 is the Proxy-Authorization header).
@@ -12,8 +19,7 @@ import { readConfigFile, SETTINGS, secretFromEnv } from './settings.js';
 export function knownSecrets(ctx: Pick<Ctx, 'env' | 'platform' | 'homedir'>): string[] {
   const names = ['apiKey', 'gatewayKey'] as const;
   const found: string[] = names.flatMap((n) => secretFromEnv(ctx.env, n) ?? []);
-  for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'])
-    found.push(...proxySecrets(ctx.env[name]));
+  for (const name of PROXY_VARIABLES) found.push(...proxySecrets(ctx.env[name]));
   try {
     const file = readConfigFile(configFilePath(configDir(ctx)));
     for (const n of names) {
