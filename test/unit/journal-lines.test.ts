@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
-import { checkRecord, noProblems, readRecords } from '../../src/journal/lines.js';
+import { CHUNK, checkRecord, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
   JOURNAL_VERSION,
   recordLine,
@@ -280,7 +280,7 @@ describe('the fast path of the report', () => {
     // last chunk's last head was. The symbol changes with the line cut by the first chunk's end,
     // so that a head kept from the chunk before (its bytes overwritten) would match the new line
     // and name the old symbol.
-    const chunk = 1 << 22;
+    const chunk = CHUNK;
     // Settlements: a forecast's head is never compared with the line before's.
     const line = (symbol: string, k: number) =>
       recordLine(
@@ -301,6 +301,25 @@ describe('the fast path of the report', () => {
     const fast = throughFastPath(path);
     expect(fast.settlements.filter((f) => f.symbol === 'BBB/USD')).toHaveLength(lines.length - switchAt);
     expect(fast).toEqual(throughJsonParse(path));
+  });
+
+  it('counts a line longer than a chunk as one damaged line, and reads the records on both sides of it', () => {
+    const record = (symbol: string) => recordLine(forecastOf({ symbol }));
+    // A forecast whose symbol alone outgrows the reader's buffer: two and a half chunks.
+    const long = record('X'.repeat(2 * CHUNK + CHUNK / 2));
+    for (const [name, text] of [
+      ['middle', record('AAA/USD') + long + record('BBB/USD')],
+      // The long line starts where the first chunk ends.
+      ['edge', record('AAA/USD') + ' '.repeat(CHUNK - record('AAA/USD').length - 1) + '\n' + long + record('BBB/USD')],
+    ] as const) {
+      const path = join(dir, `long-${name}.jsonl`);
+      writeFileSync(path, text);
+      const fast = throughFastPath(path);
+      expect(fast.forecasts.map((f) => f.split('|')[1])).toEqual(['AAA/USD', 'BBB/USD']);
+      // The line of spaces that fills the first chunk is no record either.
+      expect(fast.damaged).toBe(name === 'edge' ? 2 : 1);
+      expect(fast).toEqual(throughJsonParse(path));
+    }
   });
 
   it('skips a torn last line, and counts a torn line in the middle as damaged, like a full parse', () => {
@@ -360,6 +379,38 @@ describe('the fast path of the report', () => {
     expect(fast).toEqual(throughJsonParse(path));
     expect(fast.settlements.map((s) => s.p_long)).toEqual(forms.map(Number));
     expect(fast.damaged).toBe(notJson.length);
+  });
+
+  it('reads any plain decimal of up to 24 digits, wherever its point, as JSON.parse does', () => {
+    // The reader takes digits four at a time: a run of every length, its point anywhere, zeros
+    // before and after, so that every group meets the eighth significant digit (where hi ends)
+    // and the seventeenth (where the rest is only counted) at each of its four places.
+    const line = recordLine(
+      settledRecord(
+        forecastOf({ p_long: 0.25 }),
+        { price: 2, t: 1_800_003_600, source: 'candles' },
+        0.01,
+        1_800_000_000,
+      ),
+    );
+    const digitRun = (max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: max });
+    const decimal = fc
+      .tuple(fc.boolean(), fc.constantFrom('', '0', '00', '000'), digitRun(12), digitRun(24))
+      .map(([minus, zeros, whole, fraction]) => {
+        const integer = whole.replace(/^0+/, '') || '0';
+        return `${minus ? '-' : ''}${integer}${fraction === '' ? '' : `.${zeros}${fraction}`}`;
+      });
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(decimal, { minLength: 1, maxLength: 20 }), (forms) => {
+        const path = join(dir, `decimals-${n++}.jsonl`);
+        writeFileSync(path, forms.map((form) => line.replace('"p_long":0.25,', `"p_long":${form},`)).join(''));
+        const fast = throughFastPath(path);
+        expect(fast.damaged).toBe(0);
+        expect(fast.settlements.map((s) => s.p_long)).toEqual(forms.map((form) => JSON.parse(form)));
+      }),
+      { numRuns: Math.min(500, Number(process.env.FCAST_FUZZ_RUNS ?? 500)) },
+    );
   });
 
   it('checks every record: a newer version is told apart from a damaged line', () => {
