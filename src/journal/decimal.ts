@@ -29,8 +29,8 @@ function halfUlp(x: number): number {
 /**
  * (big + lo) / 10^k correctly rounded, as JSON.parse reads that decimal, without making a
  * string of it; NaN when it can't tell cheaply (the caller then asks Number()). big is the
- * first nine significant digits times 10^(the count of the rest), exact, and lo the rest (at
- * most eight digits, below big), so their sum is the integer rounded once. Its quotient c by
+ * first eight significant digits times 10^(the count of the rest), exact, and lo the rest (at
+ * most nine digits, below big), so their sum is the integer rounded once. Its quotient c by
  * 10^k is within an ulp or so of the true value; the remainder m − c·10^k is computed exactly
  * in two doubles (Knuth's TwoSum, Dekker's TwoProduct), and c is kept when the true value lies
  * clearly inside c's rounding interval (|remainder| below half an ulp of c, times 10^k, with a

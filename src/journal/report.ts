@@ -131,10 +131,11 @@ export class TimeSet {
 }
 
 /** How many of `a` are not in `b` (both ascending, distinct). */
-function countMissing(a: readonly number[], b: readonly number[]): number {
+function countMissing(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let missing = 0;
   let j = 0;
-  for (const t of a) {
+  for (let i = 0; i < a.length; i++) {
+    const t = a[i]!;
     while (j < b.length && b[j]! < t) j++;
     if (j >= b.length || b[j] !== t) missing++;
   }
@@ -237,9 +238,9 @@ export function scanJournal(
             return;
           }
           origins.add(origin);
+          // The first and last ts are taken from each series' times at the end: a double
+          // written to this closure's variable here would be a new heap object per forecast.
           seriesOf(origin, symbol, tf, number).forecasts.add(ts);
-          if (first === undefined || ts < first) first = ts;
-          if (last === undefined || ts > last) last = ts;
         },
         settlement(s, number) {
           if (!unfiltered && !passes(filter, s.origin, s.symbol, s.tf, s.ts)) return;
@@ -261,10 +262,16 @@ export function scanJournal(
         accumulator(tf);
         const c = counts.get(tf)!;
         c.unsettleable += s.unsettleable.size;
+        // A typed array sorts its numbers as numbers, without a comparator's call per compare.
         const settledOrNot = s.unsettleable.size
-          ? [...s.settled.ascending(), ...s.unsettleable].sort((a, b) => a - b)
+          ? new Float64Array([...s.settled.ascending(), ...s.unsettleable]).sort()
           : s.settled.ascending();
-        c.open += countMissing(s.forecasts.ascending(), settledOrNot);
+        const forecasts = s.forecasts.ascending();
+        c.open += countMissing(forecasts, settledOrNot);
+        if (forecasts.length > 0) {
+          if (first === undefined || forecasts[0]! < first) first = forecasts[0];
+          if (last === undefined || forecasts[forecasts.length - 1]! > last) last = forecasts[forecasts.length - 1];
+        }
         let symbols = symbolsByTf.get(tf);
         if (!symbols) {
           symbols = new Set();
