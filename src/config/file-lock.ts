@@ -79,9 +79,15 @@ export async function acquireLock(
   const started = Date.now();
   const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
   writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  // Until no live writer has waited longer than this one; then it stays so (later ones are younger).
+  let behind = !yieldToWaiters;
   try {
     for (let attempt = 0; ; attempt++) {
-      const yielding = yieldToWaiters && Date.now() - started < YIELD_MS && othersWaiting(lockPath, claim);
+      let yielding = false;
+      if (Date.now() - started < YIELD_MS) {
+        if (yieldToWaiters) yielding = othersWaiting(lockPath, claim);
+        else if (behind) yielding = behind = waitingLonger(lockPath, me);
+      }
       if (!yielding && tryCreateLock(lockPath, claim, me)) return () => releaseLock(lockPath, me);
       if (!yielding && breakStaleLock(lockPath)) continue;
       if (Date.now() - started > waitMs) {
@@ -92,8 +98,10 @@ export async function acquireLock(
         );
       }
       // A few ms at first, then up to MAX_PAUSE_MS, with jitter so waiting writers spread out;
-      // one that lets others go first looks again soon (they take the lock within milliseconds).
-      const ms = (yielding ? 2 : Math.min(MAX_PAUSE_MS, 2 + attempt * 2)) * (0.5 + Math.random());
+      // a bulk writer that lets others go first looks again soon (they take the lock within
+      // milliseconds). The writer first in line keeps its pace: the others let it go first.
+      const soon = yieldToWaiters && yielding;
+      const ms = (soon ? 2 : Math.min(MAX_PAUSE_MS, 2 + attempt * 2)) * (0.5 + Math.random());
       await new Promise((done) => setTimeout(done, ms));
     }
   } finally {
@@ -117,6 +125,35 @@ function othersWaiting(lockPath: string, mine: string): boolean {
     return owner?.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
   });
 }
+
+/**
+ * Whether a writer that has waited longer than `me` still waits (not a bulk writer, which lets
+ * the others go first anyway, and not a dead or long-gone one): then `me` lets it take the
+ * freed lock first. A lock that polls has no queue of its own, and the writers just come
+ * were the ones to win it: they try again within milliseconds where one that has waited a while
+ * pauses up to MAX_PAUSE_MS. Beside an import and seven other recorders, a recorder could so
+ * lose turn after turn (its longest wait 1.1-1.9 s). For at most YIELD_MS of its own wait, so
+ * that a waiter stopped with Ctrl-Z holds nobody up for longer.
+ */
+function waitingLonger(lockPath: string, me: LockOwner): boolean {
+  const mine = placeInLine(me.token)!;
+  return marked(lockPath, CLAIM_MARK).some(({ path, tail }) => {
+    // The claim's name carries its token: only a claim ahead of this one is read.
+    const place = placeInLine(tail);
+    if (place === undefined || !ahead(place, mine)) return false;
+    const owner = readOwner(path);
+    return owner !== undefined && owner.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
+  });
+}
+
+/** A token's parts (`<pid>-<ms>-<n>`, acquireLock's): when its writer began to wait, its pid and count. */
+function placeInLine(token: string): [ms: number, pid: number, n: number] | undefined {
+  const parts = /^(\d+)-(\d+)-(\d+)$/.exec(token);
+  return parts ? [Number(parts[2]), Number(parts[1]), Number(parts[3])] : undefined;
+}
+
+const ahead = (a: readonly number[], b: readonly number[]): boolean =>
+  a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
 
 /** A claim older than the longest wait (and a margin): its writer is not waiting any more. */
 function outlivedAnyWait(path: string): boolean {

@@ -68,9 +68,46 @@ describe('acquireLock', () => {
     rmSync(claim);
     (await bulk)();
     expect(taken).toBe(true);
-    // A writer without the manners takes the free lock at once, waiters or not.
+    // A writer without the manners takes the free lock at once beside a claim it cannot place in line.
     writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
     (await acquireLock(lock, 'x', 50))();
+  });
+
+  it('lets the writer that has waited longest take the freed lock, for at most a second of its own wait', async () => {
+    const lock = join(tempDir(), 'config.json.lock');
+    // A claim as acquireLock names it (<pid>-<ms>-<n>): a live writer waiting since 100 ms ago.
+    const claimOf = (pid: number, ms: number, extra = '') => {
+      const token = `${pid}-${ms}-1`;
+      const path = `${lock}.claim-${token}`;
+      writeFileSync(path, extra ? owner(pid, hostname(), token).replace(/}$/, `,${extra}}`) : owner(pid, hostname(), token));
+      return path;
+    };
+    const older = claimOf(process.pid, Date.now() - 100);
+    let taken = false;
+    const writer = acquireLock(lock, 'x', 5_000).then((release) => {
+      taken = true;
+      return release;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(taken).toBe(false);
+    expect(existsSync(lock)).toBe(false);
+    rmSync(older);
+    (await writer)();
+    expect(taken).toBe(true);
+    // Not for a younger writer, a bulk one (it lets the others go first anyway), or a dead one.
+    for (const claim of [
+      claimOf(process.pid, Date.now() + 60_000),
+      claimOf(process.pid, Date.now() - 100, '"bulk":true'),
+      claimOf(deadPid, Date.now() - 100),
+    ]) {
+      (await acquireLock(lock, 'x', 50))();
+      rmSync(claim, { force: true });
+    }
+    // A writer ahead that never takes the lock (stopped with Ctrl-Z) holds the others up a second, not their whole wait.
+    claimOf(process.pid, Date.now() - 100);
+    const since = Date.now();
+    (await acquireLock(lock, 'x', 5_000))();
+    expect(Date.now() - since).toBeGreaterThanOrEqual(900);
   });
 
   it("lets a bulk writer ignore another bulk writer's claim, and a claim older than any wait", async () => {
