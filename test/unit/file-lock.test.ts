@@ -79,7 +79,10 @@ describe('acquireLock', () => {
     const claimOf = (pid: number, ms: number, extra = '') => {
       const token = `${pid}-${ms}-1`;
       const path = `${lock}.claim-${token}`;
-      writeFileSync(path, extra ? owner(pid, hostname(), token).replace(/}$/, `,${extra}}`) : owner(pid, hostname(), token));
+      writeFileSync(
+        path,
+        extra ? owner(pid, hostname(), token).replace(/}$/, `,${extra}}`) : owner(pid, hostname(), token),
+      );
       return path;
     };
     const older = claimOf(process.pid, Date.now() - 100);
