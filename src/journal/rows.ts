@@ -17,6 +17,7 @@ import {
   unsettleableRecord,
   type ForecastRecord,
   type JournalRecord,
+  type PriceRecord,
   type SettlementRecord,
 } from './record.js';
 import { fileInRange, passes, type JournalFilter } from './report.js';
@@ -137,6 +138,11 @@ export function forEachRow(
   filter: JournalFilter & { status?: readonly RowStatus[] },
   flatBandPct: number,
   onRow: (row: JournalRow) => void,
+  /**
+   * The price observations of the filter's origins and symbols taken in its time range (any
+   * timeframe: a price settles them all), each month's after its rows, in the file's order.
+   */
+  onPrice?: (price: PriceRecord) => void,
 ): ReadProblems & { leftOut: number; origins: Set<string | null> } {
   const problems = { ...noProblems(), leftOut: 0, origins: new Set<string | null>() };
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
@@ -144,11 +150,16 @@ export function forEachRow(
     if (!fileInRange(filter, file)) continue;
     const forecasts = new Map<string, ForecastRecord>();
     const settlements = new Map<string, SettlementRecord>();
+    const prices: PriceRecord[] = [];
+    const pricesOf: JournalFilter = { ...filter, tfs: undefined };
     readRecords(
       join(dir!, file),
       0,
       (r) => {
-        if (r.kind === 'price') return;
+        if (r.kind === 'price') {
+          if (onPrice && passes(pricesOf, r.origin, r.symbol, '', r.t)) prices.push(r);
+          return;
+        }
         if (!passes(filter, r.origin, r.symbol, r.tf, r.ts)) {
           if (r.kind === 'forecast' && passes(anyOrigin, r.origin, r.symbol, r.tf, r.ts)) problems.leftOut++;
           return;
@@ -165,6 +176,7 @@ export function forEachRow(
       const row = rowOf(f, settlements.get(key), flatBandPct);
       if (filter.status === undefined || filter.status.includes(row.status as RowStatus)) onRow(row);
     }
+    for (const price of prices) onPrice!(price);
   }
   return problems;
 }

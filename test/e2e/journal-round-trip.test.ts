@@ -3,7 +3,7 @@
 // the first, and an empty journal given the same records; for a journal whose text holds every
 // kind of thing the export used to lose (docs/decisions/2026-11-27-lossless-journal-export.md):
 // before, importing its own CSV export added 9 of these 18 forecasts again and skipped one.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -86,4 +86,64 @@ describe.each(['csv', 'tsv', 'jsonl'] as const)('journal export --format %s', (f
     const symbols = (JSON.parse(list.stdout) as Array<{ symbol: string }>).map((r) => r.symbol);
     expect(symbols).toEqual(TEXTS.map((t) => (t === KEY ? 'mfa_ag_0123...cdef' : t)));
   }, 60_000);
+});
+
+describe('journal export --format jsonl --prices', () => {
+  it('carries the price observations too, so that an empty journal gets every record back, and a second export is the same bytes', async () => {
+    const a = tempDir();
+    writeJournalLines(a, entries, 'no candle');
+    // Price observations, one of them of a symbol no forecast names, one of a text a terminal acts on.
+    const price = (symbol: string, k: number, last: number) =>
+      `${JSON.stringify({ v: 2, kind: 'price', origin: 'https://api.example.com', symbol, t: forecastAt(k, {}).target_t, last, tier: 'free', delay_min: 15, recorded_at: forecastAt(k, {}).target_t + 5 })}\n`;
+    appendFileSync(
+      join(a, 'journal', '2026-11.jsonl'),
+      price('BTC/USD', 0, 101.5) + price('ETH/USD', 1, 2_000) + price('\x1b[31mred', 2, 3),
+    );
+    const exportOf = (data: string) =>
+      runCli(['journal', 'export', '--origin', 'all', '--format', 'jsonl', '--prices'], {
+        env: { FCAST_DATA_DIR: data },
+      });
+    const first = await exportOf(a);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    const lines = first.stdout.trimEnd().split('\n');
+    // Each month's rows, then its price observations as the journal holds them.
+    expect(lines).toHaveLength(18 + 3);
+    expect(lines.slice(18).map((l) => JSON.parse(l).symbol)).toEqual(['BTC/USD', 'ETH/USD', '\x1b[31mred']);
+    const file = join(tempDir(), 'export.jsonl');
+    writeFileSync(file, first.stdout);
+
+    const again = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: a } });
+    expect(again.stdout).toContain('already there 21\n');
+    expect((await exportOf(a)).stdout).toBe(first.stdout);
+
+    const b = tempDir();
+    const fresh = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: b } });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain('added         18 forecasts, 12 settlements, 3 prices\n');
+    expect((await exportOf(b)).stdout).toBe(first.stdout);
+    // Every line of the journal, prices too (but the masked key, which the export never carries).
+    const linesOf = (data: string) =>
+      readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
+        .sort();
+    expect(linesOf(b)).toEqual(linesOf(a));
+  }, 60_000);
+
+  it('is refused for CSV and TSV, which cannot hold a price line: exit 2, nothing written', async () => {
+    const a = tempDir();
+    writeJournalLines(a, entries, 'no candle');
+    for (const format of ['csv', 'tsv']) {
+      const r = await runCli(['journal', 'export', '--origin', 'all', '--format', format, '--prices'], {
+        env: { FCAST_DATA_DIR: a },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        "fcast: --prices writes the journal's own price lines, which only JSON Lines can hold\n  hint: add --format jsonl\n",
+      );
+    }
+  });
 });

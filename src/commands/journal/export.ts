@@ -2,15 +2,24 @@
 import type { Run } from '../../cmdutil/command.js';
 import { dataDir } from '../../config/settings.js';
 import { exactJson } from '../../core/exact-text.js';
-import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
+import { DEFAULT_FLAT_BAND_PCT, type PriceRecord } from '../../journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
 import { journalOrigins, monthFiles, openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
 import type { ListFlags } from './list.js';
+import { UsageError } from '../../core/errors.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
+export interface ExportFlags extends ListFlags {
+  prices?: boolean;
+}
+
 /** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
-export async function exportRows(run: Run, opts: ListFlags): Promise<void> {
+export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
+  if (opts.prices && run.format !== 'jsonl')
+    throw new UsageError("--prices writes the journal's own price lines, which only JSON Lines can hold", {
+      hint: 'add --format jsonl',
+    });
   const filter = filterOf(run, opts);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   // Rows are written as they are read: two services, or a month file that is no regular file,
@@ -24,7 +33,7 @@ export async function exportRows(run: Run, opts: ListFlags): Promise<void> {
   const delimited = run.format === 'tsv' ? 'tsv' : 'csv';
   const headerLine = renderDelimited(delimited, header, [], { exact: true });
   if (run.format !== 'jsonl') run.out.data(headerLine);
-  let batch: JournalRow[] = [];
+  let batch: Array<JournalRow | PriceRecord> = [];
   const flush = () => {
     if (batch.length === 0) return;
     if (run.format === 'jsonl') run.out.data(batch.map(exactJson).join('\n'));
@@ -33,16 +42,18 @@ export async function exportRows(run: Run, opts: ListFlags): Promise<void> {
         renderDelimited(
           delimited,
           header,
-          batch.map((r) => header.map((c) => r[c])),
+          (batch as JournalRow[]).map((r) => header.map((c) => r[c])),
           { exact: true },
         ).slice(headerLine.length),
       );
     batch = [];
   };
-  const problems = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, (row) => {
+  const add = (row: JournalRow | PriceRecord) => {
     batch.push(row);
     if (batch.length >= 5000) flush();
-  });
+  };
+  // The price observations as the journal's own lines, which the import reads as they are.
+  const problems = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, add, opts.prices ? add : undefined);
   flush();
   warnProblems(run, problems);
   noteLeftOut(run, problems.leftOut);

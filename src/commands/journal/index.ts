@@ -18,6 +18,7 @@ import {
   parseInstantFlag,
   parseOriginFlag,
 } from '../../cmdutil/journal-flags.js';
+import type { ExportFlags } from './export.js';
 import type { ListFlags } from './list.js';
 import type { ReportFlags } from './report.js';
 import type { SettleFlags } from './settle.js';
@@ -171,15 +172,20 @@ function exportCommand(journal: Command, app: App): void {
   )
     .addOption(ORIGIN_OPTION())
     .addOption(FLAT_BAND_OPTION())
+    .option(
+      '--prices',
+      "with --format jsonl: also the recorded price observations, as the journal's own lines after each month's rows (what an import into an empty journal needs to give every record back)",
+    )
     .addHelpText(
       'after',
       examples(
         ['fcast journal export > journal.csv', 'everything, as CSV'],
         ['fcast journal export --format jsonl', 'JSON Lines'],
+        ['fcast journal export --format jsonl --prices > journal.jsonl', 'every record, prices too'],
       ),
     )
     .action(
-      action(app, async (run, opts: ListFlags) => (await import('./export.js')).exportRows(run, opts), {
+      action(app, async (run, opts: ExportFlags) => (await import('./export.js')).exportRows(run, opts), {
         formats: ['csv', 'tsv', 'jsonl'],
       }),
     );
