@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { closest } from '../cmdutil/input.js';
 import { maskKey } from '../config/keys.js';
 import { DASH } from '../output/format.js';
+import { renderTable } from '../output/table.js';
 import {
   configDir,
   DIRECTORIES,
@@ -116,7 +117,6 @@ function list(config: Command, app: App): void {
         const rows = effective(run);
         if (run.flags.json)
           return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
-        const { renderTable } = await import('../output/table.js');
         run.out.data(
           renderTable(
             run.out,
