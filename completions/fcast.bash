@@ -111,7 +111,7 @@ __fcast_spec() {
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list4'
       ;;
     'journal export')
-      __fcast_options='--symbol --tf --since --until --origin --flat-band'
+      __fcast_options='--symbol --tf --since --until --origin --flat-band --prices'
       __fcast_value_options='--symbol --tf --since --until --origin --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list13'
       ;;

@@ -92,7 +92,7 @@ function __fcast_spec
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--status' '--origin' '--flat-band'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list4'
         case 'journal export'
-            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
+            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)' '--prices'\t'with --format jsonl: also the recorded price observations, as the journal\'s own lines after each month\'s rows (what an import into an empty journal needs to give every record back)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--origin' '--flat-band'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list13'
         case 'journal import'
