@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
-import { CHUNK, checkRecord, noProblems, readRecords } from '../../src/journal/lines.js';
+import { CHUNK, checkRecord, MAX_LINE, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
   JOURNAL_VERSION,
   recordLine,
@@ -303,22 +303,27 @@ describe('the fast path of the report', () => {
     expect(fast).toEqual(throughJsonParse(path));
   });
 
-  it('counts a line longer than a chunk as one damaged line, and reads the records on both sides of it', () => {
+  it('reads a line longer than a chunk, and counts one longer than MAX_LINE as one damaged line, the records on both sides read', () => {
     const record = (symbol: string) => recordLine(forecastOf({ symbol }));
-    // A forecast whose symbol alone outgrows the reader's buffer: two and a half chunks.
-    const long = record('X'.repeat(2 * CHUNK + CHUNK / 2));
-    for (const [name, text] of [
-      ['middle', record('AAA/USD') + long + record('BBB/USD')],
-      // The long line starts where the first chunk ends.
-      ['edge', record('AAA/USD') + ' '.repeat(CHUNK - record('AAA/USD').length - 1) + '\n' + long + record('BBB/USD')],
+    const long = (length: number) => record('X'.repeat(length));
+    const first = record('AAA/USD');
+    // Where the long line starts: in the first chunk, or just where it ends.
+    const pad = ' '.repeat(CHUNK - first.length - 1) + '\n';
+    for (const [name, length, before, read] of [
+      ['2.5 chunks', 2 * CHUNK + CHUNK / 2, first, true],
+      ['2.5 chunks at the edge', 2 * CHUNK + CHUNK / 2, first + pad, true],
+      ['over MAX_LINE', MAX_LINE + 10, first, false],
+      ['over MAX_LINE at the edge', MAX_LINE + 10, first + pad, false],
     ] as const) {
-      const path = join(dir, `long-${name}.jsonl`);
-      writeFileSync(path, text);
+      const path = join(dir, `long-${name.replaceAll(' ', '-')}.jsonl`);
+      writeFileSync(path, before + long(length) + record('BBB/USD'));
       const fast = throughFastPath(path);
-      expect(fast.forecasts.map((f) => f.split('|')[1])).toEqual(['AAA/USD', 'BBB/USD']);
+      expect(fast.forecasts.map((f) => f.split('|')[1]!.slice(0, 7)), name).toEqual(
+        read ? ['AAA/USD', 'XXXXXXX', 'BBB/USD'] : ['AAA/USD', 'BBB/USD'],
+      );
       // The line of spaces that fills the first chunk is no record either.
-      expect(fast.damaged).toBe(name === 'edge' ? 2 : 1);
-      expect(fast).toEqual(throughJsonParse(path));
+      expect(fast.damaged, name).toBe((read ? 0 : 1) + (before === first ? 0 : 1));
+      expect(fast, name).toEqual(throughJsonParse(path));
     }
   });
 

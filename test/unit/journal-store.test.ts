@@ -19,7 +19,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { importJournal } from '../../src/journal/import.js';
-import { noProblems, readRecords } from '../../src/journal/lines.js';
+import { MAX_LINE, noProblems, readRecords } from '../../src/journal/lines.js';
 import { pruneJournal } from '../../src/journal/prune.js';
 import { forecastKey, recordLine, type ForecastRecord, type JournalRecord } from '../../src/journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../src/journal/rows.js';
@@ -471,6 +471,30 @@ describe('prune and what it leaves', () => {
     const read: JournalRecord[] = [];
     readRecords(path, 0, (r) => read.push(r), problems);
     expect([read.length, problems.damaged]).toEqual([3, 1]);
+  });
+
+  it('keeps a line longer than a read whole, and leaves a file with one over MAX_LINE as it is (exit 3 naming it)', async () => {
+    const data = join(tempDir(), 'data');
+    await record(data, minutes(NOV, 4));
+    const path = join(journalDirOf(data), '2026-11.jsonl');
+    // A forecast whose tier a server (or an import) made long: 300 KB, past the 128 KiB read.
+    const long = recordLine({ ...forecastAt(NOV + 600), tier: 'x'.repeat(300_000) });
+    appendFileSync(path, long);
+    await record(data, minutes(NOV + 660, 1));
+    expect(await pruneJournal(data, NOV + 120, false)).toMatchObject({ removed: 2, kept: 4 });
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => l.length)).toEqual([
+      recordLine(forecastAt(NOV + 120)).length - 1,
+      recordLine(forecastAt(NOV + 180)).length - 1,
+      long.length - 1,
+      recordLine(forecastAt(NOV + 660)).length - 1,
+    ]);
+    // Past MAX_LINE a line is read as its first bytes alone: prune would cut it short.
+    appendFileSync(path, `${'y'.repeat(MAX_LINE + 10)}\n`);
+    const before = readFileSync(path);
+    await expect(pruneJournal(data, NOV + 180, false)).rejects.toThrow(
+      `journal: ${path} holds a line longer than 4 MiB; prune leaves the file as it is`,
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 
   it('removes the month temp files of a prune killed before its rename, of any month, and leaves a live one’s', async () => {
