@@ -318,9 +318,10 @@ describe('the fast path of the report', () => {
       const path = join(dir, `long-${name.replaceAll(' ', '-')}.jsonl`);
       writeFileSync(path, before + long(length) + record('BBB/USD'));
       const fast = throughFastPath(path);
-      expect(fast.forecasts.map((f) => f.split('|')[1]!.slice(0, 7)), name).toEqual(
-        read ? ['AAA/USD', 'XXXXXXX', 'BBB/USD'] : ['AAA/USD', 'BBB/USD'],
-      );
+      expect(
+        fast.forecasts.map((f) => f.split('|')[1]!.slice(0, 7)),
+        name,
+      ).toEqual(read ? ['AAA/USD', 'XXXXXXX', 'BBB/USD'] : ['AAA/USD', 'BBB/USD']);
       // The line of spaces that fills the first chunk is no record either.
       expect(fast.damaged, name).toBe((read ? 0 : 1) + (before === first ? 0 : 1));
       expect(fast, name).toEqual(throughJsonParse(path));

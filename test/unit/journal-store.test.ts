@@ -482,7 +482,12 @@ describe('prune and what it leaves', () => {
     appendFileSync(path, long);
     await record(data, minutes(NOV + 660, 1));
     expect(await pruneJournal(data, NOV + 120, false)).toMatchObject({ removed: 2, kept: 4 });
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => l.length)).toEqual([
+    expect(
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.length),
+    ).toEqual([
       recordLine(forecastAt(NOV + 120)).length - 1,
       recordLine(forecastAt(NOV + 180)).length - 1,
       long.length - 1,
