@@ -126,11 +126,16 @@ export function refuseIrregular(path: string): void {
   });
 }
 
-/** The origins of the journal's forecasts (null: unknown), read by the fast path. */
-export function journalOrigins(dir: string | undefined): Set<string | null> {
+/** The origins of the journal's forecasts (null: unknown), and of its price observations when asked, read by the fast path. */
+export function journalOrigins(dir: string | undefined, { prices = false } = {}): Set<string | null> {
   const origins = new Set<string | null>();
+  const add = (origin: string | null) => origins.add(origin);
   for (const file of dir === undefined ? [] : monthFiles(dir))
-    scanForReport(join(dir!, file), { forecast: (origin) => origins.add(origin), settlement: () => {} }, noProblems());
+    scanForReport(
+      join(dir!, file),
+      { forecast: add, settlement: () => {}, ...(prices && { price: add }) },
+      noProblems(),
+    );
   return origins;
 }
 

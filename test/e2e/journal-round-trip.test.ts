@@ -3,7 +3,7 @@
 // the first, and an empty journal given the same records; for a journal whose text holds every
 // kind of thing the export used to lose (docs/decisions/2026-11-27-lossless-journal-export.md):
 // before, importing its own CSV export added 9 of these 18 forecasts again and skipped one.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -131,6 +131,51 @@ describe('journal export --format jsonl --prices', () => {
         .sort();
     expect(linesOf(b)).toEqual(linesOf(a));
   }, 60_000);
+
+  it("writes a version 1 price line as this version's, so that the import takes it", async () => {
+    const a = tempDir();
+    const dir = join(a, 'journal');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(dir, '2026-11.jsonl'),
+      '{"v":1,"kind":"price","symbol":"BTC/USD","t":1795348800,"last":97123.45,"tier":"free","delay_min":15,"recorded_at":1795349701}\n',
+      { mode: 0o600 },
+    );
+    const first = await runCli(['journal', 'export', '--origin', 'all', '--format', 'jsonl', '--prices'], {
+      env: { FCAST_DATA_DIR: a },
+    });
+    expect(first.stdout).toBe(
+      '{"v":2,"kind":"price","origin":null,"symbol":"BTC/USD","t":1795348800,"last":97123.45,"tier":"free","delay_min":15,"recorded_at":1795349701}\n',
+    );
+    const file = join(tempDir(), 'export.jsonl');
+    writeFileSync(file, first.stdout);
+    const b = tempDir();
+    const fresh = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: b } });
+    expect(fresh.stderr).toBe('');
+    expect(fresh.stdout).toContain('added         0 forecasts, 0 settlements, 1 prices\n');
+  });
+
+  it("pools no two services' prices when no origin is chosen: exit 2, as for forecasts", async () => {
+    const a = tempDir();
+    writeJournalLines(a, entries.slice(0, 1), 'no candle');
+    // The forecast is of https://api.example.com; this price of another service.
+    appendFileSync(
+      join(a, 'journal', '2026-11.jsonl'),
+      `${JSON.stringify({ v: 2, kind: 'price', origin: 'https://b.example', symbol: 'BTC/USD', t: 1_795_000_000, last: 1, tier: null, delay_min: null, recorded_at: 1_795_000_005 })}\n`,
+    );
+    const pooled = await runCli(['journal', 'export', '--format', 'jsonl', '--prices'], {
+      env: { FCAST_DATA_DIR: a, FCAST_BASE_URL: undefined },
+    });
+    expect(pooled.code).toBe(2);
+    expect(pooled.stdout).toBe('');
+    expect(pooled.stderr).toContain('fcast does not pool them');
+    // Without prices the journal is one service's.
+    const rows = await runCli(['journal', 'export', '--format', 'jsonl'], {
+      env: { FCAST_DATA_DIR: a, FCAST_BASE_URL: undefined },
+    });
+    expect(rows.code, rows.stderr).toBe(0);
+    expect(rows.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
 
   it('is refused for CSV and TSV, which cannot hold a price line: exit 2, nothing written', async () => {
     const a = tempDir();

@@ -2,7 +2,7 @@
 import type { Run } from '../../cmdutil/command.js';
 import { dataDir } from '../../config/settings.js';
 import { exactJson } from '../../core/exact-text.js';
-import { DEFAULT_FLAT_BAND_PCT, type PriceRecord } from '../../journal/record.js';
+import { DEFAULT_FLAT_BAND_PCT, rebuildRecord, type PriceRecord } from '../../journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
 import { journalOrigins, monthFiles, openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
@@ -25,7 +25,8 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
   // Rows are written as they are read: two services, or a month file that is no regular file,
   // are refused before the header.
   if (dir !== undefined) monthFiles(dir);
-  if (filter.auto) checkOneOrigin(filter, journalOrigins(dir));
+  // With prices, theirs count too: an export pools no two services' records of any kind.
+  if (filter.auto) checkOneOrigin(filter, journalOrigins(dir, { prices: opts.prices }));
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
   // CSV or TSV: the header once, then each batch's rows without it. Every text exactly as held,
   // what a terminal would act on shown as an escape that the import reads back
@@ -52,8 +53,16 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
     batch.push(row);
     if (batch.length >= 5000) flush();
   };
-  // The price observations as the journal's own lines, which the import reads as they are.
-  const problems = forEachRow(dir, filter, opts.flatBand ?? DEFAULT_FLAT_BAND_PCT, add, opts.prices ? add : undefined);
+  // The price observations as the journal's own lines of this version (a version 1 line with its
+  // origin null made explicit would be no line of either), which the import reads as they are.
+  const price = (r: PriceRecord) => add(rebuildRecord(r, null) as PriceRecord);
+  const problems = forEachRow(
+    dir,
+    filter,
+    opts.flatBand ?? DEFAULT_FLAT_BAND_PCT,
+    add,
+    opts.prices ? price : undefined,
+  );
   flush();
   warnProblems(run, problems);
   noteLeftOut(run, problems.leftOut);
