@@ -375,9 +375,25 @@ describe('the fast path of the report', () => {
       ),
     );
     // JSON numbers the fast path reads itself, through Number() or by a full parse (a blank after
-    // it), and forms that are no JSON.
+    // it), and forms that are no JSON or no record's (1e400 is JSON, and Infinity).
     const forms = ['0', '-0', '0.000', '-0.5', '7', '10.50', '0.00123', '1e5', '1E+5', '2.5e-3', '-0.0e-0', '1 '];
-    const notJson = ['01', '-01', '00.1', '1.', '.5', '-', '+1', '1e', '1e+', '1..2', '0x1', '-.5', 'NaN'];
+    const notJson = [
+      '01',
+      '-01',
+      '00.1',
+      '1.',
+      '.5',
+      '-',
+      '+1',
+      '1e',
+      '1e+',
+      '1..2',
+      '0x1',
+      '-.5',
+      'NaN',
+      '1e400',
+      '-1e400',
+    ];
     expect(line).toContain('"p_long":0.25,');
     const edited = [...forms, ...notJson].map((form) => line.replace('"p_long":0.25,', `"p_long":${form},`));
     writeFileSync(path, edited.join(''));
