@@ -130,16 +130,24 @@ export class TimeSet {
   }
 }
 
-/** How many of `a` are not in `b` (both ascending, distinct). */
-function countMissing(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let missing = 0;
+/**
+ * How many of `forecasts` (ascending, distinct) are neither in `settled` (ascending, distinct)
+ * nor in `unsettleable`: one merge, no list made of the two.
+ */
+function countOpen(
+  forecasts: readonly number[],
+  settled: readonly number[],
+  unsettleable: ReadonlySet<number>,
+): number {
+  let open = 0;
   let j = 0;
-  for (let i = 0; i < a.length; i++) {
-    const t = a[i]!;
-    while (j < b.length && b[j]! < t) j++;
-    if (j >= b.length || b[j] !== t) missing++;
+  const checkUnsettleable = unsettleable.size > 0;
+  for (let i = 0; i < forecasts.length; i++) {
+    const t = forecasts[i]!;
+    while (j < settled.length && settled[j]! < t) j++;
+    if ((j >= settled.length || settled[j] !== t) && !(checkUnsettleable && unsettleable.has(t))) open++;
   }
-  return missing;
+  return open;
 }
 
 interface SeriesSeen {
@@ -262,12 +270,8 @@ export function scanJournal(
         accumulator(tf);
         const c = counts.get(tf)!;
         c.unsettleable += s.unsettleable.size;
-        // A typed array sorts its numbers as numbers, without a comparator's call per compare.
-        const settledOrNot = s.unsettleable.size
-          ? new Float64Array([...s.settled.ascending(), ...s.unsettleable]).sort()
-          : s.settled.ascending();
         const forecasts = s.forecasts.ascending();
-        c.open += countMissing(forecasts, settledOrNot);
+        c.open += countOpen(forecasts, s.settled.ascending(), s.unsettleable);
         if (forecasts.length > 0) {
           if (first === undefined || forecasts[0]! < first) first = forecasts[0];
           if (last === undefined || forecasts[forecasts.length - 1]! > last) last = forecasts[forecasts.length - 1];
