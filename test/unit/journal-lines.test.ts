@@ -122,6 +122,11 @@ function throughJsonParse(path: string): Seen & { damaged: number } {
   return { ...seen, damaged: problems.damaged };
 }
 
+/** A settlement's line whose `"p_long":0.25,` the number tests replace with a form of their own. */
+const P_LONG_LINE = recordLine(
+  settledRecord(forecastOf({ p_long: 0.25 }), { price: 2, t: 1_800_003_600, source: 'candles' }, 0.01, 1_800_000_000),
+);
+
 describe('the fast path of the report', () => {
   const dir = tempDir();
 
@@ -366,14 +371,7 @@ describe('the fast path of the report', () => {
 
   it('reads a number no writer makes (edited by hand) as JSON.parse does, or counts its line damaged as JSON.parse does', () => {
     const path = join(dir, 'edited-numbers.jsonl');
-    const line = recordLine(
-      settledRecord(
-        forecastOf({ p_long: 0.25 }),
-        { price: 2, t: 1_800_003_600, source: 'candles' },
-        0.01,
-        1_800_000_000,
-      ),
-    );
+    const line = P_LONG_LINE;
     // JSON numbers the fast path reads itself, through Number() or by a full parse (a blank after
     // it), and forms that are no JSON or no record's (1e400 is JSON, and Infinity).
     const forms = ['0', '-0', '0.000', '-0.5', '7', '10.50', '0.00123', '1e5', '1E+5', '2.5e-3', '-0.0e-0', '1 '];
@@ -407,14 +405,7 @@ describe('the fast path of the report', () => {
     // The reader takes digits four at a time: a run of every length, its point anywhere, zeros
     // before and after, so that every group meets the eighth significant digit (where hi ends)
     // and the seventeenth (where the rest is only counted) at each of its four places.
-    const line = recordLine(
-      settledRecord(
-        forecastOf({ p_long: 0.25 }),
-        { price: 2, t: 1_800_003_600, source: 'candles' },
-        0.01,
-        1_800_000_000,
-      ),
-    );
+    const line = P_LONG_LINE;
     const digitRun = (max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: max });
     const decimal = fc
       .tuple(fc.boolean(), fc.constantFrom('', '0', '00', '000'), digitRun(12), digitRun(24))
