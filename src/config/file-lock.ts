@@ -119,11 +119,13 @@ const CLAIM_MARK = '.claim-';
  * waiter stopped with Ctrl-Z, or a dead one's claim whose pid was given to another process).
  */
 function othersWaiting(lockPath: string, mine: string): boolean {
-  return marked(lockPath, CLAIM_MARK).some(({ path }) => {
-    if (path === mine) return false;
-    const owner = readOwner(path);
-    return owner?.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
-  });
+  return marked(lockPath, CLAIM_MARK).some(({ path }) => path !== mine && waitsAndGoesFirst(path));
+}
+
+/** Whether the claim at `path` is a live writer's, still waiting, that is not a bulk writer. */
+function waitsAndGoesFirst(path: string): boolean {
+  const owner = readOwner(path);
+  return owner?.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
 }
 
 /**
@@ -140,9 +142,7 @@ function waitingLonger(lockPath: string, me: LockOwner): boolean {
   return marked(lockPath, CLAIM_MARK).some(({ path, tail }) => {
     // The claim's name carries its token: only a claim ahead of this one is read.
     const place = placeInLine(tail);
-    if (place === undefined || !ahead(place, mine)) return false;
-    const owner = readOwner(path);
-    return owner !== undefined && owner.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
+    return place !== undefined && ahead(place, mine) && waitsAndGoesFirst(path);
   });
 }
 
