@@ -52,6 +52,7 @@ export const noProblems = (): ReadProblems => ({ damaged: 0, newer: 0, torn: 0 }
  * `pause` (asked after each line) says so, it stops there and returns the offset just past that
  * line: a caller that must yield to the event loop (`journal import`) goes on from it later.
  * `opened` hears the stat of the file as opened (the one read, whatever replaces it later).
+ * A line longer than MAX_LINE is handed over as its first bytes alone (cutShort says so).
  */
 export function forEachLine(
   path: string,
@@ -118,6 +119,9 @@ export function forEachLine(
     closeSync(fd);
   }
 }
+
+/** Whether forEachLine handed over only the first bytes of a line longer than MAX_LINE: no newline ends them. */
+export const cutShort = (buf: Buffer, end: number): boolean => buf[end] !== 10;
 
 // --- full parsing ------------------------------------------------------------------------------
 

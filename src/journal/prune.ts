@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { TEMP_MARK, writeAtomically } from '../config/atomic-write.js';
 import { removeStaleTempFiles } from '../config/file-lock.js';
 import { ConfigError } from '../core/errors.js';
-import { forEachLine, MAX_LINE, parseLine } from './lines.js';
+import { cutShort, forEachLine, MAX_LINE, parseLine } from './lines.js';
 import { MONTH_FILE, monthEnd, monthStart } from './months.js';
 import { monthFiles, openJournalDir } from './journal-files.js';
 import { rewriteJournal } from './store.js';
@@ -39,9 +39,9 @@ function plan(path: string, before: number): Plan {
   const kept: Buffer[] = [];
   let removed = 0;
   const end = forEachLine(path, 0, (buf, start, stop) => {
-    // A line longer than MAX_LINE comes as its first bytes alone: its copy would cut it short
-    // and join it to the next line. Nobody's record, but not prune's to shorten.
-    if (buf[stop] !== 10)
+    // Its copy would cut such a line short and join it to the next line. Nobody's record, but
+    // not prune's to shorten.
+    if (cutShort(buf, stop))
       throw new ConfigError(
         `journal: ${path} holds a line longer than ${MAX_LINE / (1 << 20)} MiB; prune leaves the file as it is`,
         {

@@ -4,9 +4,10 @@
 // `import --dry-run` block in open() for good; a directory named as a month file made
 // `journal list` exit 1 (EISDIR).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE } from '../../src/journal/lines.js';
 import { spawnFcast, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
@@ -94,4 +95,34 @@ describe('only regular files', () => {
     );
     expect(r.code).toBe(3);
   });
+});
+
+describe('a line longer than any record (past MAX_LINE, 4 MiB)', () => {
+  it('prune leaves its month file byte for byte and exits 3 naming it; a reader counts it damaged', async () => {
+    const forecast = (ts: number) =>
+      `${JSON.stringify({ v: 2, kind: 'forecast', origin: emu.server.url, symbol: 'BTC/USD', tf: '1h', ts, horizon_min: 60, target_t: ts + 3600, anchor_price: 100, target_price: null, direction: 'long', p_long: 0.5, p_short: 0.4, p_flat: 0.1, tier: null, delay_min: null, server_t: null, recorded_at: ts + 5 })}\n`;
+    const { data, path } = journalWith((p) =>
+      writeFileSync(p, `${forecast(1_790_000_000)}${'x'.repeat(MAX_LINE + 10)}\n${forecast(1_791_000_000)}`, {
+        mode: 0o600,
+      }),
+    );
+    const before = readFileSync(path);
+    const env = { FCAST_DATA_DIR: data, FCAST_BASE_URL: emu.server.url };
+    for (const args of [
+      ['journal', 'prune', '--before', '2026-10-20'],
+      ['journal', 'prune', '--before', '2026-10-20', '--dry-run'],
+    ]) {
+      const r = await runBounded(args, env);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toBe(
+        `fcast: journal: ${path} holds a line longer than 4 MiB; prune leaves the file as it is\n  hint: remove that line by hand, then prune again\n`,
+      );
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(readFileSync(path).equals(before)).toBe(true);
+    }
+    const list = await runBounded(['journal', 'list', '--json'], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(2);
+    expect(list.stderr).toContain('1 damaged line(s) skipped');
+  }, 60_000);
 });
