@@ -92,12 +92,12 @@ describe('journal export --format jsonl --prices', () => {
   it('carries the price observations too, so that an empty journal gets every record back, and a second export is the same bytes', async () => {
     const a = tempDir();
     writeJournalLines(a, entries, 'no candle');
-    // Price observations, one of them of a symbol no forecast names, one of a text a terminal acts on.
+    // Price observations: of a symbol no forecast names, of a text a terminal acts on, of a key.
     const price = (symbol: string, k: number, last: number) =>
       `${JSON.stringify({ v: 2, kind: 'price', origin: 'https://api.example.com', symbol, t: forecastAt(k, {}).target_t, last, tier: 'free', delay_min: 15, recorded_at: forecastAt(k, {}).target_t + 5 })}\n`;
     appendFileSync(
       join(a, 'journal', '2026-11.jsonl'),
-      price('BTC/USD', 0, 101.5) + price('ETH/USD', 1, 2_000) + price('\x1b[31mred', 2, 3),
+      price('BTC/USD', 0, 101.5) + price('ETH/USD', 1, 2_000) + price('\x1b[31mred', 2, 3) + price(KEY, 3, 4),
     );
     const exportOf = (data: string) =>
       runCli(['journal', 'export', '--origin', 'all', '--format', 'jsonl', '--prices'], {
@@ -106,21 +106,27 @@ describe('journal export --format jsonl --prices', () => {
     const first = await exportOf(a);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(first.stdout).not.toContain(KEY);
     const lines = first.stdout.trimEnd().split('\n');
     // Each month's rows, then its price observations as the journal holds them.
-    expect(lines).toHaveLength(18 + 3);
-    expect(lines.slice(18).map((l) => JSON.parse(l).symbol)).toEqual(['BTC/USD', 'ETH/USD', '\x1b[31mred']);
+    expect(lines).toHaveLength(18 + 4);
+    expect(lines.slice(18).map((l) => JSON.parse(l).symbol)).toEqual([
+      'BTC/USD',
+      'ETH/USD',
+      '\x1b[31mred',
+      'mfa_ag_0123...cdef',
+    ]);
     const file = join(tempDir(), 'export.jsonl');
     writeFileSync(file, first.stdout);
 
     const again = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: a } });
-    expect(again.stdout).toContain('already there 21\n');
+    expect(again.stdout).toContain('already there 22\n');
     expect((await exportOf(a)).stdout).toBe(first.stdout);
 
     const b = tempDir();
     const fresh = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: b } });
     expect(fresh.code, fresh.stderr).toBe(0);
-    expect(fresh.stdout).toContain('added         18 forecasts, 12 settlements, 3 prices\n');
+    expect(fresh.stdout).toContain('added         18 forecasts, 12 settlements, 4 prices\n');
     expect((await exportOf(b)).stdout).toBe(first.stdout);
     // Every line of the journal, prices too (but the masked key, which the export never carries).
     const linesOf = (data: string) =>
