@@ -146,12 +146,12 @@ export function forEachRow(
 ): ReadProblems & { leftOut: number; origins: Set<string | null> } {
   const problems = { ...noProblems(), leftOut: 0, origins: new Set<string | null>() };
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
+  const pricesOf: JournalFilter = { ...filter, tfs: undefined };
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const forecasts = new Map<string, ForecastRecord>();
     const settlements = new Map<string, SettlementRecord>();
     const prices: PriceRecord[] = [];
-    const pricesOf: JournalFilter = { ...filter, tfs: undefined };
     readRecords(
       join(dir!, file),
       0,

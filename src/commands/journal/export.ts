@@ -1,13 +1,13 @@
 // `fcast journal export`: the body, loaded when the subcommand runs (its flags are in index.ts).
 import type { Run } from '../../cmdutil/command.js';
 import { dataDir } from '../../config/settings.js';
+import { UsageError } from '../../core/errors.js';
 import { exactJson } from '../../core/exact-text.js';
 import { DEFAULT_FLAT_BAND_PCT, rebuildRecord, type PriceRecord } from '../../journal/record.js';
 import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
 import { journalOrigins, monthFiles, openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
 import type { ListFlags } from './list.js';
-import { UsageError } from '../../core/errors.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
 export interface ExportFlags extends ListFlags {
@@ -43,6 +43,7 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
         renderDelimited(
           delimited,
           header,
+          // Rows only: --prices is JSON Lines' alone (refused above for CSV and TSV).
           (batch as JournalRow[]).map((r) => header.map((c) => r[c])),
           { exact: true },
         ).slice(headerLine.length),
