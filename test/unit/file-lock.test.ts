@@ -52,13 +52,10 @@ describe('acquireLock', () => {
     expect(() => release()).not.toThrow();
   });
 
-  it('lets a bulk writer (yieldToWaiters) wait while a live writer waits, and only then take the free lock', async () => {
-    const lock = join(tempDir(), 'journal.lock');
-    // A waiting recorder: its claim beside the lock (this process, alive).
-    const claim = `${lock}.claim-waiting`;
-    writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
+  /** `acquire` leaves the free lock alone while `claim` waits beside it, and takes it once the claim is gone. */
+  async function expectHeldBackBy(claim: string, lock: string, acquire: () => Promise<() => void>): Promise<void> {
     let taken = false;
-    const bulk = acquireLock(lock, 'x', 5_000, { yieldToWaiters: true }).then((release) => {
+    const writer = acquire().then((release) => {
       taken = true;
       return release;
     });
@@ -66,8 +63,16 @@ describe('acquireLock', () => {
     expect(taken).toBe(false);
     expect(existsSync(lock)).toBe(false);
     rmSync(claim);
-    (await bulk)();
+    (await writer)();
     expect(taken).toBe(true);
+  }
+
+  it('lets a bulk writer (yieldToWaiters) wait while a live writer waits, and only then take the free lock', async () => {
+    const lock = join(tempDir(), 'journal.lock');
+    // A waiting recorder: its claim beside the lock (this process, alive).
+    const claim = `${lock}.claim-waiting`;
+    writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
+    await expectHeldBackBy(claim, lock, () => acquireLock(lock, 'x', 5_000, { yieldToWaiters: true }));
     // A writer without the manners takes the free lock at once beside a claim it cannot place in line.
     writeFileSync(claim, owner(process.pid, hostname(), 'waiting'));
     (await acquireLock(lock, 'x', 50))();
@@ -86,17 +91,7 @@ describe('acquireLock', () => {
       return path;
     };
     const older = claimOf(process.pid, Date.now() - 100);
-    let taken = false;
-    const writer = acquireLock(lock, 'x', 5_000).then((release) => {
-      taken = true;
-      return release;
-    });
-    await new Promise((r) => setTimeout(r, 150));
-    expect(taken).toBe(false);
-    expect(existsSync(lock)).toBe(false);
-    rmSync(older);
-    (await writer)();
-    expect(taken).toBe(true);
+    await expectHeldBackBy(older, lock, () => acquireLock(lock, 'x', 5_000));
     // Not for a younger writer, a bulk one (it lets the others go first anyway), or a dead one.
     for (const claim of [
       claimOf(process.pid, Date.now() + 60_000),
