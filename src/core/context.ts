@@ -1,8 +1,8 @@
 // Everything a command may touch of the outside world, passed in rather than reached for,
 // so a test can run any command in-process with captured streams, a temporary config
 // directory, its own environment and a clock that does not really sleep.
-import { homedir } from 'node:os';
 import { closeSync, openSync } from 'node:fs';
+import { homeDirectory } from './home-dir.js';
 import { readPackageFile } from './package-files.js';
 import type { Readable } from 'node:stream';
 
@@ -107,7 +107,7 @@ export function realContext(signal: AbortSignal, stdio?: Stdio, version?: string
     clock: realClock,
     signal,
     platform: process.platform,
-    homedir: homedir(),
+    homedir: homeDirectory(process.env, process.platform),
     nodeVersion: process.versions.node,
     version: version ?? packageVersion(),
   };
