@@ -109,6 +109,15 @@ async function keepKey(run: Run, res: Registration, opts: RegisterFlags, replace
     if (run.flags.json) run.out.rawJson(res.raw);
     throw new BadResponseError('register.php answered without an api_key', { hint: lostKeyHint(String(opts.email)) });
   }
+  // Not a new key: one fcast already holds (this key, the gateway key, a proxy password). The
+  // service keeps only a key's hash, so a server answering with it is broken or hostile, and
+  // would have fcast show it whole: it stays masked, and nothing is saved.
+  if (run.secrets.holds(key)) {
+    if (run.flags.json) run.out.rawJson(res.raw);
+    throw new BadResponseError(
+      'register.php answered with a key fcast already holds, not a new one: not shown, not saved',
+    );
+  }
   const view = { ...body, api_key: key };
   const { renderNewKey, renderRegistrationDetails } = await import('../output/registration.js');
   // The one place a key is shown whole.

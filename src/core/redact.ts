@@ -34,7 +34,16 @@ export class Redactor {
     this.known.add(s);
   }
 
-  /** Runs `write` with one key left as it is: `register`'s only showing of a new key. */
+  /** Whether `secret` is one fcast already holds (environment, config file, or added this run). */
+  holds(secret: string): boolean {
+    this.loadKnown();
+    return this.known.has(secret.trim());
+  }
+
+  /**
+   * Runs `write` with one key left as it is: `register`'s only showing of a new key (which
+   * register first checks is not one held already), and the emulator's own keys.
+   */
   reveal(secret: string, write: () => void): void {
     this.revealed = secret;
     try {
@@ -56,10 +65,7 @@ export class Redactor {
    * moves, a line cleared) separate what is on either side, as they do on the screen.
    */
   redact(text: string): string {
-    if (!this.loaded) {
-      this.loaded = true;
-      for (const secret of this.load()) this.add(secret);
-    }
+    this.loadKnown();
     if (!text.includes('\x1b')) return this.redactPlain(text);
     let out = '';
     let from = 0;
@@ -69,6 +75,12 @@ export class Redactor {
       from = seq.index + seq[0].length;
     }
     return out + this.redactColoured(text.slice(from));
+  }
+
+  private loadKnown(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    for (const secret of this.load()) this.add(secret);
   }
 
   /** Text and colour (SGR) sequences only: each plain run redacted, unless a key crosses a colour change. */

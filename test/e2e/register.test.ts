@@ -2,9 +2,10 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { racingRegistration } from '../helpers/register-race.js';
+import { useTamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
 
@@ -301,5 +302,42 @@ describe('fcast register', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/FCAST_API_KEY is set in the environment and takes precedence/);
     expect(r.stderr).not.toContain(emu.server.testKey);
+  });
+});
+
+describe('fcast register against a server that answers with a key fcast already holds', () => {
+  const tampered = useTamperedServer();
+  const HELD = `mfa_ag_${'5e'.repeat(20)}`;
+  const GATEWAY = 'gw-secret-TOKEN-0123456789';
+
+  /** A registration body as the emulator writes it, with the given api_key. */
+  async function answeringWith(key: string): Promise<string> {
+    const real = await emu.run(['register', '--email', freshEmail('held'), '--no-save', '--json']);
+    const body = { ...JSON.parse(real.stdout), api_key: key, important: `store ${key} now` };
+    return tampered.serve(() => ({ status: 201, body }));
+  }
+
+  it('with the REST key of the environment: exit 7, the key masked in --json, nothing saved', async () => {
+    const url = await answeringWith(HELD);
+    const r = await runCli(['register', '--email', 'held@example.com', '--json'], {
+      env: { FCAST_BASE_URL: url, FCAST_API_KEY: HELD },
+    });
+    expectExit(r, 7);
+    expect(JSON.parse(r.stdout).api_key).toBe('mfa_ag_5e5e...5e5e');
+    expect(r.stdout + r.stderr).not.toContain(HELD);
+    expect(r.stderr).toMatch(/answered with a key fcast already holds, not a new one: not shown, not saved/);
+    expect(existsSync(configPath(r.configDir))).toBe(false);
+  });
+
+  it('with the gateway key, as a table and with --no-save: exit 7, never shown whole', async () => {
+    const url = await answeringWith(GATEWAY);
+    for (const flags of [[], ['--no-save']]) {
+      const r = await runCli(['register', '--email', 'held@example.com', ...flags], {
+        env: { FCAST_BASE_URL: url, FCAST_GATEWAY_KEY: GATEWAY },
+      });
+      expectExit(r, 7);
+      expect(r.stdout + r.stderr).not.toContain(GATEWAY);
+      expect(existsSync(configPath(r.configDir))).toBe(false);
+    }
   });
 });

@@ -82,6 +82,16 @@ describe('Redactor and the keys it knows', () => {
     expect(reads).toBe(1);
   });
 
+  it('holds the keys it was given, those added since, and no shorter or other text', () => {
+    const r = new Redactor(() => [SECRET_KEY, undefined]);
+    expect(r.holds(SECRET_KEY)).toBe(true);
+    expect(r.holds(` ${SECRET_KEY}\n`)).toBe(true);
+    expect(r.holds(`mfa_ag_${OTHER}`)).toBe(false);
+    r.add(`mfa_ag_${OTHER}`);
+    expect(r.holds(`mfa_ag_${OTHER}`)).toBe(true);
+    expect(r.holds('')).toBe(false);
+  });
+
   it('reveals a key it already knows (the emulator test key already in FCAST_API_KEY) whole, then masks it again', () => {
     const r = new Redactor(() => [SECRET_KEY]);
     let shown = '';
