@@ -2,9 +2,7 @@
 // start (`node -e 0` does not load it; every command did, for this one string): libuv reads
 // HOME (USERPROFILE on Windows) and uses it as it is, empty too, and asks the system only when
 // the variable is not set.
-import type { Env } from './context.js';
-
-export function homeDirectory(env: Env, platform: NodeJS.Platform): string {
+export function homeDirectory(env: Record<string, string | undefined>, platform: NodeJS.Platform): string {
   const given = platform === 'win32' ? env.USERPROFILE : env.HOME;
   return given ?? process.getBuiltinModule('node:os').homedir();
 }
