@@ -1,7 +1,7 @@
 // The output boundary: every byte fcast writes for people leaves through this module, and
 // passes the redactor on its way. stdout and stderr are wrapped here (main does it once per
 // run); a file written for people goes through `appendToFile` ($GITHUB_STEP_SUMMARY,
-// $GITHUB_OUTPUT), `saveFile` (`--save`) or `redactForFile` (the journal's lines, appended by
+// $GITHUB_OUTPUT), `saveFile` (`--save`) or `redactText` (the journal's lines, appended by
 // journal/journal-files.ts under its own rules). test/unit/output-boundary.test.ts fails when any other
 // module writes to a stream or a file, save the few internal files it lists with its reason.
 import { appendFileSync } from 'node:fs';
@@ -23,8 +23,13 @@ export function openBoundary(redactor: Redactor): () => void {
   return () => open.delete(redactor);
 }
 
-/** `text` as a file fcast writes for people may hold it: every key known to a run in progress masked. */
-export function redactForFile(text: string): string {
+/**
+ * `text` with every key known to a run in progress masked: for a file fcast writes for people,
+ * and for text about to be escaped or reshaped for a reader (the runner's %-escapes of a
+ * workflow command, a step output's name, Markdown), which the redactor would no longer know
+ * as a key's spelling once escaped.
+ */
+export function redactText(text: string): string {
   if (open.size === 0) return bare.redact(text);
   let out = text;
   for (const redactor of open) out = redactor.redact(out);
@@ -33,12 +38,12 @@ export function redactForFile(text: string): string {
 
 /** Appends `text`, redacted, to a file a CI runner shows or reads ($GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT). */
 export function appendToFile(path: string, text: string): void {
-  appendFileSync(path, redactForFile(text));
+  appendFileSync(path, redactText(text));
 }
 
 /** Replaces the file at `path` with `text`, redacted, atomically (`--save`). */
 export function saveFile(path: string, text: string, mode: number): void {
-  writeAtomically(path, redactForFile(text), mode);
+  writeAtomically(path, redactText(text), mode);
 }
 
 /** A writer that redacts every string written to it; everything else is the stream's own. */

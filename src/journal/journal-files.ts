@@ -18,7 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { redactForFile } from '../core/sinks.js';
+import { redactText } from '../core/sinks.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
@@ -156,7 +156,7 @@ export function appendLines(path: string, text: string): number {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
-    let data = Buffer.from(redactForFile(text), 'utf8');
+    let data = Buffer.from(redactText(text), 'utf8');
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, stat.size - 1);

@@ -8,7 +8,7 @@
 // and nothing is added. Into an empty journal the masked text is what arrives: the export never
 // held the key, so no copy can (docs/decisions/2026-11-27-lossless-journal-export.md).
 import { exactCsvCell, exactJson, exactTsvCell, readTsvCell } from '../core/exact-text.js';
-import { redactForFile } from '../core/sinks.js';
+import { redactText } from '../core/sinks.js';
 import type { JournalRecord } from './record.js';
 import { csvCells } from './rows.js';
 
@@ -16,9 +16,9 @@ export type ExportFormat = 'csv' | 'tsv' | 'jsonl';
 
 /** A text as an export in `format` shows it and the import reads it back: masked if it holds a key. */
 const SHOWN: Record<ExportFormat, (text: string) => string | null> = {
-  csv: (text) => csvCells(redactForFile(exactCsvCell(text)))[0] ?? null,
-  tsv: (text) => readTsvCell(redactForFile(exactTsvCell(text))),
-  jsonl: (text) => JSON.parse(redactForFile(exactJson(text))) as string,
+  csv: (text) => csvCells(redactText(exactCsvCell(text)))[0] ?? null,
+  tsv: (text) => readTsvCell(redactText(exactTsvCell(text))),
+  jsonl: (text) => JSON.parse(redactText(exactJson(text))) as string,
 };
 
 /** How an export in `format` shows `text`, as its import reads it back. */

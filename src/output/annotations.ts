@@ -9,7 +9,7 @@
 // set, in or out of Actions: name=value, a value with a line break between random delimiters.
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../core/context.js';
-import { appendToFile } from '../core/sinks.js';
+import { appendToFile, redactText } from '../core/sinks.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
 import { inGitHubActions, writeOwnCommand } from './workflow-commands.js';
@@ -30,10 +30,14 @@ export const escapeData = (text: string): string =>
 
 export const escapeProperty = (text: string): string => escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
-/** `::error title=fcast track-record%3A gate::1h%3A ...`: one line, whatever the text holds. */
+/**
+ * `::error title=fcast track-record%3A gate::1h%3A ...`: one line, whatever the text holds.
+ * Redacted before it is escaped: `%`, `:` and `,` escaped, a key's spelling is no longer one
+ * the redactor knows, and the runner decodes it back for the annotation.
+ */
 export function workflowCommand(a: Annotation): string {
-  const title = a.title === undefined ? '' : ` title=${escapeProperty(clean(a.title))}`;
-  return `::${a.level}${title}::${escapeData(cleanBlock(a.message))}`;
+  const title = a.title === undefined ? '' : ` title=${escapeProperty(redactText(clean(a.title)))}`;
+  return `::${a.level}${title}::${escapeData(redactText(cleanBlock(a.message)))}`;
 }
 
 export interface AnnotationReport {
@@ -81,8 +85,12 @@ export function verdictMarkdown(v: Verdict): string {
   return [head, '', ...v.lines.map((line) => `- ${markdownLine(line)}`)].join('\n').trimEnd();
 }
 
-/** A step output's name from any text (a timeframe from the server): letters, digits, `_` and `-` only. */
-export const outputName = (text: string): string => text.replace(/[^A-Za-z0-9_-]/g, '_');
+/**
+ * A step output's name from any text (a timeframe from the server): letters, digits, `_` and
+ * `-` only. Redacted first: made a name, a key would keep every letter and digit in order,
+ * which the redactor no longer knows as the key.
+ */
+export const outputName = (text: string): string => redactText(text).replace(/[^A-Za-z0-9_-]/g, '_');
 
 /**
  * The outputs in $GITHUB_OUTPUT's form, as GitHub documents it: `name=value`, or for a value

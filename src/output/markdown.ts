@@ -5,7 +5,7 @@
 // character that can open or close such markup is escaped, and the start of the text is made
 // safe as the start of a line (a list marker, a setext underline). Newlines and tabs become
 // one space first (clean), so a table cell stays one cell and one line.
-import { redactForFile } from '../core/sinks.js';
+import { redactText } from '../core/sinks.js';
 import { clean } from './sanitize.js';
 
 /**
@@ -29,7 +29,7 @@ const LINE_START = /^(?:[-+=]|\d{1,9}(?=[.)]))/;
 export function markdownText(text: unknown): string {
   // Redacted before it is escaped: an escaped key (`mfa\_ag\_...`) is no longer key-shaped,
   // and the redactor of stdout or of the summary file would let it through.
-  return redactForFile(clean(text).trim()).replace(MARKUP, '\\$&').replace(SHORTCODE_OR_URL, '\\$&');
+  return redactText(clean(text).trim()).replace(MARKUP, '\\$&').replace(SHORTCODE_OR_URL, '\\$&');
 }
 
 /** The same at the start of a line or a list item, where `- `, `1. ` or `===` would open a block. */

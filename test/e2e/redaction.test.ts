@@ -1,11 +1,14 @@
 // One redactor for every line: keys typed in the wrong place, keys in settings that are not
 // keys, and keys the server echoes back never reach stdout or stderr, in any mode. The proof
 // is strict: no 12 consecutive characters of any key's secret part appear in any output.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../helpers/cli.js';
+import { expectExit, type RunResult, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { fetchBody, useTamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
 
@@ -123,5 +126,51 @@ describe('the one exception', () => {
     const keys = r.stdout.match(/[A-Za-z0-9]+_ag_[0-9a-f]{40}/g) ?? [];
     expect(keys).toHaveLength(1);
     expect(r.stderr).not.toContain(keys[0]!.slice(7, 19));
+  });
+});
+
+describe("keys in text the runner unescapes or a step output's name reshapes (GitHub Actions)", () => {
+  const tampered = useTamperedServer();
+  // `/` and `+` URL-encode to `%2F` and `%2B`: the runner's escape of `%` (%25) hid that spelling.
+  const GW = 'gw/Tok+en/ABCDEF+ghij/KLMN';
+
+  it('track-record with a failed gate: the annotation, the step outputs and the summary hold no spelling of it', async () => {
+    const body = await fetchBody<{ results: Array<{ timeframe: string }> }>(emu.server.url, 'api/agent/v1/track-record.php');
+    body.results[0]!.timeframe = `1h ${encodeURIComponent(GW)}`;
+    body.results[1]!.timeframe = `2h ${GW}`;
+    const url = await tampered.serve(() => ({ body }));
+    const dir = tempDir();
+    const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary') };
+    const r = await emu.run(['track-record', '--min-win-rate', '0.99'], {
+      env: { FCAST_BASE_URL: url, FCAST_GATEWAY_KEY: GW, GITHUB_ACTIONS: 'true', ...files },
+    });
+    expectExit(r, 8);
+    const annotations = r.stderr.split('\n').filter((line) => line.startsWith('::error'));
+    expect(annotations.length).toBeGreaterThan(0);
+    // What the runner shows: the command's escapes decoded.
+    const shown = annotations
+      .join('\n')
+      .replaceAll('%0D', '\r')
+      .replaceAll('%0A', '\n')
+      .replaceAll('%3A', ':')
+      .replaceAll('%2C', ',')
+      .replaceAll('%25', '%');
+    const written = [
+      shown,
+      r.stdout,
+      readFileSync(files.GITHUB_OUTPUT, 'utf8'),
+      readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'),
+    ];
+    for (const text of written) {
+      expect(text).not.toContain(encodeURIComponent(GW));
+      expect(text).not.toContain(GW);
+    }
+    // A name keeps letters and digits in order: none of 12 in a row of the key's.
+    const names = readFileSync(files.GITHUB_OUTPUT, 'utf8')
+      .split('\n')
+      .map((line) => line.split(/=|<</)[0]!);
+    const letters = GW.replace(/[^A-Za-z0-9]/g, '');
+    for (let i = 0; i + 12 <= letters.length; i++)
+      expect(names.join(' ').replace(/[^A-Za-z0-9]/g, '')).not.toContain(letters.slice(i, i + 12));
   });
 });

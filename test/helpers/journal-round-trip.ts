@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { exactJson } from '../../src/core/exact-text.js';
-import { redactForFile } from '../../src/core/sinks.js';
+import { redactText } from '../../src/core/sinks.js';
 import { shownAs } from '../../src/journal/masked.js';
 import {
   JOURNAL_VERSION,
@@ -49,7 +49,7 @@ export function exportText(data: string, format: ExportFormat): string {
           rows.map((r) => header.map((c) => r[c])),
           { exact: true },
         );
-  return redactForFile(text);
+  return redactText(text);
 }
 
 /** The journal in `data` as `journal export --format csv|tsv` writes it. */

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, [number, string]> = {
   'config/config-store.ts': [1, "the config file: settings, not output (mode 0600, fcast's own keys in it)"],
   'config/file-lock.ts': [2, 'lock files: a pid and a time, not output'],
   'completion/symbols-cache.ts': [1, 'the symbols cache: plain symbols only (isPlainSymbol), read back by TAB'],
-  'journal/journal-files.ts': [1, "appendLines writes text passed through sinks' redactForFile (checked below)"],
+  'journal/journal-files.ts': [1, "appendLines writes text passed through sinks' redactText (checked below)"],
   'journal/index-file.ts': [1, 'the index (index.json): a cache of the month files, not output'],
   'journal/import.ts': [
     1,
@@ -73,7 +73,7 @@ describe('the output boundary', () => {
 
   it("routes the journal's lines, the step summary and --save through the redactor", () => {
     const text = (name: string) => files.find((f) => f.name === name)!.text;
-    expect(text('journal/journal-files.ts')).toContain('Buffer.from(redactForFile(text)');
+    expect(text('journal/journal-files.ts')).toContain('Buffer.from(redactText(text)');
     expect(text('output/annotations.ts')).toMatch(/appendToFile\(file, /);
     expect(text('cmdutil/evidence-command.ts')).toMatch(/saveFile\(saveTo, /);
   });
@@ -91,15 +91,15 @@ describe('the file sinks', () => {
   const GW = 'gw/Ke+y=S3cr3t%Tok&n-Zq8';
 
   it('redact with the key-shape rule alone when no run is open, and with every open run’s keys', async () => {
-    const { openBoundary, redactForFile } = await import('../../src/core/sinks.js');
+    const { openBoundary, redactText } = await import('../../src/core/sinks.js');
     const { Redactor } = await import('../../src/core/redact.js');
-    expect(redactForFile(`k=${KEY} g=${GW}`)).toBe(`k=mfa_ag_7c2f...1b94 g=${GW}`);
+    expect(redactText(`k=${KEY} g=${GW}`)).toBe(`k=mfa_ag_7c2f...1b94 g=${GW}`);
     const closeA = openBoundary(new Redactor(() => [GW]));
     const closeB = openBoundary(new Redactor(() => [KEY]));
-    expect(redactForFile(`g=${encodeURIComponent(GW)} h=${KEY.slice(7, 27)}`)).toBe('g=gw*K...-Zq8 h=<redacted>');
+    expect(redactText(`g=${encodeURIComponent(GW)} h=${KEY.slice(7, 27)}`)).toBe('g=gw*K...-Zq8 h=<redacted>');
     closeA();
     closeB();
-    expect(redactForFile(`g=${GW}`)).toBe(`g=${GW}`);
+    expect(redactText(`g=${GW}`)).toBe(`g=${GW}`);
   });
 
   it('append and save the text redacted ($GITHUB_OUTPUT, the step summary, --save)', async () => {
