@@ -135,7 +135,10 @@ describe("keys in text the runner unescapes or a step output's name reshapes (Gi
   const GW = 'gw/Tok+en/ABCDEF+ghij/KLMN';
 
   it('track-record with a failed gate: the annotation, the step outputs and the summary hold no spelling of it', async () => {
-    const body = await fetchBody<{ results: Array<{ timeframe: string }> }>(emu.server.url, 'api/agent/v1/track-record.php');
+    const body = await fetchBody<{ results: Array<{ timeframe: string }> }>(
+      emu.server.url,
+      'api/agent/v1/track-record.php',
+    );
     body.results[0]!.timeframe = `1h ${encodeURIComponent(GW)}`;
     body.results[1]!.timeframe = `2h ${GW}`;
     const url = await tampered.serve(() => ({ body }));
