@@ -44,7 +44,14 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   for (let i = 0; i < n; i++) {
     const ch = raw.charCodeAt(i);
     if (ch === 0x22 /* " */) {
-      i = closingQuote(raw, i);
+      const close = closingQuote(raw, i);
+      const token = raw.slice(i, close + 1);
+      const plain = token.includes('\\') ? plainEscapes(token) : token;
+      if (plain !== token) {
+        out += raw.slice(from, i) + plain;
+        from = close + 1;
+      }
+      i = close;
       continue;
     }
     if (ch === 0x2c /* , */) out += `${raw.slice(from, i)},${newline(level)}`;
@@ -66,6 +73,21 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   if (out.length > cap) throw tooLarge(cap);
   return out;
 }
+
+/**
+ * A string token with each escape of a printable ASCII character written as the character
+ * (`\\u0041` and `\\/` as `A` and `/`), as JSON.stringify writes it; the quote, the backslash,
+ * control, non-ASCII and separator characters keep their escapes. The value is the same; the
+ * text is the one the redactor knows: a key sent as `\\u006d\\u0066...` would otherwise reach
+ * stdout and `--save` whole, for any JSON reader to decode.
+ */
+const plainEscapes = (token: string): string =>
+  token.replace(/\\(?:u([0-9A-Fa-f]{4})|(\/)|([\s\S]))/g, (escape, hex: string | undefined, slash, other) => {
+    if (other !== undefined) return escape;
+    if (slash !== undefined) return '/';
+    const code = Number.parseInt(hex!, 16);
+    return code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : escape;
+  });
 
 /** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes (-1: none). */
 export function closingQuote(raw: string, open: number): number {

@@ -176,4 +176,20 @@ describe("keys in text the runner unescapes or a step output's name reshapes (Gi
     for (let i = 0; i + 12 <= letters.length; i++)
       expect(names.join(' ').replace(/[^A-Za-z0-9]/g, '')).not.toContain(letters.slice(i, i + 12));
   });
+
+  it('a key sent \\u-escaped: masked in --json and --save, which keep its value', async () => {
+    const body = await fetchBody<{ protocol: { id: string } }>(emu.server.url, 'api/agent/v1/track-record.php');
+    body.protocol.id = ENV_KEY;
+    const escaped = [...ENV_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const url = await tampered.serve(() => ({ body, raw: JSON.stringify(body).replace(ENV_KEY, escaped) }));
+    const saved = join(tempDir(), 'track-record.json');
+    const r = await emu.run(['track-record', '--json', '--save', saved], {
+      env: { FCAST_BASE_URL: url, FCAST_API_KEY: ENV_KEY },
+    });
+    expectExit(r, 0);
+    for (const text of [r.stdout, readFileSync(saved, 'utf8')]) {
+      expect(JSON.parse(text).protocol.id).toBe('mfa_ag_0a1b...beef');
+      expect(text).not.toContain(escaped);
+    }
+  });
 });

@@ -82,6 +82,38 @@ describe('reindentJson', () => {
     expect(reindentJson(raw)).toContain('\\u001b[31m');
   });
 
+  it('writes an escaped printable ASCII character as itself, so that an escaped key is one the redactor knows', () => {
+    const raw = String.raw`{"id":"\u006d\u0066a_ag_\u0030\/x","keep":"\u0022 \\ \u005c \u001b \u00e9 \u2028 \n \\u0041"}`;
+    const out = reindentJson(raw);
+    expect(out).toBe(String.raw`{
+  "id": "mfa_ag_0/x",
+  "keep": "\u0022 \\ \u005c \u001b \u00e9 \u2028 \n \\u0041"
+}`);
+    expect(JSON.parse(out)).toEqual(JSON.parse(raw));
+  });
+
+  it('keeps every value whatever the escapes chosen for each character (property)', () => {
+    const escaped = (text: string, escapes: boolean[]) =>
+      `"${[
+        ...JSON.stringify(text)
+          .slice(1, -1)
+          .matchAll(/\\u[0-9a-f]{4}|\\.|[\s\S]/g),
+      ]
+        .map(([unit], i) =>
+          escapes[i % escapes.length] && unit.length === 1
+            ? `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`
+            : unit,
+        )
+        .join('')}"`;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.array(fc.boolean(), { minLength: 1 }), (text, escapes) => {
+        const raw = `{ "v": ${escaped(text, escapes)} }`;
+        expect(JSON.parse(reindentJson(raw)).v).toBe(text);
+      }),
+      FUZZ_PARAMS,
+    );
+  });
+
   it('refuses text that is not JSON', () => {
     expect(() => reindentJson('<html>')).toThrow();
   });
