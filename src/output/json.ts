@@ -82,11 +82,11 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
  * stdout and `--save` whole, for any JSON reader to decode.
  */
 const plainEscapes = (token: string): string =>
-  token.replace(/\\(?:u([0-9A-Fa-f]{4})|(\/)|([\s\S]))/g, (escape, hex: string | undefined, slash, other) => {
-    if (other !== undefined) return escape;
+  token.replace(/\\(?:u([0-9A-Fa-f]{4})|(\/)|([\s\S]))/g, (written, hex: string | undefined, slash, other) => {
+    if (other !== undefined) return written;
     if (slash !== undefined) return '/';
     const code = Number.parseInt(hex!, 16);
-    return code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : escape;
+    return code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : written;
   });
 
 /** Where the string opening at `open` ends: the next quote preceded by an even number of backslashes (-1: none). */
