@@ -90,5 +90,6 @@ async function refreshSymbols(run: Run): Promise<void> {
     writeSymbolsCache(
       configDir(run.ctx),
       res.body.symbols.map((s) => s.symbol),
+      run.secrets,
     );
 }

@@ -37,6 +37,7 @@ export function register(program: Command, app: App): void {
             writeSymbolsCache(
               run.settings().configDir,
               res.body.symbols.map((s) => s.symbol),
+              run.secrets,
             );
           }
           if (run.flags.json) return run.out.rawJson(res.raw);

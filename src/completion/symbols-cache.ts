@@ -22,15 +22,22 @@ const isPlainSymbol = (s: unknown): s is string => typeof s === 'string' && PLAI
 export const symbolsCachePath = (configDir: string): string => join(configDir, SYMBOLS_CACHE_FILE);
 
 /**
- * Saves the symbols for completion. Never throws: a cache that cannot be written only means
- * TAB offers less, which must not fail the command that fetched the list.
+ * Saves the symbols for completion, less any the run's redactor would mask (the commands pass
+ * theirs): TAB prints the list without one (it loads no redactor, to stay as quick as a
+ * keystroke needs). Never throws: a cache that cannot be written only means TAB offers less,
+ * which must not fail the command that fetched the list.
  */
-export function writeSymbolsCache(configDir: string, symbols: readonly string[]): boolean {
+export function writeSymbolsCache(
+  configDir: string,
+  symbols: readonly string[],
+  redactor: { redact(text: string): string } = { redact: (text) => text },
+): boolean {
   const path = symbolsCachePath(configDir);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(configDir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, `${JSON.stringify({ symbols: symbols.filter(isPlainSymbol) })}\n`, { mode: 0o600 });
+    const kept = symbols.filter((s) => isPlainSymbol(s) && redactor.redact(s) === s);
+    writeFileSync(temp, `${JSON.stringify({ symbols: kept })}\n`, { mode: 0o600 });
     renameSync(temp, path);
     return true;
   } catch {

@@ -15,10 +15,12 @@ import {
 } from '../../src/core/domain.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { CONFIG_KEYS } from '../../src/config/settings.js';
-import { expectExit, fakeClock, runCli, tempDir } from '../helpers/cli.js';
+import { expectExit, fakeClock, runCli, spawnFcast, tempDir } from '../helpers/cli.js';
+import { useTamperedServer } from '../helpers/tampered.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
+const tampered = useTamperedServer();
 
 // What the stubbed `fcast` prints when a script asks for the cached symbols.
 const CACHED = ['BTC/USD', 'SOL/USD', 'AAPL/USD'];
@@ -350,5 +352,26 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
     expect(cached.symbols.length).toBeGreaterThan(0);
     const listed = await runCli([COMPLETE_SYMBOLS_COMMAND], { configDir: dir });
     expect(listed.stdout.trimEnd().split('\n')).toEqual(cached.symbols);
+  });
+
+  it('keeps no symbol the redactor would mask, so TAB (which loads none) never prints one', async () => {
+    const secretPart = emu.server.testKey.slice(emu.server.testKey.indexOf('_ag_') + 4);
+    const body = (await (
+      await fetch(`${emu.server.url}/api/agent/v1/symbols.php`, {
+        headers: { authorization: `Bearer ${emu.server.testKey}` },
+      })
+    ).json()) as { symbols: Array<{ symbol: string }> };
+    body.symbols = [{ ...body.symbols[0]!, symbol: secretPart }, ...body.symbols];
+    const url = await tampered.serve(() => ({ body }));
+    for (const argv of [['symbols'], [COMPLETE_SYMBOLS_COMMAND, '--refresh']]) {
+      const dir = tempDir();
+      const r = await emu.runWithKey(argv, { configDir: dir, env: { FCAST_BASE_URL: url } });
+      expectExit(r, 0);
+      const cached = JSON.parse(readFileSync(symbolsCachePath(dir), 'utf8')) as { symbols: string[] };
+      expect(cached.symbols).toEqual(body.symbols.slice(1).map((s) => s.symbol));
+      const tab = await spawnFcast([COMPLETE_SYMBOLS_COMMAND], { FCAST_CONFIG_DIR: dir });
+      expect(tab.stdout).not.toContain(secretPart.slice(0, 12));
+      expect(tab.stdout.trimEnd().split('\n')).toEqual(cached.symbols);
+    }
   });
 });
