@@ -133,6 +133,52 @@ export class Redactor {
    * (a few milliseconds of a cold start).
    */
   private redactPlain(text: string): string {
+    const out = this.redactSpelled(text);
+    return out.includes('%') ? this.maskEncodedRuns(out) : out;
+  }
+
+  /**
+   * The runs of text holding a `%XX` escape (a URL, a query value), each read with its ASCII
+   * escapes decoded: an encoder may escape any character (`~` as `%7E`, `!` and not `*`, or
+   * every one), more spellings than any list holds. Where the decoded run holds a secret, the
+   * stretch of the run that differs once masked is replaced by its mask; the rest of the run
+   * stays as written, so an escaped quote stays escaped. Each run is read once: linear.
+   */
+  private maskEncodedRuns(text: string): string {
+    let out = '';
+    let copied = 0;
+    for (let i = text.indexOf('%'); i !== -1; ) {
+      let start = i;
+      while (start > copied && !endsRun(text.charCodeAt(start - 1))) start--;
+      let end = i;
+      while (end < text.length && !endsRun(text.charCodeAt(end))) end++;
+      const decoded = decodeRun(text, start, end);
+      if (decoded !== undefined) {
+        const masked = this.redactSpelled(decoded.text);
+        if (masked !== decoded.text) {
+          // The stretch that changed: what the masks replaced, from the first to the last.
+          let head = 0;
+          while (head < masked.length && masked[head] === decoded.text[head]) head++;
+          let tail = 0;
+          while (
+            tail < masked.length - head &&
+            tail < decoded.text.length - head &&
+            masked[masked.length - 1 - tail] === decoded.text[decoded.text.length - 1 - tail]
+          )
+            tail++;
+          const from = decoded.at(head);
+          const to = decoded.at(decoded.text.length - tail);
+          out += text.slice(copied, from) + masked.slice(head, masked.length - tail);
+          copied = to;
+        }
+      }
+      i = text.indexOf('%', end);
+    }
+    return copied === 0 ? text : out + text.slice(copied);
+  }
+
+  /** Every spelling of a known secret, key shapes, pieces of a secret: see redactPlain. */
+  private redactSpelled(text: string): string {
     if (text === '') return text;
     const h = this.hunted();
     const short = text.length < SHORT;
@@ -142,6 +188,45 @@ export class Redactor {
     if (h.windows.length > 0 && (!short || has(foldText(out), h.windows))) out = h.scan().maskPieces(out);
     return out;
   }
+}
+
+/** What ends a run of URL text: blanks, quotes, angle brackets, the backtick. */
+const endsRun = (c: number): boolean =>
+  c <= 0x20 || c === 0x22 || c === 0x27 || c === 0x3c || c === 0x3e || c === 0x60 || c === 0x7f;
+
+const hexValue = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+
+/** A run shorter than this once decoded cannot hold a secret (redact.ts's MIN_KNOWN) nor a key's shape. */
+const MIN_RUN = 8;
+
+/**
+ * `text[start, end)` with its escapes decoded (`%XX`, and `%uXXXX` as JavaScript's `escape`
+ * writes it: `unescape`, natively, which a 16 MiB run needs), and `at(i)`: where the decoded
+ * character `i` began in `text` (`at(length)` is `end`); undefined when nothing was decoded
+ * or the run is too short to matter.
+ */
+function decodeRun(text: string, start: number, end: number): { text: string; at(i: number): number } | undefined {
+  if (end - start < MIN_RUN) return undefined;
+  const run = text.slice(start, end);
+  const decoded = unescape(run);
+  if (decoded === run || decoded.length < MIN_RUN) return undefined;
+  // Read only where a secret was found: once or twice a run that holds one.
+  const at = (i: number): number => {
+    let p = 0;
+    for (let k = 0; k < i; k++) p += escapeLength(run, p);
+    return start + p;
+  };
+  return { text: decoded, at };
+}
+
+/** How many characters of `run` from `p` unescape reads as one: 6, 3 or 1. */
+function escapeLength(run: string, p: number): number {
+  if (run.charCodeAt(p) !== 0x25) return 1;
+  const hex = (k: number) => hexValue(run.charCodeAt(k)) >= 0;
+  if (p + 5 < run.length && run[p + 1] === 'u' && hex(p + 2) && hex(p + 3) && hex(p + 4) && hex(p + 5)) return 6;
+  if (p + 2 < run.length && hex(p + 1) && hex(p + 2)) return 3;
+  return 1;
 }
 
 /**

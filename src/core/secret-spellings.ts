@@ -26,8 +26,9 @@ export const secretPart = (secret: string): string =>
 
 /**
  * The ways a secret may come back spelled: as written, JSON-escaped, URL-encoded (`%2F`,
- * `encodeURIComponent`'s, and with `+` for a space and `!'()*` escaped too, as forms and
- * other encoders write it), base64 and base64url at the three byte alignments (the stable
+ * `encodeURIComponent`'s, and with `+` for a space and `!'()*` escaped too; any other mix of
+ * escapes, `~` as `%7E` or every character escaped, is found by decoding the run it is in:
+ * redact.ts, maskEncodedRuns), base64 and base64url at the three byte alignments (the stable
  * middle of the encoding of the secret after 0, 1 or 2 other bytes, as GitHub's runner masks
  * a secret's base64 forms), and a key's hex part in groups of 4 (`1a2b 3c4d`, `1a2b-3c4d`).
  * Upper and lower case are matched alike, so an upper-cased spelling needs no entry.

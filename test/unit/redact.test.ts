@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FUZZ_PARAMS } from '../property/harness.js';
 import type { Reader, Writer } from '../../src/core/context.js';
 import { Redactor } from '../../src/core/redact.js';
 import { redactedIO } from '../../src/core/sinks.js';
@@ -328,6 +330,55 @@ describe('Redactor and the spellings of a known secret', () => {
     expect(r().redact(`detail: ${encoded}.`)).toBe('detail: gw*K...ok*n.');
     expect(r().redact(`detail: ${encoded.toLowerCase()}.`)).toBe('detail: gw*K...ok*n.');
     expect(r().redact(`q=${encoded.replace('%20', '+')}&x`)).toBe('q=gw*K...ok*n&x');
+  });
+
+  it("masks a key URL-encoded by any encoder: ~ as %7E, some of !*'() escaped and not others, every character escaped", () => {
+    const odd = new Redactor(() => ["gwtok~abc~def!ghi*jkl'mno", SECRET_KEY]);
+    // PHP's urlencode and WHATWG's form encoding escape ~; WHATWG leaves * as it is.
+    expect(odd.redact('v=gwtok%7Eabc%7Edef%21ghi*jkl%27mno&x=1')).toBe('v=gwto...*mno&x=1');
+    const every = (text: string, hex: (code: number) => string) =>
+      [...text].map((c) => `%${hex(c.charCodeAt(0))}`).join('');
+    for (const hex of [(c: number) => c.toString(16), (c: number) => c.toString(16).toUpperCase()]) {
+      const out = odd.redact(`{"id":"${every(SECRET_KEY, hex)}","next":"%22quoted%22"}`);
+      // The stretch that held the key is its mask; the escapes around it stay as written.
+      expect(JSON.parse(out)).toEqual({ id: expect.stringContaining('...'), next: '%22quoted%22' });
+      expect(decodeURIComponent(JSON.parse(out).id)).toBe(SECRET_MASK);
+    }
+    // A key's shape, escaped, is a key's shape: masked though not known.
+    expect(new Redactor().redact(`k=mfa%5Fag%5F${OTHER}`)).toBe('k=mfa%5Fag%5Fe1d0...e3d2');
+  });
+
+  it("reads escape()'s %uXXXX too, and masks only the stretch that held the key", () => {
+    const odd = new Redactor(() => ["gwtok~abc~def!ghi*jkl'mno"]);
+    expect(odd.redact('a=1&v=gw%u0074ok%u007Eabc%7edef!ghi*jkl%27mno&b=%u00e9')).toBe(
+      'a=1&v=gw%u0074o...*mno&b=%u00e9',
+    );
+  });
+
+  it('finds a known key however each of its characters is written (property)', () => {
+    const written = fc.constantFrom(
+      (c: string) => c,
+      (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+      (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`,
+      (c: string) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    const secret = fc.string({ unit: fc.constantFrom(...'abcXYZ019~!*()/+=&_-.'), minLength: 12, maxLength: 30 });
+    fc.assert(
+      fc.property(secret, fc.array(written, { minLength: 1 }), fc.string(), (key, ways, around) => {
+        const spelled = [...key].map((c, i) => ways[i % ways.length]!(c)).join('');
+        const out = new Redactor(() => [key]).redact(
+          `${around.replace(/%/g, '')} ${spelled} ${around.replace(/%/g, '')}`,
+        );
+        const read = unescape(out).toLowerCase();
+        for (let i = 0; i + 12 <= key.length; i++) expect(read).not.toContain(key.slice(i, i + 12).toLowerCase());
+      }),
+      FUZZ_PARAMS,
+    );
+  });
+
+  it('leaves escaped text that holds no secret byte for byte', () => {
+    const text = 'GET /x?q=a%20b%7Ec%2F%E2%82%AC&p=%zz%4 50% 100%';
+    expect(r().redact(text)).toBe(text);
   });
 
   it('masks a key in base64 and base64url at each of the three byte alignments, inside a longer encoding', () => {
