@@ -99,7 +99,10 @@ export const outputName = (text: string): string => redactText(text).replace(/[^
  */
 export function outputLines(outputs: Readonly<Record<string, string>>, random: () => string = randomUUID): string {
   return Object.entries(outputs)
-    .map(([name, value]) => {
+    .map(([name, raw]) => {
+      // A value holds server text (a timeframe, a failure's line): a later step may print it,
+      // so it is cleaned as anything fcast prints is (no escape sequence, no bidi control).
+      const value = cleanBlock(raw);
       if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
       let delimiter: string;
       do delimiter = `ghadelimiter_${random()}`;

@@ -9,8 +9,13 @@ describe('outputLines', () => {
     expect(text).toBe('verdict=pass\nfailures<<ghadelimiter_b\none\nghadelimiter_a\ntwo\nghadelimiter_b\n');
   });
 
-  it('a carriage return is a line break too', () => {
-    expect(outputLines({ x: 'a\rb' }, () => 'r')).toBe('x<<ghadelimiter_r\na\rb\nghadelimiter_r\n');
+  it('a carriage return is a line break, as in all fcast prints', () => {
+    expect(outputLines({ x: 'a\rb' }, () => 'r')).toBe('x<<ghadelimiter_r\na\nb\nghadelimiter_r\n');
+  });
+
+  it('cleans a value as fcast cleans what it prints: no escape sequence, hyperlink, bell or bidi control', () => {
+    const value = '1h\x1b[31m red\x1b]8;;http://x\x07link\x1b]8;;\x07\x07 \u202eevil\u0085';
+    expect(outputLines({ timeframes: value })).toBe('timeframes=1h redlink evil\n');
   });
 
   it('names an output from any timeframe with letters, digits, _ and - only', () => {
