@@ -45,4 +45,12 @@ const JSON_SHOWN = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2
  * A value as one line of JSON: JSON.stringify's, with the controls it leaves as they are
  * written as \uXXXX (they can only stand inside a string there, where the escape means them).
  */
-export const exactJson = (value: unknown): string => JSON.stringify(value).replace(JSON_SHOWN, hexEscape);
+export const exactJson = (value: unknown): string => escapeInvisibleJson(JSON.stringify(value));
+
+/**
+ * JSON text with the controls JSON.stringify leaves as they are (C1, bidi, the line and
+ * paragraph separators) written as \uXXXX: in JSON text they can only stand inside a string,
+ * where the escape means them, so the value stays; a terminal shown `--json` is not moved,
+ * recoloured or reordered by a server's text.
+ */
+export const escapeInvisibleJson = (json: string): string => json.replace(JSON_SHOWN, hexEscape);

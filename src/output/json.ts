@@ -3,6 +3,7 @@
 // numbers (1.10 -> 1.1), so the raw text is re-indented token by token; only a body that
 // stringify would write exactly as it came is re-indented by stringify itself.
 import { BadResponseError } from '../core/errors.js';
+import { escapeInvisibleJson } from '../core/exact-text.js';
 import { MAX_JSON_DEPTH, NestedTooDeeplyError } from '../core/values.js';
 
 /** What `--json` may write: a small body must never turn into hundreds of megabytes of indentation. */
@@ -23,7 +24,7 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  */
 export function reindentJson(raw: string, depth = 0, cap = MAX_JSON_OUTPUT): string {
   const value: unknown = JSON.parse(raw); // the caller promised valid JSON; make sure before trusting the tokens
-  return nativeReindent(raw, value, depth, cap) ?? reindentTokens(raw, depth, cap);
+  return escapeInvisibleJson(nativeReindent(raw, value, depth, cap) ?? reindentTokens(raw, depth, cap));
 }
 
 /**
@@ -155,7 +156,7 @@ export function jsonArrayOf(raws: string[], cap = MAX_JSON_OUTPUT): string {
 }
 
 /** A value we made ourselves (dry runs, local commands). */
-export const stringifyJson = (value: unknown): string => JSON.stringify(value, null, 2);
+export const stringifyJson = (value: unknown): string => escapeInvisibleJson(JSON.stringify(value, null, 2));
 
 /**
  * A body on one line, as sent (a line of NDJSON): the white space between tokens removed, every

@@ -114,6 +114,15 @@ describe('reindentJson', () => {
     );
   });
 
+  it('writes the controls JSON.stringify leaves raw (C1, bidi, line separators) as \\u escapes, on either path', () => {
+    const value = { s: 'a\u009b31mb\u202ec\u2028d\u2066e' };
+    for (const raw of [JSON.stringify(value), ` ${JSON.stringify(value, null, 4)}`]) {
+      const out = reindentJson(raw);
+      expect(out).toBe('{\n  "s": "a\\u009b31mb\\u202ec\\u2028d\\u2066e"\n}');
+      expect(JSON.parse(out)).toEqual(value);
+    }
+  });
+
   it('refuses text that is not JSON', () => {
     expect(() => reindentJson('<html>')).toThrow();
   });
