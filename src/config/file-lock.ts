@@ -78,7 +78,14 @@ export async function acquireLock(
   if (yieldToWaiters) me.bulk = true;
   const started = Date.now();
   const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
-  writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Created, then its write failed (a full disk): not left behind empty. Unless the name was
+    // taken already (EEXIST): that file is not ours.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') unlinkQuietly(claim);
+    throw err;
+  }
   // Until no live writer has waited longer than this one; then it stays so (later ones are younger).
   let behind = !yieldToWaiters;
   try {
