@@ -78,7 +78,14 @@ export async function acquireLock(
   if (yieldToWaiters) me.bulk = true;
   const started = Date.now();
   const claim = `${lockPath}${CLAIM_MARK}${me.token}`;
-  writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(claim, JSON.stringify(me), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Created, then its write failed (a full disk): not left behind empty. Unless the name was
+    // taken already (EEXIST): that file is not ours.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') unlinkQuietly(claim);
+    throw err;
+  }
   // Until no live writer has waited longer than this one; then it stays so (later ones are younger).
   let behind = !yieldToWaiters;
   try {
@@ -122,10 +129,16 @@ function othersWaiting(lockPath: string, mine: string): boolean {
   return marked(lockPath, CLAIM_MARK).some(({ path }) => path !== mine && waitsAndGoesFirst(path));
 }
 
-/** Whether the claim at `path` is a live writer's, still waiting, that is not a bulk writer. */
+/**
+ * Whether the claim at `path` is a live writer's, still waiting, that is not a bulk writer. A
+ * claim with no owner to read (empty, or not JSON) is no writer to wait for: it is one being
+ * written this instant (a writer just come, which has waited for nothing yet) or one whose write
+ * failed or was cut short. Judged by its age, such a claim held every ordinary writer up for the
+ * first second of its wait, and an import for a second a batch, until it aged out (11 s).
+ */
 function waitsAndGoesFirst(path: string): boolean {
   const owner = readOwner(path);
-  return owner?.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
+  return owner !== undefined && owner.bulk !== true && !isStale(path, owner) && !outlivedAnyWait(path);
 }
 
 /**

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { readRows, sniff, yieldTurn, type ExportFormat } from './import-formats.js';
 import { noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
-import { forecastKey, priceKey, recordLine, type ForecastRecord, type JournalRecord } from './record.js';
+import { forecastKey, priceKey, recordLine, seriesKey, type ForecastRecord, type JournalRecord } from './record.js';
 import { monthFiles, openJournalDir } from './journal-files.js';
 import { journalBatches, type ReadExtent } from './store.js';
 
@@ -44,10 +44,10 @@ class KeyMap<V> {
   /** `onSeries` hears of each series once, when its first key is set. */
   constructor(private readonly onSeries?: (origin: string | null, symbol: string, tf: string) => void) {}
   get(origin: string | null, symbol: string, tf: string, ts: number): V | undefined {
-    return this.series.get(`${origin ?? ''}\t${symbol}\t${tf}`)?.get(ts);
+    return this.series.get(seriesKey({ origin, symbol, tf }))?.get(ts);
   }
   set(origin: string | null, symbol: string, tf: string, ts: number, value: V): void {
-    const key = `${origin ?? ''}\t${symbol}\t${tf}`;
+    const key = seriesKey({ origin, symbol, tf });
     let m = this.series.get(key);
     if (!m) {
       m = new Map();

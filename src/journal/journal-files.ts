@@ -22,9 +22,7 @@ import { redactText } from '../core/sinks.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { createMissingDirs, privateDirProblem, symlinkTarget, type PrivateDirNames } from '../config/private-dir.js';
 import { ConfigError } from '../core/errors.js';
-import { scanForReport } from './fast-lines.js';
 import { MONTH_FILE } from './months.js';
-import { noProblems } from './lines.js';
 
 export function journalDirOf(dataDir: string): string {
   return join(dataDir, 'journal');
@@ -124,19 +122,6 @@ export function refuseIrregular(path: string): void {
   throw journalError(`${path} is ${what}, not a regular file; fcast reads and writes only regular files there`, {
     hint: 'move it out of the journal directory',
   });
-}
-
-/** The origins of the journal's forecasts (null: unknown), and of its price observations when asked, read by the fast path. */
-export function journalOrigins(dir: string | undefined, { prices = false } = {}): Set<string | null> {
-  const origins = new Set<string | null>();
-  const add = (origin: string | null) => origins.add(origin);
-  for (const file of dir === undefined ? [] : monthFiles(dir))
-    scanForReport(
-      join(dir!, file),
-      { forecast: add, settlement: () => {}, ...(prices && { price: add }) },
-      noProblems(),
-    );
-  return origins;
 }
 
 // --- appending ---------------------------------------------------------------------------------

@@ -4,10 +4,11 @@
 // brings it up to date with the files under store.ts's lock (every writer first takes in what
 // the files hold beyond it), and rebuilds it when it is missing, damaged or outrun.
 import { isRecord } from '../core/values.js';
-import { forecastKey, type JournalRecord } from './record.js';
+import { forecastKey, priceSeriesKey, seriesKey, type JournalRecord } from './record.js';
 
-// 2: keys by origin (journal version 2); an index of version 1 is rebuilt.
-const INDEX_VERSION = 2;
+// 2: keys by origin (journal version 2); 3: a tab or backslash in a key's part escaped
+// (record.ts), so that two series never share a key. An index of an older version is rebuilt.
+const INDEX_VERSION = 3;
 
 /** The keys of the last two hours are enough: a response shows forecasts at most an hour behind (the demo's delay) and one cadence old. */
 const KEEP_KEYS_S = 2 * 3600;
@@ -149,12 +150,13 @@ export class JournalIndex {
     // much older than that (its price lags a forecast's ts by the tier's delay at most).
     const newest = new Map<string, number>();
     const see = (symbol: string, t: number) => newest.set(symbol, Math.max(newest.get(symbol) ?? t, t));
-    // Keys are origin<TAB>symbol<TAB>...: the symbol of its origin is the part up to the second tab.
+    // A series key is its price series key, a tab, then the timeframe (record.ts: a tab in a key
+    // only ever separates two parts): the symbol of its origin is the part up to the second tab.
     const upToSymbol = (key: string) => key.slice(0, key.indexOf('\t', key.indexOf('\t') + 1));
     for (const [key, s] of this.prices) see(key, trimSeries(s));
     for (const [key, s] of this.series) see(upToSymbol(key), trimSeries(s));
     for (const [key, e] of this.open) {
-      const seen = newest.get(`${e[0] ?? ''}\t${e[1]}`);
+      const seen = newest.get(priceSeriesKey({ origin: e[0], symbol: e[1] }));
       if (seen !== undefined && e[4] < seen - KEEP_OPEN_S) this.open.delete(key);
     }
     if (this.open.size > KEEP_OPEN_MAX) {
@@ -163,10 +165,6 @@ export class JournalIndex {
     }
   }
 }
-
-export const seriesKey = (r: { origin: string | null; symbol: string; tf: string }) =>
-  `${r.origin ?? ''}\t${r.symbol}\t${r.tf}`;
-export const priceSeriesKey = (r: { origin: string | null; symbol: string }) => `${r.origin ?? ''}\t${r.symbol}`;
 
 /** Ascending times as the first and the steps after it (60, 60, ...): a quarter of the bytes to write and parse. */
 function delta(times: Set<number>): number[] {

@@ -9,7 +9,7 @@
 // held the key, so no copy can (docs/decisions/2026-11-27-lossless-journal-export.md).
 import { exactCsvCell, exactJson, exactTsvCell, readTsvCell } from '../core/exact-text.js';
 import { redactText } from '../core/sinks.js';
-import type { JournalRecord } from './record.js';
+import { priceSeriesKey, seriesKey, type JournalRecord } from './record.js';
 import { csvCells } from './rows.js';
 
 export type ExportFormat = 'csv' | 'tsv' | 'jsonl';
@@ -24,8 +24,8 @@ const SHOWN: Record<ExportFormat, (text: string) => string | null> = {
 /** How an export in `format` shows `text`, as its import reads it back. */
 export const shownAs = (format: ExportFormat, text: string): string | null => SHOWN[format](text);
 
-const seriesKey = (kind: 'forecast' | 'price', origin: string | null, symbol: string, tf: string | undefined) =>
-  kind === 'price' ? `p\t${origin ?? ''}\t${symbol}` : `f\t${origin ?? ''}\t${symbol}\t${tf}`;
+const seriesKeyOf = (kind: 'forecast' | 'price', origin: string | null, symbol: string, tf: string | undefined) =>
+  kind === 'price' ? `p\t${priceSeriesKey({ origin, symbol })}` : `f\t${seriesKey({ origin, symbol, tf: tf! })}`;
 
 /** The stored series whose symbol or timeframe an export in one format shows masked. */
 export class MaskedSeries {
@@ -47,7 +47,7 @@ export class MaskedSeries {
     const shownSymbol = this.shown(symbol) ?? symbol;
     const shownTf = tf === undefined ? undefined : (this.shown(tf) ?? tf);
     if (shownSymbol === symbol && shownTf === tf) return;
-    const masked = seriesKey(kind, origin, shownSymbol, shownTf);
+    const masked = seriesKeyOf(kind, origin, shownSymbol, shownTf);
     const known = this.stored.get(masked);
     if (known) known.push({ symbol, tf });
     else this.stored.set(masked, [{ symbol, tf }]);
@@ -60,7 +60,7 @@ export class MaskedSeries {
   resolve(r: JournalRecord, isStored: (r: JournalRecord) => boolean): JournalRecord {
     if (this.stored.size === 0) return r;
     const kind = r.kind === 'price' ? 'price' : 'forecast';
-    const found = this.stored.get(seriesKey(kind, r.origin, r.symbol, r.kind === 'price' ? undefined : r.tf));
+    const found = this.stored.get(seriesKeyOf(kind, r.origin, r.symbol, r.kind === 'price' ? undefined : r.tf));
     if (found === undefined) return r;
     const as = (s: { symbol: string; tf: string | undefined }): JournalRecord =>
       r.kind === 'price' ? { ...r, symbol: s.symbol } : { ...r, symbol: s.symbol, tf: s.tf! };

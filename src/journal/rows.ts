@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { readCsvCell } from '../core/exact-text.js';
 import { isEpochSeconds, isRecord } from '../core/values.js';
+import { scanForReport } from './fast-lines.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
   forecastKey,
@@ -129,6 +130,53 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
 }
 
 /**
+ * What a reading of `filter` takes: the forecasts (and their settlements) it lets through, and
+ * the price observations of its origins and symbols in its time range, of any timeframe (a
+ * price settles them all). One rule for forEachRow and for selectedOrigins.
+ */
+function selection(filter: JournalFilter) {
+  const pricesOf: JournalFilter = { ...filter, tfs: undefined };
+  return {
+    forecast: (origin: string | null, symbol: string, tf: string, ts: number): boolean =>
+      passes(filter, origin, symbol, tf, ts),
+    price: (origin: string | null, symbol: string, t: number): boolean => passes(pricesOf, origin, symbol, '', t),
+  };
+}
+
+/**
+ * The origins (null: unknown) of the forecasts forEachRow would hand out for `filter`, and of
+ * its price observations when asked, read by the report's fast path: what an export checks
+ * before its first row (it writes rows as it reads them), as list checks the rows it read.
+ */
+export function selectedOrigins(
+  dir: string | undefined,
+  filter: JournalFilter,
+  { prices = false } = {},
+): { forecasts: Set<string | null>; prices: Set<string | null> } {
+  const takes = selection(filter);
+  const found = { forecasts: new Set<string | null>(), prices: new Set<string | null>() };
+  for (const file of dir === undefined ? [] : monthFiles(dir)) {
+    if (!fileInRange(filter, file)) continue;
+    scanForReport(
+      join(dir!, file),
+      {
+        forecast: (origin, symbol, tf, ts) => {
+          if (takes.forecast(origin, symbol, tf, ts)) found.forecasts.add(origin);
+        },
+        settlement: () => {},
+        ...(prices && {
+          price: (origin: string | null, symbol: string, t: number) => {
+            if (takes.price(origin, symbol, t)) found.prices.add(origin);
+          },
+        }),
+      },
+      noProblems(),
+    );
+  }
+  return found;
+}
+
+/**
  * Every forecast the filter lets through, with its settlement, file by file (a key lives in
  * one month file), in the order recorded. The first settled record of a key wins over any
  * other; an unsettleable mark counts only while none settled it.
@@ -146,7 +194,7 @@ export function forEachRow(
 ): ReadProblems & { leftOut: number; origins: Set<string | null> } {
   const problems = { ...noProblems(), leftOut: 0, origins: new Set<string | null>() };
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
-  const pricesOf: JournalFilter = { ...filter, tfs: undefined };
+  const takes = selection(filter);
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const forecasts = new Map<string, ForecastRecord>();
@@ -157,10 +205,10 @@ export function forEachRow(
       0,
       (r) => {
         if (r.kind === 'price') {
-          if (onPrice && passes(pricesOf, r.origin, r.symbol, '', r.t)) prices.push(r);
+          if (onPrice && takes.price(r.origin, r.symbol, r.t)) prices.push(r);
           return;
         }
-        if (!passes(filter, r.origin, r.symbol, r.tf, r.ts)) {
+        if (!takes.forecast(r.origin, r.symbol, r.tf, r.ts)) {
           if (r.kind === 'forecast' && passes(anyOrigin, r.origin, r.symbol, r.tf, r.ts)) problems.leftOut++;
           return;
         }

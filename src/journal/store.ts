@@ -28,12 +28,14 @@ import type * as FileLock from '../config/file-lock.js';
 import { scanForReport } from './fast-lines.js';
 import { catchUp, indexIdentity, inodeOf, loadIndex, readSavedIndex, rebuild, saveIndex } from './index-file.js';
 import { appendLines, failure, monthFiles, openJournalDir, refuseIrregular } from './journal-files.js';
-import { type JournalIndex, priceSeriesKey, seriesKey, type Series } from './journal-index.js';
+import type { JournalIndex, Series } from './journal-index.js';
 import { monthEnd } from './months.js';
 import { noProblems, readRecords } from './lines.js';
 import {
   forecastKey,
   priceKey,
+  priceSeriesKey,
+  seriesKey,
   monthOf,
   monthOfEpoch,
   recordLine,

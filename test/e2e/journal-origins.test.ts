@@ -10,6 +10,9 @@ import { expectExit, runCli, spawnFcast, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import { SESSION_START } from '../helpers/journal-session.js';
 import { journalLines } from '../helpers/journal-rows.js';
+import { forecastAt, NOV } from '../helpers/journal-round-trip.js';
+import { openJournalDir } from '../../src/journal/journal-files.js';
+import { recordLine, type JournalRecord, type PriceRecord } from '../../src/journal/record.js';
 
 const first = useEmulator({ seed: 'origin-one' });
 const second = useEmulator({ seed: 'origin-two' });
@@ -166,5 +169,93 @@ describe('list, import from stdin, and a shared data directory', () => {
       `fcast: journal: the data directory ${shared} is writable by others (mode 0777); not used for the journal\n  hint: point FCAST_DATA_DIR at a private directory of its own (fcast creates it, mode 0700); '${shared}' is shared, and a chmod would change it for everything else it holds\n`,
     );
     chmodSync(shared, 0o700);
+  });
+});
+
+describe('export with no origin chosen', () => {
+  const A = 'https://a.example';
+  const B = 'https://b.example';
+  const OCT = Date.UTC(2026, 9, 15) / 1000;
+  const price = (origin: string, symbol: string, t: number): PriceRecord => ({
+    v: 2,
+    kind: 'price',
+    origin,
+    symbol,
+    t,
+    last: 100,
+    tier: null,
+    delay_min: null,
+    recorded_at: t + 5,
+  });
+  /** October: B's forecast and price; November: A's BTC/USD forecast and price, and B's ETH/USD price. */
+  function twoServices(): string {
+    const data = tempDir();
+    const dir = openJournalDir(data, { create: true })!;
+    const lines = (records: JournalRecord[]) => records.map(recordLine).join('');
+    writeFileSync(
+      join(dir, '2026-10.jsonl'),
+      lines([forecastAt(0, { origin: B, ts: OCT }), price(B, 'BTC/USD', OCT)]),
+      {
+        mode: 0o600,
+      },
+    );
+    writeFileSync(
+      join(dir, '2026-11.jsonl'),
+      lines([forecastAt(0, { origin: A }), price(A, 'BTC/USD', NOV), price(B, 'ETH/USD', NOV + 60)]),
+      { mode: 0o600 },
+    );
+    return data;
+  }
+  const run = (data: string, args: string[]) =>
+    runCli(['journal', ...args], { env: { FCAST_DATA_DIR: data, FCAST_BASE_URL: undefined } });
+  const origins = (jsonl: string) =>
+    jsonl
+      .trimEnd()
+      .split('\n')
+      .map((l) => [JSON.parse(l).kind ?? 'row', JSON.parse(l).origin]);
+
+  it('decides the service from the records it would write, as list does from the rows it shows', async () => {
+    const data = twoServices();
+    const list = await run(data, ['list', '--json', '--since', '2026-11-01']);
+    expectExit(list, 0);
+    expect(JSON.parse(list.stdout).map((r: any) => r.origin)).toEqual([A]);
+    // B's October forecast is not in the selection: it was refused as "2 services" before.
+    const rows = await run(data, ['export', '--format', 'jsonl', '--since', '2026-11-01']);
+    expectExit(rows, 0);
+    expect(rows.stderr).toBe('');
+    expect(origins(rows.stdout)).toEqual([['row', A]]);
+    // B's ETH/USD price is not of the symbol asked for: prices of A only.
+    const withPrices = await run(data, [
+      'export',
+      '--format',
+      'jsonl',
+      '--since',
+      '2026-11-01',
+      '--symbol',
+      'BTC/USD',
+      '--prices',
+    ]);
+    expectExit(withPrices, 0);
+    expect(origins(withPrices.stdout)).toEqual([
+      ['row', A],
+      ['price', A],
+    ]);
+  });
+
+  it('refuses two services among what it would write, saying truly which holds what', async () => {
+    const data = twoServices();
+    const prices = await run(data, ['export', '--format', 'jsonl', '--since', '2026-11-01', '--prices']);
+    expectExit(prices, 2);
+    expect(prices.stdout).toBe('');
+    expect(prices.stderr).toBe(
+      `fcast: the journal holds the records of 2 services (${A}: forecasts and prices; ${B}: prices); fcast does not pool them\n` +
+        '  hint: choose one with --origin URL (or unknown), set the base URL, or pool them with --origin all\n',
+    );
+    const rows = await run(data, ['export', '--format', 'jsonl']);
+    expectExit(rows, 2);
+    expect(rows.stdout).toBe('');
+    expect(rows.stderr).toContain(
+      `the journal holds the forecasts of 2 services (${A}, ${B}); fcast does not pool them`,
+    );
   });
 });

@@ -198,3 +198,54 @@ describe('journal export --format jsonl --prices', () => {
     }
   });
 });
+
+describe('two forecasts whose symbol and timeframe differ only in where a tab falls', () => {
+  // Same origin and ts: symbol "a<TAB>b" of timeframe "c", open; symbol "a" of "b<TAB>c", settled.
+  // Their key was one (origin, symbol, tf and ts joined with tabs): list showed one row, the
+  // first forecast with the second's settlement, and an import into an empty journal kept one.
+  const pair: Entry[] = [
+    [forecastAt(0, { symbol: 'a\tb', tf: 'c' }), 'open', 10_100],
+    [forecastAt(0, { symbol: 'a', tf: 'b\tc' }), 'settled', 10_100],
+  ];
+  const run = (data: string, args: string[]) =>
+    runCli(['journal', ...args, '--origin', 'all'], { env: { FCAST_DATA_DIR: data } });
+  const rows = async (data: string) => {
+    const list = await run(data, ['list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    return (JSON.parse(list.stdout) as Array<Record<string, unknown>>).map((r) => [r.symbol, r.tf, r.status]);
+  };
+
+  it('are two in list, report, and an export imported into an empty journal; none added to their own', async () => {
+    const a = tempDir();
+    writeJournalLines(a, pair, 'no candle');
+    const both = [
+      ['a\tb', 'c', 'open'],
+      ['a', 'b\tc', 'settled'],
+    ];
+    expect(await rows(a)).toEqual(both);
+    const report = await run(a, ['report', '--offline', '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(
+      (JSON.parse(report.stdout).timeframes as Array<Record<string, unknown>>)
+        .map((t) => [t.tf, t.n_settled, t.open])
+        .sort(),
+    ).toEqual([
+      ['b\tc', 1, 0],
+      ['c', 0, 1],
+    ]);
+
+    const exported = await run(a, ['export', '--format', 'jsonl']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.trimEnd().split('\n')).toHaveLength(2);
+    const file = join(tempDir(), 'export.jsonl');
+    writeFileSync(file, exported.stdout);
+    const b = tempDir();
+    const fresh = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: b } });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain('added         2 forecasts, 1 settlements, 0 prices\n');
+    expect(await rows(b)).toEqual(both);
+    const again = await runCli(['journal', 'import', file], { env: { FCAST_DATA_DIR: a } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('added         0 forecasts, 0 settlements, 0 prices\nalready there 2\n');
+  });
+});

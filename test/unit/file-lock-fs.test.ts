@@ -3,7 +3,7 @@
 // which a stale lock is broken just as another writer locks anew. node:fs is wrapped so that
 // a test can step in at one call; every other call goes through.
 import { hostname } from 'node:os';
-import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -14,6 +14,7 @@ const step = vi.hoisted(() => ({
   open: undefined as undefined | ((path: string, flags: string, mode: number) => number),
   close: undefined as undefined | ((fd: number) => void),
   stat: undefined as undefined | ((path: string) => import('node:fs').Stats),
+  writeFile: undefined as undefined | ((path: string, data: string, options: object) => void),
 }));
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -25,6 +26,8 @@ vi.mock('node:fs', async (importOriginal) => {
     openSync: (path: string, flags: string, mode: number) => (step.open ?? fs.openSync)(path, flags, mode),
     closeSync: (fd: number) => (step.close ?? fs.closeSync)(fd),
     statSync: (path: string) => (step.stat ?? fs.statSync)(path),
+    writeFileSync: (path: string, data: string, options: object) =>
+      (step.writeFile ?? fs.writeFileSync)(path, data, options),
   };
 });
 
@@ -88,6 +91,38 @@ describe('a file system without hard links', () => {
     release();
     expect(opened).toHaveLength(1);
     expect(closed).toEqual(opened);
+  });
+});
+
+describe('a claim that cannot be written', () => {
+  it('is removed when its write fails after creating it (a full disk), and the failure is thrown', async () => {
+    const dir = tempDir();
+    step.writeFile = (path, _data, options) => {
+      // As a full disk does: the file is created, its bytes are refused.
+      writeFileReal(path, '', options);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    await expect(acquireLock(join(dir, 'journal.lock'), 'the journal', 1_000)).rejects.toMatchObject({
+      code: 'ENOSPC',
+    });
+    step.writeFile = undefined;
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("leaves a file alone that held the claim's name already (EEXIST): it is not its own", async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'journal.lock');
+    let claim = '';
+    step.writeFile = (path) => {
+      // Another file by that name, there before this writer came.
+      claim = path;
+      writeFileReal(path, 'theirs');
+      throw Object.assign(new Error('EEXIST: file already exists'), { code: 'EEXIST' });
+    };
+    await expect(acquireLock(lock, 'the journal', 1_000)).rejects.toMatchObject({ code: 'EEXIST' });
+    step.writeFile = undefined;
+    expect(claim).toContain('journal.lock.claim-');
+    expect(readFileSync(claim, 'utf8')).toBe('theirs');
   });
 });
 
@@ -194,4 +229,5 @@ const {
   openSync: openReal,
   closeSync: closeReal,
   statSync: statReal,
+  writeFileSync: writeFileReal,
 } = await vi.importActual<typeof import('node:fs')>('node:fs');

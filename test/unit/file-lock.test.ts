@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { acquireLock, isAlive, removeStaleTempFiles } from '../../src/config/file-lock.js';
 import { ConfigError, ExitCode } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -106,6 +106,28 @@ describe('acquireLock', () => {
     const since = Date.now();
     (await acquireLock(lock, 'x', 5_000))();
     expect(Date.now() - since).toBeGreaterThanOrEqual(900);
+  });
+
+  it('takes a free lock on its first try beside a claim with no owner to read (a write failed or cut short)', async () => {
+    for (const manners of [{}, { yieldToWaiters: true }]) {
+      const lock = join(tempDir(), 'journal.lock');
+      // Named as a live writer's waiting for 2 s (ahead of this one in line), but empty or garbled.
+      for (const content of ['', '{"pid":', 'not json']) {
+        const claim = `${lock}.claim-${process.pid}-${Date.now() - 2_000}-1`;
+        writeFileSync(claim, content);
+        vi.useFakeTimers();
+        try {
+          const taking = acquireLock(lock, 'x', 5_000, manners);
+          // No pause before a try was scheduled: it went for the lock at once and holds it.
+          expect(vi.getTimerCount()).toBe(0);
+          expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+          (await taking)();
+        } finally {
+          vi.useRealTimers();
+        }
+        rmSync(claim);
+      }
+    }
   });
 
   it("lets a bulk writer ignore another bulk writer's claim, and a claim older than any wait", async () => {

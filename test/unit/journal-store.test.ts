@@ -121,6 +121,23 @@ describe('recording', () => {
     expect(everything(data)).toHaveLength(15);
   });
 
+  it('records two forecasts whose symbol and timeframe differ only in where a tab falls, each once', async () => {
+    const data = join(tempDir(), 'data');
+    // One series key when the parts were joined raw: the second read as recorded already.
+    const first = forecastAt(NOV, 'c', 'a\tb');
+    const second = forecastAt(NOV, 'b\tc', 'a');
+    expect(await record(data, [first])).toBe(1);
+    expect(await record(data, [second])).toBe(1);
+    expect(await record(data, [first, second])).toBe(0);
+    // And so from an index rebuilt from the files.
+    unlinkSync(join(journalDirOf(data), 'index.json'));
+    expect(await record(data, [first, second])).toBe(0);
+    expect(everything(data).map((r) => [r.symbol, (r as ForecastRecord).tf])).toEqual([
+      ['a\tb', 'c'],
+      ['a', 'b\tc'],
+    ]);
+  });
+
   it('loses nothing and duplicates nothing when the index is deleted, damaged, behind or outrun', async () => {
     const data = join(tempDir(), 'data');
     const dir = journalDirOf(data);

@@ -4,8 +4,8 @@ import { dataDir } from '../../config/settings.js';
 import { UsageError } from '../../core/errors.js';
 import { exactJson } from '../../core/exact-text.js';
 import { DEFAULT_FLAT_BAND_PCT, rebuildRecord, type PriceRecord } from '../../journal/record.js';
-import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, type JournalRow } from '../../journal/rows.js';
-import { journalOrigins, monthFiles, openJournalDir } from '../../journal/journal-files.js';
+import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, selectedOrigins, type JournalRow } from '../../journal/rows.js';
+import { monthFiles, openJournalDir } from '../../journal/journal-files.js';
 import { renderDelimited } from '../../output/formats/delimited.js';
 import type { ListFlags } from './list.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
@@ -25,8 +25,12 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
   // Rows are written as they are read: two services, or a month file that is no regular file,
   // are refused before the header.
   if (dir !== undefined) monthFiles(dir);
-  // With prices, theirs count too: an export pools no two services' records of any kind.
-  if (filter.auto) checkOneOrigin(filter, journalOrigins(dir, { prices: opts.prices }));
+  // The origins of what it would write, as list checks what it shows: the filter's forecasts,
+  // and with prices theirs too (an export pools no two services' records of any kind).
+  if (filter.auto) {
+    const origins = selectedOrigins(dir, filter, { prices: opts.prices });
+    checkOneOrigin(filter, origins.forecasts, opts.prices ? origins.prices : undefined);
+  }
   const header = [...EXPORT_COLUMNS, ...EXTRA_COLUMNS];
   // CSV or TSV: the header once, then each batch's rows without it. Every text exactly as held,
   // what a terminal would act on shown as an escape that the import reads back

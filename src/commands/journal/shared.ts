@@ -35,13 +35,31 @@ export function baseUrlOrigin(run: Run): string | undefined {
   return found.problem || found.found === undefined ? undefined : originOf(found.found.value);
 }
 
-/** With no origin chosen and no base URL: one service's records, or exit 2 naming them. */
-export function checkOneOrigin(filter: { auto: boolean }, origins: ReadonlySet<string | null>): void {
+/**
+ * With no origin chosen and no base URL: one service's records, or exit 2 naming them. The
+ * origins are those of the forecasts the command selected and, for an export with --prices,
+ * of its price observations (the message then says which service holds what).
+ */
+export function checkOneOrigin(
+  filter: { auto: boolean },
+  forecasts: ReadonlySet<string | null>,
+  prices?: ReadonlySet<string | null>,
+): void {
+  const origins = new Set([...forecasts, ...(prices ?? [])]);
   if (!filter.auto || origins.size < 2) return;
-  throw new UsageError(
-    `the journal holds the forecasts of ${origins.size} services (${[...origins].map(originLabel).sort().join(', ')}); fcast does not pool them`,
-    { hint: 'choose one with --origin URL (or unknown), set the base URL, or pool them with --origin all' },
-  );
+  const held =
+    prices === undefined
+      ? `the forecasts of ${origins.size} services (${[...origins].map(originLabel).sort().join(', ')})`
+      : `the records of ${origins.size} services (${[...origins]
+          .map((o) => {
+            const kinds = [forecasts.has(o) && 'forecasts', prices.has(o) && 'prices'].filter(Boolean).join(' and ');
+            return `${originLabel(o)}: ${kinds}`;
+          })
+          .sort()
+          .join('; ')})`;
+  throw new UsageError(`the journal holds ${held}; fcast does not pool them`, {
+    hint: 'choose one with --origin URL (or unknown), set the base URL, or pool them with --origin all',
+  });
 }
 
 /** Says how many forecasts of other services the origin filter left out. */
