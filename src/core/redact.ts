@@ -168,7 +168,9 @@ export class Redactor {
             tail++;
           const from = decoded.at(head);
           const to = decoded.at(decoded.text.length - tail);
-          out += text.slice(copied, from) + masked.slice(head, masked.length - tail);
+          // Between two masks the stretch holds decoded text (`%22` read as a quote): written
+          // escaped again, only the masks' own characters as they are.
+          out += text.slice(copied, from) + reescaped(masked.slice(head, masked.length - tail));
           copied = to;
         }
       }
@@ -196,6 +198,15 @@ const endsRun = (c: number): boolean =>
 
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+
+/** Decoded text back in the run's escapes: all but the characters a mask is made of (mask(): letters, digits, `_-*.`, `<redacted>`). */
+const reescaped = (text: string): string =>
+  text.replace(/[^A-Za-z0-9_\-*.<>]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100
+      ? `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+      : `%u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  });
 
 /** A run shorter than this once decoded cannot hold a secret (redact.ts's MIN_KNOWN) nor a key's shape. */
 const MIN_RUN = 8;

@@ -376,6 +376,17 @@ describe('Redactor and the spellings of a known secret', () => {
     );
   });
 
+  it('writes nothing decoded between two masks of one run: no quote, line break or escape sequence gets out', () => {
+    const shape = 'xyz_ag_00112233445566778899';
+    const spelled = [...shape].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const body = JSON.stringify({ name: `https://x/?a=${spelled}&b=%22%0A::error::x%22%0A%1B%5B2J%07&c=${spelled}` });
+    const out = new Redactor().redact(body);
+    const name = JSON.parse(out).name as string;
+    expect(name).not.toMatch(/["\n\x1b\x07]/);
+    expect(name.match(/\.\.\./g)).toHaveLength(2);
+    expect(unescape(name)).toContain('::error::x');
+  });
+
   it('leaves escaped text that holds no secret byte for byte', () => {
     const text = 'GET /x?q=a%20b%7Ec%2F%E2%82%AC&p=%zz%4 50% 100%';
     expect(r().redact(text)).toBe(text);
