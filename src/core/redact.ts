@@ -34,10 +34,21 @@ export class Redactor {
     this.known.add(s);
   }
 
-  /** Whether `secret` is one fcast already holds (environment, config file, or added this run). */
+  /**
+   * Whether `secret` is, or holds, a secret fcast already holds (environment, config file, or
+   * added this run): the same text, or 12 characters in a row of one's secret part (a key's
+   * prefix is every key's of its service: `zz_ag_` and a held key's hex is that key).
+   */
   holds(secret: string): boolean {
     this.loadKnown();
-    return this.known.has(secret.trim());
+    const s = secret.trim();
+    if (this.known.has(s)) return true;
+    const folded = s.toLowerCase();
+    for (const known of this.known) {
+      const part = secretPart(known).toLowerCase();
+      for (let i = 0; i + WINDOW <= part.length; i++) if (folded.includes(part.slice(i, i + WINDOW))) return true;
+    }
+    return false;
   }
 
   /**

@@ -329,6 +329,15 @@ describe('fcast register against a server that answers with a key fcast already 
     expect(existsSync(configPath(r.configDir))).toBe(false);
   });
 
+  it("with a held key's secret part under another prefix: exit 7, never shown whole", async () => {
+    const url = await answeringWith(`zz_ag_${HELD.slice(7)}`);
+    const r = await runCli(['register', '--email', 'held@example.com', '--no-save'], {
+      env: { FCAST_BASE_URL: url, FCAST_GATEWAY_KEY: HELD },
+    });
+    expectExit(r, 7);
+    expect(r.stdout + r.stderr).not.toContain(HELD.slice(7, 19));
+  });
+
   it('with the gateway key, as a table and with --no-save: exit 7, never shown whole', async () => {
     const url = await answeringWith(GATEWAY);
     for (const flags of [[], ['--no-save']]) {

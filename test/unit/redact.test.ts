@@ -92,6 +92,10 @@ describe('Redactor and the keys it knows', () => {
     r.add(`mfa_ag_${OTHER}`);
     expect(r.holds(`mfa_ag_${OTHER}`)).toBe(true);
     expect(r.holds('')).toBe(false);
+    // Another prefix, or another case, around a held key's secret part: the same secret.
+    expect(r.holds(`zz_ag_${SECRET}`)).toBe(true);
+    expect(r.holds(`x${SECRET.slice(3, 15).toUpperCase()}y`)).toBe(true);
+    expect(r.holds(`zz_ag_${SECRET.slice(0, 11)}${'9'.repeat(29)}`)).toBe(false);
   });
 
   it('reveals a key it already knows (the emulator test key already in FCAST_API_KEY) whole, then masks it again', () => {
