@@ -45,10 +45,8 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
   for (let i = 0; i < n; i++) {
     const ch = raw.charCodeAt(i);
     if (ch === 0x22 /* " */) {
-      const close = closingQuote(raw, i);
-      const token = raw.slice(i, close + 1);
-      const plain = token.includes('\\') ? plainEscapes(token) : token;
-      if (plain !== token) {
+      const { close, plain } = stringAt(raw, i);
+      if (plain !== undefined) {
         out += raw.slice(from, i) + plain;
         from = close + 1;
       }
@@ -82,6 +80,14 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
  * text is the one the redactor knows: a key sent as `\\u006d\\u0066...` would otherwise reach
  * stdout and `--save` whole, for any JSON reader to decode.
  */
+/** The string token opening at `open`: where it closes, and its text with plainEscapes where that differs. */
+function stringAt(raw: string, open: number): { close: number; plain?: string } {
+  const close = closingQuote(raw, open);
+  const token = raw.slice(open, close + 1);
+  const plain = token.includes('\\') ? plainEscapes(token) : token;
+  return plain === token ? { close } : { close, plain };
+}
+
 const plainEscapes = (token: string): string =>
   token.replace(/\\(?:u([0-9A-Fa-f]{4})|(\/)|([\s\S]))/g, (written, hex: string | undefined, slash, other) => {
     if (other !== undefined) return written;
@@ -160,22 +166,31 @@ export const stringifyJson = (value: unknown): string => escapeInvisibleJson(JSO
 
 /**
  * A body on one line, as sent (a line of NDJSON): the white space between tokens removed, every
- * token (key order, numbers as written, escapes) kept. Throws on text that is not JSON.
+ * token (key order, numbers as written) kept, strings' escapes as --json writes them (an
+ * escaped printable character as itself; C1, bidi and line separators escaped). Throws on text
+ * that is not JSON.
  */
 export function compactJson(raw: string): string {
   const value: unknown = JSON.parse(raw);
   const trimmed = raw.trim();
   // Most bodies come compact already: then they are their own compact form.
-  if (raw.length <= NATIVE_MAX && JSON.stringify(value) === trimmed) return trimmed;
+  if (raw.length <= NATIVE_MAX && JSON.stringify(value) === trimmed) return escapeInvisibleJson(trimmed);
   let out = '';
   let from = 0;
   for (let i = 0; i < raw.length; i++) {
     const ch = raw.charCodeAt(i);
-    if (ch === 0x22 /* " */) i = closingQuote(raw, i);
-    else if (isSpace(ch)) {
+    if (ch === 0x22 /* " */) {
+      // As --json writes a string (reindentTokens): a key sent escaped is one the redactor knows.
+      const { close, plain } = stringAt(raw, i);
+      if (plain !== undefined) {
+        out += raw.slice(from, i) + plain;
+        from = close + 1;
+      }
+      i = close;
+    } else if (isSpace(ch)) {
       out += raw.slice(from, i);
       from = i + 1;
     }
   }
-  return out + raw.slice(from);
+  return escapeInvisibleJson(out + raw.slice(from));
 }

@@ -192,4 +192,17 @@ describe("keys in text the runner unescapes or a step output's name reshapes (Gi
       expect(text).not.toContain(escaped);
     }
   });
+
+  it('a key sent \\u-escaped: masked in the lines of --watch --json too', async () => {
+    const body = await fetchBody<Record<string, unknown>>(emu.server.url, 'api/agent/v1/demo.php?symbol=BTC%2FUSD');
+    body.note = ENV_KEY;
+    const escaped = [...ENV_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const url = await tampered.serve(() => ({ body, raw: JSON.stringify(body).replace(ENV_KEY, escaped) }));
+    const r = await emu.run(['demo', '--watch', '--json', '--count', '1'], {
+      env: { FCAST_BASE_URL: url, FCAST_API_KEY: ENV_KEY },
+    });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout.trim()).note).toBe('mfa_ag_0a1b...beef');
+    expect(r.stdout).not.toContain(escaped);
+  });
 });

@@ -196,6 +196,13 @@ describe('compactJson', () => {
     expect(compactJson('{ "b": 1.10, "a": 1e2, "2": -0 }')).toBe('{"b":1.10,"a":1e2,"2":-0}');
     expect(() => compactJson('<html>')).toThrow();
   });
+
+  it('writes strings as --json does: an escaped printable character as itself, C1, bidi and separators escaped', () => {
+    const raw = '{ "k": "\\u006d\\u0066a\\/x", "s": "a\u202eb\u009bc\u2028" }';
+    for (const text of [raw, raw.replaceAll(' ', '')])
+      expect(compactJson(text)).toBe('{"k":"mfa/x","s":"a\\u202eb\\u009bc\\u2028"}');
+    expect(compactJson('{"s":"a\u202eb"}')).toBe('{"s":"a\\u202eb"}');
+  });
 });
 
 describe('the screen', () => {
