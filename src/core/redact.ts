@@ -12,7 +12,7 @@
 // plain reference redactor).
 // The spellings and the key shape are secret-spellings.ts; the automata, secret-automata.ts.
 import { Scanner } from './secret-automata.js';
-import { maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
+import { escapeSafe, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
 
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;
@@ -181,7 +181,9 @@ export class Redactor {
           const to = decoded.at(decoded.text.length - tail);
           // Between two masks the stretch holds decoded text (`%22` read as a quote): written
           // escaped again, only the masks' own characters as they are.
-          out += text.slice(copied, from) + reescaped(masked.slice(head, masked.length - tail));
+          out +=
+            text.slice(copied, Math.min(to, escapeSafe(text, from))) +
+            reescaped(masked.slice(head, masked.length - tail));
           copied = to;
         }
       }
@@ -210,9 +212,10 @@ const endsRun = (c: number): boolean =>
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
 
-/** Decoded text back in the run's escapes: all but the characters a mask is made of (mask(): letters, digits, `_-*.`, `<redacted>`). */
+/** Decoded text back in the run's escapes: all but what a mask is made of (mask(): letters, digits, `_-*.`; `<redacted>` whole). */
 const reescaped = (text: string): string =>
-  text.replace(/[^A-Za-z0-9_\-*.<>]/g, (c) => {
+  text.replace(/<redacted>|[^A-Za-z0-9_\-*.]/g, (c) => {
+    if (c.length > 1) return c;
     const code = c.charCodeAt(0);
     return code < 0x100
       ? `%${code.toString(16).toUpperCase().padStart(2, '0')}`

@@ -6,12 +6,55 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { foldAscii, mask, maskKeyShapes, secretPart, spellings } from '../../src/core/secret-spellings.js';
+import { escapeSafe, foldAscii, mask, maskKeyShapes, secretPart, spellings } from '../../src/core/secret-spellings.js';
 import { FUZZ_PARAMS } from './harness.js';
 
 const fold = (text: string): string => String.fromCharCode(...[...text].map((ch) => foldAscii(ch.charCodeAt(0))));
 
 function reference(secrets: readonly string[], text: string, revealed: string | undefined): string {
+  const spelled = spelledReference(secrets, text, revealed);
+  if (!spelled.includes('%')) return spelled;
+  // 4. Each run of URL text holding an escape, read decoded (escapes are 3 or 6 characters,
+  // as unescape reads them); where the reference masks something there, the stretch from the
+  // first change to the last goes out as the masks, everything else in it escaped again.
+  return spelled.replace(/[^\x00-\x20"'<>`\x7f]+/g, (run) => {
+    if (!run.includes('%')) return run;
+    const at: number[] = [];
+    for (let i = 0; i < run.length; ) {
+      at.push(i);
+      const hex = (k: number) => /[0-9a-f]/i.test(run[k] ?? '');
+      if (run[i] === '%' && run[i + 1] === 'u' && [2, 3, 4, 5].every((k) => hex(i + k))) i += 6;
+      else if (run[i] === '%' && hex(i + 1) && hex(i + 2)) i += 3;
+      else i += 1;
+    }
+    at.push(run.length);
+    const decoded = unescape(run);
+    if (decoded === run || decoded.length < 8) return run;
+    const masked = spelledReference(secrets, decoded, revealed);
+    if (masked === decoded) return run;
+    let head = 0;
+    while (head < masked.length && masked[head] === decoded[head]) head++;
+    let tail = 0;
+    while (tail < Math.min(masked.length, decoded.length) - head && masked.at(-1 - tail) === decoded.at(-1 - tail))
+      tail++;
+    const middle = masked.slice(head, masked.length - tail).replace(/<redacted>|[^A-Za-z0-9_\-*.]/g, (c) => {
+      if (c.length > 1) return c;
+      const code = c.charCodeAt(0);
+      return code < 0x100
+        ? `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+        : `%u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    });
+    const from = at[head]!;
+    return (
+      run.slice(0, Math.min(at[decoded.length - tail]!, escapeSafe(run, from))) +
+      middle +
+      run.slice(at[decoded.length - tail]!)
+    );
+  });
+}
+
+/** Steps 1-3: the spellings, the key shapes, the pieces. */
+function spelledReference(secrets: readonly string[], text: string, revealed: string | undefined): string {
   const hidden = secrets.filter((s) => s !== revealed);
   // 1. Spellings: at each place, the longest one starting there (the first secret's on a tie).
   const forms = hidden.flatMap((s) => spellings(s).map((f) => ({ f: fold(f), shown: mask(s) })));
@@ -21,7 +64,8 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
     for (const form of forms)
       if (fold(text.slice(i, i + form.f.length)) === form.f && form.f.length > (best?.f.length ?? 0)) best = form;
     if (best) {
-      spelled += best.shown;
+      // A mask never starts on the letter of a backslash escape, nor inside \uXXXX.
+      spelled += text.slice(i, Math.min(i + best.f.length, escapeSafe(text, i))) + best.shown;
       i += best.f.length;
     } else spelled += text[i++];
   }
@@ -54,7 +98,7 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
     const start = kept[k]![0];
     let end = kept[k]![1];
     for (k++; k < kept.length && kept[k]![0] < end; k++) end = Math.max(end, kept[k]![1]);
-    out += `${shaped.slice(from, start)}<redacted>`;
+    out += `${shaped.slice(from, Math.min(end, escapeSafe(shaped, start)))}<redacted>`;
     from = end;
   }
   return out + shaped.slice(from);

@@ -193,7 +193,8 @@ describe('Redactor and pieces of a known key', () => {
     // Across one, a JSON document would lose half an escape; the redactor cannot tell prose from JSON.
     const r = new Redactor(() => ['Tok3nZq8"xY3vP1k9Lm2Nb7', 'Tok3nZq8\\rW5sQ2j4Hc6Vd9']);
     expect(r.redact('cut: Zq8"xY3vP1k9Lm2Nb7.')).toBe('cut: Zq8"<redacted>.');
-    expect(r.redact('cut: Zq8\\rW5sQ2j4Hc6Vd9.')).toBe('cut: Zq8\\<redacted>.');
+    // The r after the backslash stays: in JSON it is the escape's letter (\\<redacted> would not parse).
+    expect(r.redact('cut: Zq8\\rW5sQ2j4Hc6Vd9.')).toBe('cut: Zq8\\r<redacted>.');
   });
 });
 
@@ -389,6 +390,64 @@ describe('Redactor and the spellings of a known secret', () => {
     expect(name).not.toMatch(/["\n\x1b\x07]/);
     expect(name.match(/\.\.\./g)).toHaveLength(2);
     expect(unescape(name)).toContain('::error::x');
+  });
+
+  it('never cuts a JSON escape in two: a mask starts after \\b or \\u00bc, not on its letter or hex', () => {
+    const held = 'zz_ag_9a8bcdef0123456789ab7c6d5e4f31';
+    const r = new Redactor(() => [held]);
+    for (const body of [
+      String.raw`{"m":"\bcdef0123456789ab"}`,
+      String.raw`{"m":"ab\u00bcdef0123456789ab"}`,
+      String.raw`{"m":"\bcdef%30123456%3789ab"}`,
+      String.raw`{"m":"ab\u00bcdef%30123456%3789ab"}`,
+      String.raw`{"m":"\u00223%345%u0036789%61b%37c"}`,
+      String.raw`{"m":"x\\\bcdef0123456789ab"}`,
+    ]) {
+      const out = r.redact(body);
+      expect(out, body).not.toBe(body);
+      expect(() => JSON.parse(out), `${body} -> ${out}`).not.toThrow();
+    }
+    const shaped = new Redactor().redact(String.raw`{"m":"\bcd_ag_0123456789abcdef"}`);
+    expect(JSON.parse(shaped).m).toBe('\bcd_ag_0123...cdef');
+  });
+
+  it('keeps a decoded < or > between two masks escaped: only <redacted> is written whole', () => {
+    const out = new Redactor().redact('aa%5Fag%5Ffedcba9876543210%3Cb%3Ebb%5Fag%5F1111aaaa2222bbbb');
+    expect(out).not.toMatch(/<b>/);
+    expect(unescape(out)).toContain('<b>');
+  });
+
+  it('keeps any JSON text valid, whatever escapes and key pieces its strings hold (property)', () => {
+    const held = 'zz_ag_9a8bcdef0123456789ab7c6d5e4f31';
+    const part = held.slice(6);
+    const unit = fc.oneof(
+      fc.constantFrom(
+        '\\b',
+        '\\f',
+        '\\n',
+        '\\u00bc',
+        '\\u00e9',
+        '\\u0022',
+        '\\\\',
+        '%30',
+        '%u0061',
+        '%3C',
+        '%22',
+        '_ag_',
+        'zz',
+      ),
+      fc.integer({ min: 0, max: part.length - 1 }).map((i) => part.slice(i, i + 1 + (i % 13))),
+      fc.constantFrom(...'0123456789abcdefABCDEF<>"'.replace('"', '')),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (units) => {
+        const body = `{"m":"${units.join('')}"}`;
+        JSON.parse(body);
+        const out = new Redactor(() => [held]).redact(body);
+        expect(() => JSON.parse(out), `${body} -> ${out}`).not.toThrow();
+      }),
+      FUZZ_PARAMS,
+    );
   });
 
   it('leaves escaped text that holds no secret byte for byte', () => {
