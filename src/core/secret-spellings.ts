@@ -25,7 +25,8 @@ export const secretPart = (secret: string): string =>
   secret.includes('_ag_') ? secret.slice(secret.indexOf('_ag_') + 4) : secret;
 
 /**
- * The ways a secret may come back spelled: as written, JSON-escaped, URL-encoded (`%2F`,
+ * The ways a secret may come back spelled: as written, JSON-escaped (as JSON.stringify,
+ * Python and PHP write it), URL-encoded (`%2F`,
  * `encodeURIComponent`'s, and with `+` for a space and `!'()*` escaped too; any other mix of
  * escapes, `~` as `%7E` or every character escaped, is found by decoding the run it is in:
  * redact.ts, maskEncodedRuns), base64 and base64url at the three byte alignments (the stable
@@ -34,7 +35,12 @@ export const secretPart = (secret: string): string =>
  * Upper and lower case are matched alike, so an upper-cased spelling needs no entry.
  */
 export function spellings(secret: string): string[] {
-  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1)]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  // As Python's json.dumps (non-ASCII as \uXXXX) and PHP's json_encode (`/` as `\/` too) write
+  // it, and with the quote and the backslash as \u escapes (--json keeps those as sent).
+  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const unicode = ascii.replace(/\\\\/g, '\\u005c').replace(/\\"/g, '\\u0022');
+  const forms = new Set<string>([secret, json, ascii, ascii.replaceAll('/', '\\/'), unicode]);
   const uri = encodeURIComponent(secret);
   forms.add(uri);
   forms.add(uri.replaceAll('%20', '+'));

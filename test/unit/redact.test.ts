@@ -450,6 +450,19 @@ describe('Redactor and the spellings of a known secret', () => {
     );
   });
 
+  it('masks a secret JSON-escaped as Python and PHP write it: non-ASCII, /, the quote and the backslash as \\u escapes', () => {
+    const r = new Redactor(() => ['pässwörd/geheim', 's3cr\\et"pass-word']);
+    for (const body of [
+      String.raw`{"echo":"p\u00e4ssw\u00f6rd/geheim"}`,
+      String.raw`{"echo":"p\u00E4ssw\u00F6rd\/geheim"}`,
+      String.raw`{"echo":"s3cr\u005cet\u0022pass-word"}`,
+    ]) {
+      const out = r.redact(body);
+      expect(out, body).not.toBe(body);
+      expect(JSON.parse(out).echo).toMatch(/\.\.\.|<redacted>/);
+    }
+  });
+
   it('leaves escaped text that holds no secret byte for byte', () => {
     const text = 'GET /x?q=a%20b%7Ec%2F%E2%82%AC&p=%zz%4 50% 100%';
     expect(r().redact(text)).toBe(text);
