@@ -12,7 +12,7 @@
 // plain reference redactor).
 // The spellings and the key shape are secret-spellings.ts; the automata, secret-automata.ts.
 import { Scanner } from './secret-automata.js';
-import { escapeSafe, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
+import { escapeStart, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
 
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;
@@ -182,7 +182,7 @@ export class Redactor {
           // Between two masks the stretch holds decoded text (`%22` read as a quote): written
           // escaped again, only the masks' own characters as they are.
           out +=
-            text.slice(copied, Math.min(to, escapeSafe(text, from))) +
+            text.slice(copied, Math.max(copied, escapeStart(text, from))) +
             reescaped(masked.slice(head, masked.length - tail));
           copied = to;
         }

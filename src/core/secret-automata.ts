@@ -1,7 +1,7 @@
 // The two automata of the redactor: an Aho-Corasick automaton over every spelling of every
 // known secret, and a suffix automaton over their parts, each matched in one pass of the text
 // (linear in it, whatever was replaced before). What they look for is secret-spellings.ts's.
-import { escapeSafe, foldAscii, mask, spellings, WINDOW } from './secret-spellings.js';
+import { escapeStart, foldAscii, mask, spellings, WINDOW } from './secret-spellings.js';
 
 /** Characters below this code have a row of their own in an automaton's table; others a Map. */
 const TABLE = 128;
@@ -177,7 +177,7 @@ export class Scanner {
       const start = starts[k]!;
       if (start < from) continue;
       const [length, shown] = hits[k]!;
-      out += text.slice(from, Math.min(start + length, escapeSafe(text, start))) + shown;
+      out += text.slice(from, Math.max(from, escapeStart(text, start))) + shown;
       from = start + length;
     }
     return out + text.slice(from);
@@ -208,7 +208,7 @@ export class Scanner {
         return;
       }
       if (keptEnd >= 0) {
-        out += `${text.slice(from, Math.min(keptEnd, escapeSafe(text, keptStart)))}<redacted>`;
+        out += `${text.slice(from, Math.max(from, escapeStart(text, keptStart)))}<redacted>`;
         from = keptEnd;
       }
       keptStart = runStart;
@@ -250,7 +250,7 @@ export class Scanner {
     }
     if (runStart >= 0) settle();
     if (keptEnd >= 0) {
-      out += `${text.slice(from, Math.min(keptEnd, escapeSafe(text, keptStart)))}<redacted>`;
+      out += `${text.slice(from, Math.max(from, escapeStart(text, keptStart)))}<redacted>`;
       from = keptEnd;
     }
     return out + text.slice(from);

@@ -68,21 +68,22 @@ const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /**
- * Where a mask found at `start` may begin without cutting a backslash escape of JSON (or
- * JavaScript) in two: past the escape when `start` is its letter (`\b`, the `u` of `\u00e9`)
- * or one of the four hex digits of `\uXXXX`, else `start`. A mask written there instead would
- * leave `\` or `\u00` before it, and a JSON document would no longer parse.
+ * Where a mask found at `start` begins so as not to cut a backslash escape of JSON (or
+ * JavaScript) in two: at the escape's backslash when `start` is its letter (`\b`, the `u` of
+ * `\u00e9`) or one of the four hex digits of `\uXXXX`, else `start`. A mask written from
+ * `start` would leave `\` or `\u00` before it, and a JSON document would no longer parse;
+ * starting after the escape instead would show a key whose prefix is the escape's letter.
  */
-export function escapeSafe(text: string, start: number): number {
+export function escapeStart(text: string, start: number): number {
   let k = start;
   while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
-  if ((start - k) % 2 === 1) return Math.min(text.length, text.charCodeAt(start) === 0x75 ? start + 5 : start + 1);
+  if ((start - k) % 2 === 1) return start - 1;
   for (let u = start - 1; u >= Math.max(1, start - 4); u--) {
     const c = text.charCodeAt(u);
     if (c === 0x75 /* u */) {
       let b = u;
       while (b > 0 && text.charCodeAt(b - 1) === 0x5c) b--;
-      return (u - b) % 2 === 1 ? Math.min(text.length, u + 5) : start;
+      return (u - b) % 2 === 1 ? u - 1 : start;
     }
     if (!isHex(c)) break;
   }
@@ -99,7 +100,6 @@ export function maskKeyShapes(text: string, revealed: string | undefined): strin
   for (let at = text.indexOf('_ag_'); at >= 0; at = text.indexOf('_ag_', at + 4)) {
     let start = at;
     while (start > from && isAlnum(text.charCodeAt(start - 1))) start--;
-    start = Math.min(at, escapeSafe(text, start));
     let end = at + 4;
     while (end < text.length && isHex(text.charCodeAt(end))) end++;
     // No prefix, no key; unless the key just masked ran up to this one, its hex run taking a
@@ -107,7 +107,12 @@ export function maskKeyShapes(text: string, revealed: string | undefined): strin
     const prefixed = start < at || (at === from && from > 0);
     if (!prefixed || end - at - 4 < WINDOW) continue;
     const found = text.slice(start, end);
-    out += text.slice(from, start) + (found === revealed ? found : mask(found));
+    if (found === revealed) {
+      out += text.slice(from, end);
+    } else {
+      const cut = Math.max(from, escapeStart(text, start));
+      out += text.slice(from, cut) + mask(text.slice(cut, end));
+    }
     from = end;
   }
   return out + text.slice(from);

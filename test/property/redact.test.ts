@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { escapeSafe, foldAscii, mask, maskKeyShapes, secretPart, spellings } from '../../src/core/secret-spellings.js';
+import { escapeStart, foldAscii, mask, maskKeyShapes, secretPart, spellings } from '../../src/core/secret-spellings.js';
 import { FUZZ_PARAMS } from './harness.js';
 
 const fold = (text: string): string => String.fromCharCode(...[...text].map((ch) => foldAscii(ch.charCodeAt(0))));
@@ -45,11 +45,7 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
         : `%u${code.toString(16).toUpperCase().padStart(4, '0')}`;
     });
     const from = at[head]!;
-    return (
-      run.slice(0, Math.min(at[decoded.length - tail]!, escapeSafe(run, from))) +
-      middle +
-      run.slice(at[decoded.length - tail]!)
-    );
+    return run.slice(0, escapeStart(run, from)) + middle + run.slice(at[decoded.length - tail]!);
   });
 }
 
@@ -59,14 +55,16 @@ function spelledReference(secrets: readonly string[], text: string, revealed: st
   // 1. Spellings: at each place, the longest one starting there (the first secret's on a tie).
   const forms = hidden.flatMap((s) => spellings(s).map((f) => ({ f: fold(f), shown: mask(s) })));
   let spelled = '';
+  let lastEnd = 0;
   for (let i = 0; i < text.length; ) {
     let best: { f: string; shown: string } | undefined;
     for (const form of forms)
       if (fold(text.slice(i, i + form.f.length)) === form.f && form.f.length > (best?.f.length ?? 0)) best = form;
     if (best) {
-      // A mask never starts on the letter of a backslash escape, nor inside \uXXXX.
-      spelled += text.slice(i, Math.min(i + best.f.length, escapeSafe(text, i))) + best.shown;
+      // A mask that starts on the letter of a backslash escape, or inside \uXXXX, takes the escape whole.
+      spelled = spelled.slice(0, spelled.length - (i - Math.max(lastEnd, escapeStart(text, i)))) + best.shown;
       i += best.f.length;
+      lastEnd = i;
     } else spelled += text[i++];
   }
   // 2. Key shapes: unchanged code, tested on its own in test/unit/redact.test.ts.
@@ -98,7 +96,7 @@ function spelledReference(secrets: readonly string[], text: string, revealed: st
     const start = kept[k]![0];
     let end = kept[k]![1];
     for (k++; k < kept.length && kept[k]![0] < end; k++) end = Math.max(end, kept[k]![1]);
-    out += `${shaped.slice(from, Math.min(end, escapeSafe(shaped, start)))}<redacted>`;
+    out += `${shaped.slice(from, Math.max(from, escapeStart(shaped, start)))}<redacted>`;
     from = end;
   }
   return out + shaped.slice(from);

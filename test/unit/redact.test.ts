@@ -193,8 +193,8 @@ describe('Redactor and pieces of a known key', () => {
     // Across one, a JSON document would lose half an escape; the redactor cannot tell prose from JSON.
     const r = new Redactor(() => ['Tok3nZq8"xY3vP1k9Lm2Nb7', 'Tok3nZq8\\rW5sQ2j4Hc6Vd9']);
     expect(r.redact('cut: Zq8"xY3vP1k9Lm2Nb7.')).toBe('cut: Zq8"<redacted>.');
-    // The r after the backslash stays: in JSON it is the escape's letter (\\<redacted> would not parse).
-    expect(r.redact('cut: Zq8\\rW5sQ2j4Hc6Vd9.')).toBe('cut: Zq8\\r<redacted>.');
+    // The backslash goes with the r: in JSON they are one escape (\\<redacted> would not parse).
+    expect(r.redact('cut: Zq8\\rW5sQ2j4Hc6Vd9.')).toBe('cut: Zq8<redacted>.');
   });
 });
 
@@ -392,7 +392,7 @@ describe('Redactor and the spellings of a known secret', () => {
     expect(unescape(name)).toContain('::error::x');
   });
 
-  it('never cuts a JSON escape in two: a mask starts after \\b or \\u00bc, not on its letter or hex', () => {
+  it("never cuts a JSON escape in two: a mask that starts on \\b's letter or \\u00bc's hex takes the escape whole", () => {
     const held = 'zz_ag_9a8bcdef0123456789ab7c6d5e4f31';
     const r = new Redactor(() => [held]);
     for (const body of [
@@ -408,7 +408,9 @@ describe('Redactor and the spellings of a known secret', () => {
       expect(() => JSON.parse(out), `${body} -> ${out}`).not.toThrow();
     }
     const shaped = new Redactor().redact(String.raw`{"m":"\bcd_ag_0123456789abcdef"}`);
-    expect(JSON.parse(shaped).m).toBe('\bcd_ag_0123...cdef');
+    expect(JSON.parse(shaped).m).toBe('*bcd_ag_0123...cdef');
+    // A key whose prefix is an escape's letter is masked all the same.
+    expect(new Redactor().redact(String.raw`\x_ag_0a0a0aa0aa0a`)).toBe('*x_ag_0a0a...aa0a');
   });
 
   it('keeps a decoded < or > between two masks escaped: only <redacted> is written whole', () => {
