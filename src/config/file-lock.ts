@@ -86,6 +86,8 @@ export async function acquireLock(
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') unlinkQuietly(claim);
     throw err;
   }
+  waitingClaims.add(claim);
+  removeOnExit();
   // Until no live writer has waited longer than this one; then it stays so (later ones are younger).
   let behind = !yieldToWaiters;
   try {
@@ -112,9 +114,26 @@ export async function acquireLock(
       await new Promise((done) => setTimeout(done, ms));
     }
   } finally {
+    waitingClaims.delete(claim);
     unlinkQuietly(claim);
   }
 }
+
+/**
+ * The claims of this process's writers while they wait. Ctrl-C ends a waiting command with
+ * process.exit, past the finally that removes its claim: the claim is removed on the way out,
+ * rather than left for the next broken lock to sweep. One listener for the process, however
+ * many writers wait at once.
+ */
+const waitingClaims = new Set<string>();
+let removingOnExit = false;
+const removeOnExit = (): void => {
+  if (removingOnExit) return;
+  removingOnExit = true;
+  process.on('exit', () => {
+    for (const claim of waitingClaims) unlinkQuietly(claim);
+  });
+};
 
 /** Between a lock's name and its owner's token, in the name of the file that claims it. */
 const CLAIM_MARK = '.claim-';

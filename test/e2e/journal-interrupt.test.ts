@@ -112,6 +112,8 @@ it('SIGINT while another process holds the lock ends the import with 130, nothin
   // Signalled once it is waiting: its claim on the lock sits beside the lock file.
   await importInterrupted(file, data, () => readdirSync(dir).some((f) => f.startsWith('journal.lock.claim-')));
   expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+  // Its claim went with it: only the other process's lock is left.
+  expect(readdirSync(dir)).toEqual(['journal.lock']);
 }, 60_000);
 
 /**
