@@ -4,6 +4,7 @@
 // leaves it), and GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTIONS=true set; then the
 // action's outputs read from the gate step's outputs. Against the emulator.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -19,7 +20,7 @@ async function run(given: Record<string, string>) {
   const summary = join(dir, 'summary.md');
   writeFileSync(summary, '');
   const log: Log = { stdout: '', stderr: '', ran: [] };
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, FCAST_CONFIG_DIR: join(dir, 'config') };
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, FCAST_CONFIG_DIR: join(dir, 'config'), TMPDIR: tmpdir() };
   const { code, outputs } = await runAction(given, { env, cwd: dir, summary, log });
   return { code, stdout: log.stdout, stderr: log.stderr, summary: readFileSync(summary, 'utf8'), outputs };
 }

@@ -5,6 +5,7 @@
 // `npm pack`'s tarball of this checkout, installed with the registry unreachable.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -69,6 +70,8 @@ describe('the docs workflows', () => {
         npm_config_update_notifier: 'false',
         npm_config_audit: 'false',
         npm_config_fund: 'false',
+        // The installed package writes Node's compile cache (22.1+) in os.tmpdir(): the run's own.
+        TMPDIR: tmpdir(),
         ...jobEnv,
       };
       const cwd = tempDir('fcast-workflow-cwd-');

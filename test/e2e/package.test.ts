@@ -89,6 +89,9 @@ describe('the npm package', () => {
         FCAST_CONFIG_DIR: join(home, 'config'),
         FCAST_DATA_DIR: join(home, 'data'),
         NO_COLOR: '1',
+        // The installed package has no build caches: Node's compile cache (22.1+) goes to
+        // os.tmpdir(), which must be the run's own temporary directory, not /tmp.
+        TMPDIR: tmpdir(),
       };
       const prefix = join(home, 'prefix');
       const installed = run(
