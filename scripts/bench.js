@@ -55,6 +55,7 @@ const fcast = fileURLToPath(new URL('../bin/fcast.js', import.meta.url));
 const preload = fileURLToPath(new URL('./bench-rss.cjs', import.meta.url));
 const { startMock } = await import('../dist/mock/index.js');
 const { writeSymbolsCache } = await import('../dist/completion/symbols-cache.js');
+const { Redactor } = await import('../dist/core/redact.js');
 
 // A fixed clock: every answer is the same in every round, so outputs can be compared.
 const now = () => Date.UTC(2026, 0, 15, 15, 30);
@@ -72,7 +73,7 @@ const symbols = await fetch(`${server.url}/api/agent/v1/symbols.php`, {
 })
   .then((r) => r.json())
   .then((body) => body.symbols.map((s) => s.symbol));
-writeSymbolsCache(work, symbols);
+writeSymbolsCache(work, symbols, new Redactor());
 // The emulator's free tier lists a few symbols; twenty requests cycle through them.
 const twenty = Array.from({ length: 20 }, (_, i) => symbols[i % symbols.length]);
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSymbolsCache, symbolsCachePath, writeSymbolsCache } from '../src/completion/symbols-cache.js';
+import { Redactor } from '../src/core/redact.js';
 import { BIN, spawnFcast, tempDir } from './helpers/cli.js';
 
 const fcast = (args: string[], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void) =>
@@ -160,7 +161,7 @@ describe('a command group without its subcommand', () => {
 describe('TAB (the completion scripts run `fcast __complete-symbols`)', () => {
   it('prints the cached symbols, one per line, and nothing else', async () => {
     const dir = tempDir();
-    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD'], new Redactor());
     const r = await fcast(['__complete-symbols'], { ...env, FCAST_CONFIG_DIR: dir });
     expect(r).toMatchObject({ code: 0, stdout: 'BTC/USD\nETH/USD\n', stderr: '' });
   });

@@ -22,22 +22,28 @@ const isPlainSymbol = (s: unknown): s is string => typeof s === 'string' && PLAI
 export const symbolsCachePath = (configDir: string): string => join(configDir, SYMBOLS_CACHE_FILE);
 
 /**
- * Saves the symbols for completion, less any the run's redactor would mask (the commands pass
- * theirs): TAB prints the list without one (it loads no redactor, to stay as quick as a
- * keystroke needs). Never throws: a cache that cannot be written only means TAB offers less,
- * which must not fail the command that fetched the list.
+ * Saves the symbols for completion, less any the run's redactor would mask: TAB prints the
+ * list without one (it loads no redactor, to stay as quick as a keystroke needs), so the
+ * commands that write it pass theirs. Never throws: a cache that cannot be written only means
+ * TAB offers less, which must not fail the command that fetched the list.
  */
 export function writeSymbolsCache(
   configDir: string,
   symbols: readonly string[],
-  redactor: { redact(text: string): string } = { redact: (text) => text },
+  redactor: { redact(text: string): string },
 ): boolean {
+  return writeList(
+    configDir,
+    symbols.filter((s) => isPlainSymbol(s) && redactor.redact(s) === s),
+  );
+}
+
+function writeList(configDir: string, symbols: readonly string[]): boolean {
   const path = symbolsCachePath(configDir);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(configDir, { recursive: true, mode: 0o700 });
-    const kept = symbols.filter((s) => isPlainSymbol(s) && redactor.redact(s) === s);
-    writeFileSync(temp, `${JSON.stringify({ symbols: kept })}\n`, { mode: 0o600 });
+    writeFileSync(temp, `${JSON.stringify({ symbols })}\n`, { mode: 0o600 });
     renameSync(temp, path);
     return true;
   } catch {
@@ -72,7 +78,7 @@ export function needsRefresh(cache: SymbolsCache | undefined, nowMs: number): bo
  * a failed refresh (offline, key revoked) is tried again a day later, not on every keystroke.
  */
 export function markRefreshStarted(configDir: string, cache: SymbolsCache | undefined, nowMs: number): boolean {
-  if (cache === undefined) return writeSymbolsCache(configDir, []);
+  if (cache === undefined) return writeList(configDir, []);
   try {
     const now = new Date(nowMs);
     utimesSync(symbolsCachePath(configDir), now, now);

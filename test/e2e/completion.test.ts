@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { COMPLETE_SYMBOLS_COMMAND } from '../../src/completion/names.js';
 import { symbolsCachePath, writeSymbolsCache } from '../../src/completion/symbols-cache.js';
+import { Redactor } from '../../src/core/redact.js';
 import { packageVersion, type Ctx } from '../../src/core/context.js';
 import {
   ACCURACY_TIMEFRAMES,
@@ -294,7 +295,7 @@ describe('the fish script', () => {
 describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
   it('prints the cached symbols, one per line', async () => {
     const dir = tempDir();
-    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD'], new Redactor());
     const r = await runCli([COMPLETE_SYMBOLS_COMMAND], { configDir: dir });
     expectExit(r, 0);
     expect(r.stdout).toBe('BTC/USD\nETH/USD\n');
@@ -303,7 +304,7 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
 
   it('offers the watchlist first, then the cached symbols it does not hold', async () => {
     const dir = tempDir();
-    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD']);
+    writeSymbolsCache(dir, ['BTC/USD', 'ETH/USD'], new Redactor());
     const r = await runCli([COMPLETE_SYMBOLS_COMMAND], {
       configDir: dir,
       env: { FCAST_WATCHLIST: 'sol-usd,ETH/USD' },
@@ -326,7 +327,7 @@ describe(`fcast ${COMPLETE_SYMBOLS_COMMAND}`, () => {
 
   it('sends nothing on TAB while the cache is less than a day old', async () => {
     const dir = tempDir();
-    writeSymbolsCache(dir, ['BTC/USD']);
+    writeSymbolsCache(dir, ['BTC/USD'], new Redactor());
     const hourAgo = new Date(Date.now() - 3600_000);
     utimesSync(symbolsCachePath(dir), hourAgo, hourAgo);
     const r = await emu.runWithKey([COMPLETE_SYMBOLS_COMMAND], { configDir: dir, now: Date.now() });

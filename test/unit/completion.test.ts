@@ -13,6 +13,7 @@ import {
   symbolsCachePath,
   writeSymbolsCache,
 } from '../../src/completion/symbols-cache.js';
+import { Redactor } from '../../src/core/redact.js';
 import { type CompletionNode, describeTree } from '../../src/completion/tree.js';
 import { expectExit, runCli, tempDir } from '../helpers/cli.js';
 
@@ -161,7 +162,7 @@ describe('the bash script', () => {
 describe('symbols cache', () => {
   it('round-trips the list, dropping anything that is not a plain symbol', () => {
     const dir = tempDir();
-    expect(writeSymbolsCache(dir, ['BTC/USD', 'BRK.B/USD', '$(reboot)', 'a b', ''])).toBe(true);
+    expect(writeSymbolsCache(dir, ['BTC/USD', 'BRK.B/USD', '$(reboot)', 'a b', ''], new Redactor())).toBe(true);
     expect(readSymbolsCache(dir)?.symbols).toEqual(['BTC/USD', 'BRK.B/USD']);
     expect(statSync(symbolsCachePath(dir)).mode & 0o777).toBe(0o600);
   });
@@ -169,11 +170,11 @@ describe('symbols cache', () => {
   it('creates the config directory private, and never throws when it cannot write', () => {
     const parent = tempDir();
     const dir = join(parent, 'fcast');
-    expect(writeSymbolsCache(dir, ['BTC/USD'])).toBe(true);
+    expect(writeSymbolsCache(dir, ['BTC/USD'], new Redactor())).toBe(true);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const blocked = join(parent, 'a-file');
     writeFileSync(blocked, '');
-    expect(writeSymbolsCache(join(blocked, 'fcast'), ['BTC/USD'])).toBe(false);
+    expect(writeSymbolsCache(join(blocked, 'fcast'), ['BTC/USD'], new Redactor())).toBe(false);
   });
 
   it('ignores a cache written by hand with the wrong shape', () => {
@@ -200,7 +201,7 @@ describe('symbols cache', () => {
     expect(created?.symbols).toEqual([]);
     expect(needsRefresh(created, now)).toBe(false);
 
-    writeSymbolsCache(dir, ['BTC/USD']);
+    writeSymbolsCache(dir, ['BTC/USD'], new Redactor());
     const later = now + 2 * SYMBOLS_CACHE_MAX_AGE_MS;
     expect(needsRefresh(readSymbolsCache(dir), later)).toBe(true);
     expect(markRefreshStarted(dir, readSymbolsCache(dir), later)).toBe(true);
