@@ -80,7 +80,8 @@ function commentsOf(source: string): { line: number; text: string }[] {
   return out;
 }
 
-const PATH = new RegExp(`(?<![\\w./~$-])(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`, 'g');
+// Not after `<commit>:` (`git show 07db7d8:scripts/x.patch`): that names a file of the history, not of the tree.
+const PATH = new RegExp(`(?<![\\w./~$-]|\\b[0-9a-f]{7,40}:)(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`, 'g');
 
 /**
  * The paths a text names, as the files they stand for: `{a,b}` is expanded, a glob or a
@@ -122,6 +123,7 @@ describe('the paths the pages and the comments name', () => {
     ]);
     expect(namedPaths('`test/**/*.test.ts` and `src/commands/<name>.ts`')).toEqual(['test/', 'src/commands/']);
     expect(namedPaths('https://example.com/src/x.ts ../shared/src/y.ts node_modules/.bin/z ~/bin/fcast')).toEqual([]);
+    expect(namedPaths('git show 07db7d8:scripts/gone.patch, then scripts/build.js')).toEqual(['scripts/build.js']);
     // Put together from pieces, so that this file's own comments do not hold these lines.
     const source = ["const url = 'https://x.test/a.ts'; /", '/ see b.ts\n/', '* one\n * c.ts *', '/ go();'].join('');
     expect(commentsOf(source)).toEqual([
