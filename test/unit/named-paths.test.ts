@@ -81,7 +81,10 @@ function commentsOf(source: string): { line: number; text: string }[] {
 }
 
 // Not after `<commit>:` (`git show 07db7d8:scripts/x.patch`): that names a file of the history, not of the tree.
-const PATH = new RegExp(`(?<![\\w./~$-]|\\b[0-9a-f]{7,40}:)(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`, 'g');
+const PATH = new RegExp(
+  `(?<![\\w./~$-]|\\b[0-9a-f]{7,40}:)(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`,
+  'g',
+);
 
 /**
  * The paths a text names, as the files they stand for: `{a,b}` is expanded, a glob or a
