@@ -4,9 +4,9 @@
 // asked), against an emulator given by the parent (scripts/bench.js) or started here. RSS and
 // the heap in use are read after a full garbage collection at refreshes 50, 1,050 and 2,050.
 // The measure is the second thousand: back to back, as here, the first thousand allocate fast
-// enough for V8 to grow its young generation once (heapTotal ~26 -> ~42 MiB, a one-time step
-// of ~15 MiB of RSS that a refresh a minute would not cause, while the heap in use grows by
-// compiled code only); it is printed too, as `firstMiB`.
+// enough for V8 to grow its young generation once (a one-time step of RSS that a refresh a
+// minute would not cause, while the heap in use grows by compiled code only: the figures are in
+// docs/decisions/2026-11-27-watch-internals.md); it is printed too, as `firstMiB`.
 //   node --expose-gc scripts/bench-watch.js [board|ndjson|table] [BASE_URL KEY]   (after `npm run build`)
 // Prints one JSON line: { mode, refreshes, rssBeforeMiB, rssAfterMiB, growthMiB, ratio,
 // heapGrowthMiB, firstMiB, cpuMsPerRefresh }.

@@ -22,7 +22,8 @@
 //                                timeframes, eight months, whole and 17-digit prices; goals
 //                                1.5 s, 300 MiB)
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
-// NODE_EXTRA_CA_CERTS adds ~70 ms to every Node 20 start and would flatter every ratio.
+// NODE_EXTRA_CA_CERTS slows every Node 20 start and would flatter every ratio (by how much:
+// docs/decisions/2026-11-25-shape-predicates-over-zod4.md).
 // Side by side with the installed package and the standalone executable, when it is built
 // (`npm run build:sea`): fcast --version and demo --json as `npm install -g` of the tarball
 // runs them (no build cache beside the bundle) and as dist/sea/fcast runs them, with node -e 0.
@@ -396,7 +397,8 @@ try {
 
 // The redactor over a 16 MiB body packed with keys, their spellings, near-keys and hex runs
 // (scripts/bench-redact.js), in a child of its own: goal 1 s, and the time linear in the size
-// (16 MiB / 1 MiB near 16; the quadratic redactor of issue 29 took 15 s for 0.3 MB).
+// (16 MiB / 1 MiB near 16, where a quadratic redactor's would be near 256: the redactor of
+// issue 29 was one, docs/decisions/2026-11-27-redaction.md).
 if (only === undefined || only.test('redact')) {
   const script = fileURLToPath(new URL('./bench-redact.js', import.meta.url));
   const child = spawnSync(process.execPath, [script], { env: cleanEnv({}), encoding: 'utf8' });

@@ -49,7 +49,7 @@ function replaced(text, file, from, to) {
 // with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
 // compiled with the code cache `npm run build` made beside it (same Node: this one), by the
 // loader bin/fcast.js's loadSplit uses for each file of the split bundle. Inlined into the main script instead, the whole bundle would
-// be loaded by every start, --version too (measured: 1.5x the installed fcast's --version).
+// be loaded by every start, --version too (measured slower: docs/decisions/2026-11-27-package.md).
 const ASSET_BUNDLE = `
 /** The main bundle from the executable's assets, with its code cache, through bin's loader (wrappedLoader). */
 function assetBundle() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` (and `prepare`), after `tsc -b` has emitted dist/: CommonJS bundles that
 // bin/fcast.js loads without starting Node's ES module loader, and without resolving and
-// compiling ~40 files one by one (together ~30% of a `fcast demo --json`):
+// compiling tsc's files one by one (what that cost: docs/decisions/2026-11-23-startup-figures.md):
 //   dist/split/     what bin runs: src/entry.ts split at every dynamic import into an entry
 //                   (fcast.cjs) and a file per dynamic import, loaded when a command runs it,
 //                   each with the code cache made here (docs/decisions/2026-11-27-startup.md);
@@ -23,8 +23,9 @@ import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build, transform } from 'esbuild';
 
-// commander requires node:child_process at its top (~10 ms of CPU per run) for external
-// subcommands, which fcast has none of: the bundle loads it on the first spawn instead.
+// commander requires node:child_process at its top (a cost in every run: the start-up figures
+// note, docs/decisions/2026-11-23-startup-figures.md) for external subcommands, which fcast has
+// none of: the bundle loads it on the first spawn instead.
 const CHILD_PROCESS = "const childProcess = require('node:child_process');";
 const lazyCommanderSpawn = {
   name: 'lazy-commander-spawn',
@@ -39,8 +40,9 @@ const lazyCommanderSpawn = {
 };
 
 // picocolors decides at its top whether its default export colours, reading process.stdout.isTTY:
-// that builds Node's stdout stream (for a pipe, a socket and the net and stream modules, ~10 ms
-// of CPU) in every run, before bin/fcast.js could write without it. fcast never uses that
+// that builds Node's stdout stream (for a pipe, a socket and the net and stream modules: the
+// dearest part of a short command, docs/decisions/2026-11-27-startup.md) in every run, before
+// bin/fcast.js could write without it. fcast never uses that
 // default (output/io.ts and output/journal-report.ts call createColors(enabled) with fcast's own
 // choice), so in the bundles it is made without asking the terminal.
 const PICOCOLORS_TTY = '((p.stdout || {}).isTTY && env.TERM !== "dumb")';
@@ -57,8 +59,8 @@ const picocolorsWithoutStdout = {
 
 // The shape predicates of every schema, written from the schemas by quick-accept.ts and put in
 // place of src/api/accept-table.ts (empty in the sources): a body of the documented shape is
-// then checked without loading zod (~8% of a `demo --json`). Made from tsc's output of the same
-// sources, which `tsc -b` has just written.
+// then checked without loading zod (docs/decisions/2026-11-25-shape-predicates-over-zod4.md
+// has what that saves). Made from tsc's output of the same sources, which `tsc -b` has just written.
 const { SCHEMAS } = await import('../dist/api/schemas.js');
 const { acceptorTableSource } = await import('../dist/api/quick-accept.js');
 const ACCEPT_TABLE = `export const PRECOMPILED = ${acceptorTableSource(SCHEMAS)};\n`;
@@ -115,7 +117,8 @@ await build({
 // dist/split/: what bin/fcast.js runs. The same sources split by esbuild at every dynamic
 // import (each command module, each action's heavy part) into an entry, fcast.cjs, and chunks
 // that the entry and each other load only when a command runs them: `config list` no longer
-// reads the HTTP stack, `--help` no command's action, and no run reads and compiles 900 KB.
+// reads the HTTP stack, `--help` no command's action, and no run reads and compiles the whole
+// bundle (the figures: docs/decisions/2026-11-27-startup.md).
 // esbuild splits only ES modules: each file is then turned into CommonJS, its import() into
 // a require() (`dynamic-import: false`), so that bin's vm.Script loader can serve it and no
 // ES module loader starts. The files are then packed (below): the entry with every chunk it
@@ -136,8 +139,9 @@ const split = await build({
   target: 'node20',
   write: false,
   metafile: true,
-  // Without comments and blanks (commander's JSDoc is half its text): every run reads each
-  // file as a string and V8 hashes and keeps it (~1 ms of CPU per 100 KB). Names are kept.
+  // Without comments and blanks (commander's JSDoc is much of its text): every run reads each
+  // file as a string and V8 hashes and keeps it, at a cost per byte (docs/decisions/2026-11-27-startup.md).
+  // Names are kept.
   minifyWhitespace: true,
   minifySyntax: true,
   define: { 'import.meta.url': '__fcastModule.url' },
@@ -147,7 +151,7 @@ const split = await build({
 mkdirSync(SPLIT, { recursive: true });
 // The chunks that the entry requires at its top, directly or not: every command loads them.
 // They go into the entry's own file (packed below), so that a run reads, compiles and
-// deserializes one file where it did ~20.
+// deserializes one file where it did one per chunk (docs/decisions/2026-11-27-startup.md).
 const name = (path) => path.split('/').pop();
 const outputs = split.metafile.outputs;
 const entryOut = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'src/entry.ts');
@@ -161,12 +165,13 @@ for (const pending = [entryOut]; pending.length > 0; ) {
 }
 // Every other file is one of the dynamic imports (a command module, an action's heavy part),
 // packed with the chunks it requires at its top, directly or not, the same way: `journal
-// report` read 19 files for its action, each costing a stat, two reads and a Script (~0.5 ms
-// of CPU each, about half of it whatever the file's size). A chunk that two packs need is in
+// report` read a file per chunk of its action, each costing a stat, two reads and a Script,
+// much of it whatever the file's size (docs/decisions/2026-11-27-startup.md, with the figures
+// of every packing tried). A chunk that two packs need is in
 // both, but runs once: each pack hands its chunks to the entry (__define), which keeps the
 // first definition of each and one instance of each module, whichever pack asks first. The
-// copies double dist/split/ (0.86 -> 1.85 MB, 218 -> 463 KB gzipped); a chunk shared by many
-// packs kept as a file of its own left `demo` 14 files and `journal report` 11, and slower.
+// copies double dist/split/; a chunk shared by many packs kept as a file of its own made each
+// command read more files, and measured slower (docs/decisions/2026-11-27-startup.md).
 const dynamic = new Set(
   Object.values(outputs).flatMap(({ imports }) =>
     imports.filter(({ path, kind }) => kind === 'dynamic-import' && outputs[path]).map(({ path }) => name(path)),
@@ -203,8 +208,8 @@ const holds = {
 writeFileSync('dist/split-modules.json', `${JSON.stringify(holds)}\n`);
 const splitFiles = [];
 const code = new Map();
-// import.meta.url, only in the files that use it and only when read (a path.join and a URL:
-// ~2% of a `config list`, whose run never asks for it).
+// import.meta.url, only in the files that use it and only when read (a path.join and a URL,
+// in the profile of a `config list`, whose run never asks for it: docs/decisions/2026-11-27-startup.md).
 const MODULE_URL =
   "const __fcastModule={get url(){return require('node:url').pathToFileURL(require('node:path').join(__dirname,'..','core','bundle.cjs')).href}};\n";
 for (const out of split.outputFiles) {
@@ -218,7 +223,7 @@ for (const out of split.outputFiles) {
     logLevel: 'warning',
   });
   // The exports object as it is, marked as an ES module's, rather than a copy of its getters
-  // (__toCommonJS: ~4% of a `config list` over ~20 modules).
+  // (__toCommonJS, in the profile of a `config list` too).
   const exported = /module\.exports=__toCommonJS\((\w+)\);/;
   code.set(name(out.path), result.code.replace(exported, 'module.exports=__defProp($1,"__esModule",{value:!0});'));
   splitFiles.push(out.path);
@@ -258,10 +263,12 @@ for (const file of ['dist/fcast.cjs', 'dist/tab.cjs', ...splitFiles]) {
 if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not replaced by the precompiled shapes');
 
 // V8's code cache of each file of dist/split/, for bin/fcast.js (loadSplit): compiling is
-// about half of loading code. Made after a few real runs against the emulator (demo and
+// much of loading code (docs/decisions/2026-11-25-code-cache.md). Made after a few real runs
+// against the emulator (demo and
 // predict, --json and table, predict --record, config list, an empty journal report, --help),
 // loaded as bin loads them, so that the functions they compile lazily are in the caches too
-// (~10 ms of CPU more per run than a cache of the top level alone); a chunk no warm-up loaded
+// (a cache of the top level alone costs more CPU per run: docs/decisions/2026-11-27-startup.md);
+// a chunk no warm-up loaded
 // gets a cache of its top level. Should the warm-up fail, the caches still hold what ran.
 // They are loaded by bin/fcast.js's own loader (wrappedLoader), so that each cache is made
 // over the very text bin compiles. The header ties a cache to its very file and Node version

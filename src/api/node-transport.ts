@@ -16,7 +16,7 @@ export function nodeTransport(): Transport {
     let found = schemes.get(protocol);
     if (!found) {
       // getBuiltinModule, not import(): in the CommonJS bundle, import() of a builtin starts
-      // Node's ES module loader (~10 ms of CPU) for nothing.
+      // Node's ES module loader for nothing (its cost: docs/decisions/2026-11-23-startup-figures.md).
       const m = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
       found = Promise.resolve({ request: m.request as RequestFn, agent: new m.Agent({ keepAlive: true }) });
       schemes.set(protocol, found);

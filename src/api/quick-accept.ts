@@ -1,7 +1,7 @@
-// A fast "yes" for bodies of the documented shape. zod costs a forecast body about a
-// millisecond on a cold process (it builds a parsed copy, with a context object per field,
-// that validate.ts throws away), and loading zod and building a schema costs ~8% of a whole
-// `fcast demo --json`. The schemas stay the one truth: this writes a plain JavaScript predicate
+// A fast "yes" for bodies of the documented shape. zod is dear on a cold process (it builds a
+// parsed copy, with a context object per field, that validate.ts throws away), and so are
+// loading it and building a schema (docs/decisions/2026-11-25-shape-predicates-over-zod4.md has
+// the figures). The schemas stay the one truth: this writes a plain JavaScript predicate
 // from a zod schema's own definition, and zod still judges every body the predicate does not
 // accept, so every warning and --strict failure is zod's word for word.
 // The predicate may say "no" to what zod accepts (a kind of schema it does not know is always

@@ -4,8 +4,9 @@
 // numbers, impossible times, objects where text is due).
 // Every object is `.passthrough()`: the service may add fields, and `--json` must print the
 // body exactly as it came, so a schema only says what must be there, never what may not.
-// Each schema is built on its first use (zod builds are ~20 ms for the lot, and a command
-// needs one): `lazily` wraps the builder in a z.lazy whose inner schema is made once.
+// Each schema is built on its first use (building the lot costs a short command dearly, and a
+// command needs one: docs/decisions/2026-11-23-startup-figures.md): `lazily` wraps the builder
+// in a z.lazy whose inner schema is made once.
 import { z } from 'zod';
 import { MATURITY_LEVELS, REST_KEY_PATTERN } from '../core/domain.js';
 import { MAX_EPOCH_S } from '../core/values.js';

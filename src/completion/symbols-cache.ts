@@ -91,8 +91,8 @@ export function markRefreshStarted(configDir: string, cache: SymbolsCache | unde
 /** Runs `fcast __complete-symbols --refresh` detached: the TAB that started it does not wait. */
 function spawnRefresh(env: Env): void {
   try {
-    // Loaded here, not at the top: node:child_process costs ~15 ms to load, and TAB spawns
-    // at most once a day.
+    // Loaded here, not at the top: node:child_process is dear to load
+    // (docs/decisions/2026-11-23-startup-figures.md), and TAB spawns at most once a day.
     const { spawn } = process.getBuiltinModule('node:child_process');
     const fcast = fcastCommand();
     const child = spawn(fcast.file, [...fcast.args, COMPLETE_SYMBOLS_COMMAND, '--refresh'], {

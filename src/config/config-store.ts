@@ -7,7 +7,8 @@
 //   never lose one another's changes;
 // - atomic: a temp file in the same directory (0600, fsynced), renamed over config.json
 //   (atomic-write.ts).
-// No library: conf brought ajv and semver (~120 ms to load) and cannot lock (file-lock.ts).
+// No library: conf brought ajv and semver, slow to load, and cannot lock (file-lock.ts; the
+// figures: docs/decisions/2026-11-22-config-writes-without-conf.md).
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TEMP_MARK, unlinkQuietly, writeAtomically } from './atomic-write.js';

@@ -56,8 +56,8 @@ export interface LockManners {
    * A writer of batch after batch (journal import) lets every writer already waiting for the
    * lock take it first (for at most YIELD_MS). Without it, a lock that polls has no queue: the
    * bulk writer, back for its next batch within a millisecond, won turn after turn against
-   * recorders that were pausing between their tries (the longest recorder wait beside a
-   * 1,000,000-row import was 1.9-2.1 s at load 5-9).
+   * recorders that were pausing between their tries (the waits measured beside a million-row
+   * import: docs/decisions/2026-11-27-journal-steps.md).
    */
   yieldToWaiters?: boolean;
 }
@@ -166,7 +166,7 @@ function waitsAndGoesFirst(path: string): boolean {
  * freed lock first. A lock that polls has no queue of its own, and the writers just come
  * were the ones to win it: they try again within milliseconds where one that has waited a while
  * pauses up to MAX_PAUSE_MS. Beside an import and seven other recorders, a recorder could so
- * lose turn after turn (its longest wait 1.1-1.9 s). For at most YIELD_MS of its own wait, so
+ * lose turn after turn (docs/decisions/2026-11-27-journal-steps.md). For at most YIELD_MS of its own wait, so
  * that a waiter stopped with Ctrl-Z holds nobody up for longer.
  */
 function waitingLonger(lockPath: string, me: LockOwner): boolean {

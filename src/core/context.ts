@@ -77,8 +77,8 @@ const realClock: Clock = {
 
 /**
  * stdout and stderr as bin/fcast.js gives them: on a pipe or a file, written to the descriptor
- * without building Node's streams (a pipe's costs ~10 ms of CPU, the dearest part of a short
- * command's start); Node's own without it.
+ * without building Node's streams (a pipe's is the dearest part of a short command's start:
+ * docs/decisions/2026-11-27-startup.md); Node's own without it.
  */
 export interface Stdio {
   stdout: Writer;
@@ -89,15 +89,16 @@ export interface Stdio {
 /**
  * The context of this process. bin/fcast.js gives its stdio and fcast's version (read beside
  * it: finding package.json from this module's URL, and asking node:sea whether this is the
- * standalone executable, cost ~3% of a short command); without them, Node's streams and the
- * package file.
+ * standalone executable, showed in a short command's profile: docs/decisions/2026-11-27-startup.md);
+ * without them, Node's streams and the package file.
  */
 export function realContext(signal: AbortSignal, stdio?: Stdio, version?: string): Ctx {
   return {
     io: {
       stdout: stdio?.stdout ?? process.stdout,
       stderr: stdio?.stderr ?? process.stderr,
-      // A getter: process.stdin costs ~10 ms of CPU to build, and only a few commands read it.
+      // A getter: process.stdin is dear to build (docs/decisions/2026-11-27-startup.md), and
+      // only a few commands read it.
       get stdin() {
         return process.stdin;
       },

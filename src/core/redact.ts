@@ -7,9 +7,9 @@
 //
 // Linear in the text: every spelling of every known secret is found in one pass of one
 // Aho-Corasick automaton, and every piece of 12 or more characters of a secret in one pass of
-// one suffix automaton; nothing is searched again after a replacement (CONTRIBUTING.md,
-// Performance measurements, 6, has the figures; test/property/redact.test.ts holds this to a
-// plain reference redactor).
+// one suffix automaton; nothing is searched again after a replacement
+// (docs/decisions/2026-11-27-redaction.md has the figures; test/property/redact.test.ts holds
+// this to a plain reference redactor).
 // The spellings and the key shape are secret-spellings.ts; the automata, secret-automata.ts.
 import { Scanner } from './secret-automata.js';
 import { escapeStart, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
@@ -255,10 +255,9 @@ function escapeLength(run: string, p: number): number {
 }
 
 /**
- * Below this length, a text is searched natively before any automaton is built or run. A
- * `demo --json` (17 KB) went through the automata at 8 KiB: built cold, they cost ~6 ms of a
- * ~100 ms run, where the native search costs ~1.5 ms; at 256 KB the native search (~40
- * `includes` of the text for one key) still costs about half of the automata's first run.
+ * Below this length, a text is searched natively before any automaton is built or run: built
+ * cold, the automata cost a short command more than the native search of a text this long
+ * (docs/decisions/2026-11-27-redaction.md has the figures, and why not the earlier 8 KiB).
  */
 const SHORT = 256 * 1024;
 

@@ -92,7 +92,8 @@ export function escapeStart(text: string, start: number): number {
 
 /**
  * Masks `<prefix>_ag_` followed by at least 12 hex digits: a key, or enough of one to matter.
- * Found from each `_ag_` outwards; a regular expression starting at every letter is ~50 times slower on a large body.
+ * Found from each `_ag_` outwards; a regular expression starting at every letter is far slower on a large body
+ * (docs/decisions/2026-11-27-redaction.md).
  */
 export function maskKeyShapes(text: string, revealed: string | undefined): string {
   let out = '';

@@ -65,8 +65,8 @@ function redactingWriter(stream: Writer, redactor: Redactor): Writer {
 
 /** stdout and stderr redacted by `redactor`: what main hands every command. */
 export function redactedIO(io: IO, redactor: Redactor): IO {
-  // stdin is passed through as a getter: process.stdin costs ~10 ms to build, and most
-  // commands never read it.
+  // stdin is passed through as a getter: process.stdin is dear to build
+  // (docs/decisions/2026-11-27-startup.md), and most commands never read it.
   return {
     stdout: redactingWriter(io.stdout, redactor),
     stderr: redactingWriter(io.stderr, redactor),

@@ -312,7 +312,7 @@ class LineCursor {
   /**
    * The number number() read last. Handed over in a field (a double, from the start: written in
    * place) rather than returned: number() is too large to be inlined, and a double returned from
-   * a call is a new heap object, about 90 MB of garbage over a varied million.
+   * a call is a new heap object (the garbage it made: docs/decisions/2026-11-27-journal-steps.md).
    */
   value = Number.NaN;
 

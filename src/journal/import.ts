@@ -5,7 +5,8 @@
 // The export is read by import-formats.ts. The journal is read and the file de-duplicated
 // against it without the lock; the lock is taken for each batch only (catch up on what
 // recorders appended since, drop those, append the rest with one write per month file,
-// release), so a recorder never waits for the whole import: 1,000,000 rows held the lock 17-26 s, and recorders gave up after 10 s. The index
+// release), so a recorder never waits for the whole import, which would outlast its wait for the lock
+// (docs/decisions/2026-11-27-journal-steps.md). The index
 // stays in memory between batches (store.ts, journalBatches): the catch-up reads what others
 // appended once, and the index is saved every few batches and at the end, not every batch.
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';

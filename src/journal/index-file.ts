@@ -86,7 +86,8 @@ export function rebuild(dir: string, files: string[]): JournalIndex {
  * Writes the index beside itself and renames it into place, so a reader (under the lock) or a
  * crash sees the old index or the new one, never half of one. Not fsynced, and the old one is
  * unlinked first: on ext4 a rename over an existing file flushes the new one to disk
- * (auto_da_alloc), ~2 ms of every recording run for a cache that needs no such care. A crash
+ * (auto_da_alloc), a cost in every recording run (docs/decisions/2026-11-27-journal-internals.md)
+ * for a cache that needs no such care. A crash
  * that loses it, or leaves it behind the files, costs a rebuild or a catch-up. `lock` is the
  * file lock's module, which the writer holding the lock has loaded (store.ts).
  */

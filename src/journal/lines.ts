@@ -22,8 +22,8 @@ import {
 
 /**
  * The bytes read at a time. Small enough that a chunk is still in the processor's cache when its
- * lines are read (4 MiB chunks cost the report over a varied million 7% more wall time and 13 MiB
- * more memory), far larger than a record's line as fcast records them (under 1 KB).
+ * lines are read (larger chunks cost the report more time and memory:
+ * docs/decisions/2026-11-27-journal-steps.md), far larger than a record's line as fcast records them.
  */
 export const CHUNK = 1 << 17;
 

@@ -1,8 +1,9 @@
 // Where the journal lives and how it is written: append-only JSON Lines, one file per month
 // (`2026-11.jsonl`, by the forecast's ts or the price's t, UTC) in <data dir>/journal/.
 // - Why JSON Lines and not node:sqlite or a WASM SQLite: node:sqlite is experimental on Node 22
-//   and absent from Node 20 (the floor is 20.18), a WASM build is ~1 MB to load on every
-//   recording run, and neither is readable with jq; an append-only log of whole lines needs no
+//   and absent from Node 20 (the floor is 20.18), a WASM build is a large load on every
+//   recording run (docs/decisions/2026-11-27-journal-internals.md), and neither is readable with
+//   jq; an append-only log of whole lines needs no
 //   library and a crash can only ever cut its last line, which readers skip.
 // - The directory, and the data directory holding it, follow the config directory's rules
 //   (config/private-dir.ts, config/data-dir.ts): created 0700, refused when another user's or

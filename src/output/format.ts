@@ -10,8 +10,8 @@ const isNum = (v: unknown): v is number => finiteNumber(v) !== undefined;
 
 /**
  * 97,123.46: en-US grouping, fixed decimals, as toLocaleString('en-US') prints them. Written
- * by hand because a process's first toLocaleString loads ICU's number data (15-25 ms, more
- * than the rest of a table).
+ * by hand because a process's first toLocaleString loads ICU's number data, which costs more
+ * than the rest of a table (docs/decisions/2026-11-23-startup-figures.md).
  */
 export function formatNumber(v: unknown, decimals = 2): string {
   if (!isNum(v)) return DASH;

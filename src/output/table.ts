@@ -7,7 +7,7 @@
 // every column and every character, so scripts that read tables are not broken; `--wide`
 // does the same on a terminal. Everything is linear in rows and in cell length: each cell is
 // cleaned and measured once, widths are maxima, and no layout compares rows with each other
-// (cli-table3's did, which made 20,000 rows take 25 s).
+// (cli-table3's did: docs/decisions/2026-11-22-table-printer-over-cli-table3.md).
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
 

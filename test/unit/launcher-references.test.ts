@@ -1,5 +1,5 @@
 // bin/fcast.js sends its reader to documents for the why: each it names exists, and a
-// `(FILE.md, Section)` names a heading that file has.
+// document and section named after it (a comma between them) names a heading that file has.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,8 @@
-// Every path of this repository that a page or a comment names must be there: a reader who
-// follows one to a file that was moved or never written loses the thread. The check reads the
-// tree as it is when the test runs, so a file added on another branch counts once it is merged.
+// Every path of this repository that a page or a comment names must be there, and every section
+// one points to (a link's anchor, or a page's name, a comma and a heading's title) must be a heading of that file: a
+// reader who follows one to a file or a section that was moved or never written loses the thread.
+// The check reads the tree as it is when the test runs, so a file added on another branch counts
+// once it is merged.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,7 +80,11 @@ function commentsOf(source: string): { line: number; text: string }[] {
   return out;
 }
 
-const PATH = new RegExp(`(?<![\\w./~$-])(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`, 'g');
+// Not after `<commit>:` (`git show 07db7d8:scripts/x.patch`): that names a file of the history, not of the tree.
+const PATH = new RegExp(
+  `(?<![\\w./~$-]|\\b[0-9a-f]{7,40}:)(?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[\\w./{},*<>-]*`,
+  'g',
+);
 
 /**
  * The paths a text names, as the files they stand for: `{a,b}` is expanded, a glob or a
@@ -120,6 +126,7 @@ describe('the paths the pages and the comments name', () => {
     ]);
     expect(namedPaths('`test/**/*.test.ts` and `src/commands/<name>.ts`')).toEqual(['test/', 'src/commands/']);
     expect(namedPaths('https://example.com/src/x.ts ../shared/src/y.ts node_modules/.bin/z ~/bin/fcast')).toEqual([]);
+    expect(namedPaths('git show 07db7d8:scripts/gone.patch, then scripts/build.js')).toEqual(['scripts/build.js']);
     // Put together from pieces, so that this file's own comments do not hold these lines.
     const source = ["const url = 'https://x.test/a.ts'; /", '/ see b.ts\n/', '* one\n * c.ts *', '/ go();'].join('');
     expect(commentsOf(source)).toEqual([
@@ -154,6 +161,189 @@ describe('the paths the pages and the comments name', () => {
         if (dirname(file) === resolve(REPO)) for (const [path] of text.matchAll(CLIMBS_OUT)) check(where, path, REPO);
       }
     expect(named.length).toBeGreaterThan(100);
+    expect(dead).toEqual([]);
+  });
+});
+
+/** A heading's anchor as GitHub makes it: its text, lower-cased, with punctuation dropped and each space a hyphen. */
+function githubSlug(heading: string): string {
+  const text = heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .replace(/[`*]/g, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** A page's headings (outside fenced blocks) and the anchors GitHub gives them, a repeated one `-1`, `-2`, ... */
+function headingsOf(page: string): { titles: string[]; anchors: Set<string> } {
+  const titles: string[] = [];
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of page.split('\n')) {
+    const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (open) {
+      if (fence === undefined) fence = open[1]![0]!;
+      else if (open[1]![0] === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    for (const [, id] of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(id!);
+    const heading = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
+    if (!heading) continue;
+    titles.push(heading[1]!);
+    const slug = githubSlug(heading[1]!);
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return { titles, anchors };
+}
+
+interface SectionPointer {
+  /** The file as written, relative to the repository or to the page; '' for the page itself. */
+  file: string;
+  /** `#` and the anchor for an anchor, else the heading's title as the text writes it. */
+  section: string;
+  /** Where in the text the pointer starts. */
+  index: number;
+}
+
+const MD_FILE = String.raw`(?<![\w./~$-])((?:\.{1,2}/)*(?:[\w.-]+/)*[\w.-]+\.md)`;
+/** A Markdown link to a section: its target, then `#`, then the anchor; or `#` and the anchor alone. */
+const LINK_ANCHOR = /\]\(([^)\s#]*)#([^)\s]+)\)/g;
+/** A Markdown file's name, `#` and an anchor in prose or a comment, not as a link's target. */
+const BARE_ANCHOR = new RegExp(`(?<!\\]\\()${MD_FILE}#([\\w-]+)`, 'g');
+/** A Markdown file's name, a comma, and a heading's title in double quotes. */
+const QUOTED = new RegExp(`${MD_FILE},\\s+"([^"]+)"`, 'g');
+/** The same unquoted (as bin/fcast.js writes it): capitalised words up to a comma, a stop or a bracket. */
+const UNQUOTED = new RegExp(`${MD_FILE},\\s+([A-Z][\\w'-]*(?:\\s+[\\w'-]+)*)(?=[,.;:)]|\\s*$)(?!\\.\\w)`, 'g');
+
+/** The sections a text points to, in the styles the pages and the comments use; a pointer may span lines. */
+function sectionPointers(text: string): SectionPointer[] {
+  const found = (re: RegExp, section: (m: RegExpMatchArray) => string) =>
+    [...text.matchAll(re)].map((m) => ({ file: m[1]!, section: section(m), index: m.index! }));
+  return [
+    ...found(LINK_ANCHOR, (m) => `#${m[2]}`).filter(({ file }) => !/^[a-z][\w+.-]*:/i.test(file)),
+    ...found(BARE_ANCHOR, (m) => `#${m[2]}`),
+    ...found(QUOTED, (m) => m[2]!.replace(/\s+/g, ' ')),
+    ...found(UNQUOTED, (m) => m[2]!.replace(/\s+/g, ' ')),
+  ];
+}
+
+/** A file's comments as the reader meets them: consecutive comment lines joined into one text. */
+function commentBlocks(source: string): { line: number; text: string }[] {
+  const blocks: { line: number; text: string; last: number }[] = [];
+  for (const { line, text } of commentsOf(source)) {
+    const clean = text.replace(/^\s*\*?\s?/, '');
+    const last = blocks.at(-1);
+    if (last && last.last === line - 1) {
+      last.text += `\n${clean}`;
+      last.last = line;
+    } else blocks.push({ line, text: clean, last: line });
+  }
+  return blocks;
+}
+
+/** A page's paragraphs (blank-line separated), each with its first line, so a pointer may span lines. */
+function paragraphs(page: string): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  let start = 0;
+  const lines = page.split('\n');
+  for (let i = 0; i <= lines.length; i++) {
+    if (i < lines.length && lines[i]!.trim() !== '') continue;
+    if (i > start) out.push({ line: start + 1, text: lines.slice(start, i).join('\n') });
+    start = i + 1;
+  }
+  return out;
+}
+
+/** The YAML files at the root (the action), whose `#` comments point to the docs too. */
+function yamlFiles(): string[] {
+  return readdirSync(REPO)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .map((name) => join(REPO, name));
+}
+
+describe('the sections the pages and the comments point to', () => {
+  it('makes anchors as GitHub does, and reads every pointer style used in the tree', () => {
+    expect(githubSlug('`fcast track-record` and `fcast accuracy`')).toBe('fcast-track-record-and-fcast-accuracy');
+    expect(githubSlug('Origins: one journal, every record naming its service')).toBe(
+      'origins-one-journal-every-record-naming-its-service',
+    );
+    expect(githubSlug('2026-11-27: start-up — load only what a command runs')).toBe(
+      '2026-11-27-start-up--load-only-what-a-command-runs',
+    );
+    const page = ['# A', '```', '# not a heading', '```', '## A', '<a id="here"></a>', '### `x` (y)'].join('\n');
+    expect([...headingsOf(page).anchors]).toEqual(['a', 'a-1', 'here', 'x-y']);
+    expect(headingsOf(page).titles).toEqual(['A', 'A', '`x` (y)']);
+    expect(
+      sectionPointers(
+        'see [a](docs/x.md#part-one) and [b](#here), [c](https://e.test/y.md#no), docs/y.md#bare, ' +
+          '(docs/formats.md, "Step\n outputs") and (CONTRIBUTING.md, Performance measurements, 6, ...) ' +
+          'and FILE.md, Section. Not README.md, CONTRIBUTING.md or a.md, b.md.',
+      ).map(({ file, section }) => ({ file, section })),
+    ).toEqual([
+      { file: 'docs/x.md', section: '#part-one' },
+      { file: '', section: '#here' },
+      { file: 'docs/y.md', section: '#bare' },
+      { file: 'docs/formats.md', section: 'Step outputs' },
+      { file: 'CONTRIBUTING.md', section: 'Performance measurements' },
+      { file: 'FILE.md', section: 'Section' },
+    ]);
+    // Put together from pieces, so that this file's own comments do not hold these lines.
+    const source = ['/', '/ one (CONTRIBUTING.md,\n/', '/ "Test") two\nx();\n/', '/ three'].join('');
+    expect(commentBlocks(source)).toEqual([
+      { line: 1, text: 'one (CONTRIBUTING.md,\n"Test") two', last: 2 },
+      { line: 4, text: 'three', last: 4 },
+    ]);
+    expect(sectionPointers(commentBlocks(source)[0]!.text)).toEqual([
+      { file: 'CONTRIBUTING.md', section: 'Test', index: 5 },
+    ]);
+  });
+
+  it('every one of them is a heading of a file that exists', () => {
+    const pointed: string[] = [];
+    const dead: string[] = [];
+    const headings = new Map<string, ReturnType<typeof headingsOf>>();
+    const check = (at: { file: string; line: number; text: string }, pointer: SectionPointer, self?: string) => {
+      const { file, section } = pointer;
+      const where = `${relative(REPO, at.file)}:${at.line + (at.text.slice(0, pointer.index).match(/\n/g)?.length ?? 0)}`;
+      const from = dirname(at.file);
+      pointed.push(`${file}#${section}`);
+      const target =
+        file === ''
+          ? self
+          : [resolve(REPO, file), resolve(from, file)].find(
+              (path) => existsSync(path) && !relative(REPO, path).startsWith('..'),
+            );
+      if (target === undefined) return void dead.push(`${where} ${file}: no such file`);
+      if (!headings.has(target)) headings.set(target, headingsOf(readFileSync(target, 'utf8')));
+      const { titles, anchors } = headings.get(target)!;
+      const found = section.startsWith('#')
+        ? anchors.has(section.slice(1))
+        : titles.some((title) => title.replace(/[`*]/g, '') === section);
+      if (!found) dead.push(`${where} ${file || relative(REPO, target)}: no section ${JSON.stringify(section)}`);
+    };
+    for (const file of pages())
+      for (const { line, text } of paragraphs(readFileSync(file, 'utf8')))
+        for (const pointer of sectionPointers(text)) check({ file, line, text }, pointer, file);
+    for (const file of codeFiles())
+      for (const { line, text } of commentBlocks(readFileSync(file, 'utf8')))
+        for (const pointer of sectionPointers(text)) check({ file, line, text }, pointer);
+    for (const file of yamlFiles()) {
+      const comments = readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line) => /(?:^|\s)#\s?(.*)$/.exec(line)?.[1] ?? '')
+        .join('\n');
+      for (const { line, text } of paragraphs(comments))
+        for (const pointer of sectionPointers(text)) check({ file, line, text }, pointer);
+    }
+    expect(pointed.length).toBeGreaterThan(50);
     expect(dead).toEqual([]);
   });
 });

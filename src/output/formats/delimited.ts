@@ -9,8 +9,8 @@
 // what a terminal would act on written as a visible escape that its import reads back.
 // Written by hand, held to csv-stringify's bytes by a property test (test/helpers/csv-oracle.ts):
 // told these rules (a number as sent is text to it, so each such cell carries its own options),
-// csv-stringify took 7-9 times as long over 20,000 rows (test/bench/csv-writer.bench.ts) and
-// 2.6-4.3 ms to load; all it would replace is the quoting below.
+// csv-stringify was slower to write and to load (test/bench/csv-writer.bench.ts; the figures:
+// docs/decisions/2026-11-25-csv-writer-by-hand.md); all it would replace is the quoting below.
 import { exactCsvCell, exactTsvCell } from '../../core/exact-text.js';
 import { needsFormulaGuard } from '../../core/formula-guard.js';
 import { escapeTsv } from '../../core/tsv.js';

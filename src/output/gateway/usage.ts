@@ -1,6 +1,6 @@
 // The gateway's usage counters (meta.rate_limit, meta.daily_quota), told on stderr after any
 // result, --json included: apart from the views, so that a run that renders no table does not
-// load them (eight views and their schemas, ~10 ms).
+// load them (eight views and their schemas: docs/decisions/2026-11-23-startup-figures.md).
 import { clean } from '../sanitize.js';
 import { isRecord, isScalar } from '../../core/values.js';
 
