@@ -32,6 +32,8 @@ const spawned = [
   'test/e2e/package.test.ts',
   'test/e2e/action.test.ts',
   'test/e2e/docs-workflows.test.ts',
+  // The docs' weekly recipe as pasted, a run of bin/fcast.js a week for eight emulated weeks.
+  'test/e2e/weekly-recipe.test.ts',
   'test/e2e/sea.test.ts',
 ];
 
