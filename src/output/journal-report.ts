@@ -44,7 +44,7 @@ interface SummaryColumn {
 }
 
 const SUMMARY: SummaryColumn[] = [
-  { column: { header: 'TF' }, text: (t) => t.tf },
+  { column: { header: 'TF', identity: true }, text: (t) => t.tf },
   { column: { header: 'Settled', align: 'right' }, text: (t) => count(t.n_settled) },
   { column: { header: 'W/L/N', align: 'right', priority: 5 }, text: (t) => `${t.wins}/${t.losses}/${t.neutrals}` },
   { column: { header: 'Open', align: 'right', priority: 7 }, text: (t) => count(t.open) },
@@ -216,7 +216,7 @@ export function renderJournalReportMarkdown(out: Output, view: JournalReportView
     const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), view.serviceMeta, markdownLine);
     if (footer) lines.push('', footer.split('\n').join('\\\n'));
   }
-  return lines.join('\n');
+  return out.markdownAsIs(lines.join('\n'));
 }
 
 /**

@@ -9,6 +9,7 @@
 // cleaned and measured once, widths are maxima, and no layout compares rows with each other
 // (cli-table3's did, which made 20,000 rows take 25 s).
 import type { Output } from './io.js';
+import { markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 
 export type Align = 'left' | 'right';
@@ -27,6 +28,12 @@ export interface Column {
    * (`2026-11-27 09:…` says nothing), others give way or are left out first.
    */
   whole?: boolean;
+  /**
+   * The row's identity (a symbol, a timeframe): never cut, whatever `maxWidth` says; other
+   * columns are narrowed or left out first. Only a cell wider than the terminal by itself
+   * (no symbol is) is cut to it, as nothing is drawn wider than the terminal.
+   */
+  identity?: boolean;
   /**
    * A shorter header (`Rate` for `Win rate`), taken on a terminal where it makes the table fit
    * before the next column would go, or a cell be cut: a header wider than its values would
@@ -136,7 +143,9 @@ function layout(
     columns.map((c, i) => {
       let width = heads[i]!.width;
       for (const row of cells) width = Math.max(width, row[i]!.width);
-      return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), heads[i]!.width, 1) : width;
+      return fit && c.maxWidth !== undefined && !c.identity
+        ? Math.max(Math.min(width, c.maxWidth), heads[i]!.width, 1)
+        : width;
     });
   let natural = naturalWith(headers);
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
@@ -165,8 +174,10 @@ function layout(
   }
   if (total(shown) > limit) shortFits();
   // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it;
-  // a whole column only when nothing else is left to narrow.
+  // a whole column only when nothing else is left to narrow; the row's identity never, unless
+  // it is wider than the terminal by itself.
   const widths = [...natural];
+  for (const i of shown) if (columns[i]!.identity) widths[i] = Math.min(widths[i]!, limit);
   for (const [floor, wholeToo] of [
     [MIN_WIDTH, false],
     [1, false],
@@ -176,7 +187,12 @@ function layout(
     while (over > 0) {
       let widest = -1;
       for (const i of shown)
-        if (widths[i]! > floor && (wholeToo || !columns[i]!.whole) && (widest < 0 || widths[i]! > widths[widest]!))
+        if (
+          widths[i]! > floor &&
+          !columns[i]!.identity &&
+          (wholeToo || !columns[i]!.whole) &&
+          (widest < 0 || widths[i]! > widths[widest]!)
+        )
           widest = i;
       if (widest < 0) break;
       widths[widest]!--;
@@ -198,8 +214,24 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
   return last ? painted : painted + fill;
 }
 
+/**
+ * The table as Markdown (--format markdown): every column, each cell escaped to render as the
+ * characters shown; its lines named to the output, which writes them as they are.
+ */
+function markdownTable(out: Output, columns: Column[], rows: Cell[][]): string {
+  const cell = (c: Cell | undefined) => markdownText(c === undefined ? '' : typeof c === 'string' ? c : c.text);
+  const lines = [
+    `| ${columns.map((c) => cell(c.header)).join(' | ')} |`,
+    `|${columns.map((c) => (c.align === 'right' ? '---:' : ':---')).join('|')}|`,
+    ...rows.map((row) => `| ${columns.map((_, i) => cell(row[i])).join(' | ')} |`),
+  ];
+  for (const line of lines) out.markdownKept.lines.add(line);
+  return lines.join('\n');
+}
+
 /** `indent`: the columns the caller puts before every line (a nested table), out of the width. */
 export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
+  if (out.markdown) return markdownTable(out, columns, rows);
   const headers = columns.map((c) => prepare(c.header));
   const shortHeaders = columns.map((c, i) => (c.short === undefined ? headers[i]! : prepare(c.short)));
   const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
@@ -218,10 +250,13 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][], inde
   return lines.join('\n');
 }
 
-/** `key  value` lines, keys padded to one width; on a terminal, long values end in an ellipsis. */
-export function renderPairs(out: Output, pairs: Array<[string, string]>): string {
+/**
+ * `key  value` lines, keys padded to one width (at least `keyWidth`, so that two blocks of
+ * pairs line up); a long value wraps at its column.
+ */
+export function renderPairs(out: Output, pairs: Array<[string, string]>, keyWidth = 0): string {
   const keys = pairs.map(([k]) => clean(k));
-  const width = Math.max(0, ...keys.map(displayWidth));
+  const width = Math.max(keyWidth, ...keys.map(displayWidth));
   // A long value wraps at its column rather than losing its end (a settlement rule cut short
   // says something else).
   return pairs

@@ -34,7 +34,10 @@ function shimDir(): string {
 }
 
 const advanceClock = async (seconds: number) => {
-  const r = await fetch(`${emu.server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance: seconds }) });
+  const r = await fetch(`${emu.server.url}/__mock/clock`, {
+    method: 'POST',
+    body: JSON.stringify({ advance: seconds }),
+  });
   expect(r.status).toBe(200);
 };
 

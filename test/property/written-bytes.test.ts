@@ -33,7 +33,9 @@ const restKey = fc
  */
 const otherSecret = fc
   .string({ unit: fc.constantFrom(...'abcdefghijKLMNOPqrstu0123456789/+=%&-_~!"\\'), minLength: 16, maxLength: 40 })
-  .filter((s) => Array.from({ length: s.length - 11 }, (_, i) => new Set(s.slice(i, i + 12)).size).every((n) => n >= 4));
+  .filter((s) =>
+    Array.from({ length: s.length - 11 }, (_, i) => new Set(s.slice(i, i + 12)).size).every((n) => n >= 4),
+  );
 const secret = fc.oneof(restKey, otherSecret);
 
 /** Every spelling the redactor knows of `s`, plus every character %-escaped (found by decoding). */
