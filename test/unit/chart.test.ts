@@ -255,7 +255,9 @@ describe('renderReliabilityChart', () => {
       { lo: 0.5, hi: 0.6, n: 10, mean_p: 0.55, freq: 0.6, freq_ci95: [0.3, 0.85] as [number, number] },
     ];
     for (const width of [40, 60, 61, 80, 120, 160]) {
-      const lines = renderReliabilityChart(createColors(false), bins, { width, height: 11, smallSample: 30 }).split('\n');
+      const lines = renderReliabilityChart(createColors(false), bins, { width, height: 11, smallSample: 30 }).split(
+        '\n',
+      );
       for (const line of lines) expect(displayWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
       const axis = lines.findIndex((l) => /└─+$/.test(l));
       expect(displayWidth(lines[axis]!)).toBe(width);
