@@ -9,6 +9,7 @@
 // cleaned and measured once, widths are maxima, and no layout compares rows with each other
 // (cli-table3's did, which made 20,000 rows take 25 s).
 import type { Output } from './io.js';
+import { redactText } from '../core/sinks.js';
 import { markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 
@@ -114,7 +115,23 @@ function prepare(cell: Cell | undefined): Prepared {
   return { text, width: displayWidth(text), paint: typeof cell === 'string' ? undefined : cell.paint };
 }
 
-/** Whether to fit the terminal: a TTY, and no --wide. */
+/**
+ * The cells with any key in them masked before they are measured and cut: the output boundary
+ * masks what is written, but a cell measured whole would be padded to the key's width, and a
+ * cell cut to the terminal could end in part of a key's spelling that the boundary no longer
+ * knows. One pass over the table's text finds whether any cell holds one (most hold none).
+ */
+function masked(cells: Prepared[][]): Prepared[][] {
+  const text = cells.map((row) => row.map((c) => c.text).join('\n')).join('\n');
+  if (redactText(text) === text) return cells;
+  return cells.map((row) =>
+    row.map((c) => {
+      const shown = redactText(c.text);
+      return shown === c.text ? c : { ...c, text: shown, width: displayWidth(shown) };
+    }),
+  );
+}
+
 /** Whether output is cut to the terminal: a TTY, unless --wide. */
 export const fitting = (out: Output): boolean => out.tty && !out.wide;
 
@@ -234,7 +251,7 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][], inde
   if (out.markdown) return markdownTable(out, columns, rows);
   const headers = columns.map((c) => prepare(c.header));
   const shortHeaders = columns.map((c, i) => (c.short === undefined ? headers[i]! : prepare(c.short)));
-  const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
+  const cells = masked(rows.map((row) => columns.map((_, i) => prepare(row[i]))));
   const { shown, widths, leftOut, short } = layout(out, columns, headers, shortHeaders, cells, indent);
   out.columnsLeftOut(leftOut);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
@@ -272,7 +289,8 @@ export function flowLine(out: Output, parts: Array<[plain: string, painted: stri
   if (!fitting(out)) return parts.map(([, p]) => p).join(sep);
   const fitted = parts.map(([plain, painted]): [string, string] => {
     if (displayWidth(plain) <= out.columns) return [plain, painted];
-    const cut = truncate(plain, out.columns);
+    // Masked before it is cut: the end of a key's spelling is no spelling the boundary knows.
+    const cut = truncate(redactText(plain), out.columns);
     return [cut, cut];
   });
   return packParts(fitted, out.columns, sep).join('\n');

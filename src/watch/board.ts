@@ -5,6 +5,7 @@
 // one refresh; a failed refresh keeps the last good board, marked stale with its age.
 import type { Ctx, Writer } from '../core/context.js';
 import { InterruptedError } from '../core/errors.js';
+import { redactText } from '../core/sinks.js';
 import { MARK } from '../output/forecast-table.js';
 import { formatDuration } from '../output/format.js';
 import { leftOutText, type Output } from '../output/io.js';
@@ -328,7 +329,8 @@ class BoardView {
       ].find(fits);
       if (oneLine) return [oneLine.join(dot)];
       return [
-        c.yellow(truncate(why, columns)),
+        // Masked before it is cut, as a table's cells are.
+        c.yellow(truncate(redactText(why), columns)),
         pick([[...short, when, ...keys], [when, ...keys], [deferredAt, ...keys], [deferredAt, quit!], [deferredAt]]),
       ];
     }
