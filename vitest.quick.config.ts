@@ -32,6 +32,10 @@ const spawned = [
   'test/e2e/package.test.ts',
   'test/e2e/action.test.ts',
   'test/e2e/docs-workflows.test.ts',
+  // The docs' weekly recipe as pasted, a run of bin/fcast.js a week for eight emulated weeks.
+  'test/e2e/weekly-recipe.test.ts',
+  // The views found cut or too wide, on a pty (script, tmux) at 60 and 80 columns.
+  'test/e2e/layouts-pty.test.ts',
   'test/e2e/sea.test.ts',
 ];
 

@@ -25,49 +25,43 @@ __fcast_spec() {
     'register')
       __fcast_options='--email --no-save --force'
       __fcast_value_options='--email'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'auth')
-      __fcast_commands='login status logout help'
+      __fcast_commands='login status logout'
       ;;
     'auth login')
       __fcast_options='--gateway --force'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'auth status')
       __fcast_options='--check'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'auth logout')
       __fcast_options='--gateway -y --yes'
-      __fcast_option_values='--format=list2'
-      ;;
-    'auth help')
-      __fcast_args='list6'
+      __fcast_option_values='--format=list6'
       ;;
     'config')
-      __fcast_commands='list get set unset path help'
+      __fcast_commands='list get set unset path'
       ;;
     'config list')
       __fcast_option_values='--format=list2'
       ;;
     'config get')
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       __fcast_args='list7'
       ;;
     'config set')
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       __fcast_args='list8 -'
       ;;
     'config unset')
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       __fcast_args='list8'
       ;;
     'config path')
-      __fcast_option_values='--format=list2'
-      ;;
-    'config help')
-      __fcast_args='list9'
+      __fcast_option_values='--format=list6'
       ;;
     'predict')
       __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
@@ -81,12 +75,12 @@ __fcast_spec() {
     'track-record')
       __fcast_options='--symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--symbol=symbols --min-maturity=list10 --format=list11'
+      __fcast_option_values='--symbol=symbols --min-maturity=list9 --format=list4'
       ;;
     'accuracy')
       __fcast_options='--tf --symbol --min-maturity --min-settled --min-win-rate --audit --baseline --min-new-settled --min-new-win-rate --save --no-annotations'
       __fcast_value_options='--tf --symbol --min-maturity --min-settled --min-win-rate --baseline --min-new-settled --min-new-win-rate --save'
-      __fcast_option_values='--tf=list3 --symbol=symbols --min-maturity=list10 --format=list11'
+      __fcast_option_values='--tf=list3 --symbol=symbols --min-maturity=list9 --format=list4'
       ;;
     'verify')
       __fcast_option_values='--format=list4'
@@ -98,12 +92,12 @@ __fcast_spec() {
     'journal settle')
       __fcast_options='--symbol --tf --since --until --flat-band --adopt-unknown-origin'
       __fcast_value_options='--symbol --tf --since --until --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list3 --format=list2'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list6'
       ;;
     'journal report')
       __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band --offline --no-annotations'
       __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list3 --format=list12'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list10'
       ;;
     'journal list')
       __fcast_options='--symbol --tf --since --until --status --origin --flat-band'
@@ -113,21 +107,21 @@ __fcast_spec() {
     'journal export')
       __fcast_options='--symbol --tf --since --until --origin --flat-band --prices'
       __fcast_value_options='--symbol --tf --since --until --origin --flat-band'
-      __fcast_option_values='--symbol=symbols --tf=list3 --format=list13'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list11'
       ;;
     'journal import')
       __fcast_options='--origin'
       __fcast_value_options='--origin'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       __fcast_args='-'
       ;;
     'journal path')
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'journal prune')
       __fcast_options='--before'
       __fcast_value_options='--before'
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'cmd')
       __fcast_commands='snapshot search indicators analyze opportunities macro calendar events'
@@ -166,19 +160,19 @@ __fcast_spec() {
       __fcast_args='- symbols -'
       ;;
     'completion')
-      __fcast_option_values='--format=list14'
-      __fcast_args='list15'
+      __fcast_option_values='--format=list12'
+      __fcast_args='list13'
       ;;
     'doctor')
-      __fcast_option_values='--format=list2'
+      __fcast_option_values='--format=list6'
       ;;
     'mock')
       __fcast_options='--port --host --print-env --fresh --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
-      __fcast_option_values='--format=list14'
+      __fcast_option_values='--format=list12'
       ;;
     'help')
-      __fcast_args='list16'
+      __fcast_args='list14'
       ;;
   esac
 }
@@ -192,21 +186,19 @@ __fcast_values() {
       __fcast_words+=" ${listed//$'\n'/ }"
       ;;
     list1) __fcast_words+=' table json csv tsv markdown jsonl' ;;
-    list2) __fcast_words+=' table json' ;;
+    list2) __fcast_words+=' table json markdown' ;;
     list3) __fcast_words+=' 1min 5min 15min 30min 1h 2h 3h 4h 6h 1d' ;;
-    list4) __fcast_words+=' table json csv tsv' ;;
+    list4) __fcast_words+=' table json csv tsv markdown' ;;
     list5) __fcast_words+=' BTC/USD ETH/USD EUR/USD' ;;
-    list6) __fcast_words+=' login status logout' ;;
+    list6) __fcast_words+=' table json' ;;
     list7) __fcast_words+=' base-url timeout retries max-wait watchlist record config-dir data-dir' ;;
     list8) __fcast_words+=' base-url timeout retries max-wait watchlist record' ;;
-    list9) __fcast_words+=' list get set unset path' ;;
-    list10) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
-    list11) __fcast_words+=' table json csv tsv markdown' ;;
-    list12) __fcast_words+=' table json markdown csv tsv' ;;
-    list13) __fcast_words+=' csv tsv jsonl' ;;
-    list14) __fcast_words+=' table' ;;
-    list15) __fcast_words+=' bash zsh fish' ;;
-    list16) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;
+    list9) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
+    list10) __fcast_words+=' table json markdown csv tsv' ;;
+    list11) __fcast_words+=' csv tsv jsonl' ;;
+    list12) __fcast_words+=' table' ;;
+    list13) __fcast_words+=' bash zsh fish' ;;
+    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;
   esac
 }
 

@@ -18,8 +18,12 @@ import { closest, shown } from '../cmdutil/input.js';
 export class FcastCommand extends Command {
   formats: readonly OutputFormat[] | undefined;
 
+  /**
+   * Every command of the tree; none gets commander's own help command (`help [command]` in a
+   * group's list): `fcast help auth login` and `-h` say it, for every group alike.
+   */
   override createCommand(name?: string): FcastCommand {
-    return new FcastCommand(name);
+    return new FcastCommand(name).helpCommand(false);
   }
 
   override action(fn: Parameters<Command['action']>[0]): this {

@@ -95,6 +95,7 @@ function createRun(
   const out = new Output(io, colorWanted(flags.color, ctx.env, ctx.io.stdout.isTTY), flags.verbose === true, {
     wide: flags.wide,
     env: ctx.env,
+    markdown: format === 'markdown',
   });
   let settings: Settings | undefined;
   let opened: OpenConnection | undefined;
@@ -155,8 +156,8 @@ export interface ActionOptions {
 
 const TABLE_AND_JSON: readonly OutputFormat[] = ['table', 'json'];
 
-/** What commands whose result is a table of records give: the table, the body, and its records as CSV or TSV. */
-export const RECORD_FORMATS = ['table', 'json', 'csv', 'tsv'] as const satisfies readonly OutputFormat[];
+/** What commands whose result is a table of records give: the table, the body, its records as CSV or TSV, the table as Markdown. */
+export const RECORD_FORMATS = ['table', 'json', 'csv', 'tsv', 'markdown'] as const satisfies readonly OutputFormat[];
 
 /** CSV or TSV: the records of output/formats/, not the table. */
 export const isDelimited = (format: OutputFormat): format is 'csv' | 'tsv' => format === 'csv' || format === 'tsv';

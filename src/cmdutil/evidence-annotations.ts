@@ -5,7 +5,14 @@
 // only under GITHUB_ACTIONS=true or with GITHUB_OUTPUT set.
 import type { RecordRow, RecordRows } from '../core/domain.js';
 import type { CheckKind, CheckReport } from '../evidence/checks.js';
-import { type Annotation, annotate, outputName, verdictMarkdown, writeOutputs } from '../output/annotations.js';
+import {
+  type Annotation,
+  annotate,
+  outputFigure,
+  outputName,
+  verdictMarkdown,
+  writeOutputs,
+} from '../output/annotations.js';
 import type { Output } from '../output/io.js';
 import type { Env } from '../core/context.js';
 
@@ -65,7 +72,7 @@ export function annotateEvidence(run: EvidenceRun): void {
   });
 }
 
-const figure = (v: number | string | undefined): string => (v === undefined ? '' : String(v));
+const figure = outputFigure;
 
 /**
  * The step outputs of a run (docs/formats.md, "Step outputs"): the verdict, the failing lines,

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import { helpNotes } from './help.js';
 import { MATURITY_LEVELS, type OutputFormat } from '../core/domain.js';
-import { canonicalSymbol, parseMaturity, parseRate, parseWholeNumber } from './input.js';
+import { canonicalSymbol, parseMaturity, parseRate, parseSettledFloors, parseWholeNumber } from './input.js';
 import type { GateThresholds, PeriodGateThresholds } from '../evidence/gates.js';
 
 /** What track-record and accuracy give with --format. */
@@ -57,8 +57,8 @@ export function addEvidenceFlags(command: Command): Command {
     .addOption(
       new Option(
         '--min-new-settled <n>',
-        'gate: every timeframe has at least N settlements since the baseline',
-      ).argParser((raw) => parseWholeNumber(raw, '--min-new-settled')),
+        'gate: every timeframe has at least N settlements since the baseline; TF=N for one timeframe (20,6h=5,1d=0)',
+      ).argParser((raw) => parseSettledFloors(raw, '--min-new-settled')),
     )
     .addOption(
       new Option(

@@ -14,6 +14,7 @@ import {
 import { UsageError } from '../core/errors.js';
 import { clean } from '../output/sanitize.js';
 import { parseDecimal } from '../core/values.js';
+import type { SettledFloors } from '../evidence/gates.js';
 
 /** A typed value quoted for an error message, cleaned of terminal controls. */
 export const shown = (value: string) => `'${clean(value)}'`;
@@ -136,6 +137,30 @@ export function parseWholeNumber(raw: string, what: string, min = 0, max?: numbe
     throw new UsageError(`${what} must be a whole number${range}, got ${shown(raw)}`);
   }
   return n;
+}
+
+/**
+ * `--min-new-settled`: a whole number for every timeframe (`20`), floors for some
+ * (`15min=500,1h=100`), or both (`20,4h=0,1d=0`: 20 for each timeframe not named).
+ */
+export function parseSettledFloors(raw: string, what: string): SettledFloors {
+  let every: number | undefined;
+  const timeframes: Record<string, number> = {};
+  for (const part of raw.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) {
+      if (every !== undefined)
+        throw new UsageError(`${what}: one number for every timeframe, got two in ${shown(raw)}`);
+      every = parseWholeNumber(part, what);
+      continue;
+    }
+    const typed = part.slice(0, eq).trim();
+    const tf =
+      equivalentTimeframe(typed, ACCURACY_TIMEFRAMES) ?? parseChoice(typed, ACCURACY_TIMEFRAMES, `${what} TF=N: TF`);
+    if (Object.hasOwn(timeframes, tf)) throw new UsageError(`${what}: ${tf} is given twice in ${shown(raw)}`);
+    timeframes[tf] = parseWholeNumber(part.slice(eq + 1), `${what} ${tf}=N: N`);
+  }
+  return { ...(every !== undefined && { every }), timeframes };
 }
 
 /** A rate in 0..1. */

@@ -6,7 +6,14 @@
 import type { Env } from '../core/context.js';
 import { describeJournalGateFailure, type JournalGateFailure } from '../journal/gates.js';
 import { SMALL_SAMPLE } from '../journal/score.js';
-import { type Annotation, annotate, outputName, verdictMarkdown, writeOutputs } from '../output/annotations.js';
+import {
+  type Annotation,
+  annotate,
+  outputFigure,
+  outputName,
+  verdictMarkdown,
+  writeOutputs,
+} from '../output/annotations.js';
 import type { Output } from '../output/io.js';
 
 const TITLE = 'fcast journal report';
@@ -64,7 +71,7 @@ interface ScoredTimeframe {
   call: { brier: number | null };
 }
 
-const figure = (v: number | null): string => (v === null ? '' : String(v));
+const figure = outputFigure;
 
 /**
  * The step outputs of a report (docs/formats.md, "Step outputs"): the verdict, the failing
@@ -79,11 +86,11 @@ export function journalOutputs(
     verdict: failures.length === 0 ? 'pass' : 'fail',
     failures: failures.map(describeJournalGateFailure).join('\n'),
     timeframes: timeframes.map((t) => t.tf).join(' '),
-    settled: String(timeframes.reduce((sum, t) => sum + t.n_settled, 0)),
+    settled: figure(timeframes.reduce((sum, t) => sum + t.n_settled, 0)),
   };
   for (const t of timeframes) {
     const tf = outputName(t.tf);
-    outputs[`settled_${tf}`] = String(t.n_settled);
+    outputs[`settled_${tf}`] = figure(t.n_settled);
     outputs[`hit_rate_${tf}`] = figure(t.hit_rate);
     outputs[`brier_${tf}`] = figure(t.call.brier);
   }

@@ -80,9 +80,9 @@ export function register(program: Command, app: App): void {
         examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']),
       )
       .action(
-        // A command that answers with a list gives its items as CSV or TSV too.
+        // A command that answers with a list gives its items as CSV or TSV too; every one, Markdown.
         action(app, (run, _opts, args: string[]) => runGateway(run, spec, args), {
-          formats: GATEWAY_LISTS[spec.name] ? RECORD_FORMATS : undefined,
+          formats: GATEWAY_LISTS[spec.name] ? RECORD_FORMATS : ['table', 'json', 'markdown'],
         }),
       );
   }

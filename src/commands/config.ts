@@ -113,18 +113,22 @@ function list(config: Command, app: App): void {
       ),
     )
     .action(
-      action(app, async (run) => {
-        const rows = effective(run);
-        if (run.flags.json)
-          return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
-        run.out.data(
-          renderTable(
-            run.out,
-            [{ header: 'Key' }, { header: 'Value' }, { header: 'Source' }],
-            rows.map((r) => [r.key, r.value === null ? DASH : String(r.value), r.source]),
-          ),
-        );
-      }),
+      action(
+        app,
+        async (run) => {
+          const rows = effective(run);
+          if (run.flags.json)
+            return run.out.json(Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }])));
+          run.out.data(
+            renderTable(
+              run.out,
+              [{ header: 'Key' }, { header: 'Value' }, { header: 'Source' }],
+              rows.map((r) => [r.key, r.value === null ? DASH : String(r.value), r.source]),
+            ),
+          );
+        },
+        { formats: ['table', 'json', 'markdown'] },
+      ),
     );
 }
 

@@ -13,14 +13,18 @@ export function register(program: Command, app: App): void {
       examples(['fcast discover', 'readable summary'], ['fcast discover --json | jq .', 'the whole document']),
     )
     .action(
-      action(app, async (run) => {
-        const conn = await run.connect();
-        const { fetchDiscovery, requests } = await import('../api/endpoints.js');
-        if (run.flags.dryRun) return run.dryRun(requests.discovery());
-        const res = await fetchDiscovery(conn);
-        if (run.flags.json) return run.out.rawJson(res.raw);
-        const { renderDocument } = await import('../output/document.js');
-        run.out.data(renderDocument(run.out, res.body, run.nowSeconds()));
-      }),
+      action(
+        app,
+        async (run) => {
+          const conn = await run.connect();
+          const { fetchDiscovery, requests } = await import('../api/endpoints.js');
+          if (run.flags.dryRun) return run.dryRun(requests.discovery());
+          const res = await fetchDiscovery(conn);
+          if (run.flags.json) return run.out.rawJson(res.raw);
+          const { renderDocument } = await import('../output/document.js');
+          run.out.data(renderDocument(run.out, res.body, run.nowSeconds()));
+        },
+        { formats: ['table', 'json', 'markdown'] },
+      ),
     );
 }

@@ -120,7 +120,7 @@ export function register(program: Command, app: App): void {
             if (server.keptKeys > 0) {
               const n = server.keptKeys;
               run.out.note(
-                `fcast mock: ${n} key${n === 1 ? '' : 's'} registered in earlier runs still work (kept in ${stateFile}; --fresh forgets them)`,
+                `fcast mock: ${n} key${n === 1 ? '' : 's'} registered in earlier runs still work${n === 1 ? 's' : ''} (kept in ${stateFile}; --fresh forgets them)`,
               );
             }
             // The emulator's own worthless key, shown whole as the test key is: it exists to be tried.

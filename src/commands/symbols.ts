@@ -7,7 +7,7 @@ export function register(program: Command, app: App): void {
     .summary('the symbols your key can use (needs a key)')
     .description(
       'Every symbol the service forecasts for your key: how many timeframes each carries and when its ' +
-        'newest forecast was made (UTC, with its age). Use a symbol as shown here with `fcast predict`.',
+        "newest forecast was made (UTC, with its age). Use a symbol as shown here with 'fcast predict'.",
     )
     .addHelpText(
       'after',
@@ -32,7 +32,7 @@ export function register(program: Command, app: App): void {
             fetchSymbols(conn),
           );
           if (res.wellFormed) {
-            // Feeds TAB after `fcast predict`, which must never wait for the network.
+            // Feeds TAB after 'fcast predict', which must never wait for the network.
             const { writeSymbolsCache } = await import('../completion/symbols-cache.js');
             writeSymbolsCache(
               run.settings().configDir,

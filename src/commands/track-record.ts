@@ -23,8 +23,8 @@ export function register(program: Command, app: App): void {
         ],
         ['fcast track-record --audit', 'recompute the win rates and intervals from the counts'],
         [
-          'fcast track-record --baseline tr.json --save tr.json --min-new-settled 20',
-          'CI: nothing removed since the last run, 20 new settlements in every timeframe',
+          'fcast track-record --baseline tr.json --save tr.json --min-new-settled 20,4h=0,1d=0',
+          'CI: nothing removed since the last run, 20 new settlements in each timeframe but 4h and 1d',
         ],
         ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
         ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],

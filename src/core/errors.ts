@@ -1,5 +1,6 @@
 // The one exit-code table, and the errors that carry a code to it. Commands throw; only
 // main() turns an error into a number, and only bin/fcast.js exits.
+import { redactText } from './sinks.js';
 
 export const ExitCode = {
   Ok: 0,
@@ -62,10 +63,14 @@ export const SERVER_TEXT_LIMIT = 1000;
  */
 export function boundServerText(text: string, limit = SERVER_TEXT_LIMIT): string {
   if (text.length <= limit) return text;
+  // Redacted whole, then cut: a key's spelling cut in two (its base64 ending at the cut) is no
+  // spelling the redactor would know once it reaches the stream.
+  const whole = redactText(text);
+  if (whole.length <= limit) return whole;
   // Never half of a surrogate pair.
-  const cut = /[\ud800-\udbff]/.test(text[limit - 1]!) ? limit - 1 : limit;
-  const more = (text.length - cut).toLocaleString('en-US');
-  return `${text.slice(0, cut)}… (${more} more characters; --verbose shows all)`;
+  const cut = /[\ud800-\udbff]/.test(whole[limit - 1]!) ? limit - 1 : limit;
+  const more = (whole.length - cut).toLocaleString('en-US');
+  return `${whole.slice(0, cut)}… (${more} more characters; --verbose shows all)`;
 }
 
 export class UsageError extends FcastError {

@@ -177,6 +177,10 @@ export class Redactor {
             masked[masked.length - 1 - tail] === decoded.text[decoded.text.length - 1 - tail]
           )
             tail++;
+          // A mask is written whole, as it reads: the letters it shares with the secret (its
+          // prefix, its last four) left in their escapes would be the secret's encoded spelling.
+          while (head > 0 && isMaskChar(masked.charCodeAt(head - 1))) head--;
+          while (tail > 0 && isMaskChar(masked.charCodeAt(masked.length - tail))) tail--;
           const from = decoded.at(head);
           const to = decoded.at(decoded.text.length - tail);
           // Between two masks the stretch holds decoded text (`%22` read as a quote): written
@@ -208,6 +212,10 @@ export class Redactor {
 /** What ends a run of URL text: blanks, quotes, angle brackets, the backtick. */
 const endsRun = (c: number): boolean =>
   c <= 0x20 || c === 0x22 || c === 0x27 || c === 0x3c || c === 0x3e || c === 0x60 || c === 0x7f;
+
+/** What a mask shows of a secret (mask(): letters, digits, `_` and `-`). */
+const isMaskChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 0x5f || c === 0x2d;
 
 const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;

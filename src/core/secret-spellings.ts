@@ -26,7 +26,9 @@ export const secretPart = (secret: string): string =>
 
 /**
  * The ways a secret may come back spelled: as written, JSON-escaped (as JSON.stringify,
- * Python and PHP write it), URL-encoded (`%2F`,
+ * Python and PHP write it), every character as its `\u` escape, each escaped spelling as JSON
+ * shows a string holding it (backslashes doubled),
+ * URL-encoded (`%2F`,
  * `encodeURIComponent`'s, and with `+` for a space and `!'()*` escaped too; any other mix of
  * escapes, `~` as `%7E` or every character escaped, is found by decoding the run it is in:
  * redact.ts, maskEncodedRuns), base64 and base64url at the three byte alignments (the stable
@@ -41,6 +43,14 @@ export function spellings(secret: string): string[] {
   const ascii = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const unicode = ascii.replace(/\\\\/g, '\\u005c').replace(/\\"/g, '\\u0022');
   const forms = new Set<string>([secret, json, ascii, ascii.replaceAll('/', '\\/'), unicode]);
+  // Every character as a \u escape: the JSON of a text that a server wrote out escaped, or
+  // kept as sent (and a string whose value is that text: below).
+  let escaped = '';
+  for (let i = 0; i < secret.length; i++) escaped += `\\u${secret.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  forms.add(escaped);
+  // A string whose value is one of these escaped spellings (`\u006d\u0066...`, `gw\/Ke`) is
+  // shown by JSON with its backslashes doubled: a JSON document, a journal line.
+  for (const form of [...forms]) if (form.includes('\\')) forms.add(JSON.stringify(form).slice(1, -1));
   const uri = encodeURIComponent(secret);
   forms.add(uri);
   forms.add(uri.replaceAll('%20', '+'));

@@ -76,6 +76,8 @@ export function describeGateFailure(f: GateFailure): string {
   if (f.timeframe === undefined) {
     return `gate failed: ${f.gate} ${f.threshold}: the result has no timeframes, so nothing proves the threshold`;
   }
+  if (f.field === 'new settlements' && f.figure === undefined)
+    return `gate failed: ${f.timeframe}: not in the result, so nothing proves ${f.gate} ${f.threshold}`;
   const rateGate = f.field === 'resolved_win_rate' || f.field === 'new resolved win rate';
   const why = f.figure === null && rateGate ? ' (no resolved forecasts: a null rate fails)' : '';
   return `gate failed: ${f.timeframe}: ${f.field} ${shownGateFigure(f)} is below ${f.gate} ${f.threshold}${why}`;

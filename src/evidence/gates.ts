@@ -11,9 +11,19 @@ export interface GateThresholds {
   minWinRate?: number;
 }
 
+/**
+ * `--min-new-settled`'s floors: one for every timeframe (`20`), and floors of their own for
+ * the timeframes named (`20,6h=5,1d=0`): timeframes settle at their own pace, a 15min one
+ * hundreds of times a week where a 1d one settles a few, or none once it is no longer forecast.
+ */
+export interface SettledFloors {
+  every?: number;
+  timeframes: Readonly<Record<string, number>>;
+}
+
 /** Gates on the settlements since the baseline. */
 export interface PeriodGateThresholds {
-  minNewSettled?: number;
+  minNewSettled?: number | SettledFloors;
   minNewWinRate?: number;
 }
 
@@ -83,11 +93,59 @@ export function evaluateGates(body: unknown, g: GateThresholds): GateFailure[] {
   return judge(rows, checks, ({ row, timeframe }, field) => [timeframe, row[field]]);
 }
 
+/** The floors of `--min-new-settled` however given: a number is every timeframe's. */
+export const settledFloors = (given: number | SettledFloors): SettledFloors =>
+  typeof given === 'number' ? { every: given, timeframes: {} } : given;
+
+/** How a floor is shown in a failure: as typed for a timeframe of its own (`6h=5`), else the number. */
+const floorText = (floors: SettledFloors, tf: string): string | number | undefined =>
+  Object.hasOwn(floors.timeframes, tf) ? `${tf}=${floors.timeframes[tf]}` : floors.every;
+
 export function evaluatePeriodGates(changes: PeriodChange[], g: PeriodGateThresholds): GateFailure[] {
-  const checks: Check[] = [];
-  if (g.minNewSettled !== undefined)
-    checks.push(['--min-new-settled', 'new settlements', g.minNewSettled, atLeast(g.minNewSettled)]);
-  if (g.minNewWinRate !== undefined)
-    checks.push(['--min-new-win-rate', 'new resolved win rate', g.minNewWinRate, atLeast(g.minNewWinRate)]);
-  return judge(changes, checks, (c, field) => [c.timeframe, field === 'new settlements' ? c.settled : c.rate]);
+  const floors = g.minNewSettled === undefined ? undefined : settledFloors(g.minNewSettled);
+  const rate: Check[] =
+    g.minNewWinRate === undefined
+      ? []
+      : [['--min-new-win-rate', 'new resolved win rate', g.minNewWinRate, atLeast(g.minNewWinRate)]];
+  const read = (c: PeriodChange): [string, unknown] => [c.timeframe, c.rate];
+  if (changes.length === 0) {
+    // Nothing to judge: each gate fails once (a floor for named timeframes only fails below, by name).
+    const every: Check[] =
+      floors?.every === undefined
+        ? []
+        : [['--min-new-settled', 'new settlements', floors.every, atLeast(floors.every)]];
+    return [...judge(changes, every, read), ...judge(changes, rate, read), ...missingTimeframes(changes, floors)];
+  }
+  const failures = changes.flatMap((c): GateFailure[] => {
+    const floor =
+      floors && (Object.hasOwn(floors.timeframes, c.timeframe) ? floors.timeframes[c.timeframe] : floors.every);
+    const settled: GateFailure[] =
+      floors && floor !== undefined && !atLeast(floor)(c.settled)
+        ? [
+            {
+              timeframe: c.timeframe,
+              gate: '--min-new-settled',
+              field: 'new settlements',
+              figure: c.settled,
+              threshold: floorText(floors, c.timeframe)!,
+            },
+          ]
+        : [];
+    return [...settled, ...judge([c], rate, read)];
+  });
+  return [...failures, ...missingTimeframes(changes, floors)];
+}
+
+/** A timeframe given a floor of its own above 0 that the result does not hold: nothing proves its floor. */
+function missingTimeframes(changes: PeriodChange[], floors: SettledFloors | undefined): GateFailure[] {
+  if (!floors) return [];
+  return Object.keys(floors.timeframes)
+    .filter((tf) => floors.timeframes[tf]! > 0 && !changes.some((c) => c.timeframe === tf))
+    .map((tf) => ({
+      timeframe: tf,
+      gate: '--min-new-settled',
+      field: 'new settlements',
+      figure: undefined,
+      threshold: floorText(floors, tf)!,
+    }));
 }

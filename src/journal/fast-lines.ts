@@ -57,6 +57,60 @@ export interface ReportVisitor {
   settlement(s: ScoredLine, series: number): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
   price?(origin: string | null, symbol: string, t: number): void;
+  /** The tier and data delay of the forecast just handed to `forecast`, for a reader that wants them (a report's footer). */
+  tier?(tier: string | null, delayMin: number | null): void;
+}
+
+const TIER = Buffer.from('"tier":', 'latin1');
+const DELAY = Buffer.from('"delay_min":', 'latin1');
+
+/**
+ * A forecast line's tier and delay, from `"tier":` to the end of `"delay_min"`'s value, read
+ * once per distinct run of bytes: a file holds one or two (every line of a run says `free` and
+ * 15), so most lines cost a search back from the line's end and a compare of a few bytes.
+ */
+class TierReader {
+  private raw: Buffer = Buffer.alloc(0);
+  /** Where the last tier began, counted back from its line's end. */
+  private fromEnd = 0;
+  tier: string | null = null;
+  delay: number | null = null;
+
+  private sameAt(buf: Buffer, at: number): boolean {
+    const raw = this.raw;
+    for (let i = 0; i < raw.length; i++) if (raw[i] !== buf[at + i]) return false;
+    // What follows the delay's value ends it: the next field or the record.
+    const next = buf[at + raw.length];
+    return next === 44 || next === 125;
+  }
+
+  /** Reads the line `buf[start, end)`: its tier and delay, null when it holds none. */
+  read(buf: Buffer, start: number, end: number): void {
+    // Lines of one run end alike (the times after the delay have as many digits): the bytes
+    // where the last line's tier began, compared first, spare the search.
+    if (this.raw.length > 0 && end - this.fromEnd >= start && this.sameAt(buf, end - this.fromEnd)) return;
+    const a = buf.lastIndexOf(TIER, end);
+    const d = a < start ? -1 : buf.indexOf(DELAY, a);
+    if (d < 0 || d >= end) {
+      this.tier = null;
+      this.delay = null;
+      this.raw = Buffer.alloc(0);
+      return;
+    }
+    let e = d + DELAY.length;
+    while (e < end && buf[e] !== 44 && buf[e] !== 125) e++;
+    this.fromEnd = end - a;
+    if (this.raw.length === e - a && this.sameAt(buf, a)) return;
+    this.raw = Buffer.from(buf.subarray(a, e));
+    try {
+      const o = JSON.parse(`{${this.raw.toString('utf8')}}`) as { tier?: unknown; delay_min?: unknown };
+      this.tier = typeof o.tier === 'string' ? o.tier : null;
+      this.delay = typeof o.delay_min === 'number' ? o.delay_min : null;
+    } catch {
+      this.tier = null;
+      this.delay = null;
+    }
+  }
 }
 
 /** A literal of a line: its bytes, and the same as little-endian 32-bit words, compared four bytes at a time. */
@@ -428,6 +482,7 @@ export function scanForReport(
   stats?: { parsedInFull: number; slowNumbers?: number },
 ): void {
   const c = new LineCursor();
+  const tiers = new TierReader();
   const scored: ScoredLine = {
     origin: null,
     symbol: '',
@@ -475,6 +530,10 @@ export function scanForReport(
       // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
       if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
       visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries);
+      if (visitor.tier) {
+        tiers.read(buf, c.pos, end);
+        visitor.tier(tiers.tier, tiers.delay);
+      }
       return true;
     }
     if (buf[start + 15] === 115) {
@@ -549,8 +608,10 @@ export function scanForReport(
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
-      else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
+      else if (r.kind === 'forecast') {
+        visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
+        visitor.tier?.(r.tier, r.delay_min);
+      } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
       else if (r.kind === 'settlement') visitor.settlement(scoredLine(r), -1);
     },
     () => problems.torn++,

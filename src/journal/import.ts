@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { readRows, sniff, yieldTurn, type ExportFormat } from './import-formats.js';
 import { noProblems, readRecords } from './lines.js';
 import { MaskedSeries } from './masked.js';
+import { WrittenKeys } from './written.js';
 import { forecastKey, priceKey, recordLine, seriesKey, type ForecastRecord, type JournalRecord } from './record.js';
 import { monthFiles, openJournalDir } from './journal-files.js';
 import { journalBatches, type ReadExtent } from './store.js';
@@ -140,6 +141,7 @@ async function merge(
   // A row whose symbol or timeframe the export masked (a key in it) is the stored record's
   // (masked.ts): each series is looked at once, when first known.
   const masked = new MaskedSeries(format);
+  const written = new WrittenKeys();
   const recorded = new KeyMap<number>((origin, symbol, tf) => masked.note('forecast', origin, symbol, tf));
   const settled = new KeyMap<'settled' | 'unsettleable'>();
   const prices = new KeyMap<true>((origin, symbol) => masked.note('price', origin, symbol, undefined));
@@ -222,7 +224,12 @@ async function merge(
       ? prices.get(r.origin, r.symbol, '', r.t) !== undefined
       : recorded.get(r.origin, r.symbol, r.tf, r.ts) !== undefined;
   const take = (read: JournalRecord[], line: number) => {
-    const records = masked.any ? read.map((r) => masked.resolve(r, isStored)) : read;
+    // A row holding a key is the record the journal would write: known by its masked text
+    // (written.ts), unless it shows a stored series masked (masked.ts), which it then is.
+    const records = read.map((r) => {
+      const stored = masked.any ? masked.resolve(r, isStored) : r;
+      return stored !== r ? stored : written.of(r);
+    });
     for (const r of records) {
       if (r.kind !== 'settlement' || r.status !== 'settled') continue;
       const target =

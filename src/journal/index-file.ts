@@ -6,6 +6,7 @@ import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMP_MARK, unlinkQuietly } from '../config/atomic-write.js';
 import type * as FileLock from '../config/file-lock.js';
+import { redactText } from '../core/sinks.js';
 import { monthFiles, readRegularFile, refuseIrregular } from './journal-files.js';
 import { JournalIndex } from './journal-index.js';
 import { noProblems, readRecords } from './lines.js';
@@ -97,7 +98,9 @@ export function saveIndex(dir: string, index: JournalIndex, lock: Pick<typeof Fi
   // Ours from an earlier save, and those of writers killed between writing and renaming theirs.
   lock.removeStaleTempFiles(path);
   try {
-    writeFileSync(temp, index.serialize(), { mode: 0o600, flag: 'wx' });
+    // Its texts are the files' (store.ts indexes records as written); through the redactor all
+    // the same, as every byte of the journal: a key that reached it by another way is masked.
+    writeFileSync(temp, redactText(index.serialize()), { mode: 0o600, flag: 'wx' });
     unlinkQuietly(path);
     renameSync(temp, path);
   } catch (err) {

@@ -130,9 +130,10 @@ export function refuseIrregular(path: string): void {
  * Appends `text` (whole lines) to `path` with one write, creating it 0600 without following a
  * link. A torn last line (a writer killed mid-write) is ended with a newline first, so it stays
  * one damaged line and the new ones start clean. On any failure the file is cut back to its
- * old length. Returns the file's new size.
+ * old length. Returns the file's new size; `masked` is called when the redactor changed the text
+ * (a key in a record), before anything is written: the store then indexes what was written.
  */
-export function appendLines(path: string, text: string): number {
+export function appendLines(path: string, text: string, masked?: () => void): number {
   const fd = openSync(
     path,
     constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
@@ -141,7 +142,9 @@ export function appendLines(path: string, text: string): number {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw journalError(`${path} is not a regular file`);
-    let data = Buffer.from(redactText(text), 'utf8');
+    const safe = redactText(text);
+    if (safe !== text) masked?.();
+    let data = Buffer.from(safe, 'utf8');
     if (stat.size > 0) {
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, stat.size - 1);

@@ -76,6 +76,8 @@ export interface ReportScan {
   /** The origins of the forecasts in the selection, and how many forecasts the origin filter left out. */
   origins: Set<string | null>;
   leftOut: number;
+  /** The tiers and data delays the forecasts of the selection were recorded at, the most frequent first. */
+  tiers: Array<{ tier: string | null; delay_min: number | null }>;
 }
 
 /**
@@ -173,6 +175,9 @@ export function scanJournal(
   let last: number | undefined;
   const origins = new Set<string | null>();
   let leftOut = 0;
+  // Tier, then delay, to how many forecasts of the selection say so; `taken`: the last forecast read was.
+  const tiers = new Map<string | null, Map<number | null, number>>();
+  let taken = false;
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const accumulator = (tf: string) => {
     let a = accumulators.get(tf);
@@ -241,14 +246,25 @@ export function scanJournal(
       join(dir!, file),
       {
         forecast(origin, symbol, tf, ts, number) {
+          taken = false;
           if (!unfiltered && !passes(filter, origin, symbol, tf, ts)) {
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
             return;
           }
+          taken = true;
           origins.add(origin);
           // The first and last ts are taken from each series' times at the end: a double
           // written to this closure's variable here would be a new heap object per forecast.
           seriesOf(origin, symbol, tf, number).forecasts.add(ts);
+        },
+        tier(tier, delay) {
+          if (!taken) return;
+          let byDelay = tiers.get(tier);
+          if (!byDelay) {
+            byDelay = new Map();
+            tiers.set(tier, byDelay);
+          }
+          byDelay.set(delay, (byDelay.get(delay) ?? 0) + 1);
         },
         settlement(s, number) {
           if (!unfiltered && !passes(filter, s.origin, s.symbol, s.tf, s.ts)) return;
@@ -286,7 +302,11 @@ export function scanJournal(
   }
   const scores = new Map([...accumulators].map(([tf, a]) => [tf, { scores: a.result(), ...counts.get(tf)! }] as const));
   const symbols = [...new Set([...symbolsByTf.values()].flatMap((s) => [...s]))].sort();
-  return { symbols, symbolsByTf, first, last, problems, scores, origins, leftOut };
+  const recordedAt = [...tiers]
+    .flatMap(([tier, byDelay]) => [...byDelay].map(([delay_min, n]) => ({ tier, delay_min, n })))
+    .sort((a, b) => b.n - a.n)
+    .map(({ tier, delay_min }) => ({ tier, delay_min }));
+  return { symbols, symbolsByTf, first, last, problems, scores, origins, leftOut, tiers: recordedAt };
 }
 
 /** Timeframes in horizon order (1min, 5min, ..., 1h, ..., 1d), names the API does not use last. */

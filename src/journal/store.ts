@@ -30,6 +30,7 @@ import { scanForReport } from './fast-lines.js';
 import { catchUp, indexIdentity, inodeOf, loadIndex, readSavedIndex, rebuild, saveIndex } from './index-file.js';
 import { appendLines, failure, monthFiles, openJournalDir, refuseIrregular } from './journal-files.js';
 import type { JournalIndex, Series } from './journal-index.js';
+import { WrittenKeys, writtenRecord } from './written.js';
 import { monthEnd } from './months.js';
 import { noProblems, readRecords } from './lines.js';
 import {
@@ -326,14 +327,22 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
     if (t >= index.floor && (s === undefined || t >= s.floor)) return s?.times.has(t) === true;
     return olderKeys(file).has(key);
   };
+  // Records are known by the text the files hold: a key in a symbol or timeframe masked (written.ts).
+  const written = new WrittenKeys();
   return {
     dir,
     waitedMs,
-    hasForecast: (r) => known(index.series, seriesKey(r), r.ts, `${monthOfEpoch(r.ts)}.jsonl`, forecastKey(r)),
-    hasPrice: (r) => known(index.prices, priceSeriesKey(r), r.t, `${monthOfEpoch(r.t)}.jsonl`, priceKey(r)),
+    hasForecast: (r) => {
+      const w = written.of(r);
+      return known(index.series, seriesKey(w), w.ts, `${monthOfEpoch(w.ts)}.jsonl`, forecastKey(w));
+    },
+    hasPrice: (r) => {
+      const w = written.of(r);
+      return known(index.prices, priceSeriesKey(w), w.t, `${monthOfEpoch(w.t)}.jsonl`, priceKey(w));
+    },
     openForecasts: (origin, symbol) =>
       [...index.open.values()]
-        .filter((e) => e[0] === origin && e[1] === symbol)
+        .filter((e) => e[0] === written.text(origin) && e[1] === written.text(symbol))
         .map((e) => ({
           origin: e[0],
           symbol: e[1],
@@ -356,9 +365,15 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
       }
       for (const [file, list] of byFile) {
         const path = join(dir, file);
-        // The index had taken in all of the file (catchUp), and now this too.
-        index.files.set(file, appendLines(path, list.map((r) => lines?.get(r) ?? recordLine(r)).join('')));
-        for (const r of list) {
+        const text = list.map((r) => lines?.get(r) ?? recordLine(r));
+        // The index had taken in all of the file (catchUp), and now this too: as written, a
+        // record the redactor masked by its masked text.
+        let taken = list;
+        const size = appendLines(path, text.join(''), () => {
+          taken = list.map((r, i) => writtenRecord(text[i]!, r));
+        });
+        index.files.set(file, size);
+        for (const r of taken) {
           index.take(r);
           const keys = older.get(file);
           if (keys && r.kind === 'forecast') keys.add(forecastKey(r));

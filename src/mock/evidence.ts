@@ -2,7 +2,7 @@
 // settled forecast. The figures are chosen to exercise a client's gates: some timeframes are
 // mature, some early, `4h` nearly empty and `1d` empty (null rates), so every branch shows up.
 // The record grows with the clock, as a cumulative record does: every count of every timeframe
-// only ever goes up. The `shrink` fault rewrites it, dropping the losses of one timeframe.
+// only ever goes up; after 2026-11-22 12:00 UTC by every bar the emulator forecasts. The `shrink` fault rewrites it, dropping the losses of one timeframe.
 import {
   ACCURACY_TIMEFRAMES,
   FORECAST_TIMEFRAMES,
@@ -11,7 +11,7 @@ import {
   type Outcome,
 } from '../core/domain.js';
 import { wilsonInterval } from '../evidence/wilson.js';
-import { SYMBOLS, tfSeconds, type SymbolInfo } from './catalog.js';
+import { SYMBOLS, tfSeconds, type AssetClass, type SymbolInfo } from './catalog.js';
 import { engineForecast, POLICY_VERSION } from './forecasts.js';
 import { isoSeconds, meta, type MetaBody, type Tier } from './meta.js';
 import { priceAt, typicalMovePct } from './prices.js';
@@ -83,13 +83,45 @@ const GROWTH_ORIGIN_S = PROTOCOL_START_S - 2 * 365 * 86_400;
 const grownShare = (t: number): number =>
   t < PROTOCOL_START_S ? 0 : (t - GROWTH_ORIGIN_S) / (COHORT_SIZE_AT - GROWTH_ORIGIN_S);
 
+/**
+ * The share of a week a market is open (market-hours.ts): crypto always, FX and gold from
+ * Sunday 22:00 to Friday 22:00 UTC, US stocks and indices 6.5 hours on weekdays (holidays aside).
+ */
+const OPEN_SHARE: Record<AssetClass, number> = {
+  crypto: 1,
+  fx: 120 / 168,
+  metal: 120 / 168,
+  stock: 32.5 / 168,
+  index: 32.5 / 168,
+};
+
+/**
+ * Forecasts of `tf` settled per second after COHORT_SIZE_AT, by one symbol or by all: the
+ * service forecasts every bar of every timeframe a symbol carries while its market is open,
+ * and each forecast settles once its target time has passed. 4h and 1d are forecast no more
+ * (they come from older runs), so they settle nothing new.
+ */
+function settlingRate(tf: string, info: SymbolInfo | undefined): number {
+  if (!FORECAST_TIMEFRAMES.some(([name]) => name === tf)) return 0;
+  const symbols = info ? [info] : SYMBOLS;
+  let open = 0;
+  for (const s of symbols) if (s.timeframes.includes(tf)) open += OPEN_SHARE[s.assetClass];
+  return open / tfSeconds(tf);
+}
+
 function settledCount(seed: string, tf: string, info: SymbolInfo | undefined, t: number): number {
+  // Up to COHORT_SIZE_AT, the cohort as the docs and the suite show it: small samples that
+  // exercise the gates (some mature, some early, 4h nearly and 1d wholly empty); from then on
+  // it grows as a service that forecasts every bar does, so that a weekly check of new
+  // settlements passes on an honest week (docs/decisions/2026-12-02-emulator-settlement-volume.md).
+  const since = Math.max(0, t - COHORT_SIZE_AT);
+  const grown = Math.floor(settlingRate(tf, info) * since);
   const base = COHORT_SIZE[tf] ?? 0;
-  const all = Math.round(base * (0.92 + 0.16 * unit(seed, 'cohort', tf)) * grownShare(t));
-  if (!info) return all;
+  const all = Math.round(base * (0.92 + 0.16 * unit(seed, 'cohort', tf)) * grownShare(Math.min(t, COHORT_SIZE_AT)));
+  if (!info) return all + grown;
   // A timeframe the symbol is not forecast on has nothing settled; 4h and 1d come from older runs.
   const carried = info.timeframes.includes(tf) || !FORECAST_TIMEFRAMES.some(([name]) => name === tf);
-  return carried ? Math.round(all * info.share) : 0;
+  return carried ? Math.round(all * info.share) + grown : 0;
 }
 
 interface OutcomeCounts {

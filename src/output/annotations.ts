@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../core/context.js';
 import { appendToFile, redactText } from '../core/sinks.js';
+import { plainDecimal } from './format.js';
 import type { Output } from './io.js';
 import { clean, cleanBlock } from './sanitize.js';
 import { inGitHubActions, writeOwnCommand } from './workflow-commands.js';
@@ -84,6 +85,16 @@ export function verdictMarkdown(v: Verdict): string {
     : `**Verdict: failed** (exit 8). ${markdownText(v.subject)}: ${markdownText(v.problems.join('; '))}.`;
   return [head, '', ...v.lines.map((line) => `- ${markdownLine(line)}`)].join('\n').trimEnd();
 }
+
+/** Decimals of a step output's figure: the published rates' four. */
+const OUTPUT_DECIMALS = 4;
+
+/**
+ * A figure as a step output: the one rule for every command's (a rate fcast computed, as the
+ * total's, and one published alike: 4 decimals at most); a count as it is; missing or null, empty.
+ */
+export const outputFigure = (v: number | string | null | undefined): string =>
+  v === null || v === undefined ? '' : typeof v === 'number' ? plainDecimal(v, OUTPUT_DECIMALS) : v;
 
 /**
  * A step output's name from any text (a timeframe from the server): letters, digits, `_` and

@@ -14,17 +14,28 @@ interface MetaLike {
 
 /**
  * The closing lines of a table: disclaimer, attribution, tier and delay (the last three lines).
- * `text` makes server text fit to print (clean for a terminal, markdownText for Markdown).
+ * `text` makes server text fit to print (clean for a terminal, markdownText for Markdown);
+ * `recorded`, the tier and delay of what the table shows when they are not the response's own
+ * (the journal's forecasts, under a track record's attribution).
  */
-export function attributionFooter(out: Output, meta: unknown, text: (s: string) => string = clean): string {
+export function attributionFooter(
+  out: Output,
+  meta: unknown,
+  text: (s: string) => string = clean,
+  recorded?: { tier: string; delay: string },
+): string {
   if (meta === null || typeof meta !== 'object') return '';
   const m = meta as MetaLike;
   const lines: string[] = [];
   // The disclaimer may wrap on a narrow terminal; the attribution line is never cut (the licence).
   if (typeof m.disclaimer === 'string') lines.push(out.c.dim(wrapText(out, text(m.disclaimer))));
   if (typeof m.source === 'string') lines.push(`Source: ${text(m.source)}`);
-  const tier = typeof m.tier === 'string' ? text(m.tier) : 'unknown';
-  const delay = typeof m.data_delay_min === 'number' ? `data delayed ${m.data_delay_min} min` : 'data delay unknown';
+  const tier = recorded ? text(recorded.tier) : typeof m.tier === 'string' ? text(m.tier) : 'unknown';
+  const delay = recorded
+    ? recorded.delay
+    : typeof m.data_delay_min === 'number'
+      ? `data delayed ${m.data_delay_min} min`
+      : 'data delay unknown';
   lines.push(`Tier: ${tier} · ${delay}`);
   return lines.join('\n');
 }

@@ -61,7 +61,7 @@ export const MARK_COLUMN: Column = { header: '' };
 
 // Priorities: the higher, the sooner a narrow terminal drops the column.
 const COLUMNS: Column[] = [
-  { header: 'TF', maxWidth: 8 },
+  { header: 'TF', identity: true },
   { header: 'Dir', maxWidth: 9 },
   { header: 'Prob', align: 'right' },
   { header: 'Resolves', align: 'right' },

@@ -22,6 +22,17 @@ export function formatNumber(v: unknown, decimals = 2): string {
 }
 
 /**
+ * A figure for a program to read (a step output): at most `places` decimals, rounded as
+ * formatNumber rounds, without grouping or trailing zeros (`0.4864`, `0.55`, `742`).
+ */
+export function plainDecimal(v: number, places: number): string {
+  const { whole, fraction } = roundDecimal(Math.abs(v), places);
+  const kept = fraction.replace(/0+$/, '');
+  const sign = v < 0 && /[1-9]/.test(whole + kept) ? '-' : '';
+  return `${sign}${whole}${kept ? `.${kept}` : ''}`;
+}
+
+/**
  * Rounds half away from zero on the shortest decimal that reads back as the number (what
  * String() prints), as Intl does: 1.005 gives 1.01, where toFixed's exact binary gives 1.00.
  */

@@ -3,6 +3,7 @@
 import { createColors } from 'picocolors';
 import type { Env, IO } from '../core/context.js';
 import { reindentJson, stringifyJson } from './json.js';
+import { markdownDocument } from './markdown-document.js';
 import { clean, cleanBlock } from './sanitize.js';
 import type { FcastError } from '../core/errors.js';
 
@@ -23,13 +24,29 @@ export class Output {
     readonly io: IO,
     readonly color: boolean,
     readonly verbose: boolean,
-    view: { wide?: boolean; env?: Env } = {},
+    view: { wide?: boolean; env?: Env; markdown?: boolean } = {},
   ) {
-    this.c = createColors(color);
+    this.markdown = view.markdown === true;
+    // Markdown is read in a browser, never on this terminal: no colour, every column.
+    this.c = createColors(color && !this.markdown);
     this.tty = io.stdout.isTTY === true;
-    this.wide = view.wide === true;
+    this.wide = view.wide === true || this.markdown;
     const fromEnv = Number(view.env?.COLUMNS);
     this.envColumns = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
+  }
+
+  /**
+   * --format markdown: tables are Markdown tables (renderTable), and what `data` writes becomes a
+   * Markdown document: the text around them escaped, its lines kept as lines (markdown-document.ts).
+   */
+  readonly markdown: boolean;
+  /** Lines already Markdown (a table's rows), and whole texts a Markdown renderer wrote: written as they are. */
+  readonly markdownKept = { lines: new Set<string>(), texts: new Set<string>() };
+
+  /** `text`, Markdown already (a renderer of its own made it): `data` writes it as it is. */
+  markdownAsIs(text: string): string {
+    this.markdownKept.texts.add(text);
+    return text;
   }
 
   /** Whether stdout is a terminal: tables fit its width there, and keep every column when piped. */
@@ -44,9 +61,11 @@ export class Output {
     return own !== undefined && own > 0 ? own : (this.envColumns ?? 80);
   }
 
-  /** Data: a table or text block, newline-terminated. */
+  /** Data: a table or text block, newline-terminated; under --format markdown, as Markdown. */
   data(text: string): void {
-    this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    const shown =
+      this.markdown && !this.markdownKept.texts.delete(text) ? markdownDocument(text, this.markdownKept.lines) : text;
+    this.io.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
   /** A body as the server sent it. */
@@ -71,12 +90,17 @@ export class Output {
   /** Set by a watch: its board re-fits at every refresh, and the note would follow it out. */
   leftOutUntold = false;
 
+  /** How many columns the tables rendered since the last call left out, at most (a board says so itself). */
+  takeColumnsLeftOut(): number {
+    const n = this.leftOut;
+    this.leftOut = 0;
+    return n;
+  }
+
   /** One line on stderr saying how many columns a table left out, and how to see them; once. */
   leftOutNote(): void {
     if (this.leftOut === 0 || this.leftOutUntold) return;
-    const n = this.leftOut;
-    this.leftOut = 0;
-    this.note(`fcast: ${n} column${n === 1 ? '' : 's'} left out to fit; --wide shows them`);
+    this.note(`fcast: ${leftOutText(this.takeColumnsLeftOut())}`);
   }
 
   /**
@@ -143,3 +167,6 @@ export function errorLines(err: FcastError, verbose = false, opts: { hint?: bool
   const hint = opts.hint !== false && err.hint ? `  hint: ${clean(err.hint)}\n` : '';
   return `fcast: ${clean(message)}\n${hint}`;
 }
+
+/** What a view that left `n` columns out to fit says, on stderr or on the board. */
+export const leftOutText = (n: number): string => `${n} column${n === 1 ? '' : 's'} left out to fit; --wide shows them`;

@@ -28,6 +28,8 @@ export interface JournalReportView {
   notes: readonly string[];
   /** The meta of a track-record response, when the service's figures are shown: its attribution closes the table. */
   serviceMeta?: unknown;
+  /** The tiers and delays the reported forecasts were recorded at (the scan's), for the footer's tier line. */
+  recordedTiers?: ReadonlyArray<{ tier: string | null; delay_min: number | null }>;
   /** A bin of fewer forecasts is marked as a small sample (journal/score.ts's SMALL_SAMPLE). */
   smallSample: number;
 }
@@ -44,7 +46,7 @@ interface SummaryColumn {
 }
 
 const SUMMARY: SummaryColumn[] = [
-  { column: { header: 'TF' }, text: (t) => t.tf },
+  { column: { header: 'TF', identity: true }, text: (t) => t.tf },
   { column: { header: 'Settled', align: 'right' }, text: (t) => count(t.n_settled) },
   { column: { header: 'W/L/N', align: 'right', priority: 5 }, text: (t) => `${t.wins}/${t.losses}/${t.neutrals}` },
   { column: { header: 'Open', align: 'right', priority: 7 }, text: (t) => count(t.open) },
@@ -178,10 +180,38 @@ export function renderJournalReportTable(out: Output, view: JournalReportView): 
   }
   for (const note of view.notes) parts.push('', `note: ${clean(note)}`);
   if (view.serviceMeta !== undefined) {
-    const footer = attributionFooter(out, view.serviceMeta);
-    if (footer) parts.push('', 'Service figures from the published track record:', footer);
+    const footer = attributionFooter(out, view.serviceMeta, clean, recordedTier(view));
+    if (footer) parts.push('', serviceLine(view), footer);
   }
   return parts.join('\n');
+}
+
+/**
+ * What the footer's attribution is for: the Service columns, when a timeframe has the
+ * service's figures; else why none shows (the published record has none of these timeframes).
+ */
+function serviceLine(view: JournalReportView): string {
+  return view.report.timeframes.some((t) => t.service !== null)
+    ? 'Service figures from the published track record:'
+    : 'No service figures: the published track record has none of these timeframes.';
+}
+
+/**
+ * The footer's tier and delay: those the reported forecasts were recorded at (a track record
+ * is published keyless, so its own meta says `demo` of forecasts a free key was shown).
+ */
+function recordedTier(view: JournalReportView): { tier: string; delay: string } | undefined {
+  const tiers = view.recordedTiers;
+  if (!tiers || tiers.length === 0) return undefined;
+  const names = [...new Set(tiers.map((t) => t.tier ?? 'unknown'))];
+  const delays = [...new Set(tiers.map((t) => t.delay_min))]
+    .filter((d): d is number => d !== null)
+    .sort((a, b) => a - b);
+  const delay =
+    delays.length === 0
+      ? 'data delay unknown'
+      : `data delayed ${delays.length === 1 ? delays[0] : `${delays[0]}–${delays.at(-1)}`} min`;
+  return { tier: names.join(', '), delay };
 }
 
 /** A cell of a Markdown table, or any text in the Markdown: one line, rendering as the characters sent. */
@@ -213,10 +243,15 @@ export function renderJournalReportMarkdown(out: Output, view: JournalReportView
   }
   for (const note of view.notes) lines.push('', `**Note:** ${markdownCell(note)}`);
   if (view.serviceMeta !== undefined) {
-    const footer = attributionFooter(new Output(out.io, false, false, { wide: true }), view.serviceMeta, markdownLine);
+    const footer = attributionFooter(
+      new Output(out.io, false, false, { wide: true }),
+      view.serviceMeta,
+      markdownLine,
+      recordedTier(view),
+    );
     if (footer) lines.push('', footer.split('\n').join('\\\n'));
   }
-  return lines.join('\n');
+  return out.markdownAsIs(lines.join('\n'));
 }
 
 /**

@@ -15,20 +15,24 @@ const text = (v: unknown): string => (v === null || v === undefined ? DASH : Str
 export function renderJournalRows(out: Output, rows: readonly JournalRow[]): string {
   if (rows.length === 0) return out.c.dim('(no forecasts match)');
   const columns: Column[] = [
-    { header: 'Symbol' },
-    { header: 'TF' },
-    { header: 'Created (UTC)', priority: 4, whole: true },
+    // The row's identity: never cut (a narrow terminal loses columns instead).
+    { header: 'Symbol', identity: true },
+    { header: 'TF', identity: true },
+    { header: 'Created (UTC)', priority: 5, whole: true },
     { header: 'Target (UTC)', whole: true },
     { header: 'Call' },
     { header: 'p', align: 'right' },
-    { header: 'Anchor', align: 'right', priority: 5 },
-    { header: 'Status' },
+    { header: 'Anchor', align: 'right', priority: 6 },
+    // Said again by the outcome (a dash while open, the reason when unsettleable): it goes before the prices.
+    { header: 'Status', priority: 4 },
     { header: 'Close', align: 'right', priority: 3 },
-    { header: 'From', priority: 6 },
+    { header: 'From', priority: 7 },
     { header: 'Return', align: 'right', priority: 2 },
-    { header: 'Outcome' },
+    // An unsettleable record's reason is a sentence: on a terminal it ends in an ellipsis
+    // rather than push the prices out (the CSV and --wide keep it whole).
+    { header: 'Outcome', maxWidth: 20 },
     // Which service it came from (unknown: recorded before fcast kept origins); the first to go when narrow.
-    { header: 'Origin', priority: 7 },
+    { header: 'Origin', priority: 8 },
   ];
   const paintOutcome = (o: unknown) =>
     o === 'win' ? out.c.green : o === 'loss' ? out.c.red : o === 'neutral' ? out.c.dim : undefined;

@@ -65,7 +65,7 @@ export function renderOverview(
   const headline = headlineTimeframes(entries, asked);
   const columns: Column[] = [
     ...(marks ? [MARK_COLUMN] : []),
-    { header: 'Symbol', maxWidth: 12 },
+    { header: 'Symbol', identity: true },
     { header: 'Price', align: 'right' },
     // A narrow terminal drops the third headline timeframe first, then the 24h change.
     { header: '24h', align: 'right', priority: 5 },

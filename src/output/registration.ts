@@ -5,7 +5,7 @@ import { withAttribution } from './attribution.js';
 import { DASH } from './format.js';
 import type { Output } from './io.js';
 import { clean } from './sanitize.js';
-import { renderPairs, wrapText } from './table.js';
+import { displayWidth, renderPairs, textWidth, wrapText } from './table.js';
 import { isRecord, maxOf } from '../core/values.js';
 
 // Keys and values are the server's: cleaned here (renderPairs cleans the value as a whole, but
@@ -41,15 +41,27 @@ export function renderRegistrationDetails(out: Output, body: RegistrationView, s
     const limits = Object.entries(body.limits).map(([k, v]) => `${clean(k)} ${scalar(v)}`);
     pairs.push(['Limits', limits.length ? limits.join(' · ') : DASH]);
   }
+  const after: Array<[string, string]> = [['Saved', saved]];
+  const keyWidth = maxOf([...pairs, ...after].map(([k]) => displayWidth(k)).concat(displayWidth('Endpoints')));
+  let stacked: string[] = [];
   if (isRecord(body.endpoints)) {
-    const entries = Object.entries(body.endpoints).map(([k, v]): [string, unknown] => [clean(k), v]);
+    const entries = Object.entries(body.endpoints).map(([k, v]): [string, string] => [clean(k), scalar(v)]);
     const width = Math.min(MAX_KEY_PAD, maxOf(entries.map(([k]) => k.length)));
-    for (const [i, [k, v]] of entries.entries()) {
-      pairs.push([i === 0 ? 'Endpoints' : '', `${k.padEnd(width)}  ${scalar(v)}`]);
-    }
+    const beside = entries.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
+    // Each URL beside its name while every line fits; else each name on a line and its URL,
+    // whole, on the next (a URL is never broken, and never set apart from its name).
+    const room = textWidth(out) - keyWidth - 2;
+    if (beside.every((line) => displayWidth(line) <= room))
+      for (const [i, line] of beside.entries()) pairs.push([i === 0 ? 'Endpoints' : '', line]);
+    else stacked = [out.c.dim('Endpoints'), ...entries.flatMap(([k, v]) => [`  ${k}`, urlLine(out, v)])];
   }
-  pairs.push(['Saved', saved]);
-  lines.push(renderPairs(out, pairs));
+  lines.push(renderPairs(out, pairs, keyWidth), ...stacked, renderPairs(out, after, keyWidth));
 
   return withAttribution(out, lines.join('\n'), body.meta);
+}
+
+/** An endpoint's URL under its name: indented where it fits, else from the first column, whole. */
+function urlLine(out: Output, url: string): string {
+  const indented = `    ${url}`;
+  return displayWidth(indented) <= textWidth(out) ? indented : url;
 }

@@ -5,6 +5,7 @@
 // code block as it shows.
 import type { CallBin } from '../journal/score.js';
 import type { Colors } from './io.js';
+import { packLine } from './table.js';
 
 const LABEL_WIDTH = 5;
 
@@ -49,14 +50,26 @@ export function renderReliabilityChart(
     return `${label(r).padStart(LABEL_WIDTH - 1)} ${c.dim(tick)}${plot}`;
   });
   const axis = `${' '.repeat(LABEL_WIDTH)}${c.dim(`└${'─'.repeat(cols)}`)}`;
+  // Each tick label under its column of the plot: 0.0 from the first, 0.5 centred on the
+  // middle one, 1.0 ending at the last; the line is as wide as the plot's, never wider.
   const middle = Math.round((cols - 1) / 2);
-  const ticks = `${' '.repeat(LABEL_WIDTH + 1)}0.0${' '.repeat(Math.max(1, middle - 3))}0.5${' '.repeat(Math.max(1, cols - middle - 5))}1.0`;
+  const under = Array.from({ length: cols }, () => ' ');
+  const put = (at: number, text: string) => under.splice(at, text.length, ...text);
+  put(0, '0.0');
+  put(middle - 1, '0.5');
+  put(cols - 3, '1.0');
+  const ticks = `${' '.repeat(LABEL_WIDTH + 1)}${under.join('')}`;
   return [
     `${' '.repeat(LABEL_WIDTH - 1)}observed`,
     ...lines,
     axis,
     ticks,
     `${' '.repeat(LABEL_WIDTH + 1)}forecast probability of the call`,
-    `${' '.repeat(LABEL_WIDTH + 1)}● observed (○ n < ${size.smallSample})  │ 95% CI  · calibrated`,
+    // The legend on as many lines as keep it within the width.
+    ...packLine(
+      [`● observed (○ n < ${size.smallSample})`, '│ 95% CI', '· calibrated'],
+      size.width - LABEL_WIDTH - 1,
+      '  ',
+    ).map((line) => `${' '.repeat(LABEL_WIDTH + 1)}${line}`),
   ].join('\n');
 }

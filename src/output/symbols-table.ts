@@ -30,7 +30,7 @@ export function renderSymbols(out: Output, body: SymbolsList, nowSeconds: number
   const table = renderTable(
     out,
     [
-      { header: 'Symbol', maxWidth: 24 },
+      { header: 'Symbol', identity: true },
       { header: 'Timeframes', align: 'right', priority: 1 },
       { header: 'Newest forecast', priority: 2 },
       { header: 'Age', align: 'right' },

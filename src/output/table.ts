@@ -9,6 +9,8 @@
 // cleaned and measured once, widths are maxima, and no layout compares rows with each other
 // (cli-table3's did: docs/decisions/2026-11-22-table-printer-over-cli-table3.md).
 import type { Output } from './io.js';
+import { redactText } from '../core/sinks.js';
+import { markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 
 export type Align = 'left' | 'right';
@@ -27,6 +29,12 @@ export interface Column {
    * (`2026-11-27 09:…` says nothing), others give way or are left out first.
    */
   whole?: boolean;
+  /**
+   * The row's identity (a symbol, a timeframe): never cut, whatever `maxWidth` says; other
+   * columns are narrowed or left out first. Only a cell wider than the terminal by itself
+   * (no symbol is) is cut to it, as nothing is drawn wider than the terminal.
+   */
+  identity?: boolean;
   /**
    * A shorter header (`Rate` for `Win rate`), taken on a terminal where it makes the table fit
    * before the next column would go, or a cell be cut: a header wider than its values would
@@ -107,7 +115,23 @@ function prepare(cell: Cell | undefined): Prepared {
   return { text, width: displayWidth(text), paint: typeof cell === 'string' ? undefined : cell.paint };
 }
 
-/** Whether to fit the terminal: a TTY, and no --wide. */
+/**
+ * The cells with any key in them masked before they are measured and cut: the output boundary
+ * masks what is written, but a cell measured whole would be padded to the key's width, and a
+ * cell cut to the terminal could end in part of a key's spelling that the boundary no longer
+ * knows. One pass over the table's text finds whether any cell holds one (most hold none).
+ */
+function masked(cells: Prepared[][]): Prepared[][] {
+  const text = cells.map((row) => row.map((c) => c.text).join('\n')).join('\n');
+  if (redactText(text) === text) return cells;
+  return cells.map((row) =>
+    row.map((c) => {
+      const shown = redactText(c.text);
+      return shown === c.text ? c : { ...c, text: shown, width: displayWidth(shown) };
+    }),
+  );
+}
+
 /** Whether output is cut to the terminal: a TTY, unless --wide. */
 export const fitting = (out: Output): boolean => out.tty && !out.wide;
 
@@ -136,7 +160,9 @@ function layout(
     columns.map((c, i) => {
       let width = heads[i]!.width;
       for (const row of cells) width = Math.max(width, row[i]!.width);
-      return fit && c.maxWidth !== undefined ? Math.max(Math.min(width, c.maxWidth), heads[i]!.width, 1) : width;
+      return fit && c.maxWidth !== undefined && !c.identity
+        ? Math.max(Math.min(width, c.maxWidth), heads[i]!.width, 1)
+        : width;
     });
   let natural = naturalWith(headers);
   let shown = columns.map((_, i) => i).filter((i) => !(columns[i]!.wideOnly && out.tty && !out.wide));
@@ -165,8 +191,10 @@ function layout(
   }
   if (total(shown) > limit) shortFits();
   // Still too wide: narrow the widest column, one cell at a time, down to a floor, then below it;
-  // a whole column only when nothing else is left to narrow.
+  // a whole column only when nothing else is left to narrow; the row's identity never, unless
+  // it is wider than the terminal by itself.
   const widths = [...natural];
+  for (const i of shown) if (columns[i]!.identity) widths[i] = Math.min(widths[i]!, limit);
   for (const [floor, wholeToo] of [
     [MIN_WIDTH, false],
     [1, false],
@@ -176,7 +204,12 @@ function layout(
     while (over > 0) {
       let widest = -1;
       for (const i of shown)
-        if (widths[i]! > floor && (wholeToo || !columns[i]!.whole) && (widest < 0 || widths[i]! > widths[widest]!))
+        if (
+          widths[i]! > floor &&
+          !columns[i]!.identity &&
+          (wholeToo || !columns[i]!.whole) &&
+          (widest < 0 || widths[i]! > widths[widest]!)
+        )
           widest = i;
       if (widest < 0) break;
       widths[widest]!--;
@@ -198,11 +231,27 @@ function pad(cell: Prepared, width: number, align: Align, last: boolean): string
   return last ? painted : painted + fill;
 }
 
+/**
+ * The table as Markdown (--format markdown): every column, each cell escaped to render as the
+ * characters shown; its lines named to the output, which writes them as they are.
+ */
+function markdownTable(out: Output, columns: Column[], rows: Cell[][]): string {
+  const cell = (c: Cell | undefined) => markdownText(c === undefined ? '' : typeof c === 'string' ? c : c.text);
+  const lines = [
+    `| ${columns.map((c) => cell(c.header)).join(' | ')} |`,
+    `|${columns.map((c) => (c.align === 'right' ? '---:' : ':---')).join('|')}|`,
+    ...rows.map((row) => `| ${columns.map((_, i) => cell(row[i])).join(' | ')} |`),
+  ];
+  for (const line of lines) out.markdownKept.lines.add(line);
+  return lines.join('\n');
+}
+
 /** `indent`: the columns the caller puts before every line (a nested table), out of the width. */
 export function renderTable(out: Output, columns: Column[], rows: Cell[][], indent = 0): string {
+  if (out.markdown) return markdownTable(out, columns, rows);
   const headers = columns.map((c) => prepare(c.header));
   const shortHeaders = columns.map((c, i) => (c.short === undefined ? headers[i]! : prepare(c.short)));
-  const cells = rows.map((row) => columns.map((_, i) => prepare(row[i])));
+  const cells = masked(rows.map((row) => columns.map((_, i) => prepare(row[i]))));
   const { shown, widths, leftOut, short } = layout(out, columns, headers, shortHeaders, cells, indent);
   out.columnsLeftOut(leftOut);
   const line = (row: Prepared[], paint?: (s: string) => string) =>
@@ -218,10 +267,13 @@ export function renderTable(out: Output, columns: Column[], rows: Cell[][], inde
   return lines.join('\n');
 }
 
-/** `key  value` lines, keys padded to one width; on a terminal, long values end in an ellipsis. */
-export function renderPairs(out: Output, pairs: Array<[string, string]>): string {
+/**
+ * `key  value` lines, keys padded to one width (at least `keyWidth`, so that two blocks of
+ * pairs line up); a long value wraps at its column.
+ */
+export function renderPairs(out: Output, pairs: Array<[string, string]>, keyWidth = 0): string {
   const keys = pairs.map(([k]) => clean(k));
-  const width = Math.max(0, ...keys.map(displayWidth));
+  const width = Math.max(keyWidth, ...keys.map(displayWidth));
   // A long value wraps at its column rather than losing its end (a settlement rule cut short
   // says something else).
   return pairs
@@ -237,7 +289,8 @@ export function flowLine(out: Output, parts: Array<[plain: string, painted: stri
   if (!fitting(out)) return parts.map(([, p]) => p).join(sep);
   const fitted = parts.map(([plain, painted]): [string, string] => {
     if (displayWidth(plain) <= out.columns) return [plain, painted];
-    const cut = truncate(plain, out.columns);
+    // Masked before it is cut: the end of a key's spelling is no spelling the boundary knows.
+    const cut = truncate(redactText(plain), out.columns);
     return [cut, cut];
   });
   return packParts(fitted, out.columns, sep).join('\n');

@@ -65,7 +65,7 @@ const plainColumn = (
 });
 
 const RECORD_COLUMNS: FigureColumn[] = [
-  plainColumn({ header: 'TF' }, (r) => r.timeframe),
+  plainColumn({ header: 'TF', identity: true }, (r) => r.timeframe),
   plainColumn({ header: 'Settled', align: 'right' }, (r) => count(r.settled)),
   // Wins, losses and settled make the win rate checkable; Maturity is what --min-maturity gates
   // on: a narrow terminal keeps them whole and lets the others go. The rate itself goes last,
@@ -214,7 +214,7 @@ export function renderTrackRecordMarkdown(out: Output, view: TrackRecordView): s
     markdownLine,
   );
   if (footer) lines.push('', footer.split('\n').join('\\\n'));
-  return lines.join('\n');
+  return out.markdownAsIs(lines.join('\n'));
 }
 
 const fraction = (v: number | null | undefined): string => (v === null || v === undefined ? 'null' : v.toFixed(4));

@@ -5,9 +5,10 @@
 // one refresh; a failed refresh keeps the last good board, marked stale with its age.
 import type { Ctx, Writer } from '../core/context.js';
 import { InterruptedError } from '../core/errors.js';
+import { redactText } from '../core/sinks.js';
 import { MARK } from '../output/forecast-table.js';
 import { formatDuration } from '../output/format.js';
-import type { Output } from '../output/io.js';
+import { leftOutText, type Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import { displayWidth, truncate, withoutColour } from '../output/table.js';
 import { bodyAt, shownTimes } from './changes.js';
@@ -227,8 +228,8 @@ class BoardView {
     return now + (1000 - into);
   }
 
-  /** The last table rendered, and what it depended on. */
-  private rendered: { key: string; text: string } | undefined;
+  /** The last table rendered, what it depended on, and how many columns it left out to fit. */
+  private rendered: { key: string; text: string; leftOut: number } | undefined;
 
   /**
    * The command's table at `now`: each body moved on by the seconds since it arrived; marks
@@ -246,8 +247,9 @@ class BoardView {
     if (this.rendered?.key === key) return this.rendered.text;
     const shown = refresher.latest.flatMap((a) => (a ? [at(a, now)] : []));
     const marks = marked ? refresher.marks : undefined;
+    this.out.takeColumnsLeftOut();
     const text = shown.length === 0 ? '' : this.source.render(this.out, shown, nowS, marks).text;
-    this.rendered = { key, text };
+    this.rendered = { key, text, leftOut: this.out.takeColumnsLeftOut() };
     return text;
   }
 
@@ -269,8 +271,11 @@ class BoardView {
       const short = `${MARK.new} new  ${MARK.flipped} flipped  ${MARK.up}${MARK.down} price: since the last refresh`;
       bottom.push(c.dim(displayWidth(legend) <= columns ? legend : short));
     }
-    bottom.push(...this.status(now, columns, notice));
     const body = this.text(now, true);
+    // As a table says so on stderr: the board says which columns a narrow window cost it.
+    const leftOut = this.rendered?.leftOut ?? 0;
+    if (leftOut > 0) bottom.push(c.dim(truncate(leftOutText(leftOut), columns)));
+    bottom.push(...this.status(now, columns, notice));
     const lines = body === '' ? [] : body.split('\n');
     const room = Math.max(0, rows - top.length - bottom.length);
     const middle = clip(lines, room, (hidden) => c.dim(hiddenLines(hidden, columns)));
@@ -302,7 +307,14 @@ class BoardView {
     const width = (parts: string[]) => displayWidth(withoutColour(parts.join(' · ')));
     const fits = (parts: string[]) => width(parts) <= columns;
     const dot = c.dim(' · ');
-    const pick = (variants: string[][]) => (variants.find(fits) ?? variants.at(-1)!).join(dot);
+    // The longest wording that fits, parts given up by priority (the times, the wait's reason,
+    // then `r`, then `q`): a part goes whole, never cut mid-word.
+    const pick = (variants: string[][]) => {
+      const found = variants.find(fits);
+      return found ? found.join(dot) : truncate(withoutColour(variants.at(-1)!.join(' · ')), columns);
+    };
+    const [quit] = keys;
+    const deferredAt = this.deferred !== undefined && this.deferred > now ? `refresh at ${clock(this.deferred)}` : when;
     if (refresher.stale) {
       // Why the board is stale comes first, then the retry and the keys; on a narrow window the
       // times go, then the reason takes a line of its own (cut to the width), never left out.
@@ -317,11 +329,9 @@ class BoardView {
       ].find(fits);
       if (oneLine) return [oneLine.join(dot)];
       return [
-        c.yellow(truncate(why, columns)),
-        pick([
-          [...short, when, ...keys],
-          [when, ...keys],
-        ]),
+        // Masked before it is cut, as a table's cells are.
+        c.yellow(truncate(redactText(why), columns)),
+        pick([[...short, when, ...keys], [when, ...keys], [deferredAt, ...keys], [deferredAt, quit!], [deferredAt]]),
       ];
     }
     return [
@@ -330,6 +340,10 @@ class BoardView {
         [...said, ...short, when, ...keys],
         [...said, when, ...keys],
         [when, ...keys],
+        [...short, deferredAt, ...keys],
+        [deferredAt, ...keys],
+        [deferredAt, quit!],
+        [deferredAt],
       ]),
     ];
   }

@@ -53,12 +53,29 @@ describe('bounded messages', () => {
     expectExit(r, 2);
     const line = r.stderr.split('\n')[0]!;
     expect(line).toBe(
-      `fcast: HTTP 400 ${'c'.repeat(1000)}… (200 more characters; --verbose shows all): mfa_ag_0123...0123 ${'m'.repeat(1000 - key.length - 1)}… (4,048 more characters; --verbose shows all) (request id req_1)`,
+      // Masked before it is cut: the note counts what is left of the message once masked.
+      `fcast: HTTP 400 ${'c'.repeat(1000)}… (200 more characters; --verbose shows all): mfa_ag_0123...0123 ${'m'.repeat(1000 - 'mfa_ag_0123...0123'.length - 1)}… (4,019 more characters; --verbose shows all) (request id req_1)`,
     );
     const verbose = await run(url, ['cmd', 'macro', '--verbose']);
     expect(verbose.stderr).toContain(
       `fcast: HTTP 400 ${'c'.repeat(1200)}: mfa_ag_0123...0123 ${'m'.repeat(5000)} (request id req_1)\n`,
     );
     expect(verbose.stderr).not.toContain(key);
+  });
+
+  it('masks a key spelled across the cut: the message is redacted whole, then cut', async () => {
+    const key = `mfa_ag_${'0123456789abcdef0123'.repeat(2)}`;
+    for (const prefix of ['', 'a', 'ab']) {
+      // The base64 of the key after `prefix`, from 19 characters before the cut.
+      const b64 = Buffer.from(`${prefix}${key}`).toString('base64');
+      const detail = `${'d'.repeat(980)} ${b64}${' and more'.repeat(30)}`;
+      const url = await tampered.serve(() => ({ status: 404, body: { title: 'Not Found', detail } }));
+      const r = await run(url, ['predict', 'BTC/USD']);
+      expectExit(r, 4);
+      const line = r.stderr.split('\n')[0]!;
+      expect(line).toMatch(/… \(\d+ more characters; --verbose shows all\)$/);
+      const stable = b64.slice(Math.ceil((prefix.length * 8) / 6) + 1, -2);
+      for (let i = 0; i + 12 <= stable.length; i++) expect(line, prefix).not.toContain(stable.slice(i, i + 12));
+    }
   });
 });

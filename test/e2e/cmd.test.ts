@@ -107,9 +107,9 @@ describe('fcast cmd: checks before any request', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^fcast: unknown gateway command 'snapshott' \(did you mean snapshot\?\)/);
     // What no gateway command gives is still refused before the name is looked at.
-    const md = await emu.runWithKey(['cmd', 'snapshott', '--format', 'markdown']);
+    const md = await emu.runWithKey(['cmd', 'snapshott', '--format', 'jsonl']);
     expect(md.code).toBe(2);
-    expect(md.stderr).toMatch(/^fcast: cmd gives --format table, json, csv or tsv, not 'markdown'/);
+    expect(md.stderr).toMatch(/^fcast: cmd gives --format table, json, csv, tsv or markdown, not 'jsonl'/);
     expect(emu.server.requests).toHaveLength(0);
   });
 

@@ -183,10 +183,20 @@ describe('the bash script', () => {
 
   it('offers after --format the formats of the command it follows, every format before one', async () => {
     const script = await scriptFile('bash');
-    expect(bashComplete(script, ['fcast', 'demo', '--format', ''])).toEqual(['table', 'json', 'csv', 'tsv']);
+    expect(bashComplete(script, ['fcast', 'demo', '--format', ''])).toEqual([
+      'table',
+      'json',
+      'csv',
+      'tsv',
+      'markdown',
+    ]);
     expect(bashComplete(script, ['fcast', 'track-record', '--format', 'm'])).toEqual(['markdown']);
     expect(bashComplete(script, ['fcast', 'journal', 'export', '--format', ''])).toEqual(['csv', 'tsv', 'jsonl']);
-    expect(bashComplete(script, ['fcast', 'cmd', 'analyze', '--format', '=', ''])).toEqual(['table', 'json']);
+    expect(bashComplete(script, ['fcast', 'cmd', 'analyze', '--format', '=', ''])).toEqual([
+      'table',
+      'json',
+      'markdown',
+    ]);
     expect(bashComplete(script, ['fcast', '--format', ''])).toEqual([...OUTPUT_FORMATS]);
   });
 
@@ -268,7 +278,13 @@ describe('the zsh script', () => {
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf', ''])).toEqual([...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'accuracy', '--tf=1'])).toEqual(['compset -P *=', ...ACCURACY_TIMEFRAMES]);
     expect(zshComplete(script, ['fcast', 'predict', ''])).toEqual(CACHED);
-    expect(zshComplete(script, ['fcast', 'predict', '--format', ''])).toEqual(['table', 'json', 'csv', 'tsv']);
+    expect(zshComplete(script, ['fcast', 'predict', '--format', ''])).toEqual([
+      'table',
+      'json',
+      'csv',
+      'tsv',
+      'markdown',
+    ]);
     expect(zshComplete(script, ['fcast', 'predict', '--c'])).toEqual(
       expect.arrayContaining(['--candles', '--chart', '--json']),
     );

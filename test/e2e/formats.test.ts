@@ -134,7 +134,7 @@ describe('predict and demo', () => {
   it('--format nope, or a format the command does not give, is exit 2 before any request', async () => {
     for (const argv of [
       ['demo', '--format', 'nope'],
-      ['predict', 'BTC/USD', '--format', 'markdown'],
+      ['auth', 'status', '--format', 'markdown'],
       ['cmd', 'analyze', 'BTC/USD', '1h', '--format', 'csv'],
       ['discover', '--format', 'tsv'],
     ]) {

@@ -4,10 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExit, tempDir } from '../helpers/cli.js';
-import { useEmulator } from '../helpers/emulator.js';
+import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import { readOutputs } from '../helpers/github.js';
 
-const emu = useEmulator();
+// The clock stands at FIXED_NOW but where a test moves it (and puts it back).
+let clock = FIXED_NOW;
+const emu = useEmulator({ now: () => clock });
 const gate = ['accuracy', '--symbol', 'BTC/USD', '--min-settled', '500'];
 
 async function record(): Promise<
@@ -48,6 +50,43 @@ describe('GITHUB_OUTPUT', () => {
     }
     // The delimiter is GitHub's form, and random.
     expect(readFileSync(join(dir, 'out'), 'utf8')).toMatch(/^failures<<ghadelimiter_[0-9a-f-]{36}$/m);
+  });
+
+  it("writes every figure by one rule: the whole's rate, computed, to four decimals as the published ones", async () => {
+    const out = join(tempDir(), 'out');
+    const r = await emu.run(['track-record'], { env: { GITHUB_OUTPUT: out } });
+    expect(r.code, r.stderr).toBe(0);
+    const outputs = readOutputs(readFileSync(out, 'utf8'));
+    const body = JSON.parse((await emu.run(['track-record', '--json'])).stdout);
+    const { wins, losses } = body.totals;
+    // The total's rate as fcast computes it (wins over resolved), rounded half up at 4 decimals.
+    expect(outputs.win_rate).toBe(String(Math.round((wins / (wins + losses)) * 10_000) / 10_000));
+    const rates = Object.entries(outputs).filter(([name]) => name.startsWith('win_rate'));
+    expect(rates.length).toBeGreaterThan(5);
+    for (const [name, value] of rates) expect(value, name).toMatch(/^(?:|0|1|0\.\d{1,4})$/);
+
+    // The journal report's figures, by the same rule.
+    const data = tempDir();
+    // Forecasts recorded for an hour, settled two hours on.
+    const env = { FCAST_DATA_DIR: data };
+    try {
+      for (let step = 0; step < 4; step++, clock += 15 * 60_000)
+        expect((await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env, now: clock })).code).toBe(0);
+      clock += 2 * 3_600_000;
+      expect((await emu.runWithKey(['journal', 'settle'], { env, now: clock })).code).toBe(0);
+    } finally {
+      clock = FIXED_NOW;
+    }
+    const report = join(tempDir(), 'out');
+    const gated = await emu.run(['journal', 'report', '--offline', '--min-settled', '0'], {
+      env: { FCAST_DATA_DIR: data, GITHUB_OUTPUT: report },
+    });
+    expect(gated.code, gated.stderr).toBe(0);
+    const figures = Object.entries(readOutputs(readFileSync(report, 'utf8'))).filter(([name]) =>
+      /^(hit_rate|brier)_/.test(name),
+    );
+    expect(figures.filter(([name, value]) => name.startsWith('brier_') && value !== '').length).toBeGreaterThan(0);
+    for (const [name, value] of figures) expect(value, name).toMatch(/^(?:|\d+(?:\.\d{1,4})?)$/);
   });
 
   it('outside Actions: each failure a plain line, no workflow command; the outputs all the same', async () => {

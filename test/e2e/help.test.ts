@@ -198,6 +198,21 @@ describe('help', () => {
     },
   );
 
+  it("no help page shows commander's stock lines or Markdown: every command of the tree, every topic", async () => {
+    // The tree's own commands (commandPaths walks it), not a list kept by hand.
+    expect(paths.length).toBeGreaterThan(20);
+    const pages = [...[[], ...paths].map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t])];
+    // Commander's own help command and its option's wording (fcast's root has a help command of its own).
+    const STOCK = [/^\s+help \[command\]/m, /display help for command/];
+    const MARKDOWN = [/`/, /\*\*/, /\[[^\]]+\]\([^)]+\)/];
+    for (const argv of pages) {
+      const r = await runCli(argv, { env: { NO_COLOR: '1' } });
+      expect(r.code, argv.join(' ')).toBe(0);
+      for (const rule of [...STOCK, ...MARKDOWN])
+        expect(r.stdout, `fcast ${argv.join(' ')}: ${rule}`).not.toMatch(rule);
+    }
+  });
+
   it('matches the reviewed help text of every command', async () => {
     const texts: string[] = [];
     for (const path of [[], ...paths]) {

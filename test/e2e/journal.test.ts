@@ -484,6 +484,32 @@ describe('a recorded session, settled and reported', () => {
     expect(rows[0]![header!.indexOf('service.n_settled')]).toMatch(/^\d+$/);
   });
 
+  it("the footer: the tier the forecasts were recorded at, and the service line only over the service's figures", async () => {
+    const { env } = await settled();
+    // Recorded with a free key; the track record is published keyless (its own meta says demo).
+    const table = await emu.runWithKey(['journal', 'report', '--tf', '1min'], { env });
+    expectExit(table, 0);
+    const tail = table.stdout.trimEnd().split('\n').slice(-4);
+    expect(tail[0]).toBe('Service figures from the published track record:');
+    expect(tail.at(-1)).toBe('Tier: free · data delayed 15 min');
+    const md = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--format', 'markdown'], { env });
+    expect(md.stdout.trimEnd().split('\n').at(-1)).toBe('Tier: free · data delayed 15 min');
+    // A timeframe the track record does not publish: no service figures, and the line says why.
+    const none = await emu.runWithKey(['journal', 'report', '--tf', '10min'], { env });
+    expectExit(none, 0);
+    expect(none.stdout).not.toContain('Service figures from the published track record:');
+    expect(none.stdout).toContain('No service figures: the published track record has none of these timeframes.');
+    expect(none.stdout.trimEnd().split('\n').at(-1)).toBe('Tier: free · data delayed 15 min');
+    // Forecasts of the demo too (tier demo, an hour late): both named, the most recorded first.
+    const mixed = { ...env, FCAST_DATA_DIR: tempDir() };
+    expectExit(await emu.runWithKey(['predict', 'BTC/USD', '--record'], { env: mixed }), 0);
+    expectExit(await emu.run(['demo', '--record'], { env: mixed }), 0);
+    const reported = await emu.runWithKey(['journal', 'report'], { env: mixed });
+    expect(reported.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^Tier: (free, demo|demo, free) · data delayed 15–60 min$/,
+    );
+  });
+
   it('gates exit 8, listing each failure; a figure equal to its threshold passes', async () => {
     const { env } = await settled();
     const doc = JSON.parse(

@@ -101,3 +101,108 @@ describe('journal report --format markdown', () => {
     expect(md.render(r.stdout)).not.toMatch(/<(details|img|a|code|em|s|h1)\b/);
   });
 });
+
+/** The text of each cell of each table of a Markdown document, as a reader sees it. */
+function tableCells(markdown: string): string[][][] {
+  const tables: string[][][] = [];
+  let row: string[] | undefined;
+  let inCell = false;
+  for (const t of md.parse(markdown, {})) {
+    if (t.type === 'table_open') tables.push([]);
+    else if (t.type === 'tr_open') row = [];
+    else if (t.type === 'tr_close') tables.at(-1)!.push(row!);
+    else if (t.type === 'th_open' || t.type === 'td_open') inCell = true;
+    else if (t.type === 'th_close' || t.type === 'td_close') inCell = false;
+    else if (inCell && t.type === 'inline')
+      row!.push(
+        (t.children ?? [])
+          .filter((c) => c.type === 'text' || c.type === 'text_special')
+          .map((c) => c.content)
+          .join(''),
+      );
+  }
+  return tables;
+}
+
+/** A piped table's header and rows, its cells split where two spaces or more part them. */
+const pipedCells = (text: string): string[][] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim().split(/\s{2,}/));
+
+describe('--format markdown of every table view', () => {
+  // Text a table shows in its cells: a timeframe, a symbol (symbols' first column), an engine's label.
+  const CELLS = new Set(['tf', 'symbol', 'label_raw']);
+  let cellHostile: TamperedServer;
+  const data = tempDir();
+  beforeAll(async () => {
+    cellHostile = await serveForwarding(emu.server.url, (body) =>
+      rewriteStrings(body, (text, key) => (CELLS.has(key) || SHOWN.has(key) ? `${PAYLOAD} ${text}` : text)),
+    );
+    // A journal of each: `journal list` shows the records of the service it is pointed at.
+    for (const base of [emu.server.url, cellHostile.url]) {
+      const env = { FCAST_BASE_URL: base, FCAST_API_KEY: emu.server.testKey, FCAST_DATA_DIR: data };
+      expectExit(await runCli(['predict', 'BTC/USD', '--record'], { now: FIXED_NOW, env }), 0);
+    }
+  });
+  afterAll(async () => {
+    await cellHostile?.close();
+  });
+
+  const VIEWS: Array<[argv: string[], piped: boolean]> = [
+    [['predict', 'BTC/USD'], true],
+    [['predict', 'BTC/USD', 'ETH/USD'], false],
+    [['demo'], true],
+    [['symbols'], true],
+    [['verify', '1'], false],
+    [['cmd', 'macro'], false],
+    [['cmd', 'search', 'BTC'], false],
+    [['discover'], false],
+    [['journal', 'list'], false],
+    [['config', 'list'], false],
+  ];
+  const runOn = (argv: string[], base: string, extra: string[] = []) =>
+    runCli([...argv, ...extra], {
+      now: FIXED_NOW,
+      env: { FCAST_BASE_URL: base, FCAST_API_KEY: emu.server.testKey, FCAST_DATA_DIR: data },
+    });
+
+  it.each(VIEWS)(
+    '%j: a Markdown table of the cells shown, the attribution, no element the server made',
+    async (argv, piped) => {
+      const plain = await runOn(argv, emu.server.url, ['--format', 'markdown']);
+      expectExit(plain, 0);
+      const tables = tableCells(plain.stdout);
+      expect(tables.length, plain.stdout).toBeGreaterThan(0);
+      for (const table of tables) {
+        expect(table.length).toBeGreaterThan(1);
+        for (const row of table) expect(row).toHaveLength(table[0]!.length);
+      }
+      // The same cells as the table on a terminal (piped: every column).
+      if (piped) {
+        const table = await runOn(argv, emu.server.url);
+        const rows = pipedCells(table.stdout).filter((cells) => cells.length === tables[0]![0]!.length);
+        expect(tables[0]).toEqual(rows.slice(0, tables[0]!.length));
+      }
+      // The attribution, where the body carries it: the last lines, as the table ends.
+      if (/^Source: /m.test((await runOn(argv, emu.server.url)).stdout))
+        expect(md.render(plain.stdout)).toMatch(/Source: .*\n?.*Tier: \w+ · data delayed \d+ min/);
+
+      const evil = await runOn(argv, cellHostile.url, ['--format', 'markdown']);
+      expectExit(evil, 0);
+      expect(elements(evil.stdout)).toEqual(elements(plain.stdout));
+      expect(md.render(evil.stdout)).not.toMatch(/<(details|img|a|code|em|s|h1)\b/);
+    },
+  );
+
+  it('a cell holding markup renders as the characters sent', async () => {
+    const r = await runOn(['symbols'], cellHostile.url, ['--format', 'markdown']);
+    const cells = tableCells(r.stdout).flat(2);
+    const sent = PAYLOAD.replace(/\n/g, ' ');
+    expect(
+      cells.some((cell) => cell.startsWith(`${sent} `)),
+      cells.join('\n'),
+    ).toBe(true);
+  });
+});

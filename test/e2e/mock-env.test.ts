@@ -88,7 +88,7 @@ describe('fcast mock keeps the keys it issued', () => {
     const second = await serving(data);
     try {
       expect(second.stderr()).toContain(
-        `fcast mock: 1 key registered in earlier runs still work (kept in ${data}/mock/state.json; --fresh forgets them)\n`,
+        `fcast mock: 1 key registered in earlier runs still works (kept in ${data}/mock/state.json; --fresh forgets them)\n`,
       );
       const r = await runCli(['symbols'], { env: { FCAST_BASE_URL: second.url, FCAST_API_KEY: key } });
       expect(r.code).toBe(0);

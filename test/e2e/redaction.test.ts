@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExit, type RunResult, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { fetchBody, useTamperedServer } from '../helpers/tampered.js';
+import { fetchBody, rewriteStrings, serveForwarding, useTamperedServer } from '../helpers/tampered.js';
 
 const emu = useEmulator();
 
@@ -204,5 +204,57 @@ describe("keys in text the runner unescapes or a step output's name reshapes (Gi
     expectExit(r, 0);
     expect(JSON.parse(r.stdout.trim()).note).toBe('mfa_ag_0a1b...beef');
     expect(r.stdout).not.toContain(escaped);
+  });
+});
+
+describe('keys in a table cell cut to the terminal', () => {
+  const tampered = useTamperedServer();
+
+  it('are masked before the cell is measured and cut: no part of a spelling at the cut, no column padded to a key', async () => {
+    const body = await fetchBody<{ predictions: Record<string, { status: string; tf: string }> }>(
+      emu.server.url,
+      'api/agent/v1/demo.php',
+    );
+    // A timeframe named after the key.
+    const [first] = Object.keys(body.predictions);
+    body.predictions[`tf0-${ENV_KEY}`] = { ...body.predictions[first!]!, tf: `tf0-${ENV_KEY}` };
+    const url = await tampered.serve(() => ({ body }));
+    for (const columns of [60, 80, 160]) {
+      const r = await emu.run(['demo', '--no-color'], {
+        tty: true,
+        columns,
+        env: { FCAST_BASE_URL: url, FCAST_API_KEY: ENV_KEY },
+      });
+      expectExit(r, 0);
+      expectNoSecret(r, `demo at ${columns}`);
+      // The timeframe's column as wide as its masked text, not as the key.
+      const header = r.stdout.split('\n').find((l) => l.startsWith('TF'))!;
+      expect(header).toMatch(/^TF {2,}Dir/);
+      expect(header.indexOf('Dir')).toBeLessThanOrEqual('tf0-mfa_ag_0a1b...beef'.length + 4);
+    }
+  });
+
+  it("a cell cut to its column's width (a gateway name) shows no part of a spelling at the cut", async () => {
+    // The key's base64 after two other bytes: cut, it is no spelling the boundary knows.
+    const b64 = Buffer.from(`ab${emu.server.testKey}`).toString('base64');
+    const hostile = await serveForwarding(emu.server.url, (body) =>
+      rewriteStrings(body, (text, key) => (key === 'name' ? `x${b64}` : text)),
+    );
+    try {
+      for (const columns of [60, 80]) {
+        const r = await emu.runWithKey(['cmd', 'search', 'BTC', '--no-color'], {
+          tty: true,
+          columns,
+          env: { FCAST_BASE_URL: hostile.url },
+        });
+        expectExit(r, 0);
+        expect(r.stdout).toContain('…');
+        const stable = b64.slice(3, -2);
+        for (let i = 0; i + 12 <= stable.length; i++)
+          expect(r.stdout, `${columns}`).not.toContain(stable.slice(i, i + 12));
+      }
+    } finally {
+      await hostile.close();
+    }
   });
 });

@@ -3,7 +3,9 @@
 // the key the request carried, the gateway key and the proxy's password into the fields that
 // fcast shows, records or saves (meta.source, meta.tier, meta.disclaimer, a problem's detail,
 // the gateway's message), as written, upper-cased, URL-encoded in either case of hex, in base64
-// and base64url at each byte alignment, and a REST key's hex in groups of 4. Every byte of
+// and base64url at each byte alignment, a REST key's hex in groups of 4, and every character as
+// its `\u` escape (a string whose value is that text); and it names a forecast's timeframe after
+// the REST key (`tf0-mfa_ag_...`), which the journal keys a series by. Every byte of
 // stdout, stderr, $GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT, the journal's files and the files of
 // --save is then searched for 12 characters in a row of any of those spellings.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +26,16 @@ const base64 = (s: string, prefix: string, url: boolean) =>
 
 /** The spellings a hostile server echoes a secret in. */
 function spellings(secret: string): string[] {
-  const forms = [secret, secret.toUpperCase(), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase()];
+  // Every character as a \u escape: a string whose value is that text (JSON shows it doubled).
+  const escaped = [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const forms = [
+    secret,
+    secret.toUpperCase(),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).toLowerCase(),
+    escaped,
+    escaped.replaceAll('\\', '\\\\'),
+  ];
   for (const prefix of ['', 'a', 'ab']) for (const url of [false, true]) forms.push(base64(secret, prefix, url));
   const hex = secret.split('_ag_')[1];
   if (hex)
@@ -51,7 +62,22 @@ function expectNoSpelling(text: string, where: string, secrets: readonly string[
 
 const ECHOED = new Set(['source', 'tier', 'disclaimer', 'detail', 'message', 'title']);
 
-/** The body with every spelling of the secrets appended to the strings that fcast shows or records. */
+/**
+ * The body with every spelling of the secrets appended to the strings that fcast shows or
+ * records, and a forecast's timeframe named after the key the request carried (`tf0-mfa_ag_...`):
+ * the journal keys its series by it.
+ */
+function echoed(value: unknown, secrets: readonly string[], sent: string): unknown {
+  const body = echo(value, secrets) as { predictions?: Record<string, { tf?: string }> };
+  const predictions = body.predictions;
+  const first = predictions && Object.values(predictions)[0];
+  if (first && sent) {
+    const tf = `tf0-${sent}`;
+    predictions[tf] = { ...first, tf };
+  }
+  return body;
+}
+
 function echo(value: unknown, secrets: readonly string[], key?: string): unknown {
   if (Array.isArray(value)) return value.map((v) => echo(v, secrets));
   if (value && typeof value === 'object')
@@ -80,7 +106,7 @@ beforeAll(async () => {
       const text = await upstream.text();
       let body = text;
       try {
-        body = JSON.stringify(echo(JSON.parse(text), [sent, GATEWAY_KEY, PROXY_PASSWORD].filter(Boolean)));
+        body = JSON.stringify(echoed(JSON.parse(text), [sent, GATEWAY_KEY, PROXY_PASSWORD].filter(Boolean), sent));
       } catch {
         // Not JSON: as it came.
       }
@@ -116,6 +142,8 @@ describe('every sink, fed every spelling of every secret by a forwarding server'
     const runs: Array<[string[], number, string?]> = [
       [['predict', 'BTC/USD', '--record'], 0],
       [['predict', 'BTC/USD', '--record', '--json'], 0],
+      [['predict', 'BTC/USD', '--format', 'tsv'], 0],
+      [['track-record', '--format', 'csv'], 0],
       [['demo', '--format', 'csv'], 0],
       [['accuracy', '--tf', '1h', '--min-settled', '100000'], 8],
       [['accuracy', '--tf', '1h', '--format', 'markdown', '--min-settled', '100000'], 8],

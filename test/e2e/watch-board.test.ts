@@ -269,9 +269,11 @@ describe('the board', () => {
     await b.until('the board', shows('BTC/USD'));
     const lines = b.screen().lines();
     expect(lines.join('\n')).toMatch(/… \d+ more lines: a taller window shows them/);
-    expect(lines[12]).toMatch(/^Probabilistic forecasts/);
-    expect(lines[13]).toMatch(/^Source: /);
-    expect(lines[14]).toMatch(/^Tier: demo/);
+    expect(lines[11]).toMatch(/^Probabilistic forecasts/);
+    expect(lines[12]).toMatch(/^Source: /);
+    expect(lines[13]).toMatch(/^Tier: demo/);
+    // Above the status line, what the width left out, as a table says it on stderr.
+    expect(lines[14]).toMatch(/^\d+ columns? left out to fit; --wide shows them$/);
     expect(status(b.screen())).toMatch(/^updated /);
     // Narrower: the line about the hidden ones is worded to fit, not cut mid-word.
     b.terminal.columns = 60;

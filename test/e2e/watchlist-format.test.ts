@@ -55,25 +55,25 @@ describe('--format', () => {
   });
 
   it.each([
-    [['discover', '--format', 'csv'], "discover gives --format table or json, not 'csv'", 'discover'],
+    [['discover', '--format', 'csv'], "discover gives --format table, json or markdown, not 'csv'", 'discover'],
     [
       ['track-record', '--format', 'nope'],
       "track-record gives --format table, json, csv, tsv or markdown, not 'nope'",
       'track-record',
     ],
     [
-      ['config', 'list', '--format', 'markdown'],
-      "config list gives --format table or json, not 'markdown'",
-      'config list',
+      ['config', 'path', '--format', 'markdown'],
+      "config path gives --format table or json, not 'markdown'",
+      'config path',
     ],
     // A shell script or export lines are no JSON: asked for JSON, they say so instead of printing them.
     [['completion', 'bash', '--json'], "completion gives --format table, not 'json'", 'completion'],
     [['mock', '--json'], "mock gives --format table, not 'json'", 'mock'],
     // A slip of the fingers gets its likely meaning, as a mistyped value does everywhere else.
-    [['demo', '--format', 'cvs'], "demo gives --format table, json, csv or tsv, not 'cvs'; did you mean csv?", 'demo'],
+    [['demo', '--format', 'cvs'], "demo gives --format table, json, csv, tsv or markdown, not 'cvs'; did you mean csv?", 'demo'],
     [
       ['symbols', '--format', 'jsno'],
-      "symbols gives --format table, json, csv or tsv, not 'jsno'; did you mean json?",
+      "symbols gives --format table, json, csv, tsv or markdown, not 'jsno'; did you mean json?",
       'symbols',
     ],
   ])('%j is exit 2 before any request, naming the formats it gives', async (argv, message, path) => {

@@ -1,6 +1,9 @@
 // What a person sees on a terminal 60, 80 and 120 columns wide: every view fits, the least
 // useful columns go first, and the snapshots show what stays.
 import { describe, expect, it } from 'vitest';
+import { COMMAND_LIST } from '../../src/cli/command-list.js';
+import { SYMBOLS } from '../../src/mock/catalog.js';
+import { displayWidth } from '../../src/output/table.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const emu = useEmulator();
@@ -116,5 +119,56 @@ describe('fitting says what it left out, and keeps what a view needs', () => {
     expect(lines.slice(1)).toHaveLength(2);
     for (const line of lines.slice(1)) expect(line).toMatch(/^\S+\s+1h\s+\d{4}-\d\d-\d\d \d\d:\d\d\s/);
     expect(r.stderr).toMatch(/^fcast: \d columns left out to fit; --wide shows them\n$/);
+  });
+});
+
+/** Every symbol the emulator knows, with and without its slash (the gateway's BTCUSD). */
+const SYMBOL_NAMES = SYMBOLS.flatMap((s) => [s.symbol, s.symbol.replace('/', '')]);
+/** A symbol cut short: the start of one, then the ellipsis, where a cell begins. */
+const cutSymbol = (text: string): string | undefined =>
+  SYMBOL_NAMES.flatMap((name) =>
+    Array.from({ length: name.length - 1 }, (_, i) => `${name.slice(0, i + 1)}…`).filter((cut) =>
+      new RegExp(`(^|\\s)${cut.replace(/[/.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm').test(text),
+    ),
+  )[0];
+
+/** The words of a text, ellipses taken off: what a reader can find in it. */
+const words = (text: string) => new Set(text.split(/\s+/).map((w) => w.replace(/…$/, '')));
+
+describe('the rule of every table view: no symbol cut, nothing wider than the terminal, what is left out said', () => {
+  let journal: string;
+  const ALL: Array<[name: string, argv: string[]]> = [
+    ...VIEWS,
+    ...MORE_VIEWS,
+    ['config list', ['config', 'list']],
+    ['journal list', ['journal', 'list']],
+    ['journal report', ['journal', 'report', '--offline']],
+  ];
+  it('covers every command that prints a table', () => {
+    // Derived from the tree: each top-level command is in the list above, or prints no table.
+    const NO_TABLE = new Set(['register', 'auth', 'completion', 'doctor', 'mock', 'help', 'api', 'mcp']);
+    const covered = new Set(ALL.map(([, argv]) => argv[0]));
+    const missing = COMMAND_LIST.filter((c) => !c.hidden && !covered.has(c.name) && !NO_TABLE.has(c.name));
+    expect(missing.map((c) => c.name)).toEqual([]);
+  });
+
+  describe.each([60, 80, 160])('at %i columns', (columns) => {
+    it.each(ALL)('%s', async (_name, argv) => {
+      journal ??= (await emu.runWithKey(['predict', 'BTC/USD', 'ETH/USD', '--record'])).configDir;
+      const run = (width: number) =>
+        emu.runWithKey([...argv, '--no-color'], { tty: true, columns: width, configDir: journal });
+      const r = await run(columns);
+      expect(r.code, r.stderr).toBe(0);
+      const over = r.stdout.split('\n').filter((line) => displayWidth(line) > columns);
+      expect(over, `wider than ${columns}`).toEqual([]);
+      expect(cutSymbol(r.stdout), r.stdout).toBeUndefined();
+      // What a terminal wide enough shows and this one does not: a column left out (said), or a
+      // cell cut (an ellipsis). (Columns a terminal shows only with --wide are the view's choice.)
+      const wide = await run(1000);
+      const shown = words(r.stdout);
+      // (A chart is drawn to the width: its strokes are no words.)
+      const lost = [...words(wide.stdout)].filter((w) => !shown.has(w) && /[A-Za-z0-9]/.test(w));
+      if (lost.length > 0) expect(`${r.stdout}${r.stderr}`, lost.join(' ')).toMatch(/left out to fit|…/);
+    });
   });
 });

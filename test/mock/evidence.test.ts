@@ -234,4 +234,31 @@ describe('a record that grows with the clock', () => {
       );
     }
   });
+
+  it('settles every bar after 2026-11-22: a week adds what a service forecasting each bar settles', async () => {
+    const week = 7 * 86_400_000;
+    const from = Date.UTC(2026, 10, 22, 12) + 3 * week;
+    const byTf = (body: any) => new Map(body.results.map((r: any) => [r.timeframe, r.n_settled]));
+    const grown = async (query: string) => {
+      const before = byTf(await recordAt(from, query));
+      const after = byTf(await recordAt(from + week, query));
+      return (tf: string) => (after.get(tf) as number) - (before.get(tf) as number);
+    };
+    const all = await grown('');
+    const btc = await grown('?symbol=BTC/USD');
+    const spx = await grown('?symbol=SPX/USD');
+    for (const [tf] of FORECAST_TIMEFRAMES) {
+      if (!(ACCURACY_TIMEFRAMES as readonly string[]).includes(tf)) continue;
+      const bars = week / 1000 / tfSeconds(tf);
+      // Bitcoin trades all week: one settlement a bar, within rounding.
+      expect(Math.abs(btc(tf) - bars), tf).toBeLessThanOrEqual(1);
+      // Eight symbols, some closed part of the week: more than the three cryptos, fewer than eight every bar.
+      expect(all(tf), tf).toBeGreaterThan(3 * bars);
+      expect(all(tf), tf).toBeLessThan(8 * bars);
+    }
+    // The S&P 500 trades 6.5 hours a weekday: 32.5 of the week's 168 hours.
+    expect(Math.abs(spx('1h') - 32.5)).toBeLessThanOrEqual(1);
+    // No longer forecast: nothing new.
+    for (const tf of ['4h', '1d']) expect(all(tf), tf).toBe(0);
+  });
 });

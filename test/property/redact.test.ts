@@ -16,7 +16,8 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
   if (!spelled.includes('%')) return spelled;
   // 4. Each run of URL text holding an escape, read decoded (escapes are 3 or 6 characters,
   // as unescape reads them); where the reference masks something there, the stretch from the
-  // first change to the last goes out as the masks, everything else in it escaped again.
+  // first change to the last (widened to the masks' own letters) goes out as the masks,
+  // everything else in it escaped again.
   return spelled.replace(/[^\x00-\x20"'<>`\x7f]+/g, (run) => {
     if (!run.includes('%')) return run;
     const at: number[] = [];
@@ -37,6 +38,9 @@ function reference(secrets: readonly string[], text: string, revealed: string | 
     let tail = 0;
     while (tail < Math.min(masked.length, decoded.length) - head && masked.at(-1 - tail) === decoded.at(-1 - tail))
       tail++;
+    // The masks whole, as they read: none of their letters left in its escape.
+    while (head > 0 && /[A-Za-z0-9_-]/.test(masked[head - 1]!)) head--;
+    while (tail > 0 && /[A-Za-z0-9_-]/.test(masked.at(-tail)!)) tail--;
     const middle = masked.slice(head, masked.length - tail).replace(/<redacted>|[^A-Za-z0-9_\-*.]/g, (c) => {
       if (c.length > 1) return c;
       const code = c.charCodeAt(0);

@@ -6,6 +6,9 @@ import { renderForecastCharts, summarizeCandles } from '../../src/output/chart.j
 import { renderLineChart } from '../../src/output/line-chart.js';
 import { timeframeMinutes } from '../../src/core/domain.js';
 import { Output } from '../../src/output/io.js';
+import { renderReliabilityChart } from '../../src/output/reliability-chart.js';
+import { displayWidth } from '../../src/output/table.js';
+import { createColors } from 'picocolors';
 
 const BRAILLE = /[\u2801-\u28ff]/;
 const plot = (line: string) => line.slice(line.search(/[┤│]/) + 1);
@@ -242,5 +245,24 @@ describe('timeframeMinutes', () => {
       timeframeMinutes('1d'),
       timeframeMinutes('weekly'),
     ]).toEqual([15, 60, 1440, undefined]);
+  });
+});
+
+describe('renderReliabilityChart', () => {
+  it('is as wide as asked, never wider: the axis, its ticks, 1.0 under the last column of the plot', () => {
+    const bins = [
+      { lo: 0.4, hi: 0.5, n: 40, mean_p: 0.46, freq: 0.5, freq_ci95: [0.35, 0.65] as [number, number] },
+      { lo: 0.5, hi: 0.6, n: 10, mean_p: 0.55, freq: 0.6, freq_ci95: [0.3, 0.85] as [number, number] },
+    ];
+    for (const width of [40, 60, 61, 80, 120, 160]) {
+      const lines = renderReliabilityChart(createColors(false), bins, { width, height: 11, smallSample: 30 }).split(
+        '\n',
+      );
+      for (const line of lines) expect(displayWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+      const axis = lines.findIndex((l) => /└─+$/.test(l));
+      expect(displayWidth(lines[axis]!)).toBe(width);
+      expect(displayWidth(lines[axis + 1]!)).toBe(width);
+      expect(lines[axis + 1]).toMatch(/^ {6}0\.0 +0\.5 +1\.0$/);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSettledFloors } from '../../src/cmdutil/input.js';
 import { describeGateFailure } from '../../src/evidence/checks.js';
 import {
   evaluateGates,
@@ -86,6 +87,72 @@ describe('evaluateGates', () => {
   it('with no gate asked for, fails nothing, even a result with no timeframes', () => {
     expect(evaluateGates(body, {})).toEqual([]);
     expect(evaluatePeriodGates([], {})).toEqual([]);
+  });
+});
+
+describe('evaluatePeriodGates with a floor per timeframe', () => {
+  const change = (timeframe: string, settled: number) => ({
+    timeframe,
+    settled,
+    rate: 0.5,
+    interval: null,
+    appeared: false,
+  });
+  const week = [change('15min', 3700), change('1h', 929), change('6h', 155), change('4h', 0), change('1d', 0)];
+
+  it('holds each timeframe to its own floor, else the one for every timeframe, else none', () => {
+    const floors = { every: 20, timeframes: { '4h': 0, '1d': 0 } };
+    expect(evaluatePeriodGates(week, { minNewSettled: floors })).toEqual([]);
+    // The one floor for every timeframe fails the two that settle nothing.
+    expect(evaluatePeriodGates(week, { minNewSettled: 20 }).map((f) => f.timeframe)).toEqual(['4h', '1d']);
+    // Named alone: only those are gated; its failure shows the floor as typed.
+    expect(evaluatePeriodGates(week, { minNewSettled: { timeframes: { '1h': 1000, '6h': 50 } } })).toEqual([
+      { timeframe: '1h', gate: '--min-new-settled', field: 'new settlements', figure: 929, threshold: '1h=1000' },
+    ]);
+    // A floor equal to the figure passes.
+    expect(evaluatePeriodGates(week, { minNewSettled: { timeframes: { '6h': 155 } } })).toEqual([]);
+  });
+
+  it('fails a named timeframe the result lacks, unless its floor is 0', () => {
+    const only1h = [change('1h', 929)];
+    const failures = evaluatePeriodGates(only1h, { minNewSettled: { every: 20, timeframes: { '6h': 5, '1d': 0 } } });
+    expect(failures).toEqual([
+      { timeframe: '6h', gate: '--min-new-settled', field: 'new settlements', figure: undefined, threshold: '6h=5' },
+    ]);
+    expect(describeGateFailure(failures[0]!)).toBe(
+      'gate failed: 6h: not in the result, so nothing proves --min-new-settled 6h=5',
+    );
+    // No timeframes at all: the floor for every timeframe fails once, a named one by its name.
+    expect(
+      evaluatePeriodGates([], { minNewSettled: { every: 1, timeframes: { '6h': 5 } } }).map((f) => f.timeframe),
+    ).toEqual([undefined, '6h']);
+  });
+});
+
+describe('parseSettledFloors', () => {
+  it('reads a number, TF=N pairs or both; a timeframe in any spelling the API allows', () => {
+    expect(parseSettledFloors('20', '--min-new-settled')).toEqual({ every: 20, timeframes: {} });
+    expect(parseSettledFloors('20,4h=0,1D=0', '--min-new-settled')).toEqual({
+      every: 20,
+      timeframes: { '4h': 0, '1d': 0 },
+    });
+    expect(parseSettledFloors('60min=500', '--min-new-settled')).toEqual({ timeframes: { '1h': 500 } });
+  });
+
+  it('refuses (exit 2) an unknown timeframe, a count that is not a whole number, a repeat', () => {
+    const refused = (raw: string) => {
+      try {
+        parseSettledFloors(raw, '--min-new-settled');
+      } catch (err) {
+        return [(err as { exitCode: number }).exitCode, (err as Error).message];
+      }
+      return undefined;
+    };
+    expect(refused('20,7h=1')).toEqual([2, expect.stringMatching(/7h.*1min, 5min/)]);
+    expect(refused('1h=ten')).toEqual([2, "--min-new-settled 1h=N: N must be a whole number, got 'ten'"]);
+    expect(refused('1h=1,60min=2')).toEqual([2, "--min-new-settled: 1h is given twice in '1h=1,60min=2'"]);
+    expect(refused('20,30')).toEqual([2, "--min-new-settled: one number for every timeframe, got two in '20,30'"]);
+    expect(refused('-1')).toEqual([2, expect.stringMatching(/whole number/)]);
   });
 });
 

@@ -28,7 +28,10 @@ const ALLOWED: Record<string, [number, string]> = {
   'config/file-lock.ts': [2, 'lock files: a pid and a time, not output'],
   'completion/symbols-cache.ts': [1, 'the symbols cache: plain symbols only (isPlainSymbol), read back by TAB'],
   'journal/journal-files.ts': [1, "appendLines writes text passed through sinks' redactText (checked below)"],
-  'journal/index-file.ts': [1, 'the index (index.json): a cache of the month files, not output'],
+  'journal/index-file.ts': [
+    1,
+    "the index (index.json), a cache of the month files: its text passed through sinks' redactText (checked below)",
+  ],
   'journal/import.ts': [
     1,
     '`journal import -` copies stdin to a private temporary file (0600 in a 0700 directory) that it reads and removes: input, not output',
@@ -71,9 +74,10 @@ describe('the output boundary', () => {
     expect(counts).toEqual(Object.fromEntries(Object.entries(ALLOWED).map(([name, [n]]) => [name, n])));
   });
 
-  it("routes the journal's lines, the step summary and --save through the redactor", () => {
+  it("routes the journal's lines and index, the step summary and --save through the redactor", () => {
     const text = (name: string) => files.find((f) => f.name === name)!.text;
-    expect(text('journal/journal-files.ts')).toContain('Buffer.from(redactText(text)');
+    expect(text('journal/journal-files.ts')).toMatch(/const safe = redactText\(text\);[\s\S]*Buffer\.from\(safe, /);
+    expect(text('journal/index-file.ts')).toContain('writeFileSync(temp, redactText(index.serialize())');
     expect(text('output/annotations.ts')).toMatch(/appendToFile\(file, /);
     expect(text('cmdutil/evidence-command.ts')).toMatch(/saveFile\(saveTo, /);
   });

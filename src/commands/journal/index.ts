@@ -155,7 +155,7 @@ function list(journal: Command, app: App): void {
     )
     .action(
       action(app, async (run, opts: ListFlags) => (await import('./list.js')).list(run, opts), {
-        formats: ['table', 'json', 'csv', 'tsv'],
+        formats: ['table', 'json', 'csv', 'tsv', 'markdown'],
       }),
     );
 }

@@ -57,6 +57,7 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
     last: scan.last,
     notes,
     serviceMeta,
+    recordedTiers: scan.tiers,
     smallSample: SMALL_SAMPLE,
   };
   if (run.format === 'json') run.out.json(doc);

@@ -41,7 +41,7 @@ export const snapshotView: GatewayView = (raw, ctx) => {
   const table = renderTable(
     out,
     [
-      { header: 'Symbol' },
+      { header: 'Symbol', identity: true },
       { header: 'Name', priority: 2, maxWidth: 20 },
       { header: 'Class', priority: 3 },
       { header: 'Market' },
@@ -98,7 +98,7 @@ export const searchView: GatewayView = (raw, ctx: ViewContext) => {
       : renderTable(
           out,
           [
-            { header: 'Symbol' },
+            { header: 'Symbol', identity: true },
             { header: 'Name', priority: 2, maxWidth: 20 },
             { header: 'Class', priority: 3 },
             { header: 'Market' },

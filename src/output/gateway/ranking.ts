@@ -58,8 +58,8 @@ export const opportunitiesView: GatewayView = (raw, ctx) => {
           out,
           [
             right('#'),
-            { header: 'Symbol' },
-            { header: 'TF' },
+            { header: 'Symbol', identity: true },
+            { header: 'TF', identity: true },
             { header: 'Direction' },
             right('Score'),
             right('Confidence'),
@@ -105,7 +105,7 @@ function quoteTable(out: Output, title: string, quotes: ReadonlyArray<z.infer<ty
     out.c.bold(title),
     renderTable(
       out,
-      [{ header: 'Symbol' }, right('Last'), right('Change')],
+      [{ header: 'Symbol', identity: true }, right('Last'), right('Change')],
       quotes.map((q): Cell[] => [symbolText(q.symbol), priceText(q.last), changeCell(out, q.change_pct)]),
     ),
   ];

@@ -192,7 +192,7 @@ export const eventsView: GatewayView = (raw, ctx) => {
             { header: 'Event', maxWidth: 28 },
             { header: 'Impact', priority: 1 },
             { header: 'Starts', priority: 2 },
-            { header: 'Symbol', priority: 3 },
+            { header: 'Symbol', priority: 3, identity: true },
             { header: 'Kind', priority: 4 },
           ],
           data.events.map((e): Cell[] => [
