@@ -70,7 +70,11 @@ describe('--format', () => {
     [['completion', 'bash', '--json'], "completion gives --format table, not 'json'", 'completion'],
     [['mock', '--json'], "mock gives --format table, not 'json'", 'mock'],
     // A slip of the fingers gets its likely meaning, as a mistyped value does everywhere else.
-    [['demo', '--format', 'cvs'], "demo gives --format table, json, csv, tsv or markdown, not 'cvs'; did you mean csv?", 'demo'],
+    [
+      ['demo', '--format', 'cvs'],
+      "demo gives --format table, json, csv, tsv or markdown, not 'cvs'; did you mean csv?",
+      'demo',
+    ],
     [
       ['symbols', '--format', 'jsno'],
       "symbols gives --format table, json, csv, tsv or markdown, not 'jsno'; did you mean json?",

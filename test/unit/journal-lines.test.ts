@@ -313,7 +313,7 @@ describe('the fast path of the report', () => {
     const long = (length: number) => record('X'.repeat(length));
     const first = record('AAA/USD');
     // Where the long line starts: in the first chunk, or just where it ends.
-    const pad = ' '.repeat(CHUNK - first.length - 1) + '\n';
+    const pad = `${' '.repeat(CHUNK - first.length - 1)}\n`;
     for (const [name, length, before, read] of [
       ['2.5 chunks', 2 * CHUNK + CHUNK / 2, first, true],
       ['2.5 chunks at the edge', 2 * CHUNK + CHUNK / 2, first + pad, true],
