@@ -87,13 +87,13 @@ const NEUTRAL_BAND_PCT = 0.01;
 // The engines read the coming move (the emulator knows it: the price path is its own) through
 // noise, each with its own, and state what their reading implies for the three classes: the
 // chances of up, flat and down given it (both are calibrated). ia2 reads it through half ia3's
-// noise (ia3 reads ia2's reading, blurred), so its probabilities are sharper and score better;
-// ia3's noise is large enough that
-// its direction comes true 53-56% of the time at every horizon, as the emulator's published
-// track record says (mock/evidence.ts), so that a journal that settles these forecasts agrees
-// with the record the emulator publishes. Both know the typical size of a move over the
-// horizon and the neutral band, so both know when a flat close is likely (a calm pair over a
-// short horizon). docs/reference.md ("The engines") has what a long session shows.
+// noise (ia3 reads ia2's reading, blurred), so its probabilities are sharper and score better.
+// ia3's noise is as large as its calls must be poor: they come true as often as the emulator's
+// published track record says (mock/evidence.ts), so that a journal that settles these
+// forecasts agrees with the record the emulator publishes. Both know the typical size of a
+// move over the horizon and the neutral band, so both know when a flat close is likely (a calm
+// pair over a short horizon). docs/reference.md ("The engines") has what a long session shows,
+// docs/decisions/2026-12-02-emulator-engines.md why ia2 is the better of the two.
 const IA3_NOISE = 8;
 const IA2_NOISE = IA3_NOISE / 2;
 
