@@ -75,6 +75,14 @@ const entries: Entry[] = TEXTS.map((text, k): Entry => {
   return [forecast, (['open', 'settled', 'unsettleable'] as const)[k % 3]!, 10_100, text];
 });
 
+/** The journal's lines of November 2026, sorted, the key masked as an export shows it (it never carries one). */
+const linesOf = (data: string): string[] =>
+  readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
+    .sort();
+
 const summary = (file: string, format: string, added: string, there: number) =>
   `read          18 rows of ${file} (${format})\nadded         ${added}\nalready there ${there}\nskipped       0\n`;
 
@@ -119,12 +127,6 @@ describe.each(['csv', 'tsv', 'jsonl'] as const)('journal export --format %s', (f
     const symbols = (JSON.parse(list.stdout) as Array<{ symbol: string }>).map((r) => r.symbol);
     expect(symbols).toEqual(TEXTS.map((t) => (t === KEY ? 'mfa_ag_0123...cdef' : t)));
     // Line for line the same journal: every engine's field, and ia2's probabilities on each settlement.
-    const linesOf = (data: string) =>
-      readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
-        .sort();
     expect(linesOf(b)).toEqual(linesOf(a));
     expect(linesOf(b).filter((l) => l.includes('"kind":"settlement"') && l.endsWith('"p_flat":0.4456}}'))).toHaveLength(
       entries.filter(([f, status]) => status !== 'open' && f.ia2?.p_short !== null && f.ia2 !== null).length,
@@ -172,13 +174,7 @@ describe('journal export --format jsonl --prices', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stdout).toContain('added         18 forecasts, 12 settlements, 4 prices\n');
     expect((await exportOf(b)).stdout).toBe(first.stdout);
-    // Every line of the journal, prices too (but the masked key, which the export never carries).
-    const linesOf = (data: string) =>
-      readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
-        .sort();
+    // Every line of the journal, prices too.
     expect(linesOf(b)).toEqual(linesOf(a));
   }, 60_000);
 
