@@ -21,6 +21,9 @@
 //   fcast journal report varied  over a million forecasts of varied shape (50 symbols, three
 //                                timeframes, eight months, whole and 17-digit prices; goals
 //                                1.5 s, 300 MiB)
+//   fcast journal report engines over the million of `journal report 1M` with every engine
+//                                recorded (the larger lines of journal version 3), imported
+//                                alone (no recorders beside it); goals 1.5 s, 300 MiB
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
 // NODE_EXTRA_CA_CERTS slows every Node 20 start and would flatter every ratio (by how much:
 // docs/decisions/2026-11-25-shape-predicates-over-zod4.md).
@@ -149,6 +152,7 @@ if (!hasExecutable)
   console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
 
 const variedEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'varied') };
+const enginesEnv = { ...base, FCAST_BASE_URL: moving.url, FCAST_DATA_DIR: join(work, 'engines') };
 // BENCH_JOURNAL_RECORDS=N: a smaller journal, to try the journal cases quickly (the goals are for a million).
 const JOURNAL_RECORDS = Number(process.env.BENCH_JOURNAL_RECORDS ?? 1_000_000);
 const allCases = [
@@ -179,6 +183,7 @@ const allCases = [
   { name: 'journal: --record', args: [fcast, 'predict', 'BTC/USD', '--json', '--record'], env: journalEnv },
   { name: 'journal report 1M', args: [fcast, 'journal', 'report', '--offline', '--json'], env: journalEnv },
   { name: 'journal report varied', args: [fcast, 'journal', 'report', '--offline', '--json'], env: variedEnv },
+  { name: 'journal report engines', args: [fcast, 'journal', 'report', '--offline', '--json'], env: enginesEnv },
 ];
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
@@ -206,6 +211,8 @@ const absoluteGoals = [
   ['journal report 1M', 'rss', 300],
   ['journal report varied', 'ms', 1500],
   ['journal report varied', 'rss', 300],
+  ['journal report engines', 'ms', 1500],
+  ['journal report engines', 'rss', 300],
 ];
 const compared = allCases.filter((c) => /^(fcast demo|predict 20)/.test(c.name));
 for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
@@ -226,16 +233,22 @@ const pairs = allPairs.filter(([a, b]) => kept.has(a) && kept.has(b));
 const importMismatches = [];
 if (
   [...kept].some(
-    (name) => name.startsWith('journal:') || name.startsWith('journal report 1M') || name === 'journal report varied',
+    (name) =>
+      name.startsWith('journal:') ||
+      name.startsWith('journal report 1M') ||
+      name === 'journal report varied' ||
+      name === 'journal report engines',
   )
 ) {
   const { writeJournalExport } = await import('./bench-journal.js');
-  for (const [env, varied] of [
-    [journalEnv, false],
-    [variedEnv, true],
-  ]) {
-    const exported = join(work, varied ? 'varied-export.csv' : 'journal-export.csv');
-    writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000, { varied });
+  // Each journal only when a case kept reads it (BENCH_ONLY): an import of a million takes a minute.
+  for (const [env, varied, engines] of [
+    [journalEnv, false, false],
+    [variedEnv, true, false],
+    [enginesEnv, false, true],
+  ].filter(([env]) => cases.some((c) => c.env === env))) {
+    const exported = join(work, varied ? 'varied-export.csv' : engines ? 'engines-export.csv' : 'journal-export.csv');
+    writeJournalExport(exported, JOURNAL_RECORDS, JOURNAL_CLOCK / 1000, { varied, engines });
     const started = Date.now();
     // The export names no origin: its rows are the emulator's, as the records it is read beside.
     const importing = spawn(
@@ -274,14 +287,14 @@ if (
         if (code !== 0 || /not recorded/.test(err)) lost++;
       }
     };
-    const recorders = varied ? [] : symbols.slice(0, 8).map(recorder);
+    const recorders = varied || engines ? [] : symbols.slice(0, 8).map(recorder);
     await Promise.all([status, ...recorders]);
     if ((await status) !== 0) throw new Error(`journal import failed: ${stderr}`);
     const summary = JSON.parse(stdout);
     console.log(
-      `journal import of a ${JOURNAL_RECORDS.toLocaleString('en-US')}-row${varied ? ' varied' : ''} export: ${((Date.now() - started) / 1000).toFixed(1)} s (${summary.forecasts} forecasts, ${summary.settlements} settlements)`,
+      `journal import of a ${JOURNAL_RECORDS.toLocaleString('en-US')}-row${varied ? ' varied' : engines ? ' engines' : ''} export: ${((Date.now() - started) / 1000).toFixed(1)} s (${summary.forecasts} forecasts, ${summary.settlements} settlements)`,
     );
-    if (!varied) {
+    if (!varied && !engines) {
       console.log(
         `  beside 8 recorders: ${waits.length} runs, the longest wait for the lock ${Math.max(0, ...waits)} ms, ${lost} not recorded\n`,
       );
@@ -368,7 +381,7 @@ function check(outputs) {
     const own = name.replace(/ \[[^\]]*\]$/, '');
     if (own !== name && has(own) && out !== outputs[own]) mismatches.push(`${name} differs from ${own}`);
   }
-  for (const name of ['journal report 1M', 'journal report varied']) {
+  for (const name of ['journal report 1M', 'journal report varied', 'journal report engines']) {
     if (!has(name)) continue;
     const report = JSON.parse(outputs[name]);
     const total = report.timeframes.reduce((s, t) => s + t.n_settled + t.open + t.unsettleable, 0);

@@ -2,7 +2,9 @@
 // order) is read straight from its bytes, fast enough for a report over a million forecasts
 // (about two million lines) in well under the 3 s the contract allows:
 // - the few fields a report needs are read, numbers parsed the way JSON.parse does
-//   (decimal.ts), and the line must end its object (a line cut short never does);
+//   (decimal.ts), and the line must end its object (a line cut short never does); lines of
+//   this version and of version 2 (ia3-only, which a journal kept before the engines holds in
+//   millions) alike; ia2's probabilities, last on a settlement line, only when asked for;
 // - any other line (a field out of order, an escape in a string, an exponent, null) is parsed
 //   in full with JSON.parse and checked like every line (lines.ts). On the lines fcast writes
 //   the two agree value for value (test/unit/journal-lines.test.ts); the fast path does not
@@ -11,7 +13,7 @@
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import { longDecimal, MAX_EXACT, POW10 } from './decimal.js';
 import { forEachLine, parseLine, type ReadProblems } from './lines.js';
-import { JOURNAL_VERSION, type SettlementRecord } from './record.js';
+import { ia2Probabilities, JOURNAL_VERSION, type Probabilities, type SettlementRecord } from './record.js';
 
 /** What a report needs of a settlement line. */
 export interface ScoredLine {
@@ -28,10 +30,15 @@ export interface ScoredLine {
   anchor_price: number | null;
   /** NaN unless settled. */
   settle_price: number;
+  /**
+   * ia2's probabilities, when the visitor asks for the engines (ReportVisitor.engines) and the
+   * line holds them; else null (a line of version 1 or 2 never does).
+   */
+  ia2: Probabilities | null;
 }
 
 /** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
-export function scoredLine(r: SettlementRecord): ScoredLine {
+export function scoredLine(r: SettlementRecord, engines = false): ScoredLine {
   return {
     origin: r.origin,
     symbol: r.symbol,
@@ -44,6 +51,7 @@ export function scoredLine(r: SettlementRecord): ScoredLine {
     p_flat: r.p_flat,
     anchor_price: r.anchor_price,
     settle_price: r.status === 'settled' ? r.settle_price : Number.NaN,
+    ia2: engines ? (ia2Probabilities(r) ?? null) : null,
   };
 }
 
@@ -59,20 +67,26 @@ export interface ReportVisitor {
   price?(origin: string | null, symbol: string, t: number): void;
   /** The tier and data delay of the forecast just handed to `forecast`, for a reader that wants them (a report's footer). */
   tier?(tier: string | null, delayMin: number | null): void;
+  /**
+   * Whether settlements should carry ia2's probabilities (ScoredLine.ia2), read from the end of
+   * the line (a comparison of the engines wants them; the report does not, and is spared it).
+   */
+  readonly engines?: boolean;
 }
 
 const TIER = Buffer.from('"tier":', 'latin1');
 const DELAY = Buffer.from('"delay_min":', 'latin1');
 
 /**
- * A forecast line's tier and delay, from `"tier":` to the end of `"delay_min"`'s value, read
+ * A forecast line's tier and delay, from `"tier":` to the end of `"delay_min"`'s value, parsed
  * once per distinct run of bytes: a file holds one or two (every line of a run says `free` and
- * 15), so most lines cost a search back from the line's end and a compare of a few bytes.
+ * 15), so most lines cost a forward search from the forecast's time and a compare of a few
+ * bytes. The search starts after `ts`, where no server text but the escaped direction stands
+ * before the tier (a JSON string never holds a bare `"tier":`), and the engines after it are
+ * never reached.
  */
 class TierReader {
   private raw: Buffer = Buffer.alloc(0);
-  /** Where the last tier began, counted back from its line's end. */
-  private fromEnd = 0;
   tier: string | null = null;
   delay: number | null = null;
 
@@ -84,23 +98,19 @@ class TierReader {
     return next === 44 || next === 125;
   }
 
-  /** Reads the line `buf[start, end)`: its tier and delay, null when it holds none. */
-  read(buf: Buffer, start: number, end: number): void {
-    // Lines of one run end alike (the times after the delay have as many digits): the bytes
-    // where the last line's tier began, compared first, spare the search.
-    if (this.raw.length > 0 && end - this.fromEnd >= start && this.sameAt(buf, end - this.fromEnd)) return;
-    const a = buf.lastIndexOf(TIER, end);
-    const d = a < start ? -1 : buf.indexOf(DELAY, a);
+  /** Reads the forecast line `buf[from, end)` (from: after its ts): its tier and delay, null when it holds none. */
+  read(buf: Buffer, from: number, end: number): void {
+    const a = buf.indexOf(TIER, from);
+    const d = a < 0 || a >= end ? -1 : buf.indexOf(DELAY, a);
     if (d < 0 || d >= end) {
       this.tier = null;
       this.delay = null;
       this.raw = Buffer.alloc(0);
       return;
     }
+    if (this.raw.length > 0 && this.sameAt(buf, a)) return;
     let e = d + DELAY.length;
     while (e < end && buf[e] !== 44 && buf[e] !== 125) e++;
-    this.fromEnd = end - a;
-    if (this.raw.length === e - a && this.sameAt(buf, a)) return;
     this.raw = Buffer.from(buf.subarray(a, e));
     try {
       const o = JSON.parse(`{${this.raw.toString('utf8')}}`) as { tier?: unknown; delay_min?: unknown };
@@ -124,9 +134,36 @@ function literalOf(b: Buffer): Literal {
   for (let k = 0; k < words.length; k++) words[k] = b.readInt32LE(4 * k);
   return { bytes: b, words };
 }
-const FORECAST_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"forecast","origin":`);
-const SETTLEMENT_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"settlement","origin":`);
-const PRICE_HEAD = bytes(`{"v":${JOURNAL_VERSION},"kind":"price","origin":`);
+/**
+ * The versions whose lines the fast path reads: 2 (ia3-only, from before the journal kept every
+ * engine) and this one, whose lines are version 2's fields with the engines after them. A
+ * version is one digit, so the kind's first letter is the line's sixteenth byte either way.
+ */
+const FAST_VERSIONS = [2, JOURNAL_VERSION] as const;
+const heads = (kind: string): Literal[] => FAST_VERSIONS.map((v) => bytes(`{"v":${v},"kind":"${kind}","origin":`));
+const FORECAST_HEADS = heads('forecast');
+const SETTLEMENT_HEADS = heads('settlement');
+const PRICE_HEADS = heads('price');
+/** The head of a line's version (its sixth byte, the digit), or undefined when the fast path does not read it. */
+const headOf = (list: Literal[], digit: number): Literal | undefined =>
+  digit === 48 + JOURNAL_VERSION ? list[1] : digit === 50 ? list[0] : undefined;
+const IA2_HEAD = bytes(',"ia2":');
+const IA2_NULL_END = bytes(',"ia2":null}');
+const IA3_NULL_END = bytes(',"ia3":null}');
+const IA2_P_LONG = bytes('{"p_long":');
+
+/**
+ * Whether the line's last bytes end a record of its version, as a line cut short by a crash
+ * never does. A version 2 record is flat: only its last byte is a '}'. A version 3 record ends
+ * with its last engine (a forecast's ia3, a settlement's ia2): `}}` (that object's end, then
+ * the record's: no other two braces meet in a line) or that engine's `,"iaN":null}`.
+ */
+function endsRecord(buf: Buffer, end: number, version: number, nullEnd: Literal): boolean {
+  if (buf[end - 1] !== 125) return false;
+  if (version === 50 || buf[end - 2] === 125) return true;
+  const n = nullEnd.bytes.length;
+  return end - n >= 0 && sameBytes(nullEnd.bytes, buf, end - n, end);
+}
 const SYMBOL = bytes(',"symbol":"');
 const NULL = bytes('null');
 const QUOTE = bytes('"');
@@ -495,6 +532,41 @@ export function scanForReport(
     p_flat: 0,
     anchor_price: 0,
     settle_price: Number.NaN,
+    ia2: null,
+  };
+  const engines = visitor.engines === true;
+  /** What ScoredLine.ia2 points at when a line holds ia2's probabilities: one object, rewritten per line. */
+  const ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
+  /**
+   * ia2's probabilities from a settlement line's end (they are its last field): `,"ia2":null}`,
+   * or `,"ia2":{"p_long":…,"p_short":…,"p_flat":…}}`, found from the line's last '{' (the
+   * object holds none, and nothing after the field does); false when the end is not so.
+   */
+  const readIa2 = (buf: Buffer, end: number): boolean => {
+    const nullAt = end - IA2_NULL_END.bytes.length;
+    if (buf[end - 2] === 108) {
+      c.pos = nullAt;
+      c.literal(IA2_NULL_END);
+      return c.ok;
+    }
+    let brace = end - 2;
+    const floor = c.pos;
+    while (brace > floor && buf[brace] !== 123) brace--;
+    c.pos = brace - IA2_HEAD.bytes.length;
+    if (c.pos < floor) return false;
+    c.literal(IA2_HEAD);
+    c.literal(IA2_P_LONG);
+    c.number();
+    ia2.p_long = c.value;
+    c.literal(P_SHORT);
+    c.number();
+    ia2.p_short = c.value;
+    c.literal(P_FLAT);
+    c.number();
+    ia2.p_flat = c.value;
+    if (!c.ok || c.pos !== end - 2 || buf[end - 2] !== 125) return false;
+    scored.ia2 = ia2;
+    return true;
   };
   /** Origin, symbol, timeframe and `,"ts":` of a forecast or settlement line, through the last head when they repeat it. */
   const head = (start: number, repeats: boolean): boolean => {
@@ -521,14 +593,16 @@ export function scanForReport(
   };
   const fast = (buf: Buffer, start: number, end: number): boolean => {
     c.reset(buf, start, end);
+    const version = buf[start + 5]!;
     if (buf[start + 15] === 102) {
-      c.literal(FORECAST_HEAD);
+      const lit = headOf(FORECAST_HEADS, version);
+      if (lit === undefined) return false;
+      c.literal(lit);
       // A forecast seldom repeats the head before it (a settlement, of the series before): not tried.
       if (!c.ok || !head(start, false)) return false;
       c.number();
       const ts = c.value;
-      // Only the last byte of a flat record is a '}': a line cut short by a crash never ends in one.
-      if (!c.ok || !isEpoch(ts) || buf[end - 1] !== 125) return false;
+      if (!c.ok || !isEpoch(ts) || !endsRecord(buf, end, version, IA3_NULL_END)) return false;
       visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries);
       if (visitor.tier) {
         tiers.read(buf, c.pos, end);
@@ -537,7 +611,9 @@ export function scanForReport(
       return true;
     }
     if (buf[start + 15] === 115) {
-      c.literal(SETTLEMENT_HEAD);
+      const lit = headOf(SETTLEMENT_HEADS, version);
+      if (lit === undefined) return false;
+      c.literal(lit);
       if (!c.ok || !head(start, true)) return false;
       scored.origin = c.headOrigin;
       scored.symbol = c.headSymbol;
@@ -577,12 +653,16 @@ export function scanForReport(
         scored.settle_price = Number.NaN;
       }
       // The rest of the line is not read: it must still end the object for the line to be one.
-      if (buf[end - 1] !== 125) return false;
+      if (!endsRecord(buf, end, version, IA2_NULL_END)) return false;
+      scored.ia2 = null;
+      if (engines && version !== 50 && !readIa2(buf, end)) return false;
       visitor.settlement(scored, c.headSeries);
       return true;
     }
     if (buf[start + 15] === 112) {
-      c.literal(PRICE_HEAD);
+      const lit = headOf(PRICE_HEADS, version);
+      if (lit === undefined) return false;
+      c.literal(lit);
       if (!visitor.price) return c.ok && buf[end - 1] === 125;
       const origin = c.textOrNull();
       c.literal(SYMBOL);
@@ -612,7 +692,7 @@ export function scanForReport(
         visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
         visitor.tier?.(r.tier, r.delay_min);
       } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
-      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r), -1);
+      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r, engines), -1);
     },
     () => problems.torn++,
   );

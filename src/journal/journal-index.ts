@@ -4,7 +4,7 @@
 // brings it up to date with the files under store.ts's lock (every writer first takes in what
 // the files hold beyond it), and rebuilds it when it is missing, damaged or outrun.
 import { isRecord } from '../core/values.js';
-import { forecastKey, priceSeriesKey, seriesKey, type JournalRecord } from './record.js';
+import { forecastKey, ia2Probabilities, priceSeriesKey, seriesKey, type JournalRecord } from './record.js';
 
 // 2: keys by origin (journal version 2); 3: a tab or backslash in a key's part escaped
 // (record.ts), so that two series never share a key. An index of an older version is rebuilt.
@@ -18,7 +18,11 @@ const KEEP_KEYS_MIN = 8;
 const KEEP_OPEN_S = 2 * 3600;
 const KEEP_OPEN_MAX = 2_000;
 
-/** A forecast the index keeps open: what a settlement repeats, in a compact form. */
+/**
+ * A forecast the index keeps open: what a settlement repeats, in a compact form; ia2's three
+ * probabilities last, when the forecast has them (none in an index saved before the journal
+ * kept every engine: its open forecasts were ia3-only).
+ */
 type OpenEntry = [
   origin: string | null,
   symbol: string,
@@ -30,6 +34,9 @@ type OpenEntry = [
   p_long: number,
   p_short: number,
   p_flat: number,
+  ia2_p_long?: number,
+  ia2_p_short?: number,
+  ia2_p_flat?: number,
 ];
 
 export interface Series {
@@ -123,7 +130,7 @@ export class JournalIndex {
       if (r.ts < this.floor) return;
       const s = this.seriesOf(this.series, seriesKey(r));
       if (r.ts >= s.floor) s.times.add(r.ts);
-      this.open.set(forecastKey(r), [
+      const entry: OpenEntry = [
         r.origin,
         r.symbol,
         r.tf,
@@ -134,7 +141,10 @@ export class JournalIndex {
         r.p_long,
         r.p_short,
         r.p_flat,
-      ]);
+      ];
+      const ia2 = ia2Probabilities(r);
+      if (ia2) entry.push(ia2.p_long, ia2.p_short, ia2.p_flat);
+      this.open.set(forecastKey(r), entry);
     } else if (r.kind === 'price') {
       if (r.t < this.floor) return;
       const s = this.seriesOf(this.prices, priceSeriesKey(r));
@@ -184,7 +194,7 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 function isOpenEntry(e: unknown): e is OpenEntry {
   return (
     Array.isArray(e) &&
-    e.length === 10 &&
+    (e.length === 10 || (e.length === 13 && isNumber(e[10]) && isNumber(e[11]) && isNumber(e[12]))) &&
     (e[0] === null || typeof e[0] === 'string') &&
     typeof e[1] === 'string' &&
     typeof e[2] === 'string' &&

@@ -12,6 +12,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import { ConfigError } from '../core/errors.js';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
+  ENGINES_VERSION,
   JOURNAL_VERSION,
   JOURNAL_VERSIONS,
   type ForecastRecord,
@@ -133,6 +134,37 @@ const textOrNull = (v: unknown): boolean => v === null || isText(v);
 const intOrNull = (v: unknown): boolean => v === null || isInt(v);
 const epochOrNull = (v: unknown): boolean => v === null || isEpoch(v);
 
+/** Each field of an engine as a record holds it: a number or null, or (`text`) a text or null. */
+type EngineShape = Record<string, 'number' | 'text'>;
+const IA1: EngineShape = { score: 'number', rsi_score: 'number', ema_score: 'number' };
+const IA2: EngineShape = {
+  p_long: 'number',
+  p_short: 'number',
+  p_flat: 'number',
+  predicted_change_pct: 'number',
+  confidence: 'number',
+  label_raw: 'text',
+};
+const IA3: EngineShape = { label: 'text', policy_version: 'number' };
+
+/** An engine of a forecast line: absent or null (not recorded), or an object of its fields, each of its kind or null. */
+function engineOrNull(v: unknown, shape: EngineShape): boolean {
+  if (v === undefined || v === null) return true;
+  if (typeof v !== 'object' || Array.isArray(v)) return false;
+  const e = v as Record<string, unknown>;
+  for (const field in shape)
+    if (!(shape[field] === 'number' ? numOrNull(e[field]) : textOrNull(e[field]))) return false;
+  return true;
+}
+
+/** A settlement's ia2: its three probabilities, numbers all. */
+const isProbabilities = (v: unknown): boolean =>
+  v !== null &&
+  typeof v === 'object' &&
+  isNum((v as Record<string, unknown>).p_long) &&
+  isNum((v as Record<string, unknown>).p_short) &&
+  isNum((v as Record<string, unknown>).p_flat);
+
 /**
  * A parsed line as a record, or why not: 'damaged' (not a record of any version), 'newer'
  * (a version this fcast does not know). Unknown extra fields are kept.
@@ -147,6 +179,11 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
     if ('origin' in r) return 'damaged';
     r = { v: r.v, kind: r.kind, origin: null, ...r };
   } else if (!textOrNull(r.origin)) return 'damaged';
+  // Versions 1 and 2 knew ia3 alone: what a hand edit added of the other engines is not theirs.
+  if ((r.v as number) < ENGINES_VERSION && (r.ia1 !== undefined || r.ia2 !== undefined || r.ia3 !== undefined)) {
+    const { ia1: _1, ia2: _2, ia3: _3, ...ia3Only } = r;
+    r = ia3Only;
+  }
   switch (r.kind) {
     case 'forecast':
       return isText(r.tf) &&
@@ -162,7 +199,10 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
         textOrNull(r.tier) &&
         intOrNull(r.delay_min) &&
         epochOrNull(r.server_t) &&
-        isEpoch(r.recorded_at)
+        isEpoch(r.recorded_at) &&
+        engineOrNull(r.ia1, IA1) &&
+        engineOrNull(r.ia2, IA2) &&
+        engineOrNull(r.ia3, IA3)
         ? (r as unknown as ForecastRecord)
         : 'damaged';
     case 'price':
@@ -178,7 +218,8 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
         isNum(r.p_short) &&
         isNum(r.p_flat) &&
         numOrNull(r.anchor_price) &&
-        isEpoch(r.settled_at);
+        isEpoch(r.settled_at) &&
+        (r.ia2 === undefined || r.ia2 === null || isProbabilities(r.ia2));
       if (!base) return 'damaged';
       if (r.status === 'unsettleable') return isText(r.reason) ? (r as unknown as SettlementRecord) : 'damaged';
       return r.status === 'settled' &&

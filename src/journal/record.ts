@@ -1,9 +1,15 @@
 // What the journal holds, one JSON object per line, each with the schema version `v`:
-//   forecast    a forecast as it was shown (key: symbol, tf, ts), with ia3's call and probabilities
+//   forecast    a forecast as it was shown (key: symbol, tf, ts): ia3's call and probabilities,
+//               then (version 3) every engine's other fields: ia1's scores, ia2's probabilities,
+//               move, confidence and label, ia3's label and policy version
 //   price       a price observation (`last` at `t`) from a response
 //   settlement  the settlement of one forecast, appended later: settled (the close and where it
 //               came from) or unsettleable (why); it repeats the forecast's call, probabilities and
-//               anchor, so that a report can score it without joining the two lines
+//               anchor, and (version 3) ia2's probabilities, so that a report or a comparison of
+//               the engines scores it without joining the two lines
+// Versions 1 and 2 knew ia3 alone: their records read as ia3-only (no ia1, ia2 or ia3 fields).
+// An engine's field is kept as the server sent it, null when it sent no number (or text) there;
+// an engine none of whose fields was sent is null. Nothing is ever filled in.
 // Every record names its origin: the service it came from, as its base URL's origin (scheme,
 // host and port, lower-cased, a default port dropped: `https://api.example.com`), null when
 // unknown (the lines of version 1, written before origins were recorded). A forecast's key is
@@ -14,10 +20,16 @@
 // exact shape without JSON.parse, and parses any other line in full.
 import type { EngineForecast, ForecastEnvelope } from '../api/schemas.js';
 
-export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSION = 3;
 
-/** The versions this fcast reads: 1 has no origin (read as unknown, null). */
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2];
+/**
+ * The versions this fcast reads: 1 has no origin (read as unknown, null); 1 and 2 keep ia3
+ * alone (read as ia3-only).
+ */
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3];
+
+/** The first version whose records keep every engine. */
+export const ENGINES_VERSION = 3;
 
 /**
  * A base URL's origin as records name it: scheme, host and port, lower-cased, the default port
@@ -40,6 +52,36 @@ export const DEFAULT_FLAT_BAND_PCT = 0.01;
 
 /** A recorded price observation settles a forecast only if taken at most this long after target_t. */
 export const PRICE_GRACE_S = 900;
+
+/** ia1's scores as sent (null: not a number in the response). */
+export interface Ia1Fields {
+  score: number | null;
+  rsi_score: number | null;
+  ema_score: number | null;
+}
+
+/** ia2's forecast as sent (null: not a number, or for label_raw not a text, in the response). */
+export interface Ia2Fields {
+  p_long: number | null;
+  p_short: number | null;
+  p_flat: number | null;
+  predicted_change_pct: number | null;
+  confidence: number | null;
+  label_raw: string | null;
+}
+
+/** What a forecast keeps of ia3 beyond its call and probabilities (the record's top-level fields). */
+export interface Ia3Fields {
+  label: string | null;
+  policy_version: number | null;
+}
+
+/** Three probabilities of the classes long (up), short (down) and flat. */
+export interface Probabilities {
+  p_long: number;
+  p_short: number;
+  p_flat: number;
+}
 
 export interface ForecastRecord {
   v: number;
@@ -64,6 +106,12 @@ export interface ForecastRecord {
   server_t: number | null;
   /** The local clock when fcast wrote it, epoch seconds. */
   recorded_at: number;
+  // The engines (version 3), after every field of version 2: absent from a version 1 or 2
+  // record (ia3-only), null where the forecast came without them (an imported row without
+  // their columns). Read them through the accessors below.
+  ia1?: Ia1Fields | null;
+  ia2?: Ia2Fields | null;
+  ia3?: Ia3Fields | null;
 }
 
 export interface PriceRecord {
@@ -109,12 +157,19 @@ export interface SettledRecord extends SettlementBase {
   move: Move;
   flat_band_pct: number;
   settled_at: number;
+  /**
+   * ia2's probabilities as the forecast holds them (version 3), last on the line: null when the
+   * forecast lacks any of the three, absent from a version 1 or 2 line. Read by ia2Probabilities.
+   */
+  ia2?: Probabilities | null;
 }
 
 export interface UnsettleableRecord extends SettlementBase {
   status: 'unsettleable';
   reason: string;
   settled_at: number;
+  /** As a settled record's. */
+  ia2?: Probabilities | null;
 }
 
 export type SettlementRecord = SettledRecord | UnsettleableRecord;
@@ -195,7 +250,75 @@ function forecastRecord(
     delay_min: delay,
     server_t: serverT,
     recorded_at: recordedAt,
+    ia1: ia1Of(f.ia1),
+    ia2: ia2Of(f.ia2),
+    ia3: ia3Of(f.ia3),
   };
+}
+
+// --- the engines -------------------------------------------------------------------------------
+
+// From a response and from an import's row alike: a field that is no finite number (no text
+// for a label) is null, never a number made up, and an engine none of whose fields is there is
+// null (so that an export's empty cells read back as the same record).
+
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const fieldsOf = (e: unknown): Record<string, unknown> | undefined =>
+  e !== null && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : undefined;
+
+/** ia1's fields of a response's (or a row's) engine object; null when none is there. */
+export function ia1Of(engine: unknown): Ia1Fields | null {
+  const e = fieldsOf(engine);
+  if (!e) return null;
+  const r: Ia1Fields = {
+    score: numberOrNull(e.score),
+    rsi_score: numberOrNull(e.rsi_score),
+    ema_score: numberOrNull(e.ema_score),
+  };
+  return r.score === null && r.rsi_score === null && r.ema_score === null ? null : r;
+}
+
+/** ia2's fields; null when none is there. */
+export function ia2Of(engine: unknown): Ia2Fields | null {
+  const e = fieldsOf(engine);
+  if (!e) return null;
+  const r: Ia2Fields = {
+    p_long: numberOrNull(e.p_long),
+    p_short: numberOrNull(e.p_short),
+    p_flat: numberOrNull(e.p_flat),
+    predicted_change_pct: numberOrNull(e.predicted_change_pct),
+    confidence: numberOrNull(e.confidence),
+    label_raw: textOrNull(e.label_raw),
+  };
+  return r.p_long === null &&
+    r.p_short === null &&
+    r.p_flat === null &&
+    r.predicted_change_pct === null &&
+    r.confidence === null &&
+    r.label_raw === null
+    ? null
+    : r;
+}
+
+/** ia3's label and policy version; null when neither is there. */
+export function ia3Of(engine: unknown): Ia3Fields | null {
+  const e = fieldsOf(engine);
+  if (!e) return null;
+  const r: Ia3Fields = { label: textOrNull(e.label), policy_version: numberOrNull(e.policy_version) };
+  return r.label === null && r.policy_version === null ? null : r;
+}
+
+/**
+ * ia2's three probabilities of a forecast or settlement, or undefined when it lacks any of
+ * them: a record of version 1 or 2 (ia3-only), or one whose ia2 came without them. What a
+ * view that scores ia2 takes, and counts the records it cannot.
+ */
+export function ia2Probabilities(r: Pick<Settleable, 'ia2'>): Probabilities | undefined {
+  const e = r.ia2;
+  if (!e || typeof e.p_long !== 'number' || typeof e.p_short !== 'number' || typeof e.p_flat !== 'number')
+    return undefined;
+  return { p_long: e.p_long, p_short: e.p_short, p_flat: e.p_flat };
 }
 
 /** The response's price observation as a record; undefined when it carries none. */
@@ -237,11 +360,14 @@ export function outcomeOf(direction: string, move: Move): Outcome {
   return (move === 'up' && direction === 'long') || (move === 'down' && direction === 'short') ? 'win' : 'loss';
 }
 
-/** What settling a forecast needs of it: its key, target, anchor and call. */
+/**
+ * What settling a forecast needs of it: its key, target, anchor and call, and ia2's probabilities
+ * (a forecast's ia2, a settlement's, or the index's), which the settlement repeats.
+ */
 export type Settleable = Pick<
   ForecastRecord,
   'origin' | 'symbol' | 'tf' | 'ts' | 'target_t' | 'anchor_price' | 'direction' | 'p_long' | 'p_short' | 'p_flat'
->;
+> & { ia2?: { p_long: number | null; p_short: number | null; p_flat: number | null } | null };
 
 export function settledRecord(
   f: Settleable,
@@ -274,6 +400,7 @@ export function settledRecord(
     move,
     flat_band_pct: flatBandPct,
     settled_at: settledAt,
+    ia2: ia2Probabilities(f) ?? null,
   };
 }
 
@@ -293,6 +420,7 @@ export function unsettleableRecord(f: Settleable, reason: string, settledAt: num
     status: 'unsettleable',
     reason,
     settled_at: settledAt,
+    ia2: ia2Probabilities(f) ?? null,
   };
 }
 
@@ -325,6 +453,9 @@ export function rebuildRecord(r: JournalRecord, defaultOrigin: string | null): J
       delay_min: r.delay_min,
       server_t: r.server_t,
       recorded_at: r.recorded_at,
+      ia1: ia1Of(r.ia1),
+      ia2: ia2Of(r.ia2),
+      ia3: ia3Of(r.ia3),
     };
   if (r.kind === 'price')
     return {

@@ -8,6 +8,9 @@ import { scanForReport } from './fast-lines.js';
 import { noProblems, readRecords, type ReadProblems } from './lines.js';
 import {
   forecastKey,
+  ia1Of,
+  ia2Of,
+  ia3Of,
   JOURNAL_VERSION,
   moveOf,
   originOf,
@@ -49,10 +52,30 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /**
+ * The engines beside ia3's call and probabilities (which the contract's columns hold), as the
+ * record keeps them (record.ts): empty where the record lacks them (ia3-only, from before the
+ * journal kept every engine). An import takes them by these names; a row without them is ia3-only.
+ */
+export const ENGINE_COLUMNS = [
+  'ia1.score',
+  'ia1.rsi_score',
+  'ia1.ema_score',
+  'ia2.p_long',
+  'ia2.p_short',
+  'ia2.p_flat',
+  'ia2.predicted_change_pct',
+  'ia2.confidence',
+  'ia2.label_raw',
+  'ia3.label',
+  'ia3.policy_version',
+] as const;
+
+/**
  * Written after them: the move, why a forecast is unsettleable, its tier, the service it came
  * from (its origin; empty when unknown), the server's clock when it was shown, when it was
  * settled and with what flat band (so that an import into an empty journal gives the same
- * records), and ISO twins of the times.
+ * records), ISO twins of the times, and last the engines (so that every column of an export
+ * from before them keeps its place).
  */
 export const EXTRA_COLUMNS = [
   'move',
@@ -69,6 +92,7 @@ export const EXTRA_COLUMNS = [
   'recorded_at_iso',
   'server_t_iso',
   'settled_at_iso',
+  ...ENGINE_COLUMNS,
 ] as const;
 
 export type Column = (typeof EXPORT_COLUMNS)[number] | (typeof EXTRA_COLUMNS)[number];
@@ -126,6 +150,17 @@ export function rowOf(f: ForecastRecord, s: SettlementRecord | undefined, flatBa
     recorded_at_iso: iso(f.recorded_at),
     server_t_iso: iso(f.server_t),
     settled_at_iso: iso(s?.settled_at ?? null),
+    'ia1.score': f.ia1?.score ?? null,
+    'ia1.rsi_score': f.ia1?.rsi_score ?? null,
+    'ia1.ema_score': f.ia1?.ema_score ?? null,
+    'ia2.p_long': f.ia2?.p_long ?? null,
+    'ia2.p_short': f.ia2?.p_short ?? null,
+    'ia2.p_flat': f.ia2?.p_flat ?? null,
+    'ia2.predicted_change_pct': f.ia2?.predicted_change_pct ?? null,
+    'ia2.confidence': f.ia2?.confidence ?? null,
+    'ia2.label_raw': f.ia2?.label_raw ?? null,
+    'ia3.label': f.ia3?.label ?? null,
+    'ia3.policy_version': f.ia3?.policy_version ?? null,
   };
 }
 
@@ -310,6 +345,8 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
   const flatBandPct = settlingBand(band ?? undefined);
   const origin = rowOrigin(row.origin, defaultOrigin);
   if (origin === undefined) return { error: 'bad origin (a URL origin like https://api.example.com, or unknown)' };
+  const engines = enginesOfRow(row);
+  if ('error' in engines) return engines;
   const forecast: ForecastRecord = {
     v: JOURNAL_VERSION,
     kind: 'forecast',
@@ -329,6 +366,9 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     delay_min: delay !== null && delay !== undefined && Number.isInteger(delay) ? delay : null,
     server_t: serverT,
     recorded_at: recordedAt!,
+    ia1: engines.ia1,
+    ia2: engines.ia2,
+    ia3: engines.ia3,
   };
   const status = cellText(row.status);
   if (status === 'open') return { records: [forecast] };
@@ -351,6 +391,33 @@ export function recordsOfRow(row: unknown, importedAt: number, defaultOrigin: st
     return { error: 'settle_t is before target_t: a price from before the target is never used' };
   const settled = settledRecord(forecast, { price: close, t: closeT, source }, flatBandPct, settledAt ?? importedAt);
   return { records: [forecast, settled] };
+}
+
+/** The engine columns that hold numbers; the rest (ia2.label_raw, ia3.label) hold text. */
+const TEXT_ENGINE_COLUMNS: ReadonlySet<string> = new Set(['ia2.label_raw', 'ia3.label']);
+
+/**
+ * A row's engines, by their columns' names (ENGINE_COLUMNS), each as the record keeps it
+ * (record.ts: null when none of its cells holds a value). A number column holds a number or
+ * nothing, as the contract's number columns do; any number is taken, as ia3's probabilities
+ * are: the journal keeps what the server sent, and an export of it must read back.
+ */
+function enginesOfRow(row: Record<string, unknown>): Pick<ForecastRecord, 'ia1' | 'ia2' | 'ia3'> | { error: string } {
+  const cells: Record<string, Record<string, number | string | null>> = { ia1: {}, ia2: {}, ia3: {} };
+  const bad: string[] = [];
+  for (const column of ENGINE_COLUMNS) {
+    const dot = column.indexOf('.');
+    const engine = cells[column.slice(0, dot)]!;
+    const field = column.slice(dot + 1);
+    if (TEXT_ENGINE_COLUMNS.has(column)) engine[field] = cellText(row[column]);
+    else {
+      const n = cellNumber(row[column]);
+      if (n === undefined) bad.push(column);
+      engine[field] = n ?? null;
+    }
+  }
+  if (bad.length > 0) return { error: `bad ${bad.join(', ')} (a number, or empty)` };
+  return { ia1: ia1Of(cells.ia1), ia2: ia2Of(cells.ia2), ia3: ia3Of(cells.ia3) };
 }
 
 /**

@@ -354,6 +354,7 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
           p_long: e[7],
           p_short: e[8],
           p_flat: e[9],
+          ia2: typeof e[10] === 'number' ? { p_long: e[10], p_short: e[11]!, p_flat: e[12]! } : null,
         })),
     append(records, lines) {
       const byFile = new Map<string, JournalRecord[]>();

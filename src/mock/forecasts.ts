@@ -1,6 +1,7 @@
 // Forecasts as the seed describes them: issued on a cadence per timeframe, shown with the tier's
 // delay, settled once their target time has passed. The engines peek a little at the emulated
-// future so that the track record and `verify.php` show a plausible edge rather than a coin toss.
+// future, each through its own noise (below), so that the track record and `verify.php` show a
+// plausible edge rather than a coin toss, and ia3 is measurably the better of ia2 and ia3.
 import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, type Direction } from '../core/domain.js';
 import { tfSeconds, type SymbolInfo } from './catalog.js';
 import { DELAY_MIN, meta, LINKS, type MetaBody, type Tier } from './meta.js';
@@ -80,33 +81,86 @@ export function engineForecast(
   };
 }
 
+/** The protocol's neutral band (mock/evidence.ts): a return closer to zero than this many percent settles flat. */
+const NEUTRAL_BAND_PCT = 0.01;
+
+// The engines read the coming move (the emulator knows it: the price path is its own) through
+// noise, each with its own, and state what their reading implies for the three classes: the
+// chances of up, flat and down given it (both are calibrated). ia2 reads it through half ia3's
+// noise (ia3 reads ia2's reading, blurred), so its probabilities are sharper and score better.
+// ia3's noise is as large as its calls must be poor: they come true as often as the emulator's
+// published track record says (mock/evidence.ts), so that a journal that settles these
+// forecasts agrees with the record the emulator publishes. Both know the typical size of a
+// move over the horizon and the neutral band, so both know when a flat close is likely (a calm
+// pair over a short horizon). docs/reference.md ("The engines") has what a long session shows,
+// docs/decisions/2026-12-02-emulator-engines.md why ia2 is the better of the two.
+const IA3_NOISE = 8;
+const IA2_NOISE = IA3_NOISE / 2;
+
+/**
+ * The spread (standard deviation) of the log move over `horizonMin`, in percent, as the price
+ * path makes it: a fraction of the typical move that grows with the horizon (prices.ts's
+ * layers: a short horizon sees the smoothest of them).
+ */
+function moveScalePct(info: SymbolInfo, horizonMin: number): number {
+  return typicalMovePct(info, horizonMin) * 0.82 * (1 - 0.34 * Math.exp(-horizonMin / 40));
+}
+
+/** A standard normal draw from two uniform ones (Box-Muller). */
+function normal(next: () => number): number {
+  const u = 1 - next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
+}
+
+/** The standard normal distribution function (Abramowitz and Stegun 7.1.26 for erf: within 1e-7). */
+function normalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * z);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-z * z);
+  return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/**
+ * What a reading of the move implies: the move (in units of its spread) read as `reading`
+ * through noise `noise`, the spread `scalePct`. The move given the reading is normal, of mean
+ * reading / (1 + noise²) and spread noise / sqrt(1 + noise²), both in units of the spread;
+ * returned: that mean in percent, and the chances of up, down and flat against the band.
+ */
+function readMove(reading: number, noise: number, scalePct: number): { meanPct: number; up: number; down: number } {
+  const meanPct = (scalePct * reading) / (1 + noise * noise);
+  const spreadPct = (scalePct * noise) / Math.sqrt(1 + noise * noise);
+  return {
+    meanPct,
+    up: 1 - normalCdf((NEUTRAL_BAND_PCT - meanPct) / spreadPct),
+    down: normalCdf((-NEUTRAL_BAND_PCT - meanPct) / spreadPct),
+  };
+}
+
 function drawForecast(seed: string, info: SymbolInfo, tf: string, horizonMin: number, ts: number): ForecastDraws {
   const next = rngFor(seed, 'forecast', info.symbol, tf, ts);
   const horizonS = horizonMin * 60;
   const sigma = typicalMovePct(info, horizonMin);
   const anchorRaw = rawPrice(seed, info, ts);
   const momentumZ = (100 * Math.log(anchorRaw / rawPrice(seed, info, ts - horizonS))) / sigma;
-  const futureZ = (100 * Math.log(rawPrice(seed, info, ts + horizonS) / anchorRaw)) / sigma;
 
   const emaScore = clamp(Math.tanh(momentumZ), -1, 1);
   const rsiScore = clamp(0.7 * emaScore + 0.3 * (next() * 2 - 1), -1, 1);
   const score = clamp(0.5 * emaScore + 0.5 * rsiScore, -1, 1);
 
-  // The engines' view: mostly noise, with a small look at the momentum and at the emulated
-  // future, so that the direction comes true 52-56% of the time at every horizon, as the
-  // emulator's own published track record says (mock/evidence.ts): a journal that scores these
-  // forecasts agrees with the record the emulator publishes. (A larger look made them come
-  // true 70-80% of the time, far beyond the record.)
-  const view = clamp(0.02 * score + 0.03 * Math.tanh(futureZ) + 0.2 * (next() * 2 - 1), -1, 1);
-  // The forecast move: up to half a typical move over the horizon, at the view's widest.
-  const change = round(view * sigma * 2.5, 4);
-  const labelRaw = change > 0.05 ? 'sube' : change < -0.05 ? 'baja' : 'estable';
-  const flat2 = 0.08 + 0.5 * (1 - Math.abs(view)) ** 2 * next();
-  const [l2, s2, f2] = probabilities((1 - flat2) * (0.5 + 0.4 * view), (1 - flat2) * (0.5 - 0.4 * view), flat2);
+  // The move to come, in units of its spread: what the engines read, each through its noise.
+  const scale = moveScalePct(info, horizonMin);
+  const move = (100 * Math.log(rawPrice(seed, info, ts + horizonS) / anchorRaw)) / scale;
+  const ia2Reading = move + IA2_NOISE * normal(next);
+  // ia3 reads what ia2 reads, blurred by more noise: the two agree more often than not.
+  const ia3Reading = ia2Reading + Math.sqrt(IA3_NOISE ** 2 - IA2_NOISE ** 2) * normal(next);
+  const ia2View = readMove(ia2Reading, IA2_NOISE, scale);
+  const ia3View = readMove(ia3Reading, IA3_NOISE, scale);
 
-  const view3 = clamp(view + 0.1 * (next() * 2 - 1), -1, 1);
-  const flat3 = 0.04 + 0.12 * next();
-  const [l3, s3, f3] = probabilities((1 - flat3) * (0.5 + 0.45 * view3), (1 - flat3) * (0.5 - 0.45 * view3), flat3);
+  const change = round(ia2View.meanPct, 4);
+  const labelRaw = change > 0.05 ? 'sube' : change < -0.05 ? 'baja' : 'estable';
+  const [l2, s2, f2] = probabilities(ia2View.up, ia2View.down, 1 - ia2View.up - ia2View.down);
+  const [l3, s3, f3] = probabilities(ia3View.up, ia3View.down, 1 - ia3View.up - ia3View.down);
   const direction: Direction = l3 >= s3 ? 'long' : 'short';
 
   const anchor = round(anchorRaw, info.decimals);

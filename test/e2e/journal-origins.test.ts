@@ -12,7 +12,7 @@ import { SESSION_START } from '../helpers/journal-session.js';
 import { journalLines } from '../helpers/journal-rows.js';
 import { forecastAt, NOV } from '../helpers/journal-round-trip.js';
 import { openJournalDir } from '../../src/journal/journal-files.js';
-import { recordLine, type JournalRecord, type PriceRecord } from '../../src/journal/record.js';
+import { JOURNAL_VERSION, recordLine, type JournalRecord, type PriceRecord } from '../../src/journal/record.js';
 
 const first = useEmulator({ seed: 'origin-one' });
 const second = useEmulator({ seed: 'origin-two' });
@@ -36,8 +36,8 @@ describe('origins', () => {
     const data = await recordBoth();
     const forecasts = journalLines(data).filter((r) => r.kind === 'forecast');
     expect(forecasts.map((f) => [f.v, f.origin, f.symbol, f.tf])).toEqual([
-      [2, originOf(first.server.url), 'BTC/USD', '1h'],
-      [2, originOf(second.server.url), 'BTC/USD', '1h'],
+      [JOURNAL_VERSION, originOf(first.server.url), 'BTC/USD', '1h'],
+      [JOURNAL_VERSION, originOf(second.server.url), 'BTC/USD', '1h'],
     ]);
     expect(forecasts[0].ts).toBe(forecasts[1].ts);
     expect(Object.keys(forecasts[0]).slice(0, 4)).toEqual(['v', 'kind', 'origin', 'symbol']);
@@ -132,7 +132,7 @@ describe('origins', () => {
       journalLines(data)
         .filter((r) => r.kind === 'settlement')
         .map((s) => [s.v, s.origin]),
-    ).toEqual([[2, null]]);
+    ).toEqual([[JOURNAL_VERSION, null]]);
   });
 });
 

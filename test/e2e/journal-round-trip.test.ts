@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { type Entry, forecastAt, writeJournalLines } from '../helpers/journal-round-trip.js';
+import { JOURNAL_VERSION, type ForecastRecord } from '../../src/journal/record.js';
 
 const KEY = 'mfa_ag_0123456789abcdef0123456789abcdef';
 const TEXTS = [
@@ -31,16 +32,56 @@ const TEXTS = [
   '@sum',
 ];
 
-/** 18 forecasts, each text in symbol, timeframe, direction, tier or reason, open, settled or unsettleable. */
+/**
+ * 18 forecasts, each text in symbol, timeframe, direction, tier, reason or an engine's label,
+ * open, settled or unsettleable; with every engine, some of it, or none (ia3-only).
+ */
 const entries: Entry[] = TEXTS.map((text, k): Entry => {
+  const engines: Pick<ForecastRecord, 'ia1' | 'ia2' | 'ia3'> =
+    k % 4 === 1
+      ? {
+          ia1: { score: -0.5365, rsi_score: 1e-7, ema_score: 0.30000000000000004 },
+          ia2: {
+            p_long: 0.2766,
+            p_short: 0.2778,
+            p_flat: 0.4456,
+            predicted_change_pct: -0.0093,
+            confidence: 0.4456,
+            label_raw: text,
+          },
+          ia3: { label: text, policy_version: 3 },
+        }
+      : k % 4 === 2
+        ? {
+            ia1: null,
+            ia2: {
+              p_long: 1.25,
+              p_short: null,
+              p_flat: -0.25,
+              predicted_change_pct: 12,
+              confidence: null,
+              label_raw: null,
+            },
+            ia3: { label: null, policy_version: 3 },
+          }
+        : { ia1: null, ia2: null, ia3: null };
   const forecast = forecastAt(k, {
     symbol: text,
     tf: k % 3 === 0 ? text : '1h',
     direction: k % 2 === 1 ? text : 'long',
     tier: k % 4 === 0 ? text : null,
+    ...engines,
   });
   return [forecast, (['open', 'settled', 'unsettleable'] as const)[k % 3]!, 10_100, text];
 });
+
+/** The journal's lines of November 2026, sorted, the key masked as an export shows it (it never carries one). */
+const linesOf = (data: string): string[] =>
+  readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
+    .sort();
 
 const summary = (file: string, format: string, added: string, there: number) =>
   `read          18 rows of ${file} (${format})\nadded         ${added}\nalready there ${there}\nskipped       0\n`;
@@ -85,6 +126,11 @@ describe.each(['csv', 'tsv', 'jsonl'] as const)('journal export --format %s', (f
     const list = await runCli(['journal', 'list', '--origin', 'all', '--json'], { env: { FCAST_DATA_DIR: b } });
     const symbols = (JSON.parse(list.stdout) as Array<{ symbol: string }>).map((r) => r.symbol);
     expect(symbols).toEqual(TEXTS.map((t) => (t === KEY ? 'mfa_ag_0123...cdef' : t)));
+    // Line for line the same journal: every engine's field, and ia2's probabilities on each settlement.
+    expect(linesOf(b)).toEqual(linesOf(a));
+    expect(linesOf(b).filter((l) => l.includes('"kind":"settlement"') && l.endsWith('"p_flat":0.4456}}'))).toHaveLength(
+      entries.filter(([f, status]) => status !== 'open' && f.ia2?.p_short !== null && f.ia2 !== null).length,
+    );
   }, 60_000);
 });
 
@@ -94,7 +140,7 @@ describe('journal export --format jsonl --prices', () => {
     writeJournalLines(a, entries, 'no candle');
     // Price observations: of a symbol no forecast names, of a text a terminal acts on, of a key.
     const price = (symbol: string, k: number, last: number) =>
-      `${JSON.stringify({ v: 2, kind: 'price', origin: 'https://api.example.com', symbol, t: forecastAt(k, {}).target_t, last, tier: 'free', delay_min: 15, recorded_at: forecastAt(k, {}).target_t + 5 })}\n`;
+      `${JSON.stringify({ v: JOURNAL_VERSION, kind: 'price', origin: 'https://api.example.com', symbol, t: forecastAt(k, {}).target_t, last, tier: 'free', delay_min: 15, recorded_at: forecastAt(k, {}).target_t + 5 })}\n`;
     appendFileSync(
       join(a, 'journal', '2026-11.jsonl'),
       price('BTC/USD', 0, 101.5) + price('ETH/USD', 1, 2_000) + price('\x1b[31mred', 2, 3) + price(KEY, 3, 4),
@@ -128,13 +174,7 @@ describe('journal export --format jsonl --prices', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stdout).toContain('added         18 forecasts, 12 settlements, 4 prices\n');
     expect((await exportOf(b)).stdout).toBe(first.stdout);
-    // Every line of the journal, prices too (but the masked key, which the export never carries).
-    const linesOf = (data: string) =>
-      readFileSync(join(data, 'journal', '2026-11.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.replaceAll(KEY, 'mfa_ag_0123...cdef'))
-        .sort();
+    // Every line of the journal, prices too.
     expect(linesOf(b)).toEqual(linesOf(a));
   }, 60_000);
 
@@ -151,7 +191,7 @@ describe('journal export --format jsonl --prices', () => {
       env: { FCAST_DATA_DIR: a },
     });
     expect(first.stdout).toBe(
-      '{"v":2,"kind":"price","origin":null,"symbol":"BTC/USD","t":1795348800,"last":97123.45,"tier":"free","delay_min":15,"recorded_at":1795349701}\n',
+      `{"v":${JOURNAL_VERSION},"kind":"price","origin":null,"symbol":"BTC/USD","t":1795348800,"last":97123.45,"tier":"free","delay_min":15,"recorded_at":1795349701}\n`,
     );
     const file = join(tempDir(), 'export.jsonl');
     writeFileSync(file, first.stdout);

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/config/file-lock.js';
+import { JOURNAL_VERSION } from '../../src/journal/record.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { priceAt } from '../../src/mock/prices.js';
 import { expectExit, steppedClock, tempDir } from '../helpers/cli.js';
@@ -49,7 +50,7 @@ describe('recording', () => {
     const f = forecasts.find((r) => r.tf === '1h');
     const p = body.predictions['1h'];
     expect(f).toEqual({
-      v: 2,
+      v: JOURNAL_VERSION,
       kind: 'forecast',
       origin: new URL(emu.server.url).origin,
       symbol: 'BTC/USD',
@@ -67,10 +68,21 @@ describe('recording', () => {
       delay_min: 15,
       server_t: body.meta.server_t,
       recorded_at: expect.any(Number),
+      // Every engine, field for field as sent (the schema's names), after ia3's call.
+      ia1: { score: p.ia1.score, rsi_score: p.ia1.rsi_score, ema_score: p.ia1.ema_score },
+      ia2: {
+        p_long: p.ia2.p_long,
+        p_short: p.ia2.p_short,
+        p_flat: p.ia2.p_flat,
+        predicted_change_pct: p.ia2.predicted_change_pct,
+        confidence: p.ia2.confidence,
+        label_raw: p.ia2.label_raw,
+      },
+      ia3: { label: p.ia3.label, policy_version: p.ia3.policy_version },
     });
     expect(recorded.filter((r) => r.kind === 'price')).toEqual([
       {
-        v: 2,
+        v: JOURNAL_VERSION,
         kind: 'price',
         origin: new URL(emu.server.url).origin,
         symbol: 'BTC/USD',
@@ -436,7 +448,8 @@ describe('a recorded session, settled and reported', () => {
 
   it('the table has the summary, the decomposition, the reliability table with small-sample warnings and the chart', async () => {
     const { env } = await settled();
-    const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline'], { env });
+    // Twenty bins: the emulator's calls cluster near 0.5, and 72 calls in bins of 0.05 leave some small.
+    const r = await emu.runWithKey(['journal', 'report', '--tf', '1min', '--offline', '--bins', '20'], { env });
     expectExit(r, 0);
     expect(r.stdout).toMatch(
       /^Journal report · BTC\/USD, ETH\/USD · forecasts 2026-03-02 09:4\d UTC → 2026-03-02 \d\d:\d\d UTC · flat band 0.01%/,
@@ -602,10 +615,25 @@ describe('a recorded session, settled and reported', () => {
     expectExit(csv, 0);
     const [header, ...body] = csv.stdout.trimEnd().split('\n');
     expect(header).toBe(
-      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,server_t,settled_at,settle_flat_band_pct,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso,server_t_iso,settled_at_iso',
+      'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,move,reason,tier,delay_min,origin,server_t,settled_at,settle_flat_band_pct,ts_iso,target_t_iso,settle_t_iso,recorded_at_iso,server_t_iso,settled_at_iso,ia1.score,ia1.rsi_score,ia1.ema_score,ia2.p_long,ia2.p_short,ia2.p_flat,ia2.predicted_change_pct,ia2.confidence,ia2.label_raw,ia3.label,ia3.policy_version',
     );
     const forecasts = journalLines(data).filter((r) => r.kind === 'forecast');
     expect(body).toHaveLength(forecasts.length);
+    // The engines' cells: the record's own values, ia3's call still in the contract's columns.
+    const exported = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(
+      exported.map((r) => [
+        r.symbol,
+        r.tf,
+        Number(r.ts),
+        r.direction,
+        Number(r['ia2.p_long']),
+        r['ia2.label_raw'],
+        Number(r['ia3.policy_version']),
+      ]),
+    ).toEqual(
+      forecasts.map((f) => [f.symbol, f.tf, f.ts, f.direction, f.ia2.p_long, f.ia2.label_raw, f.ia3.policy_version]),
+    );
     const jsonl = await emu.runWithKey(['journal', 'export', '--format', 'jsonl', '--symbol', 'BTC/USD'], { env });
     const objects = jsonl.stdout
       .trimEnd()
@@ -615,7 +643,7 @@ describe('a recorded session, settled and reported', () => {
     expect(objects[0].ts_iso).toBe(new Date(objects[0].ts * 1000).toISOString().replace('.000Z', 'Z'));
     // list's CSV and TSV put each time's ISO twin beside it, as every table does (Formats).
     const listed =
-      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min,origin,server_t,server_t_iso,settled_at,settled_at_iso,settle_flat_band_pct';
+      'symbol,tf,ts,ts_iso,horizon_min,target_t,target_t_iso,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_t_iso,settle_source,return_pct,outcome,recorded_at,recorded_at_iso,move,reason,tier,delay_min,origin,server_t,server_t_iso,settled_at,settled_at_iso,settle_flat_band_pct,ia1.score,ia1.rsi_score,ia1.ema_score,ia2.p_long,ia2.p_short,ia2.p_flat,ia2.predicted_change_pct,ia2.confidence,ia2.label_raw,ia3.label,ia3.policy_version';
     const listCsv = await emu.runWithKey(['journal', 'list', '--format', 'csv'], { env });
     expectExit(listCsv, 0);
     const [listHeader, first] = listCsv.stdout.split('\n');

@@ -76,6 +76,9 @@ export function forecastAt(k: number, fields: Partial<ForecastRecord>): Forecast
     delay_min: null,
     server_t: null,
     recorded_at: NOV + k * 60 + 5,
+    ia1: null,
+    ia2: null,
+    ia3: null,
     ...fields,
   };
 }
@@ -88,6 +91,44 @@ export interface ForecastText {
   tier: fc.Arbitrary<string | null>;
   /** An unsettleable forecast's reason (else the one writeJournal is given). */
   reason?: fc.Arbitrary<string>;
+  /** The engines' labels, ia2.label_raw and ia3.label (else the emulator's words). */
+  label?: fc.Arbitrary<string>;
+}
+
+/**
+ * A number as an engine's field may hold it: a whole or decimal number, any double (an
+ * exponent, 17 digits), out of [0, 1] too (the journal keeps what the server sent), or none.
+ */
+const engineNumber = fc.option(
+  fc.oneof(
+    fc.integer({ min: -10_000, max: 10_000 }).map((k) => k / 10_000),
+    fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+    fc.constantFrom(0, 1, 1e-7, 0.30000000000000004, 3),
+  ),
+  { nil: null, freq: 5 },
+);
+
+/** Every engine as a forecast may hold it: none (an ia3-only record), or each field a value or none. */
+export function generatedEngines(
+  label: fc.Arbitrary<string>,
+): fc.Arbitrary<Pick<ForecastRecord, 'ia1' | 'ia2' | 'ia3'>> {
+  const text = fc.option(label, { nil: null, freq: 5 });
+  const n = engineNumber;
+  const engine = <T>(fields: fc.Arbitrary<T>) => fc.option(fields, { nil: null, freq: 3 });
+  return fc
+    .record({
+      ia1: engine(fc.record({ score: n, rsi_score: n, ema_score: n })),
+      ia2: engine(
+        fc.record({ p_long: n, p_short: n, p_flat: n, predicted_change_pct: n, confidence: n, label_raw: text }),
+      ),
+      ia3: engine(fc.record({ label: text, policy_version: n })),
+    })
+    .map((e) => ({
+      // As the journal keeps them: an engine without one field sent is none (record.ts).
+      ia1: e.ia1 && Object.values(e.ia1).every((v) => v === null) ? null : e.ia1,
+      ia2: e.ia2 && Object.values(e.ia2).every((v) => v === null) ? null : e.ia2,
+      ia3: e.ia3 && Object.values(e.ia3).every((v) => v === null) ? null : e.ia3,
+    }));
 }
 
 export type Entry = [ForecastRecord, 'open' | 'settled' | 'unsettleable', number, string?];
@@ -103,9 +144,10 @@ export function generatedJournal(text: ForecastText): fc.Arbitrary<Entry[]> {
       k: fc.integer({ min: 0, max: 50 }),
       anchor: fc.integer({ min: 1, max: 1_000_000 }),
       serverT: fc.option(fc.integer({ min: NOV, max: NOV + 9_000 }), { nil: null }),
+      engines: generatedEngines(text.label ?? fc.constantFrom('sube', 'baja', 'estable', 'long', 'short')),
     })
-    .map(({ symbol, tf, k, direction, anchor, tier, serverT }) =>
-      forecastAt(k, { symbol, tf, direction, tier, anchor_price: anchor / 100, server_t: serverT }),
+    .map(({ symbol, tf, k, direction, anchor, tier, serverT, engines }) =>
+      forecastAt(k, { symbol, tf, direction, tier, anchor_price: anchor / 100, server_t: serverT, ...engines }),
     );
   const shown = (t: string) => (['csv', 'tsv', 'jsonl'] as const).map((f) => shownAs(f, t)).join('\u0000');
   return fc.uniqueArray(

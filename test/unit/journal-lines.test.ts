@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
 import { CHUNK, checkRecord, MAX_LINE, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
+  ia2Probabilities,
   JOURNAL_VERSION,
   recordLine,
   settledRecord,
@@ -36,6 +37,32 @@ const origin = fc.option(fc.constantFrom('https://api.example.com', 'http://127.
   nil: null,
 });
 
+/** Every engine as a forecast may hold it: null, or each field a value or null (the server sent none). */
+function engines(
+  num: fc.Arbitrary<number>,
+  txt: fc.Arbitrary<string>,
+): fc.Arbitrary<Pick<ForecastRecord, 'ia1' | 'ia2' | 'ia3'>> {
+  const n = fc.option(num, { nil: null, freq: 4 });
+  const t = fc.option(txt, { nil: null, freq: 4 });
+  return fc.record({
+    ia1: fc.option(fc.record({ score: n, rsi_score: n, ema_score: n }), { nil: null, freq: 4 }),
+    ia2: fc.option(
+      fc.record({ p_long: n, p_short: n, p_flat: n, predicted_change_pct: n, confidence: n, label_raw: t }),
+      { nil: null, freq: 4 },
+    ),
+    ia3: fc.option(fc.record({ label: t, policy_version: n }), { nil: null, freq: 4 }),
+  });
+}
+
+/**
+ * A record as a version 2 fcast wrote it (ia3-only: no engines), for the records of
+ * `versioned`: the journals of users who recorded before the engines were kept hold millions.
+ */
+function asVersion2(r: JournalRecord): JournalRecord {
+  const { ia1: _1, ia2: _2, ia3: _3, ...rest } = r as JournalRecord & Record<'ia1' | 'ia2' | 'ia3', unknown>;
+  return { ...rest, v: 2 } as JournalRecord;
+}
+
 const forecast = fc
   .record({
     origin,
@@ -57,10 +84,13 @@ const forecast = fc
     delay_min: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
     server_t: fc.option(fc.integer({ min: 0, max: 4_000_000_000 }), { nil: null }),
     recorded_at: fc.integer({ min: 0, max: 4_000_000_000 }),
+    engines: engines(number, text),
   })
-  .map(({ origin, ...f }): ForecastRecord => ({ v: JOURNAL_VERSION, kind: 'forecast', origin, ...f }));
+  .map(
+    ({ origin, engines, ...f }): ForecastRecord => ({ v: JOURNAL_VERSION, kind: 'forecast', origin, ...f, ...engines }),
+  );
 
-const record: fc.Arbitrary<JournalRecord> = fc.oneof(
+const recordOfThisVersion: fc.Arbitrary<JournalRecord> = fc.oneof(
   forecast,
   fc
     .tuple(
@@ -85,28 +115,36 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   ),
 );
 
+/** Records of this version and of version 2, mixed as a journal kept across the upgrade holds them. */
+const record: fc.Arbitrary<JournalRecord> = fc
+  .tuple(recordOfThisVersion, fc.boolean())
+  .map(([r, older]) => (older ? asVersion2(r) : r));
+
 interface Seen {
   forecasts: string[];
   settlements: ScoredLine[];
   prices: string[];
 }
 
-function throughFastPath(path: string): Seen & { damaged: number } {
+/** What the fast path hands a visitor; with `engines`, the settlements' ia2 too. */
+function throughFastPath(path: string, engines = false): Seen & { damaged: number } {
   const seen: Seen = { forecasts: [], settlements: [], prices: [] };
   const problems = noProblems();
   scanForReport(
     path,
     {
       forecast: (origin, symbol, tf, ts) => seen.forecasts.push(`${origin}|${symbol}|${tf}|${ts}`),
-      settlement: (s) => seen.settlements.push({ ...s }),
+      // ia2 is rewritten in place for the next line: copied, as a visitor must.
+      settlement: (s) => seen.settlements.push({ ...s, ia2: s.ia2 && { ...s.ia2 } }),
       price: (origin, symbol, t) => seen.prices.push(`${origin}|${symbol}|${t}`),
+      engines,
     },
     problems,
   );
   return { ...seen, damaged: problems.damaged };
 }
 
-function throughJsonParse(path: string): Seen & { damaged: number } {
+function throughJsonParse(path: string, engines = false): Seen & { damaged: number } {
   const seen: Seen = { forecasts: [], settlements: [], prices: [] };
   const problems = noProblems();
   readRecords(
@@ -115,7 +153,7 @@ function throughJsonParse(path: string): Seen & { damaged: number } {
     (r) => {
       if (r.kind === 'forecast') seen.forecasts.push(`${r.origin}|${r.symbol}|${r.tf}|${r.ts}`);
       else if (r.kind === 'price') seen.prices.push(`${r.origin}|${r.symbol}|${r.t}`);
-      else if (r.kind === 'settlement') seen.settlements.push(scoredLine(r));
+      else if (r.kind === 'settlement') seen.settlements.push(scoredLine(r, engines));
     },
     problems,
   );
@@ -140,6 +178,14 @@ describe('the fast path of the report', () => {
         const full = throughJsonParse(path);
         expect(fast).toEqual(full);
         expect(full.damaged).toBe(0);
+        // ia2's probabilities, for a comparison of the engines: the settlement's own, or null.
+        const withEngines = throughFastPath(path, true);
+        expect(withEngines).toEqual(throughJsonParse(path, true));
+        expect(withEngines.settlements.map((s) => s.ia2)).toEqual(
+          records
+            .map((r) => JSON.parse(recordLine(r)) as JournalRecord)
+            .flatMap((r) => (r.kind === 'settlement' ? [ia2Probabilities(r) ?? null] : [])),
+        );
       }),
       // FCAST_FUZZ_RUNS lowers the count (test:quick sets 50); it never raises it.
       { numRuns: Math.min(300, Number(process.env.FCAST_FUZZ_RUNS ?? 300)) },
@@ -228,9 +274,10 @@ describe('the fast path of the report', () => {
         p_long: anyNumber,
         p_short: anyNumber,
         p_flat: anyNumber,
+        engines: engines(anyNumber, plain),
       })
       .map(
-        (f): ForecastRecord => ({
+        ({ engines, ...f }): ForecastRecord => ({
           v: JOURNAL_VERSION,
           kind: 'forecast',
           ...f,
@@ -240,6 +287,7 @@ describe('the fast path of the report', () => {
           delay_min: 15,
           server_t: null,
           recorded_at: 1_800_000_000,
+          ...engines,
         }),
       );
     const plainRecord: fc.Arbitrary<JournalRecord> = fc.oneof(
@@ -251,31 +299,38 @@ describe('the fast path of the report', () => {
     );
     let n = 0;
     fc.assert(
-      fc.property(fc.array(plainRecord, { minLength: 1, maxLength: 20 }), (records) => {
-        const path = join(dir, `plain-${n++}.jsonl`);
-        writeFileSync(path, records.map(recordLine).join(''));
-        const stats = { parsedInFull: 0 };
-        const seen: string[] = [];
-        scanForReport(
-          path,
-          {
-            forecast: (o, symbol, tf, ts) => seen.push(JSON.stringify([o, symbol, tf, ts])),
-            settlement: (s) => seen.push(JSON.stringify({ ...s })),
-          },
-          noProblems(),
-          stats,
-        );
-        expect(stats.parsedInFull).toBe(0);
-        const full = throughJsonParse(path);
-        expect(seen).toEqual([
-          ...records.map((r) =>
-            r.kind === 'forecast'
-              ? JSON.stringify([r.origin, r.symbol, r.tf, r.ts])
-              : JSON.stringify(scoredLine(r as Parameters<typeof scoredLine>[0])),
-          ),
-        ]);
-        expect(full.damaged).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.tuple(plainRecord, fc.boolean()), { minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        (drawn, engines) => {
+          // This version's lines and version 2's (ia3-only), as a journal kept across the upgrade holds them.
+          const records = drawn.map(([r, older]) => (older ? asVersion2(r) : r));
+          const path = join(dir, `plain-${n++}.jsonl`);
+          writeFileSync(path, records.map(recordLine).join(''));
+          const stats = { parsedInFull: 0 };
+          const seen: string[] = [];
+          scanForReport(
+            path,
+            {
+              forecast: (o, symbol, tf, ts) => seen.push(JSON.stringify([o, symbol, tf, ts])),
+              settlement: (s) => seen.push(JSON.stringify({ ...s })),
+              engines,
+            },
+            noProblems(),
+            stats,
+          );
+          expect(stats.parsedInFull).toBe(0);
+          const full = throughJsonParse(path);
+          expect(seen).toEqual([
+            ...records.map((r) =>
+              r.kind === 'forecast'
+                ? JSON.stringify([r.origin, r.symbol, r.tf, r.ts])
+                : JSON.stringify(scoredLine(r as Parameters<typeof scoredLine>[0], engines)),
+            ),
+          ]);
+          expect(full.damaged).toBe(0);
+        },
+      ),
       { numRuns: 200 },
     );
   }, 60_000);
@@ -354,19 +409,37 @@ describe('the fast path of the report', () => {
       delay_min: 15,
       server_t: 1_795_349_700,
       recorded_at: 1_795_349_701,
+      ia1: { score: 0.1, rsi_score: 0.2, ema_score: 0 },
+      ia2: { p_long: 0.5, p_short: 0.3, p_flat: 0.2, predicted_change_pct: 0.1, confidence: 0.5, label_raw: 'sube' },
+      ia3: { label: 'long', policy_version: 3 },
     };
     const line = recordLine(f);
+    // Cut short where an engine's object ends ('}', as a whole record ends): after ia1's, ia2's
+    // and ia3's (the record's own '}' missing), and after a settlement's ia2.
+    const cutAfter = (text: string, field: string) => `${text.slice(0, text.indexOf('}', text.indexOf(field)) + 1)}\n`;
+    const settled = recordLine(
+      settledRecord({ ...f, ts: f.ts + 7200 }, { price: 97_100, t: f.target_t + 7200, source: 'candles' }, 0.01, 1),
+    );
+    expect(settled.endsWith('"ia2":{"p_long":0.5,"p_short":0.3,"p_flat":0.2}}\n')).toBe(true);
+    const cuts =
+      ['"ia1"', '"ia2"', '"ia3"'].map((field) => cutAfter(line, field)).join('') + cutAfter(settled, '"ia2"');
     // A line cut after its ts: the fast path must not take it for a forecast.
-    writeFileSync(path, `${line}${line.slice(0, 90)}\n${recordLine({ ...f, ts: f.ts + 3600 })}${line.slice(0, 40)}`);
-    const fast = throughFastPath(path);
-    expect(fast).toEqual(throughJsonParse(path));
-    expect(fast.forecasts).toEqual([
-      'https://api.example.com|BTC/USD|1h|1795348800',
-      'https://api.example.com|BTC/USD|1h|1795352400',
-    ]);
-    expect(fast.damaged).toBe(1);
+    writeFileSync(
+      path,
+      `${line}${line.slice(0, 90)}\n${cuts}${recordLine({ ...f, ts: f.ts + 3600 })}${settled}${line.slice(0, 40)}`,
+    );
+    for (const engines of [false, true]) {
+      const fast = throughFastPath(path, engines);
+      expect(fast).toEqual(throughJsonParse(path, engines));
+      expect(fast.forecasts).toEqual([
+        'https://api.example.com|BTC/USD|1h|1795348800',
+        'https://api.example.com|BTC/USD|1h|1795352400',
+      ]);
+      expect(fast.settlements.map((s) => s.ts)).toEqual([1_795_356_000]);
+      expect(fast.damaged).toBe(5);
+    }
     appendFileSync(path, '\n');
-    expect(throughFastPath(path).damaged).toBe(2);
+    expect(throughFastPath(path).damaged).toBe(6);
   });
 
   it('reads a number no writer makes (edited by hand) as JSON.parse does, or counts its line damaged as JSON.parse does', () => {
@@ -430,6 +503,34 @@ describe('the fast path of the report', () => {
     expect(checkRecord({ v: JOURNAL_VERSION + 1, kind: 'forecast' })).toBe('newer');
     expect(checkRecord({ v: 1, kind: 'forecast', symbol: 'X' })).toBe('damaged');
     expect(checkRecord({ v: 2, kind: 'forecast', symbol: 'X' })).toBe('damaged');
+  });
+
+  it("checks a forecast's engines and a settlement's ia2; an earlier version's record reads as ia3-only", () => {
+    const f = forecastOf({
+      ia1: { score: 0.1, rsi_score: null, ema_score: 0 },
+      ia2: { p_long: 0.5, p_short: 0.3, p_flat: 0.2, predicted_change_pct: null, confidence: 0.5, label_raw: 'sube' },
+      ia3: { label: null, policy_version: 3 },
+    });
+    const s = settledRecord(f, { price: 2, t: f.target_t, source: 'candles' }, 0.01, 1_800_009_000);
+    const parsed = (r: unknown) => checkRecord(JSON.parse(JSON.stringify(r)));
+    expect(parsed(f)).toEqual(f);
+    expect(parsed(s)).toEqual(s);
+    expect(ia2Probabilities(s)).toEqual({ p_long: 0.5, p_short: 0.3, p_flat: 0.2 });
+    // A field of the wrong kind, or missing, is no line fcast writes.
+    for (const edit of [
+      { ia1: { score: '0.1', rsi_score: null, ema_score: 0 } },
+      { ia2: { ...f.ia2, confidence: undefined } },
+      { ia2: [0.5, 0.3, 0.2] },
+      { ia3: { label: 3, policy_version: 3 } },
+    ])
+      expect(parsed({ ...f, ...edit }), JSON.stringify(edit)).toBe('damaged');
+    expect(parsed({ ...s, ia2: { p_long: 0.5, p_short: null, p_flat: 0.2 } })).toBe('damaged');
+    // Versions 1 and 2 knew ia3 alone: what an edit added of the others is not read.
+    for (const older of [asVersion2(f), asVersion2(s)]) {
+      const read = parsed({ ...older, ia1: f.ia1, ia2: f.ia2, ia3: f.ia3 });
+      expect(read).toEqual(older);
+      expect(ia2Probabilities(read as typeof s)).toBeUndefined();
+    }
   });
 
   it('reads every earlier version: a version 1 line (no origin) as of an unknown origin, by both paths', () => {
