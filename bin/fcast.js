@@ -218,13 +218,55 @@ function codeCache(file) {
 }
 
 /**
- * Node's own compile cache for what loads next (22.1+; none on Node 20): kept in os.tmpdir()
- * (or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off) and written by the first
- * run, of the code compiled while loading, so it saves about two thirds of what the build's
- * cache saves (docs/decisions/2026-11-25-code-cache.md). For a bundle without that cache, as the npm package is.
+ * Node's own compile cache for what loads next (22.1+; none on Node 20), written by the first
+ * run, of the code compiled while loading (docs/decisions/2026-11-25-code-cache.md). For a
+ * bundle without the build's cache, as the npm package is. Kept in the user's cache directory,
+ * never in Node's default of os.tmpdir(): a cache another user can create or write is code
+ * another user chooses. NODE_COMPILE_CACHE (the user's own choice) and
+ * NODE_DISABLE_COMPILE_CACHE=1 are Node's, and win.
  */
 function compileCached() {
-  require('node:module').enableCompileCache?.();
+  const { enableCompileCache } = require('node:module');
+  const { env } = process;
+  if (!enableCompileCache || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return;
+  const dir = ownCacheDir();
+  if (dir) enableCompileCache(dir);
+}
+
+/**
+ * <user cache dir>/fcast/compile-cache ($XDG_CACHE_HOME, else ~/.cache; ~/Library/Caches on
+ * macOS; %LOCALAPPDATA% on Windows), created 0700; undefined (no cache) when it, or the fcast
+ * directory above it, is not a directory of this user's that no one else can write, or when
+ * the cache directory itself may be replaced by others (writable by them without the sticky bit).
+ */
+function ownCacheDir() {
+  const { env, platform } = process;
+  const home = env.HOME || require('node:os').homedir();
+  const xdg = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : undefined;
+  const base =
+    platform === 'win32'
+      ? env.LOCALAPPDATA
+      : platform === 'darwin'
+        ? `${home}/Library/Caches`
+        : (xdg ?? `${home}/.cache`);
+  if (!base) return undefined;
+  const ours = `${base}/fcast`;
+  const dir = `${ours}/compile-cache`;
+  const fs = require('node:fs');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (platform === 'win32') return dir;
+    const uid = process.getuid();
+    const above = fs.statSync(base);
+    if ((above.mode & 0o002) !== 0 && (above.mode & 0o1000) === 0) return undefined;
+    for (const level of [ours, dir]) {
+      const info = fs.lstatSync(level);
+      if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o022) !== 0) return undefined;
+    }
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 function requireCompiled(file) {

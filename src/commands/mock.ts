@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cmdutil/command.js';
-import { UsageError } from '../core/errors.js';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { IrregularFileError } from '../core/own-file.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { closest, parseWholeNumber } from '../cmdutil/input.js';
 import { parseDecimal } from '../core/values.js';
+import { ownMockDir } from '../config/data-dir.js';
 import { dataDir } from '../config/directories.js';
 
 interface MockFlags {
@@ -64,7 +67,7 @@ export function register(program: Command, app: App): void {
         async (run, opts: MockFlags) => {
           const port = parseWholeNumber(opts.port ?? '0', '--port');
           if (port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
-          const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS, forgetKept } = await import(
+          const { startMock, parseFault, parseInstant, MAX_SPEED, FAULT_KINDS, forgetKept, readKept } = await import(
             '../mock/index.js'
           );
           const clock = parseClock(opts, parseInstant, MAX_SPEED);
@@ -90,8 +93,19 @@ export function register(program: Command, app: App): void {
           // while it surely lives: once the export lines are out it may end before the watch begins.
           const starter = opts.printEnv && !detachedOnPurpose() ? startingShell() : undefined;
           // The keys it issues outlive a restart: a key registered against it keeps working.
-          const stateFile = join(dataDir(run.ctx), 'mock', 'state.json');
-          if (opts.fresh) forgetKept(stateFile);
+          const stateFile = join(ownMockDir(dataDir(run.ctx)), 'state.json');
+          try {
+            if (opts.fresh) forgetKept(stateFile);
+            // Read now, so that a link, FIFO or device planted there is refused before serving.
+            readKept(stateFile);
+          } catch (err) {
+            if (err instanceof IrregularFileError) {
+              throw new ConfigError(`the emulator's state file ${err.message}`, {
+                hint: `remove it (rm -- ${shellQuote(stateFile)}) if you did not put it there, and check who can write its directory`,
+              });
+            }
+            throw err;
+          }
           const server = await startMock({
             port,
             host: opts.host,

@@ -3,7 +3,11 @@
 // list, and `fcast __complete-symbols` prints it and, at most once a day, refreshes it in
 // a detached process. This module is also built into a CommonJS file that bin/fcast.js loads
 // on TAB before anything else (see tab.ts), so it imports nothing heavy.
-import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readOwnFile } from '../core/own-file.js';
+import { mkdirSync, statSync, utimesSync } from 'node:fs';
+import { writeAtomically } from '../config/atomic-write.js';
+import { configLocationProblem } from '../config/config-location.js';
+import { ConfigError } from '../core/errors.js';
 import { join } from 'node:path';
 import type { Env } from '../core/context.js';
 import { fcastCommand } from '../core/package-files.js';
@@ -39,12 +43,12 @@ export function writeSymbolsCache(
 }
 
 function writeList(configDir: string, symbols: readonly string[]): boolean {
-  const path = symbolsCachePath(configDir);
-  const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(configDir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, `${JSON.stringify({ symbols })}\n`, { mode: 0o600 });
-    renameSync(temp, path);
+    // Only in a directory of the user's own (the config directory's rules), and through the
+    // atomic writer: a temp name no one can guess, created exclusively, never through a link.
+    if (configLocationProblem(configDir, (err) => new ConfigError(String(err)))) return false;
+    writeAtomically(symbolsCachePath(configDir), `${JSON.stringify({ symbols })}\n`, 0o600);
     return true;
   } catch {
     return false;
@@ -61,7 +65,10 @@ export interface SymbolsCache {
 export function readSymbolsCache(configDir: string): SymbolsCache | undefined {
   const path = symbolsCachePath(configDir);
   try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as { symbols?: unknown };
+    // A cache is a regular file of its own or nothing: not a link, FIFO or device.
+    const text = readOwnFile(path, 4 * 1024 * 1024);
+    if (text === undefined) return undefined;
+    const data = JSON.parse(text) as { symbols?: unknown };
     const symbols = Array.isArray(data.symbols) ? data.symbols.filter(isPlainSymbol) : [];
     return { symbols, modifiedMs: statSync(path).mtimeMs };
   } catch {

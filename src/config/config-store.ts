@@ -16,6 +16,7 @@ import { acquireLock, removeStaleTempFiles } from './file-lock.js';
 import { configDirNames, configLocationProblem as locationProblem } from './config-location.js';
 import { createMissingDirs } from './private-dir.js';
 import { ConfigError, failureReason } from '../core/errors.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { configFilePath } from './directories.js';
 import { readConfigFile, type ConfigData } from './settings.js';
 
@@ -120,7 +121,7 @@ function writeFailure(path: string, err: unknown): ConfigError {
       ? {
           // A directory that could not be made (its parent refused) has no mode to change.
           hint: existsSync(dir)
-            ? `chmod 700 '${dir}', or point FCAST_CONFIG_DIR at a private directory`
+            ? `chmod 700 ${shellQuote(dir)}, or point FCAST_CONFIG_DIR at a private directory`
             : 'point FCAST_CONFIG_DIR at a directory you can write',
         }
       : {},

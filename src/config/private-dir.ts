@@ -4,6 +4,7 @@
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import { shellQuote } from '../core/shell-quote.js';
 
 /** How the messages name the directory and what the user can do about it. */
 export interface PrivateDirNames {
@@ -83,8 +84,8 @@ export function privateDirProblem(dir: string, names: PrivateDirNames): ConfigEr
         `the ${names.what} ${shownDir} is writable by ${info.mode & 0o002 ? 'others' : 'its group'} (mode ${mode}); not used for ${names.holds}`,
         {
           hint: madeForFcast(real, info.mode, names)
-            ? `chmod 700 '${real}', or point ${names.envVar} at a private directory`
-            : `point ${names.envVar} at a private directory of its own (fcast creates it, mode 0700); '${real}' is shared, and a chmod would change it for everything else it holds`,
+            ? `chmod 700 ${shellQuote(real)}, or point ${names.envVar} at a private directory`
+            : `point ${names.envVar} at a private directory of its own (fcast creates it, mode 0700); ${shellQuote(real)} is shared, and a chmod would change it for everything else it holds`,
         },
       );
     }

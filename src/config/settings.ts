@@ -5,7 +5,7 @@
 // the parsers (setting-parsers.ts), the directories (directories.ts), the checks before a
 // request (key-checks.ts), the command line (setting-flags.ts) and the redactor's secrets
 // (known-secrets.ts).
-import { readFileSync } from 'node:fs';
+import { IrregularFileError, readOwnFile } from '../core/own-file.js';
 import { dirname } from 'node:path';
 import { configLocationProblem } from './config-location.js';
 import type { Ctx, Env } from '../core/context.js';
@@ -179,17 +179,28 @@ export const completeSettings = (values: SettingValues): Settings => ({ ...value
 
 export type ConfigData = Record<string, unknown>;
 
+/** A config file is a few hundred bytes; a larger one is not a config fcast wrote. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** The config file's contents; a missing file is empty, an unreadable or corrupt one is an error naming it. */
 export function readConfigFile(path: string): ConfigData {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    // Not a link, a FIFO (which would hang the command) or a device; never more than the cap.
+    text = readOwnFile(path, MAX_CONFIG_BYTES);
   } catch (err) {
-    // No file (or no directory to hold one) is an empty config; writing will say what is wrong.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    if (err instanceof IrregularFileError) {
+      throw (
+        configLocationProblem(dirname(path), (e) => readFailure(path, e)) ??
+        new ConfigError(`cannot read config file ${path}: it ${err.why}`, {
+          hint: 'replace it with a file of its own, or point FCAST_CONFIG_DIR elsewhere',
+        })
+      );
+    }
     throw readFailure(path, err);
   }
+  // No file (or no directory to hold one) is an empty config; writing will say what is wrong.
+  if (text === undefined) return {};
   // A file others could have written, or one that lives elsewhere, is not used: its base URL
   // could send the key (from the environment too) to whoever wrote it. Checked once it is
   // known to exist, so a run with no config file pays nothing.

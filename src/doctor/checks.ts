@@ -12,6 +12,7 @@ import type { FcastError } from '../core/errors.js';
 import { configLocationProblem } from '../config/config-store.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { maskKey } from '../config/keys.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { clean } from '../output/sanitize.js';
 import { dataDir } from '../config/directories.js';
 import { BASE_URL_HINT, inspectKey } from '../config/key-checks.js';
@@ -145,7 +146,6 @@ function modeOf(path: string): number | undefined {
 }
 
 const octal = (mode: number) => mode.toString(8).padStart(4, '0');
-const shellQuote = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
 // Windows keeps no POSIX modes: what stat reports there means nothing about who can read.
 const modesApply = (platform: NodeJS.Platform) => platform !== 'win32';
 

@@ -2,10 +2,16 @@
 // addresses they went to, in a file of its data directory (`fcast mock` passes
 // <data dir>/mock/state.json; `--fresh` removes it). Only hashes, as the service keeps: a
 // stolen file gives no key. Read at start, written (merged with what another emulator may
-// have written since) after each registration.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// have written since) after each registration. `fcast mock` checks first that the directory is
+// the user's own (as the journal's is); the file is read only when it is a regular file, and
+// replaced through the atomic writer: a temp name no one can guess, created exclusively, renamed.
+import { lstatSync, unlinkSync } from 'node:fs';
+import { writeAtomically } from '../core/atomic-write.js';
+import { IrregularFileError, kindOf, readOwnFile } from '../core/own-file.js';
 import { sha256, type MockState } from './state.js';
+
+/** Far more than any emulator issues (a key's hash and an address: ~120 bytes). */
+const MAX_STATE_BYTES = 8 * 1024 * 1024;
 
 interface Kept {
   restKeyHashes: string[];
@@ -14,10 +20,20 @@ interface Kept {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
 
-/** What the file holds; nothing when it is missing or unreadable (the emulator then starts clean). */
+/**
+ * What the file holds; nothing when it is missing or not JSON (the emulator then starts clean).
+ * Anything but a regular file at the path (a link, a FIFO, a device) is an IrregularFileError.
+ */
 export function readKept(path: string): Kept {
+  let text: string | undefined;
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> | null;
+    text = readOwnFile(path, MAX_STATE_BYTES);
+  } catch (err) {
+    if (err instanceof IrregularFileError) throw err;
+    text = undefined;
+  }
+  try {
+    const parsed = text === undefined ? null : (JSON.parse(text) as Record<string, unknown> | null);
     return { restKeyHashes: strings(parsed?.restKeyHashes), registeredEmails: strings(parsed?.registeredEmails) };
   } catch {
     return { restKeyHashes: [], registeredEmails: [] };
@@ -40,18 +56,20 @@ export function saveKept(state: MockState, path: string): void {
   const test = sha256(state.testKey);
   const hashes = new Set([...kept.restKeyHashes, ...state.restKeyHashes].filter((h) => h !== test));
   const emails = new Set([...kept.registeredEmails, ...state.registeredEmails]);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  // A temp file renamed over the old one: a reader (another emulator starting) sees one or the other.
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(temp, `${JSON.stringify({ restKeyHashes: [...hashes], registeredEmails: [...emails] })}\n`, {
-      mode: 0o600,
-    });
-    renameSync(temp, path);
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  // A reader (another emulator starting) sees the old file or the new one; a link planted at
+  // either name is replaced or refused, never written through.
+  writeAtomically(path, `${JSON.stringify({ restKeyHashes: [...hashes], registeredEmails: [...emails] })}\n`, 0o600);
 }
 
-/** `--fresh`: forget every key issued before. */
-export const forgetKept = (path: string): void => rmSync(path, { force: true });
+/** `--fresh`: forget every key issued before. Only a regular file is removed. */
+export function forgetKept(path: string): void {
+  let info: ReturnType<typeof lstatSync>;
+  try {
+    info = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!info.isFile()) throw new IrregularFileError(path, `is ${kindOf(info)}; --fresh removes only a regular file`);
+  unlinkSync(path);
+}

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, FcastError, UsageError } from '../../src/core/errors.js';
@@ -204,9 +205,24 @@ describe('the config file as read', () => {
     mkdirSync(path);
     expect(told(thrown(() => readConfigFile(path)))).toEqual({
       exitCode: 3,
-      message: `cannot read config file ${path}: it is a directory (EISDIR)`,
-      hint: undefined,
+      message: `cannot read config file ${path}: it is a directory; only a regular file is read`,
+      hint: 'replace it with a file of its own, or point FCAST_CONFIG_DIR elsewhere',
     });
+  });
+
+  it('a FIFO or a device at config.json is refused at once, never waited on or read', () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    spawnSync('mkfifo', [path]);
+    expect(told(thrown(() => readConfigFile(path))).message).toBe(
+      `cannot read config file ${path}: it is a FIFO; only a regular file is read`,
+    );
+    rmSync(path);
+    symlinkSync('/dev/zero', path);
+    // A link is the location check's to word (it names the target).
+    expect(told(thrown(() => readConfigFile(path))).message).toBe(
+      `${path} is a symbolic link (to /dev/zero); fcast reads and writes keys only in a file of its own`,
+    );
   });
 
   it('doctor’s inspection reports a broken file beside the settings it still finds elsewhere', () => {
