@@ -61,7 +61,7 @@ const picocolorsWithoutStdout = {
 // place of src/api/accept-table.ts (empty in the sources): a body of the documented shape is
 // then checked without loading zod (docs/decisions/2026-11-25-shape-predicates-over-zod4.md
 // has what that saves). Made from tsc's output of the same sources, which `tsc -b` has just written.
-const { SCHEMAS } = await import('../dist/api/schemas.js');
+const { SCHEMAS } = await import('../dist/schema/bodies.js');
 const { acceptorTableSource } = await import('../dist/api/quick-accept.js');
 const ACCEPT_TABLE = `export const PRECOMPILED = ${acceptorTableSource(SCHEMAS)};\n`;
 let tablesPlaced = 0;

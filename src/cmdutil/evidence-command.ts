@@ -5,7 +5,7 @@ import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync 
 import { dirname } from 'node:path';
 import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
 import type { Fetched } from '../api/endpoints.js';
-import type { TrackRecord } from '../api/schemas.js';
+import type { TrackRecord } from '../schema/bodies.js';
 import { saveFile } from '../core/sinks.js';
 import { isDelimited, type Run } from './command.js';
 import { CheckFailedError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
@@ -45,7 +45,7 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
   } catch (err) {
     throw baselineError(file, 'it is not JSON', err);
   }
-  const { TrackRecordSchema } = await import('../api/schemas.js');
+  const { TrackRecordSchema } = await import('../schema/bodies.js');
   const parsed = TrackRecordSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -3,7 +3,7 @@
 // and the GitHub Actions annotations (only for gates under Actions).
 import type { Run } from '../../cmdutil/command.js';
 import { DEFAULT_BINS, type JournalFilterFlags } from '../../cmdutil/journal-flags.js';
-import type { TrackRecordResult } from '../../api/schemas.js';
+import type { TrackRecordResult } from '../../schema/bodies.js';
 import { dataDir } from '../../config/settings.js';
 import { CheckFailedError } from '../../core/errors.js';
 import { describeJournalGateFailure, evaluateJournalGates, hasJournalGates } from '../../journal/gates.js';
