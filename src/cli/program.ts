@@ -22,7 +22,7 @@ import {
 
 interface CommandModule {
   /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
-  register(program: Command, app: App, rest?: readonly string[]): void;
+  register(program: Command, app: App, rest?: readonly string[]): void | Promise<void>;
 }
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */
@@ -106,8 +106,9 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
   if (named === undefined) listCommands(program);
   else if (named === 'all')
-    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load()))) module.register(program, app);
-  else (await named.module[1]()).register(program, app, named.rest);
+    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load())))
+      await module.register(program, app);
+  else await (await named.module[1]()).register(program, app, named.rest);
   // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
   if (named === undefined || named === 'all')
     addHelpCommand(program, app, async (name) =>

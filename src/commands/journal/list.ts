@@ -1,6 +1,8 @@
-// `fcast journal list`: the body, loaded when the subcommand runs (its flags are in index.ts).
+// `fcast journal list`: the recorded forecasts with their settlement, one row each.
 import type { Run } from '../../cmdutil/command.js';
-import type { JournalFilterFlags } from '../../cmdutil/journal-flags.js';
+import { defineCommand, type FlagValues, valueFlag } from '../../cmdutil/define.js';
+import { parseChoice } from '../../cmdutil/input.js';
+import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { forEachRow, LIST_COLUMNS, type JournalRow, type RowStatus } from '../../journal/rows.js';
@@ -9,15 +11,39 @@ import { renderDelimited } from '../../output/formats/delimited.js';
 import { renderJournalRows } from '../../output/journal-views.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
-export interface ListFlags extends JournalFilterFlags {
-  status?: string[];
-  flatBand?: number;
-}
+const FLAGS = {
+  ...FILTER_FLAGS,
+  status: valueFlag(
+    '--status <status,...>',
+    'only open, settled or unsettleable ones (comma-separated)',
+    (raw: string, previous: RowStatus[] = []): RowStatus[] => [
+      ...previous,
+      ...raw.split(',').map((s) => parseChoice(s, ['open', 'settled', 'unsettleable'] as const, '--status')),
+    ],
+  ),
+  ...ORIGIN_FLAG,
+  ...FLAT_BAND_FLAG,
+};
+
+export type ListFlags = FlagValues<typeof FLAGS>;
+
+export default defineCommand({
+  name: 'list',
+  summary: 'the recorded forecasts, one row each',
+  description: 'The recorded forecasts with their settlement, one row each.',
+  flags: FLAGS,
+  formats: ['table', 'json', 'csv', 'tsv', 'markdown'],
+  examples: [
+    ['fcast journal list --status open', 'what is still to settle'],
+    ['fcast journal list --tf 1h --format csv', 'for a spreadsheet'],
+  ],
+  run: list,
+});
 
 export async function list(run: Run, opts: ListFlags): Promise<void> {
   const filter = {
     ...filterOf(run, opts),
-    status: opts.status as RowStatus[] | undefined,
+    status: opts.status,
   };
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: JournalRow[] = [];

@@ -1,8 +1,17 @@
-// `fcast journal report`: the body, loaded when the subcommand runs (its flags are in index.ts).
+// `fcast journal report`: the journal scored per timeframe, beside the service's published record.
 // Two parts load only when used: the service's figures (the HTTP layer; never with --offline)
 // and the GitHub Actions annotations (only for gates under Actions).
 import type { Run } from '../../cmdutil/command.js';
-import { DEFAULT_BINS, type JournalFilterFlags } from '../../cmdutil/journal-flags.js';
+import { defineCommand, flag, type FlagValues, valueFlag } from '../../cmdutil/define.js';
+import {
+  ANNOTATIONS_FLAG,
+  DEFAULT_BINS,
+  FILTER_FLAGS,
+  FLAT_BAND_FLAG,
+  GATE_FLAGS,
+  ORIGIN_FLAG,
+  parseBins,
+} from '../../cmdutil/journal-flags.js';
 import type { TrackRecordResult } from '../../schema/bodies.js';
 import { dataDir } from '../../config/settings.js';
 import { CheckFailedError } from '../../core/errors.js';
@@ -18,16 +27,44 @@ import {
 } from '../../output/journal-report.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
-export interface ReportFlags extends JournalFilterFlags {
-  bins?: number;
-  flatBand?: number;
-  offline?: boolean;
-  minSettled?: number;
-  maxBrier?: number;
-  minHitRate?: number;
-  /** False with --no-annotations. */
-  annotations?: boolean;
-}
+const FLAGS = {
+  ...FILTER_FLAGS,
+  ...GATE_FLAGS,
+  ...ORIGIN_FLAG,
+  bins: valueFlag('--bins <n>', `reliability bins over [0, 1] (default ${DEFAULT_BINS})`, parseBins),
+  ...FLAT_BAND_FLAG,
+  offline: flag('--offline', "no track-record requests: the service's figures are left out"),
+  ...ANNOTATIONS_FLAG,
+};
+
+export type ReportFlags = FlagValues<typeof FLAGS>;
+
+export default defineCommand({
+  name: 'report',
+  summary: 'scores, reliability and the service beside them, per timeframe',
+  description:
+    'Per timeframe: settled forecasts, wins/losses/neutrals, the hit rate (wins over wins and losses) ' +
+    'with its Wilson 95% interval, the 3-class Brier score and its skill, the log loss, and for the ' +
+    "called direction's probability against a win the Brier score with its decomposition (reliability, " +
+    'resolution, uncertainty, within-bin variance and covariance) and a reliability table and chart; ' +
+    "beside them the service's published resolved win rate (one track-record request per symbol, " +
+    'none with --offline).',
+  flags: FLAGS,
+  formats: ['table', 'json', 'markdown', 'csv', 'tsv'],
+  examples: [
+    ['fcast journal report', 'with charts'],
+    ['fcast journal report --symbol BTC/USD --tf 1h', 'one slice'],
+    ['fcast journal report --format markdown', 'for a CI summary'],
+    ['fcast journal report --offline --max-brier 0.25', 'a gate (exit 8)'],
+  ],
+  notes: [
+    [
+      'Gates (exit 8 when a timeframe fails one)',
+      'A figure equal to the threshold passes; a null one fails; a report with no timeframes fails each gate once.',
+    ],
+  ],
+  run: report,
+});
 
 export async function report(run: Run, opts: ReportFlags): Promise<number | undefined> {
   const bins = opts.bins ?? DEFAULT_BINS;
