@@ -102,6 +102,13 @@ const cjsBundle = {
 
 await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js' } });
 
+// The listing the root's help shows, from the tree tsc just emitted, before the bundles take it
+// in: a command added since the last build is in this build's help (and dist/split/help.txt).
+{
+  const { writeCommandList } = await import('./command-list.js');
+  if (await writeCommandList()) console.log('build: wrote src/cli/command-list.ts from the command tree');
+}
+
 // dist/fcast.cjs: everything in one file, which no command of the package runs any more (bin
 // runs dist/split/) but which a single-file consumer (the standalone executable) can take whole.
 await build({

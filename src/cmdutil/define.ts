@@ -6,7 +6,7 @@
 // flag, so a renamed flag fails every test that builds the tree, not a user's run.
 import { type Command, Option } from 'commander';
 import type { OutputFormat } from '../core/domain.js';
-import { action, type App, formatsHelp, type Run } from './command.js';
+import { action, type App, type Run } from './command.js';
 import { examples as examplesHelp, type HelpText, helpNotes } from './help.js';
 
 /** One flag: how commander declares it, and (for the types) the value `run` gets. */
@@ -66,8 +66,9 @@ export interface CommandDefinition<F extends Flags, A extends unknown[]> {
   readonly formats?: readonly OutputFormat[];
   /** Shown under "Examples", each a command line and what it does. */
   readonly examples?: ReadonlyArray<readonly [command: string, what: string]>;
-  /** Sections after the examples: a title and its paragraphs. */
-  readonly notes?: ReadonlyArray<readonly [title: string, ...paragraphs: string[]]>;
+  /** Sections after the examples (before them with notesFirst): a title and its paragraphs, or a shared text. */
+  readonly notes?: ReadonlyArray<readonly [title: string, ...paragraphs: string[]] | HelpText>;
+  readonly notesFirst?: boolean;
   /** The body: its exit code, or nothing for success. The arguments come as commander parsed them. */
   // biome-ignore lint/suspicious/noConfusingVoidType: a body that returns nothing means success
   run(run: Run, flags: FlagValues<F>, ...args: A): Promise<number | void>;
@@ -99,12 +100,14 @@ export function addCommand(parent: Command, app: App, definition: AnyCommandDefi
   const handler = action(app, (run, opts, ...args: unknown[]) => definition.run(run, opts as never, ...args), {
     formats: definition.formats,
   });
-  const helps: HelpText[] = [];
-  if (definition.examples?.length)
-    helps.push(examplesHelp(...definition.examples.map(([c, w]) => [c, w] as [string, string])));
-  for (const [title, ...paragraphs] of definition.notes ?? []) helps.push(helpNotes(title, ...paragraphs));
-  for (const help of helps) command.addHelpText('after', help);
-  void formatsHelp;
+  const notes = (definition.notes ?? []).map((note) =>
+    typeof note === 'function' ? note : helpNotes(note[0], ...note.slice(1)),
+  );
+  const shown = definition.examples?.length
+    ? [examplesHelp(...definition.examples.map(([c, w]) => [c, w] as [string, string]))]
+    : [];
+  for (const help of definition.notesFirst ? [...notes, ...shown] : [...shown, ...notes])
+    command.addHelpText('after', help);
   return command.action(handler);
 }
 

@@ -5,10 +5,8 @@ import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal
 import { dataDir } from '../../config/settings.js';
 import { UsageError } from '../../core/errors.js';
 import { exactJson } from '../../core/exact-text.js';
+import type { JournalRow } from '../../journal/rows.js';
 import { DEFAULT_FLAT_BAND_PCT, rebuildRecord, type PriceRecord } from '../../journal/record.js';
-import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, selectedOrigins, type JournalRow } from '../../journal/rows.js';
-import { monthFiles, openJournalDir } from '../../journal/journal-files.js';
-import { renderDelimited } from '../../output/formats/delimited.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
 const FLAGS = {
@@ -46,6 +44,17 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
       hint: 'add --format jsonl',
     });
   const filter = filterOf(run, opts);
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [
+    { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, selectedOrigins },
+    { monthFiles, openJournalDir },
+    { renderDelimited },
+  ] = await Promise.all([
+    import('../../journal/rows.js'),
+    import('../../journal/journal-files.js'),
+    import('../../output/formats/delimited.js'),
+  ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   // Rows are written as they are read: two services, or a month file that is no regular file,
   // are refused before the header.

@@ -3,8 +3,6 @@ import type { Run } from '../../cmdutil/command.js';
 import { defineCommand, valueFlag } from '../../cmdutil/define.js';
 import { parseOriginFlag } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
-import { importJournal, importStdin } from '../../journal/import.js';
-import { renderImportSummary } from '../../output/journal-views.js';
 
 export default defineCommand({
   name: 'import',
@@ -29,6 +27,12 @@ export default defineCommand({
 });
 
 export async function importFile(run: Run, file: string, origin: string | undefined): Promise<number | undefined> {
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [{ importJournal, importStdin }, { renderImportSummary }] = await Promise.all([
+    import('../../journal/import.js'),
+    import('../../output/journal-views.js'),
+  ]);
   const dryRun = run.flags.dryRun === true;
   const opts = {
     dryRun,

@@ -5,10 +5,7 @@ import { parseChoice } from '../../cmdutil/input.js';
 import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
-import { forEachRow, LIST_COLUMNS, type JournalRow, type RowStatus } from '../../journal/rows.js';
-import { openJournalDir } from '../../journal/journal-files.js';
-import { renderDelimited } from '../../output/formats/delimited.js';
-import { renderJournalRows } from '../../output/journal-views.js';
+import type { JournalRow, RowStatus } from '../../journal/rows.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
 const FLAGS = {
@@ -41,6 +38,15 @@ export default defineCommand({
 });
 
 export async function list(run: Run, opts: ListFlags): Promise<void> {
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [{ forEachRow, LIST_COLUMNS }, { openJournalDir }, { renderDelimited }, { renderJournalRows }] =
+    await Promise.all([
+      import('../../journal/rows.js'),
+      import('../../journal/journal-files.js'),
+      import('../../output/formats/delimited.js'),
+      import('../../output/journal-views.js'),
+    ]);
   const filter = {
     ...filterOf(run, opts),
     status: opts.status,

@@ -3,8 +3,6 @@ import type { Run } from '../../cmdutil/command.js';
 import { defineCommand, requiredFlag } from '../../cmdutil/define.js';
 import { parseInstantFlag } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
-import { pruneJournal } from '../../journal/prune.js';
-import { renderPruneSummary } from '../../output/journal-views.js';
 
 export default defineCommand({
   name: 'prune',
@@ -25,6 +23,12 @@ export default defineCommand({
 });
 
 export async function prune(run: Run, before: number): Promise<void> {
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [{ pruneJournal }, { renderPruneSummary }] = await Promise.all([
+    import('../../journal/prune.js'),
+    import('../../output/journal-views.js'),
+  ]);
   const summary = await pruneJournal(dataDir(run.ctx), before, run.flags.dryRun === true);
   if (run.flags.json) return run.out.json(summary);
   run.out.data(renderPruneSummary(summary, run.flags.dryRun === true));

@@ -17,14 +17,7 @@ import { dataDir } from '../../config/settings.js';
 import { CheckFailedError } from '../../core/errors.js';
 import { describeJournalGateFailure, evaluateJournalGates, hasJournalGates } from '../../journal/gates.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
-import { buildReport, disjointIntervals, scanJournal } from '../../journal/report.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
-import { openJournalDir } from '../../journal/journal-files.js';
-import {
-  renderJournalReportDelimited,
-  renderJournalReportMarkdown,
-  renderJournalReportTable,
-} from '../../output/journal-report.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
 const FLAGS = {
@@ -70,6 +63,13 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
   const bins = opts.bins ?? DEFAULT_BINS;
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const filter = filterOf(run, opts);
+  // The reader and the views load when it runs: the definition above is read whenever the
+  // journal's tree is built (its help, completion).
+  const [{ buildReport, disjointIntervals, scanJournal }, { openJournalDir }, views] = await Promise.all([
+    import('../../journal/report.js'),
+    import('../../journal/journal-files.js'),
+    import('../../output/journal-report.js'),
+  ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const scan = scanJournal(dir, filter, { bins, flatBandPct });
   warnProblems(run, scan.problems);
@@ -98,9 +98,10 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
     smallSample: SMALL_SAMPLE,
   };
   if (run.format === 'json') run.out.json(doc);
-  else if (run.format === 'markdown') run.out.data(renderJournalReportMarkdown(run.out, view));
-  else if (run.format === 'csv' || run.format === 'tsv') run.out.data(renderJournalReportDelimited(run.format, view));
-  else run.out.data(renderJournalReportTable(run.out, view));
+  else if (run.format === 'markdown') run.out.data(views.renderJournalReportMarkdown(run.out, view));
+  else if (run.format === 'csv' || run.format === 'tsv')
+    run.out.data(views.renderJournalReportDelimited(run.format, view));
+  else run.out.data(views.renderJournalReportTable(run.out, view));
   // The table shows the notes; every other format leaves stdout to data.
   if (run.format !== 'table' && run.format !== 'markdown') for (const note of notes) run.out.note(`note: ${note}`);
 
@@ -118,7 +119,7 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
     annotateJournal(run.out, run.ctx.env, {
       failures,
       timeframes: doc.timeframes,
-      markdown: renderJournalReportMarkdown(run.out, view),
+      markdown: views.renderJournalReportMarkdown(run.out, view),
     });
   }
   if (failures.length > 0)

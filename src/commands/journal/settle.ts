@@ -2,11 +2,9 @@
 import type { Run } from '../../cmdutil/command.js';
 import { defineCommand, flag, type FlagValues } from '../../cmdutil/define.js';
 import { FILTER_FLAGS, FLAT_BAND_FLAG } from '../../cmdutil/journal-flags.js';
-import { fetchPredictions, requests } from '../../api/endpoints.js';
 import { dataDir } from '../../config/settings.js';
 import { mapSettledWithLimit } from '../../core/concurrency.js';
 import { amend, ConfigError, FcastError } from '../../core/errors.js';
-import { readCandles } from '../../api/candles.js';
 import { DEFAULT_FLAT_BAND_PCT, priceRecord, type PriceRecord, type SettlementRecord } from '../../journal/record.js';
 import { responseEvidence } from '../../journal/settle.js';
 import { appendSettlements, judge, readOpen, withObservation, type SettleSummary } from '../../journal/settling.js';
@@ -70,6 +68,12 @@ export async function settle(run: Run, opts: SettleFlags): Promise<number> {
   };
   let code = 0;
   if (symbols.length > 0) {
+    // The HTTP layer only when something is to settle: the definition above is read whenever
+    // the journal's tree is built (its help, completion), which must not load it.
+    const [{ fetchPredictions, requests }, { readCandles }] = await Promise.all([
+      import('../../api/endpoints.js'),
+      import('../../api/candles.js'),
+    ]);
     const conn = await run.connect();
     conn.client.baseUrl();
     conn.client.keyFor('rest');
