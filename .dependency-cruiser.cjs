@@ -10,7 +10,7 @@
 // core/ is the floor (domain vocabulary, errors, context, values) and imports no layer; config/
 // stands on core/ only. A renderer takes parsed bodies, so output/, evidence/ and journal/ may
 // import the *types* of api/schemas.ts: those are the domain types. Nothing else of api/ is theirs.
-const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output';
+const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output|mcp';
 
 // No folder imports a folder that imports it back, directly or through others, dynamic and
 // type-only imports included (dependency-cruiser's folder scope counts every import). There is
@@ -186,6 +186,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/watch/' },
       to: { path: '^src/watch/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
+      name: 'mcp-serves-through-the-layers',
+      comment:
+        "mcp/ (the server behind `fcast mcp`) fetches through api/, computes with evidence/, reads the journal with journal/'s readers, checks input with cmdutil/ and cleans text with output/'s sanitiser: never a command or cli/.",
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|evidence|journal|cmdutil|mcp)/|^src/output/sanitize\\.ts$' },
+    },
+    {
+      name: 'mcp-loads-only-to-serve',
+      comment: 'No other command loads the MCP server (the start-up budget): outside mcp/, it is reached by a dynamic import or for its types only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mcp/' },
+      to: { path: '^src/mcp/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
       name: 'mock-serves-alone',

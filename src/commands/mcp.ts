@@ -1,0 +1,80 @@
+import type { Command } from 'commander';
+import { action, examples, type App } from '../cmdutil/command.js';
+import { parseWholeNumber } from '../cmdutil/input.js';
+
+interface McpFlags {
+  toolsets?: string;
+  tools?: string;
+  readOnly?: boolean;
+  maxOutput?: string;
+}
+
+/** The text budget of one result, in characters: what an assistant's context can take at once. */
+const DEFAULT_MAX_OUTPUT = 24_000;
+/** Below this a page could not hold one record with its attribution. */
+const MIN_MAX_OUTPUT = 2_000;
+
+export function register(program: Command, app: App): void {
+  program
+    .command('mcp')
+    .summary('an MCP server over stdio, for AI assistants')
+    .description(
+      'A Model Context Protocol server on stdin/stdout for assistants such as Claude Desktop, Claude Code, VS Code and Cursor: ' +
+        'the forecasts, the evidence and the journal as tools, with the key kept in fcast (never a tool argument, never in any output). ' +
+        'Speaks both protocol eras: the 2025-11-25 initialize handshake and the 2026-07-28 server/discover with per-request _meta. ' +
+        'stdout carries JSON-RPC only, one message a line; every log goes to stderr; it ends when stdin closes. ' +
+        'Setup for each assistant: docs/mcp.md.',
+    )
+    .option('--toolsets <names>', 'only these toolsets, comma-separated: forecasts, evidence, gateway, journal, service')
+    .option('--tools <names>', 'only these tools, comma-separated (see docs/mcp.md for the list)')
+    .option('--read-only', 'only tools that change nothing (every tool of this version is read-only)')
+    .option('--max-output <chars>', `the text budget of one result; longer results page by cursor (default ${DEFAULT_MAX_OUTPUT})`)
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast mcp', 'serve every tool on stdio (an assistant starts it)'],
+        ['fcast mcp --toolsets forecasts,evidence', 'only the forecast and track-record tools'],
+        ['fcast mcp --tools get_demo_forecasts,service_info --max-output 8000', 'two tools, smaller pages'],
+      ),
+    )
+    .action(
+      action(
+        app,
+        async (run, opts: McpFlags) => {
+          const maxOutput =
+            opts.maxOutput === undefined
+              ? DEFAULT_MAX_OUTPUT
+              : parseWholeNumber(opts.maxOutput, '--max-output', MIN_MAX_OUTPUT, 10_000_000);
+          const { selectTools } = await import('../mcp/tools.js');
+          // Checked before anything is read from stdin: a name that does not exist is exit 2 at start.
+          const tools = selectTools({
+            toolsets: splitList(opts.toolsets),
+            tools: splitList(opts.tools),
+            readOnly: opts.readOnly === true,
+          });
+          const { serveStdio } = await import('../mcp/server.js');
+          // The server ends when stdin does; Ctrl-C or SIGTERM end it as well, at once.
+          await serveStdio(
+            {
+              ctx: run.ctx,
+              flags: run.flags,
+              log: run.out,
+              settings: run.settings,
+              transport: app.transport,
+            },
+            { tools, maxOutput },
+          );
+        },
+        // JSON-RPC is all it prints on stdout; --format has nothing to choose.
+        { formats: ['table'] },
+      ),
+    );
+}
+
+function splitList(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
