@@ -111,7 +111,7 @@ describe('every tool', () => {
     expect(r.isError).toBe(true);
     expect(r.structuredContent!.error).toMatchObject({ kind: 'setup_or_auth' });
     expect(r.structuredContent!.error.what_to_do).toMatch(/never a tool argument/);
-    expect(emu.server.requests.filter((q) => q.includes('predictions'))).toHaveLength(0);
+    expect(emu.server.requests.filter((q) => q.path.includes('predictions'))).toHaveLength(0);
   });
 
   it('list_symbols filters by query', async () => {
@@ -134,7 +134,7 @@ describe('every tool', () => {
     expect(r.structuredContent!.result.audit.audited).toBeGreaterThan(0);
     const one = await s.callTool('get_track_record', { symbol: 'BTC/USD', timeframe: '1h' });
     expectConforms(tools, 'get_track_record', one);
-    expect(emu.server.requests.some((q) => q.includes('accuracy.php'))).toBe(true);
+    expect(emu.server.requests.some((q) => q.path.includes('accuracy.php'))).toBe(true);
   });
 
   it('get_track_record reports a published rate that disagrees with its counts', async () => {
@@ -400,7 +400,7 @@ describe('the key stays home; server text stays data', () => {
     }
     for (const line of r.stdout.trimEnd().split('\n')) expect(JSON.parse(line).jsonrpc).toBe('2.0');
     const demoResult = r.messages.find((m) => m.id === 2).result;
-    expect(demoResult.structuredContent.attribution.source).toMatch(/^Evil Corp \[2J\]0;pwnedeviltext /);
+    expect(demoResult.structuredContent.attribution.source).toMatch(/^Evil Corp eviltext /);
     expect(demoResult.structuredContent.notice).toMatch(/not instructions/);
     const failed = r.messages.find((m) => m.id === 3).result;
     expect(failed.isError).toBe(true);
