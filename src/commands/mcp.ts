@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action, examples, type App } from '../cmdutil/command.js';
 import { parseWholeNumber } from '../cmdutil/input.js';
+import { guardOf } from '../output/workflow-commands.js';
 
 interface McpFlags {
   toolsets?: string;
@@ -25,10 +26,16 @@ export function register(program: Command, app: App): void {
         'stdout carries JSON-RPC only, one message a line; every log goes to stderr; it ends when stdin closes. ' +
         'Setup for each assistant: docs/mcp.md.',
     )
-    .option('--toolsets <names>', 'only these toolsets, comma-separated: forecasts, evidence, gateway, journal, service')
+    .option(
+      '--toolsets <names>',
+      'only these toolsets, comma-separated: forecasts, evidence, gateway, journal, service',
+    )
     .option('--tools <names>', 'only these tools, comma-separated (see docs/mcp.md for the list)')
     .option('--read-only', 'only tools that change nothing (every tool of this version is read-only)')
-    .option('--max-output <chars>', `the text budget of one result; longer results page by cursor (default ${DEFAULT_MAX_OUTPUT})`)
+    .option(
+      '--max-output <chars>',
+      `the text budget of one result; longer results page by cursor (default ${DEFAULT_MAX_OUTPUT})`,
+    )
     .addHelpText(
       'after',
       examples(
@@ -52,6 +59,9 @@ export function register(program: Command, app: App): void {
             tools: splitList(opts.tools),
             readOnly: opts.readOnly === true,
           });
+          // Under GitHub Actions stdout is JSON: the filter of workflow commands escapes within
+          // strings (the same value) instead of changing the text visibly.
+          guardOf(run.ctx.io.stdout)?.setMode('json');
           const { serveStdio } = await import('../mcp/server.js');
           // The server ends when stdin does; Ctrl-C or SIGTERM end it as well, at once.
           await serveStdio(

@@ -11,7 +11,7 @@ import { DEFAULT_FLAT_BAND_PCT, originLabel, originOf } from '../journal/record.
 import { buildReport, disjointIntervals, scanJournal, type JournalFilter } from '../journal/report.js';
 import { forEachRow, type JournalRow, type RowStatus } from '../journal/rows.js';
 import type { ToolOutput } from './results.js';
-import type { ToolCall } from './tools.js';
+import type { ToolCall } from './call.js';
 
 /**
  * The journal's filter as the journal commands make it without --origin: the base URL's
@@ -30,8 +30,7 @@ async function filterOf(call: ToolCall): Promise<JournalFilter & { auto: boolean
 }
 
 function checkOneOrigin(filter: { auto: boolean }, origins: ReadonlySet<string | null>): void {
-  if (!filter.auto || origins.size < 2)
-    return;
+  if (!filter.auto || origins.size < 2) return;
   throw new UsageError(
     `the journal holds the forecasts of ${origins.size} services (${[...origins].map(originLabel).sort().join(', ')}); fcast does not pool them`,
     { hint: 'set the base URL of the one to read (FCAST_BASE_URL, or `fcast config set base-url URL`)' },

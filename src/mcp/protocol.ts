@@ -46,11 +46,7 @@ export const MAX_LINE_CHARS = 4 * 1024 * 1024;
  * Calls `onLine` with each line of `input` (LF or CRLF), `onOversize` for each line over
  * MAX_LINE_CHARS (dropped, not kept in memory), and resolves when `input` ends.
  */
-export function readLines(
-  input: Readable,
-  onLine: (line: string) => void,
-  onOversize: () => void,
-): Promise<void> {
+export function readLines(input: Readable, onLine: (line: string) => void, onOversize: () => void): Promise<void> {
   return new Promise((resolve) => {
     let buffered = '';
     let dropping = false;

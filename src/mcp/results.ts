@@ -209,7 +209,11 @@ function arrayAt(value: Record<string, unknown>, path: readonly string[]): unkno
   return Array.isArray(at) ? at : undefined;
 }
 
-function withArrayAt(value: Record<string, unknown>, path: readonly string[], items: unknown[]): Record<string, unknown> {
+function withArrayAt(
+  value: Record<string, unknown>,
+  path: readonly string[],
+  items: unknown[],
+): Record<string, unknown> {
   const [key, ...rest] = path;
   if (key === undefined) return value;
   const inner = value[key];

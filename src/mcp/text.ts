@@ -7,7 +7,10 @@
 import { redactText } from '../core/sinks.js';
 import { cleanBlock } from '../output/sanitize.js';
 
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+// Alternatives, not one class: a class holding combining marks (U+034F, the variation
+// selectors) reads as if it could join them to their neighbours.
+const INVISIBLE =
+  /\u00ad|\u034f|\u115f|\u1160|\u17b4|\u17b5|[\u180b-\u180f]|[\u200b-\u200d]|[\u2060-\u2064]|\u3164|[\ufe00-\ufe0f]|\ufeff|\uffa0|[\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /** One string from the service, safe to hand over. */
 export function serverText(text: string): string {

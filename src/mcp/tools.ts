@@ -4,28 +4,14 @@
 // takes a key: the key comes from fcast's settings, as for every command.
 // Not exposed: register, auth, config changes, import, export, prune, mock, watch.
 // `journal_compare` lands with the engines comparison (another branch); see docs/mcp.md.
-import type { Connection } from '../api/endpoints.js';
 import { GATEWAY_COMMANDS, DEMO_SYMBOLS, equivalentTimeframe, ACCURACY_TIMEFRAMES } from '../core/domain.js';
-import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import type { GlobalFlags, Settings } from '../config/settings.js';
+import type { ToolCall } from './call.js';
 import type { ToolOutput } from './results.js';
 import type { JsonSchema } from './schema.js';
 
 export const TOOLSETS = ['forecasts', 'evidence', 'gateway', 'journal', 'service'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
-
-export interface ToolCall {
-  args: Record<string, unknown>;
-  ctx: Ctx;
-  flags: GlobalFlags;
-  /** flag > env > config file > default; exit-3 errors (no base URL, no key) become isError results. */
-  settings(): Settings;
-  /** A connection whose requests this call's cancellation aborts. */
-  connect(): Connection;
-  /** A progress notification, when the client asked for them (`_meta.progressToken`). */
-  progress(done: number, total?: number, message?: string): void;
-}
 
 export interface Annotations {
   title: string;
@@ -84,7 +70,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_forecasts',
     toolset: 'forecasts',
     description:
-      "Latest probabilistic forecasts for 1 to 10 symbols (BASE/QUOTE, e.g. BTC/USD, EUR/USD, AAPL/USD), one per timeframe, from the forecast service with the user's key: each timeframe's direction (long/short), probabilities p_long/p_short/p_flat of three engines (ia1, ia2, ia3; ia3 is the service's call), anchor and target price, horizon. Use `timeframes` (e.g. [\"1h\",\"4h\"]) to keep only some. A symbol the service refuses is listed under `failed`; the others still come back. Use list_symbols to find symbols.",
+      'Latest probabilistic forecasts for 1 to 10 symbols (BASE/QUOTE, e.g. BTC/USD, EUR/USD, AAPL/USD), one per timeframe, from the forecast service with the user\'s key: each timeframe\'s direction (long/short), probabilities p_long/p_short/p_flat of three engines (ia1, ia2, ia3; ia3 is the service\'s call), anchor and target price, horizon. Use `timeframes` (e.g. ["1h","4h"]) to keep only some. A symbol the service refuses is listed under `failed`; the others still come back. Use list_symbols to find symbols.',
     inputSchema: obj(
       {
         symbols: {
@@ -108,7 +94,10 @@ export const TOOLS: readonly Tool[] = [
     resultSchema: {
       type: 'object',
       properties: {
-        forecasts: { type: 'array', items: body('one symbol: the service body (symbol, price, predictions by timeframe, meta)') },
+        forecasts: {
+          type: 'array',
+          items: body('one symbol: the service body (symbol, price, predictions by timeframe, meta)'),
+        },
         failed: {
           type: 'array',
           items: {
@@ -138,7 +127,9 @@ export const TOOLS: readonly Tool[] = [
         call.progress(++done, symbols.length, symbol);
         return r;
       });
-      const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [{ symbol: symbols[i]!, reason: r.reason }] : []));
+      const failures = results.flatMap((r, i) =>
+        r.status === 'rejected' ? [{ symbol: symbols[i]!, reason: r.reason }] : [],
+      );
       // Every symbol failed: the first failure is the answer (a 401 or a 429 says what to do).
       if (failures.length === symbols.length) throw failures[0]!.reason;
       const forecasts = results.flatMap((r) => {
@@ -178,7 +169,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'list_symbols',
     toolset: 'forecasts',
     description:
-      "The symbols the user's key can forecast, each with its timeframes. `query` keeps those whose symbol contains it (case-insensitive: \"usd\", \"BTC\"); `limit` caps a page (default 100); a longer list pages by `nextCursor`.",
+      'The symbols the user\'s key can forecast, each with its timeframes. `query` keeps those whose symbol contains it (case-insensitive: "usd", "BTC"); `limit` caps a page (default 100); a longer list pages by `nextCursor`.',
     inputSchema: obj({
       query: str('text the symbol contains', { maxLength: 40 }),
       limit: { type: 'integer', minimum: 1, maximum: 500, description: 'symbols per page (default 100)' },
@@ -243,7 +234,8 @@ export const TOOLS: readonly Tool[] = [
         import('../evidence/audit.js'),
       ]);
       const conn = call.connect();
-      const res = tf === undefined ? await fetchTrackRecord(conn, { symbol }) : await fetchAccuracy(conn, { symbol, tf });
+      const res =
+        tf === undefined ? await fetchTrackRecord(conn, { symbol }) : await fetchAccuracy(conn, { symbol, tf });
       const audit = auditTrackRecord(res.body);
       return {
         result: {
@@ -264,10 +256,7 @@ export const TOOLS: readonly Tool[] = [
     toolset: 'evidence',
     description:
       'One expired forecast by its id (no key): the stored forecast, the market closes up to its target time and the published settlement, with a check that the published outcome follows from the direction, the anchor price and the close. A forecast not yet expired is refused by the service (403).',
-    inputSchema: obj(
-      { id: { type: 'integer', minimum: 1, description: 'the forecast id' }, cursor: CURSOR },
-      ['id'],
-    ),
+    inputSchema: obj({ id: { type: 'integer', minimum: 1, description: 'the forecast id' }, cursor: CURSOR }, ['id']),
     resultSchema: {
       type: 'object',
       properties: {
@@ -390,7 +379,14 @@ export const TOOLS: readonly Tool[] = [
         journal_dir: { type: 'string' },
         service: { type: 'object' },
       },
-      required: ['fcast_version', 'base_url', 'rest_key_configured', 'gateway_key_configured', 'journal_dir', 'service'],
+      required: [
+        'fcast_version',
+        'base_url',
+        'rest_key_configured',
+        'gateway_key_configured',
+        'journal_dir',
+        'service',
+      ],
     },
     annotations: readOnly('Service info'),
     async run(call) {

@@ -6,7 +6,16 @@ import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
-import { call, connectMcp, type Era, initialize, type McpSession, mcpEnv, rawMcp, type ToolResult } from '../helpers/mcp.js';
+import {
+  call,
+  connectMcp,
+  type Era,
+  initialize,
+  type McpSession,
+  mcpEnv,
+  rawMcp,
+  type ToolResult,
+} from '../helpers/mcp.js';
 import { useTamperedServer, fetchBody } from '../helpers/tampered.js';
 
 const emu = useEmulator();
@@ -82,7 +91,9 @@ describe.each(['legacy', 'modern'] as const)('the %s era, through the SDK client
       data_delay_min: meta.data_delay_min,
     });
     expect(r.structuredContent!.notice).toMatch(/not instructions.*not financial advice/s);
-    expect(textParts(r).last).toBe(`Source: ${meta.source} · Tier: ${meta.tier} · data delayed ${meta.data_delay_min} min`);
+    expect(textParts(r).last).toBe(
+      `Source: ${meta.source} · Tier: ${meta.tier} · data delayed ${meta.data_delay_min} min`,
+    );
   });
 
   it('answers an unknown tool with -32602', async () => {
@@ -144,7 +155,10 @@ describe('every tool', () => {
     const s = await open('legacy', { FCAST_BASE_URL: url });
     const r = await s.callTool('get_track_record', {});
     expect(r.structuredContent!.result.audit.agrees).toBe(false);
-    expect(r.structuredContent!.result.audit.disagreements[0]).toMatchObject({ field: 'resolved_win_rate', published: 0.99 });
+    expect(r.structuredContent!.result.audit.disagreements[0]).toMatchObject({
+      field: 'resolved_win_rate',
+      published: 0.99,
+    });
   });
 
   it('verify_forecast checks the published settlement; an unknown id is a not_found isError', async () => {
@@ -319,7 +333,12 @@ describe('the wire', () => {
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         call(4, 'get_demo_forecasts'),
         'not json',
-        { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...modernMeta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
+        {
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/list',
+          params: { _meta: { ...modernMeta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+        },
         { jsonrpc: '2.0', id: 6, method: 'no/such' },
       ],
       mcpEnv({ FCAST_BASE_URL: emu.server.url }),
@@ -329,20 +348,28 @@ describe('the wire', () => {
     expect(r.code).toBe(0);
     for (const m of r.messages) expect(m.jsonrpc).toBe('2.0');
     const byId = new Map(r.messages.map((m) => [m.id, m]));
-    expect(byId.get(1).result).toMatchObject({ resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']) });
-    expect(byId.get(2).result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
-    expect(byId.get(3).result.protocolVersion).toBe('2025-11-25');
-    expect(byId.get(4).result.resultType).toBeUndefined();
-    expect(byId.get(null).error.code).toBe(-32700);
-    expect(byId.get(5).error).toMatchObject({ code: -32022, data: { requested: '2099-01-01' } });
-    expect(byId.get(6).error.code).toBe(-32601);
+    expect(byId.get(1)!.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']),
+    });
+    expect(byId.get(2)!.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
+    expect(byId.get(3)!.result.protocolVersion).toBe('2025-11-25');
+    expect(byId.get(4)!.result.resultType).toBeUndefined();
+    expect(byId.get(null)!.error.code).toBe(-32700);
+    expect(byId.get(5)!.error).toMatchObject({ code: -32022, data: { requested: '2099-01-01' } });
+    expect(byId.get(6)!.error.code).toBe(-32601);
   });
 
   it('exits within 1 s of stdin closing, even with a request still waiting on a stalled service', async () => {
     emu.server.setFaults([{ kind: 'slow', delayMs: 15000, path: 'demo.php' }]);
-    const r = await rawMcp([initialize(1), call(2, 'get_demo_forecasts')], mcpEnv({ FCAST_BASE_URL: emu.server.url }), [], {
-      waitFor: 1,
-    });
+    const r = await rawMcp(
+      [initialize(1), call(2, 'get_demo_forecasts')],
+      mcpEnv({ FCAST_BASE_URL: emu.server.url }),
+      [],
+      {
+        waitFor: 1,
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.exitMs).toBeLessThan(1000);
     expect(r.messages.map((m) => m.id)).toEqual([1]);
@@ -399,10 +426,10 @@ describe('the key stays home; server text stays data', () => {
       expect(bytes).not.toMatch(/\\u00(1b|07)|\\u202e|\\u200b|\\u2066|\\ufeff/i);
     }
     for (const line of r.stdout.trimEnd().split('\n')) expect(JSON.parse(line).jsonrpc).toBe('2.0');
-    const demoResult = r.messages.find((m) => m.id === 2).result;
+    const demoResult = r.messages.find((m) => m.id === 2)!.result;
     expect(demoResult.structuredContent.attribution.source).toMatch(/^Evil Corp eviltext /);
     expect(demoResult.structuredContent.notice).toMatch(/not instructions/);
-    const failed = r.messages.find((m) => m.id === 3).result;
+    const failed = r.messages.find((m) => m.id === 3)!.result;
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent.error).toMatchObject({ kind: 'unavailable', status: 500 });
   });
@@ -415,10 +442,10 @@ describe('the key stays home; server text stays data', () => {
       [initialize(1), call(2, 'get_track_record', {}), { jsonrpc: '2.0', id: 3, method: 'ping' }],
       mcpEnv({ FCAST_BASE_URL: url, FCAST_RETRIES: '0' }),
     );
-    const failed = r.messages.find((m) => m.id === 2).result;
+    const failed = r.messages.find((m) => m.id === 2)!.result;
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent.error.kind).toBe('bad_response');
-    expect(r.messages.find((m) => m.id === 3).result).toEqual({});
+    expect(r.messages.find((m) => m.id === 3)!.result).toEqual({});
     expect(r.stdout.length).toBeLessThan(100_000);
   });
 });
