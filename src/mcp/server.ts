@@ -149,6 +149,13 @@ class Server {
   ) {
     this.pager = new Pager(opts.maxOutput);
     this.tools = new Map(opts.tools.map((t) => [t.name, t]));
+    host.ctx.signal.addEventListener(
+      'abort',
+      () => {
+        for (const flight of this.inFlight.values()) flight.controller.abort();
+      },
+      { once: true },
+    );
   }
 
   send(message: unknown): void {
@@ -177,6 +184,7 @@ class Server {
       return;
     }
     const flight: InFlight = { controller: new AbortController(), cancelled: false };
+    if (this.host.ctx.signal.aborted) flight.controller.abort();
     setMaxListeners(0, flight.controller.signal);
     this.inFlight.set(id, flight);
     const work = this.answer(parsed, flight)
@@ -405,9 +413,9 @@ class Server {
 
   private toolCall(args: Record<string, unknown>, flight: InFlight, meta: Record<string, unknown>): ToolCall {
     const { host } = this;
-    const signal = AbortSignal.any([host.ctx.signal, flight.controller.signal]);
-    setMaxListeners(0, signal);
-    const ctx: Ctx = { ...host.ctx, signal };
+    // The flight's own signal: Ctrl-C aborts every flight (the constructor's listener).
+    // AbortSignal.any would tie each call's signal to the session's for good (Node 20 keeps them).
+    const ctx: Ctx = { ...host.ctx, signal: flight.controller.signal };
     let settings: Settings | undefined;
     let conn: Connection | undefined;
     const token = meta.progressToken;
