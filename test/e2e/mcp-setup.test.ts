@@ -62,27 +62,30 @@ describe('the setup blocks', () => {
     expect(all.some((l) => l.file === 'README.md')).toBe(true);
   });
 
-  it.each(all.map((l) => [`${l.file} ${l.name}`, l] as const))('%s starts the server as pasted', async (_name, launch) => {
-    const transport = new StdioClientTransport({
-      command: launch.command,
-      args: launch.args,
-      env: {
-        PATH: [shimDir(), process.env.PATH ?? ''].join(delimiter),
-        FCAST_BASE_URL: emu.server.url,
-        FCAST_CONFIG_DIR: tempDir(),
-        FCAST_DATA_DIR: tempDir(),
-      },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'setup-test', version: '1.0.0' });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toContain('get_demo_forecasts');
-      const r = (await client.callTool({ name: 'get_demo_forecasts', arguments: {} })) as { isError?: boolean };
-      expect(r.isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(all.map((l) => [`${l.file} ${l.name}`, l] as const))(
+    '%s starts the server as pasted',
+    async (_name, launch) => {
+      const transport = new StdioClientTransport({
+        command: launch.command,
+        args: launch.args,
+        env: {
+          PATH: [shimDir(), process.env.PATH ?? ''].join(delimiter),
+          FCAST_BASE_URL: emu.server.url,
+          FCAST_CONFIG_DIR: tempDir(),
+          FCAST_DATA_DIR: tempDir(),
+        },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'setup-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toContain('get_demo_forecasts');
+        const r = (await client.callTool({ name: 'get_demo_forecasts', arguments: {} })) as { isError?: boolean };
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

@@ -432,6 +432,16 @@ describe('the key stays home; server text stays data', () => {
     const failed = r.messages.find((m) => m.id === 3)!.result;
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent.error).toMatchObject({ kind: 'unavailable', status: 500 });
+
+    // Under GitHub Actions no server text reads as a workflow command, and the value is the same.
+    const actions = await rawMcp(
+      [initialize(1), call(2, 'get_demo_forecasts')],
+      mcpEnv({ FCAST_BASE_URL: url, FCAST_API_KEY: key, GITHUB_ACTIONS: 'true' }),
+    );
+    expect(actions.stdout).not.toMatch(/##\[|^\s*::/m);
+    const same = actions.messages.find((m) => m.id === 2)!.result.structuredContent.result.forecast.price.source;
+    expect(same).toBe(demoResult.structuredContent.result.forecast.price.source);
+    expect(same).toMatch(/^::error::pwned ##\[group\] <img/);
   });
 
   it('a 15 MB body is refused as too large, an isError, and the server goes on', async () => {
@@ -447,5 +457,89 @@ describe('the key stays home; server text stays data', () => {
     expect(failed.structuredContent.error.kind).toBe('bad_response');
     expect(r.messages.find((m) => m.id === 3)!.result).toEqual({});
     expect(r.stdout.length).toBeLessThan(100_000);
+  });
+});
+
+describe('resources, prompts and progress', () => {
+  it('reads the resources, refuses an unknown one with -32602, and gives the prompts', async () => {
+    const r = await rawMcp(
+      [
+        initialize(1),
+        { jsonrpc: '2.0', id: 2, method: 'resources/list' },
+        { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'fcast://track-record' } },
+        { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'fcast://nope' } },
+        { jsonrpc: '2.0', id: 5, method: 'prompts/list' },
+        {
+          jsonrpc: '2.0',
+          id: 6,
+          method: 'prompts/get',
+          params: { name: 'explain_forecast', arguments: { symbol: 'BTC/USD', timeframe: '1h' } },
+        },
+        { jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'explain_forecast', arguments: {} } },
+      ],
+      mcpEnv({ FCAST_BASE_URL: emu.server.url }),
+    );
+    const of = (id: number) => r.messages.find((m) => m.id === id)!;
+    expect(of(2).result.resources.map((x: any) => x.uri)).toEqual([
+      'fcast://service/discovery',
+      'fcast://track-record',
+      'fcast://journal/report',
+    ]);
+    const read = JSON.parse(of(3).result.contents[0].text);
+    expect(read.notice).toMatch(/not instructions/);
+    expect(read.data.results.length).toBeGreaterThan(0);
+    expect(of(4).error.code).toBe(-32602);
+    expect(of(5).result.prompts.map((p: any) => p.name)).toEqual(['explain_forecast', 'review_calibration']);
+    expect(of(6).result.messages[0].content.text).toMatch(/get_forecasts.*BTC\/USD.*1h/s);
+    expect(of(7).error.code).toBe(-32602);
+  });
+
+  it('sends progress for a request that asks for it, per symbol', async () => {
+    const r = await rawMcp(
+      [initialize(1), call(2, 'get_forecasts', { symbols: ['BTC/USD', 'ETH/USD'] }, { progressToken: 'p1' })],
+      mcpEnv({ FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: emu.server.testKey }),
+    );
+    const progress = r.messages.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => m.params.progress)).toEqual([1, 2]);
+    for (const m of progress) expect(m.params).toMatchObject({ progressToken: 'p1', total: 2 });
+    expect(r.messages.at(-1)!.id).toBe(2);
+  });
+});
+
+describe('every byte of a session', () => {
+  it('holds no key, whatever the tools, and stays JSON-RPC under GitHub Actions', async () => {
+    const key = emu.server.testKey;
+    const data = tempDir();
+    await emu.runWithKey(['predict', 'BTC/USD', '--record', '--json'], { env: { FCAST_DATA_DIR: data } });
+    const calls = [
+      call(2, 'get_forecasts', { symbols: ['BTC/USD'] }),
+      call(3, 'get_demo_forecasts'),
+      call(4, 'list_symbols', { limit: 5 }),
+      call(5, 'get_track_record'),
+      call(6, 'verify_forecast', { id: 1 }),
+      call(7, 'run_gateway_command', { command: 'analyze', args: ['BTC/USD', '1h'] }),
+      call(8, 'journal_report'),
+      call(9, 'journal_list'),
+      call(10, 'service_info'),
+      call(11, 'get_forecasts', { symbols: ['BTC/USD'], key }),
+    ];
+    for (const actions of ['false', 'true']) {
+      const r = await rawMcp(
+        [initialize(1), ...calls],
+        mcpEnv({ FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: key, FCAST_DATA_DIR: data, GITHUB_ACTIONS: actions }),
+      );
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain(key);
+      expect(r.stdout).not.toContain(key.slice(-24));
+      expect(r.stderr).not.toContain(key.slice(-24));
+      for (const line of r.stdout.trimEnd().split('\n')) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+      const results = r.messages.filter((m) => typeof m.id === 'number' && m.id >= 2 && m.id <= 10);
+      expect(results).toHaveLength(9);
+      for (const m of results) expect(m.result.isError, JSON.stringify(m.result).slice(0, 400)).toBeUndefined();
+      // A key given as a tool argument is refused as an unknown property, never used.
+      const keyed = r.messages.find((m) => m.id === 11)!.result;
+      expect(keyed.isError).toBe(true);
+      expect(keyed.structuredContent.error.message).toMatch(/unknown property "key"/);
+    }
   });
 });
