@@ -2,9 +2,13 @@
 // handshake, 2.x pinned to 2026-07-28) start bin/fcast.js over stdio against the emulator.
 // Every tool, paging without silent cuts, service failures as isError results, -32602 for an
 // unknown tool, the exit at stdin's end, hostile server text, and no key in any byte.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import {
   call,
@@ -541,5 +545,44 @@ describe('every byte of a session', () => {
       expect(keyed.isError).toBe(true);
       expect(keyed.structuredContent.error.message).toMatch(/unknown property "key"/);
     }
+  });
+});
+
+describe('no other command loads the server', () => {
+  it('demo, predict and the root help read none of its files; mcp reads them', async () => {
+    const split = fileURLToPath(new URL('../../dist/split/', import.meta.url));
+    const serverFiles = readdirSync(split).filter(
+      (f) =>
+        f.endsWith('.cjs') && readFileSync(join(split, f), 'utf8').includes('io.modelcontextprotocol/protocolVersion'),
+    );
+    expect(serverFiles.length).toBeGreaterThan(0);
+    const preload = fileURLToPath(new URL('../../scripts/bench-rss.cjs', import.meta.url));
+    // Spawned, not spawnSync: the emulator answering it runs in this process.
+    const readBy = async (args: string[], stdin = '') => {
+      const usage = join(tempDir(), 'usage.txt');
+      const child = spawn(process.execPath, ['-r', preload, BIN, ...args], {
+        env: {
+          ...mcpEnv({ FCAST_BASE_URL: emu.server.url, FCAST_API_KEY: emu.server.testKey }),
+          FCAST_BENCH_USAGE: usage,
+        },
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+      child.stdout.resume();
+      child.stdin.end(stdin);
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(0);
+      return readFileSync(usage, 'utf8').trim().split(' ').at(-1)!.split(',');
+    };
+    for (const args of [
+      ['demo', '--json'],
+      ['predict', 'BTC/USD', '--json'],
+      ['--help', '--no-color'],
+    ]) {
+      const read = await readBy(args);
+      for (const f of serverFiles) expect(read, args.join(' ')).not.toContain(`split/${f}`);
+    }
+    const served = await readBy(['mcp'], `${JSON.stringify(initialize(1))}\n`);
+    for (const f of serverFiles) expect(served).toContain(`split/${f}`);
   });
 });
