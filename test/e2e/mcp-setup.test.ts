@@ -34,7 +34,7 @@ function launches(): Launch[] {
         for (const entry of Object.values(servers))
           found.push({ file, name: marker[1]!, command: entry.command, args: entry.args ?? [] });
       }
-      const add = /^claude mcp add \S+ -- (.+)$/m.exec(block.body);
+      const add = /^(?:\$ )?claude mcp add \S+ -- (.+)$/m.exec(block.body);
       if (add) {
         const [command = '', ...args] = add[1]!.trim().split(/\s+/);
         found.push({ file, name: 'claude-code', command, args });
