@@ -62,6 +62,11 @@ export function register(program: Command, app: App): void {
           // Under GitHub Actions stdout is JSON: the filter of workflow commands escapes within
           // strings (the same value) instead of changing the text visibly.
           guardOf(run.ctx.io.stdout)?.setMode('json');
+          // Typed at a terminal by hand: say what this is, since it will wait silently for JSON-RPC.
+          if (run.ctx.io.stdin.isTTY)
+            run.out.note(
+              'fcast mcp: an MCP server on stdin/stdout; an assistant starts it (docs/mcp.md). Ctrl-D or Ctrl-C ends it.',
+            );
           const { serveStdio } = await import('../mcp/server.js');
           // The server ends when stdin does; Ctrl-C or SIGTERM end it as well, at once.
           await serveStdio(
