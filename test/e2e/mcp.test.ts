@@ -310,6 +310,8 @@ describe('service failures are isError results', () => {
     const s = await open('legacy');
     const r = await s.callTool('get_demo_forecasts', {});
     expect(r.isError).toBe(true);
+    // An error result conforms to the tool's outputSchema too.
+    expectConforms(await s.listTools(), 'get_demo_forecasts', r);
     expect(r.structuredContent!.error).toMatchObject({ kind: 'rate_limited', retry_after_s: 300 });
     expect(r.content[0]!.text).toMatch(/429/);
   });
@@ -398,6 +400,27 @@ describe('the wire', () => {
 
 describe('the key stays home; server text stays data', () => {
   const EVIL = '\u001b[2J\u001b]0;pwned\u0007\u202eevil\u200b\u2066text\ufeff';
+
+  it.each(['legacy', 'modern'] as const)(
+    "the %s SDK client takes a hostile server's answer as valid data",
+    async (era) => {
+      const key = emu.server.testKey;
+      const demo = await fetchBody<Record<string, any>>(emu.server.url, 'api/agent/v1/demo.php');
+      demo.meta.source = `Evil ${EVIL} ${Buffer.from(key).toString('base64')}`;
+      demo.symbol = `BTC/USD\u202e ::warning::x ${key.toUpperCase()}`;
+      const url = await tampered.serve(() => ({ body: demo }));
+      const s = await open(era, { FCAST_BASE_URL: url, FCAST_API_KEY: key });
+      const tools = await s.listTools();
+      const r = await s.callTool('get_demo_forecasts', {});
+      expect(r.isError).toBeFalsy();
+      expectConforms(tools, 'get_demo_forecasts', r);
+      const text = JSON.stringify(r);
+      expect(text).not.toContain(key.toUpperCase());
+      expect(text).not.toContain(Buffer.from(key).toString('base64'));
+      expect(text).not.toMatch(/\\u(001b|0007|202e|200b|2066|feff)/i);
+      expect(r.structuredContent!.attribution.source).toMatch(/^Evil eviltext /);
+    },
+  );
 
   it('a service echoing the key in every spelling and hostile text: no key byte, no control, every line JSON-RPC', async () => {
     const key = emu.server.testKey;
