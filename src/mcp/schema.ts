@@ -1,5 +1,11 @@
 // The JSON Schemas of the tools, and the small checker of tool arguments against them: one
-// source for what tools/list shows and what tools/call accepts.
+// source for what tools/list shows and what tools/call accepts. Each `type` is one name (a
+// nullable field is `anyOf`, via `nullable`): a client that maps schemas onto a single-type
+// dialect (Gemini's function declarations) would reject an array, and the MCP Inspector's
+// --strict check warns of it.
+
+/** `{anyOf: [schema, {type: 'null'}]}`. */
+export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 
 export interface JsonSchema {
   type?: string | string[];
@@ -16,6 +22,7 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   default?: unknown;
+  anyOf?: JsonSchema[];
   [key: string]: unknown;
 }
 
@@ -37,6 +44,11 @@ const fits = (type: string, v: unknown): boolean => {
 
 /** The first way `value` breaks `schema`, said for the assistant (`symbols: at most 10 items`); undefined when it fits. */
 export function violation(schema: JsonSchema, value: unknown, path = 'arguments'): string | undefined {
+  if (schema.anyOf) {
+    const misses = schema.anyOf.map((branch) => violation(branch, value, path));
+    if (misses.every((m) => m !== undefined))
+      return `${path}: expected ${schema.anyOf.map((b) => b.type ?? 'a value').join(' or ')}, got ${typeOf(value)}`;
+  }
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((t) => fits(t, value))) return `${path}: expected ${types.join(' or ')}, got ${typeOf(value)}`;

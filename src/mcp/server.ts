@@ -26,7 +26,7 @@ import {
   SUPPORTED_VERSIONS,
 } from './protocol.js';
 import { type CallResult, errorResult, NOTICE, Pager } from './results.js';
-import { violation } from './schema.js';
+import { nullable, violation } from './schema.js';
 import { cleanValue } from './text.js';
 import type { ToolCall } from './call.js';
 import type { Tool } from './tools.js';
@@ -492,9 +492,9 @@ function envelopeSchema(result: Record<string, unknown>): Record<string, unknown
         type: 'object',
         description: "the service's attribution: cite it (meta.source verbatim, the tier, the data delay)",
         properties: {
-          source: { type: ['string', 'null'] },
-          tier: { type: ['string', 'null'] },
-          data_delay_min: { type: ['number', 'null'] },
+          source: nullable({ type: 'string' }),
+          tier: nullable({ type: 'string' }),
+          data_delay_min: nullable({ type: 'number' }),
           disclaimer: { type: 'string' },
         },
         required: ['source', 'tier', 'data_delay_min'],

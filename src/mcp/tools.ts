@@ -8,7 +8,7 @@ import { GATEWAY_COMMANDS, DEMO_SYMBOLS, equivalentTimeframe, ACCURACY_TIMEFRAME
 import { UsageError } from '../core/errors.js';
 import type { ToolCall } from './call.js';
 import type { ToolOutput } from './results.js';
-import type { JsonSchema } from './schema.js';
+import { type JsonSchema, nullable } from './schema.js';
 
 export const TOOLSETS = ['forecasts', 'evidence', 'gateway', 'journal', 'service'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -284,7 +284,7 @@ export const TOOLS: readonly Tool[] = [
         command: str('the gateway command', { enum: GATEWAY_COMMANDS.map((c) => c.name) }),
         args: {
           type: 'array',
-          items: { type: ['string', 'integer'] },
+          items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
           maxItems: 5,
           description: 'positional arguments, in the order the command lists them',
         },
@@ -373,7 +373,7 @@ export const TOOLS: readonly Tool[] = [
       type: 'object',
       properties: {
         fcast_version: { type: 'string' },
-        base_url: { type: ['string', 'null'] },
+        base_url: nullable({ type: 'string' }),
         rest_key_configured: { type: 'boolean' },
         gateway_key_configured: { type: 'boolean' },
         journal_dir: { type: 'string' },
