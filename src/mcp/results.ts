@@ -87,18 +87,27 @@ const asResult = (e: Envelope, isError = false): CallResult => ({
 
 interface Kept {
   envelope: Envelope;
+  /** Its JSON text's length: what it holds in memory, roughly. */
+  size: number;
+  /** Its JSON text, made for the first window and kept for the next. */
+  text?: string;
   items?: unknown[];
   pageSize: number;
   list?: readonly string[];
 }
 
+/** What the kept results may hold together, in characters: a few of the largest bodies the client reads (16 MiB). */
+const KEPT_CHARS = 48 * 1024 * 1024;
+
 /**
  * The results that are longer than the budget, kept so a cursor can continue them exactly as
  * they were (the service's data moves: a page fetched again would not continue the first).
- * A few, newest kept: a cursor of an older one is refused with a word to call again.
+ * A few, newest kept (at most `keep`, at most KEPT_CHARS together): a cursor of an older one
+ * is refused with a word to call again.
  */
 export class Pager {
   private readonly kept = new Map<string, Kept>();
+  private keptChars = 0;
   constructor(
     private readonly budget: number,
     private readonly keep = 32,
@@ -112,9 +121,9 @@ export class Pager {
     if (attribution) envelope.attribution = attribution;
     const items = out.list ? (arrayAt(result, out.list) ?? undefined) : undefined;
     const pageSize = out.pageSize ?? Number.POSITIVE_INFINITY;
-    if (render(envelope).length <= this.budget && (items === undefined || items.length <= pageSize))
-      return asResult(envelope);
-    const handle = this.store({ envelope, items, pageSize, list: out.list });
+    const size = render(envelope).length;
+    if (size <= this.budget && (items === undefined || items.length <= pageSize)) return asResult(envelope);
+    const handle = this.store({ envelope, size, items, pageSize, list: out.list });
     return this.page(handle, items === undefined ? 'chars' : 'items', 0);
   }
 
@@ -132,7 +141,13 @@ export class Pager {
   private store(kept: Kept): string {
     const handle = randomBytes(9).toString('base64url');
     this.kept.set(handle, kept);
-    while (this.kept.size > this.keep) this.kept.delete(this.kept.keys().next().value!);
+    this.keptChars += kept.size;
+    // The newest always stays: its first page is about to be cut from it.
+    while (this.kept.size > 1 && (this.kept.size > this.keep || this.keptChars > KEPT_CHARS)) {
+      const [oldest, dropped] = this.kept.entries().next().value!;
+      this.kept.delete(oldest);
+      this.keptChars -= dropped.size;
+    }
     return handle;
   }
 
@@ -175,7 +190,8 @@ export class Pager {
 
   /** A window of the envelope's JSON text from `offset`, as long as the budget allows once escaped. */
   private charsPage(handle: string, kept: Kept, offset: number): CallResult {
-    const whole = JSON.stringify(kept.envelope);
+    kept.text ??= JSON.stringify(kept.envelope);
+    const whole = kept.text;
     const total = whole.length;
     const build = (length: number): Envelope => {
       const end = Math.min(total, offset + length);

@@ -471,7 +471,24 @@ describe('the key stays home; server text stays data', () => {
     expect(same).toMatch(/^::error::pwned ##\[group\] <img/);
   });
 
-  it('a 15 MB body is refused as too large, an isError, and the server goes on', async () => {
+  it('a 15 MB answer comes in pages within the budget, the first at once', async () => {
+    const real = await fetchBody<Record<string, any>>(emu.server.url, 'api/agent/v1/track-record.php');
+    real.protocol.note = `${EVIL} ${'y'.repeat(15 * 1024 * 1024)}`;
+    const url = await tampered.serve(() => ({ body: real }));
+    const r = await rawMcp(
+      [initialize(1), call(2, 'get_track_record', {}), { jsonrpc: '2.0', id: 3, method: 'ping' }],
+      mcpEnv({ FCAST_BASE_URL: url }),
+    );
+    const first = r.messages.find((m) => m.id === 2)!.result;
+    expect(first.content[0].text.length).toBeLessThanOrEqual(24_000);
+    expect(first.structuredContent).toMatchObject({ truncated: true, part: { offset: 0 } });
+    expect(first.structuredContent.part.total).toBeGreaterThan(15 * 1024 * 1024);
+    expect(first.structuredContent.nextCursor).toEqual(expect.any(String));
+    expect(r.stdout.length).toBeLessThan(100_000);
+  });
+
+  it('a 17 MB body is refused as too large, an isError, and the server goes on', async () => {
+    // Over the client's cap of 16 MiB.
     const huge = { ok: true, meta: {}, filler: 'x'.repeat(17 * 1024 * 1024) };
     const raw = JSON.stringify(huge);
     const url = await tampered.serve(() => ({ body: null, raw }));
