@@ -172,8 +172,8 @@ __fcast_spec() {
       __fcast_option_values='--format=list12'
       ;;
     'mcp')
-      __fcast_options='--toolsets --tools --read-only --max-output'
-      __fcast_value_options='--toolsets --tools --max-output'
+      __fcast_options='--toolsets --tools --read-only --http --max-output'
+      __fcast_value_options='--toolsets --tools --http --max-output'
       __fcast_option_values='--format=list12'
       ;;
     'help')

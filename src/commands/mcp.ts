@@ -8,6 +8,7 @@ interface McpFlags {
   tools?: string;
   readOnly?: boolean;
   maxOutput?: string;
+  http?: string | true;
 }
 
 /** The text budget of one result, in characters: what an assistant's context can take at once. */
@@ -32,6 +33,10 @@ export function register(program: Command, app: App): void {
     )
     .option('--tools <names>', 'only these tools, comma-separated (see docs/mcp.md for the list)')
     .option('--read-only', 'only tools that change nothing (every tool of this version is read-only)')
+    .option(
+      '--http [port]',
+      'serve Streamable HTTP on 127.0.0.1 (a free port unless given) instead of stdio, until Ctrl-C',
+    )
     .option(
       '--max-output <chars>',
       `the text budget of one result; longer results page by cursor (default ${DEFAULT_MAX_OUTPUT})`,
@@ -63,22 +68,36 @@ export function register(program: Command, app: App): void {
           // strings (the same value) instead of changing the text visibly.
           guardOf(run.ctx.io.stdout)?.setMode('json');
           // Typed at a terminal by hand: say what this is, since it will wait silently for JSON-RPC.
-          if (run.ctx.io.stdin.isTTY)
+          if (opts.http === undefined && run.ctx.io.stdin.isTTY)
             run.out.note(
               'fcast mcp: an MCP server on stdin/stdout; an assistant starts it (docs/mcp.md). Ctrl-D or Ctrl-C ends it.',
             );
+          const host = {
+            ctx: run.ctx,
+            flags: run.flags,
+            log: run.out,
+            settings: run.settings,
+            transport: app.transport,
+          };
+          if (opts.http !== undefined) {
+            const port = opts.http === true ? 0 : parseWholeNumber(opts.http, '--http', 0, 65535);
+            const { serveHttp } = await import('../mcp/http.js');
+            // Ctrl-C or SIGTERM stop it cleanly (the listener closed), as `fcast mock`.
+            run.holdInterrupts();
+            await serveHttp(
+              host,
+              { tools, maxOutput },
+              {
+                port,
+                listening: (url) =>
+                  run.out.note(`fcast mcp: serving MCP over Streamable HTTP at ${url} (loopback only); Ctrl-C to stop`),
+              },
+            );
+            return;
+          }
           const { serveStdio } = await import('../mcp/server.js');
           // The server ends when stdin does; Ctrl-C or SIGTERM end it as well, at once.
-          await serveStdio(
-            {
-              ctx: run.ctx,
-              flags: run.flags,
-              log: run.out,
-              settings: run.settings,
-              transport: app.transport,
-            },
-            { tools, maxOutput },
-          );
+          await serveStdio(host, { tools, maxOutput });
         },
         // JSON-RPC is all it prints on stdout; --format has nothing to choose.
         { formats: ['table'] },

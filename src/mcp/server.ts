@@ -134,9 +134,14 @@ export async function serveStdio(host: McpHost, opts: ServeOptions): Promise<voi
 interface InFlight {
   controller: AbortController;
   cancelled: boolean;
+  /** Where its answer and its progress go: stdout, or the HTTP exchange that asked. */
+  out: (message: unknown) => void;
 }
 
-class Server {
+/** Where a message goes: stdout's lines by default. */
+export type Sink = (message: unknown) => void;
+
+export class Server {
   private readonly inFlight = new Map<RequestId, InFlight>();
   private readonly running = new Set<Promise<void>>();
   private readonly pager: Pager;
@@ -163,40 +168,41 @@ class Server {
     this.host.ctx.io.stdout.write(`${JSON.stringify(message)}\n`);
   }
 
-  receive(line: string): void {
+  /** Takes one message; its answer (if it is a request) and progress go to `out`. Returns the request's id, if it is one. */
+  receive(line: string, out: Sink = (m) => this.send(m)): RequestId | undefined {
     const parsed = parseMessage(line);
-    if (parsed === 'response') return;
+    if (parsed === 'response') return undefined;
     if ('error' in parsed) {
-      this.send({ jsonrpc: '2.0', id: parsed.id, error: { code: parsed.error.code, message: parsed.error.message } });
-      return;
+      out({ jsonrpc: '2.0', id: parsed.id, error: { code: parsed.error.code, message: parsed.error.message } });
+      return parsed.id ?? undefined;
     }
     if (parsed.id === undefined) {
       this.notify(parsed);
-      return;
+      return undefined;
     }
     const id = parsed.id;
     if (this.inFlight.has(id)) {
-      this.send({
+      out({
         jsonrpc: '2.0',
         id,
         error: { code: RpcCode.InvalidRequest, message: 'Invalid Request: that id is in use' },
       });
-      return;
+      return id;
     }
-    const flight: InFlight = { controller: new AbortController(), cancelled: false };
+    const flight: InFlight = { controller: new AbortController(), cancelled: false, out };
     if (this.host.ctx.signal.aborted) flight.controller.abort();
     setMaxListeners(0, flight.controller.signal);
     this.inFlight.set(id, flight);
     const work = this.answer(parsed, flight)
       .then(
-        (result) => (flight.cancelled ? undefined : this.send({ jsonrpc: '2.0', id, result })),
+        (result) => (flight.cancelled ? undefined : out({ jsonrpc: '2.0', id, result })),
         (err) => {
           if (flight.cancelled) return;
           const e =
             err instanceof RpcError
               ? err
               : new RpcError(RpcCode.InternalError, `Internal error: ${(err as Error)?.message ?? String(err)}`);
-          this.send({
+          out({
             jsonrpc: '2.0',
             id,
             error: { code: e.code, message: e.message, ...(e.data !== undefined && { data: e.data }) },
@@ -208,6 +214,15 @@ class Server {
         this.running.delete(work);
       });
     this.running.add(work);
+    return id;
+  }
+
+  /** The request `id` is abandoned by whoever asked (an HTTP client gone): as a cancellation. */
+  abandon(id: RequestId): void {
+    const flight = this.inFlight.get(id);
+    if (!flight) return;
+    flight.cancelled = true;
+    flight.controller.abort();
   }
 
   private notify(message: Incoming): void {
@@ -438,7 +453,7 @@ class Server {
       },
       progress: (done, total, message) => {
         if (flight.cancelled || (typeof token !== 'string' && typeof token !== 'number')) return;
-        this.send({
+        flight.out({
           jsonrpc: '2.0',
           method: 'notifications/progress',
           params: {
