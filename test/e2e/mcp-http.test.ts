@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -97,5 +98,29 @@ describe('fcast mcp --http', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope' } }),
     });
     expect(JSON.parse(unknown.body).error.code).toBe(-32602);
+  });
+});
+
+// The conformance suite needs Node 22 (.ci/run also tests on Node 22 and 24, where it runs).
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+describe('the MCP conformance suite', () => {
+  it.skipIf(NODE_MAJOR < 22)('passes but for the failures its baseline explains', { timeout: 120_000 }, async () => {
+    const { url } = await startHttp();
+    const suite = fileURLToPath(
+      new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url),
+    );
+    const baseline = fileURLToPath(new URL('../fixtures/mcp/conformance-expected-failures.yml', import.meta.url));
+    const child = spawn(process.execPath, [suite, 'server', '--url', url, '--expected-failures', baseline], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
+    const [code] = await once(child, 'close');
+    expect(code, out.slice(-3000)).toBe(0);
+    expect(out).toMatch(/all failures are expected/);
+    for (const passing of ['server-initialize', 'tools-list', 'dns-rebinding-protection'])
+      expect(out).toMatch(new RegExp(`✓ ${passing}: \\d+ passed, 0 failed`));
   });
 });
