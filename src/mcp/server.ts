@@ -448,7 +448,7 @@ export class Server {
         // One wire for the whole session (its connections kept alive between calls); a client per call, for its signal.
         this.wire ??= this.openWire();
         const wire = this.wire;
-        conn = openConnectionSync(ctx, settingsOnce(), host.log, host.flags.strict === true, () => wire);
+        conn = connectionOver(ctx, settingsOnce(), host.log, host.flags.strict === true, () => wire);
         return conn;
       },
       progress: (done, total, message) => {
@@ -476,7 +476,7 @@ function defaultWire(ctx: Ctx): Transport {
   return defaultTransport(proxyFromEnv(ctx.env));
 }
 
-function openConnectionSync(
+function connectionOver(
   ctx: Ctx,
   settings: Settings,
   log: ApiLog,
