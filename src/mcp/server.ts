@@ -476,13 +476,7 @@ function defaultWire(ctx: Ctx): Transport {
   return defaultTransport(proxyFromEnv(ctx.env));
 }
 
-function connectionOver(
-  ctx: Ctx,
-  settings: Settings,
-  log: ApiLog,
-  strict: boolean,
-  wire: () => Transport,
-): Connection {
+function connectionOver(ctx: Ctx, settings: Settings, log: ApiLog, strict: boolean, wire: () => Transport): Connection {
   return openConnection(ctx, settings, log, { strict, transport: wire }).conn;
 }
 
