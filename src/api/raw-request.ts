@@ -2,39 +2,16 @@
 // key it carries (the REST key on REST paths, the gateway key on the gateway's), how -f/-F
 // fields and --input become the query or the body, and which retry policy applies. Pure: the
 // command reads the files and sends it through the one client.
-import { GATEWAY_PATH, REST_PREFIX } from '../core/domain.js';
+import { type ApiMethod, GATEWAY_PATH, REST_PREFIX } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import type { Auth, RequestSpec } from './client.js';
 
-/** The methods `fcast api` sends; GET is the default. */
-export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type ApiMethod = (typeof API_METHODS)[number];
+export { API_METHODS, type ApiMethod } from '../core/domain.js';
 
-/** One `-f name=value` (a string) or `-F name=value` (JSON when it parses as JSON, else a string). */
+/** One `-f name=value` (a string) or `-F name=value` (its JSON value), parsed by the command. */
 export interface Field {
   name: string;
   value: unknown;
-}
-
-export function parseField(raw: string, typed: boolean): Field {
-  const at = raw.indexOf('=');
-  if (at <= 0) {
-    throw new UsageError(`a field is name=value, not '${raw.length > 60 ? `${raw.slice(0, 60)}...` : raw}'`, {
-      hint: "e.g. -f symbol=BTC/USD; see 'fcast api --help'",
-    });
-  }
-  const name = raw.slice(0, at);
-  const text = raw.slice(at + 1);
-  return { name, value: typed ? typedValue(text) : text };
-}
-
-/** gh's -F: true, false, null, numbers, and any JSON text as their JSON value; anything else as typed. */
-function typedValue(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 export interface RawRequestInput {
@@ -106,6 +83,15 @@ export function rawRequest(given: RawRequestInput, base: URL): RequestSpec {
       body ??= {};
       body[name] = value;
     }
+  }
+  // Every byte passes the redactor, which would mask the new key: it would be issued, and lost.
+  if (method !== 'GET' && url.pathname.replace(/\/+$/, '') === `${base.pathname}${REST_PREFIX}register.php`) {
+    throw new UsageError(
+      "refusing to register through 'fcast api': the new key would be masked in its output, and lost",
+      {
+        hint: "run 'fcast register --email ADDRESS', which prints the key and saves it",
+      },
+    );
   }
   const auth = authOf(url, base);
   const spec: RequestSpec = {

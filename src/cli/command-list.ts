@@ -81,6 +81,13 @@ export const COMMAND_LIST: readonly CommandListing[] = [
     hidden: false,
   },
   {
+    name: 'api',
+    args: ['<path>'],
+    summary: 'a raw request to any path of the service, with the right key',
+    aliases: [],
+    hidden: false,
+  },
+  {
     name: 'completion',
     args: ['<shell>'],
     summary: 'the TAB-completion script for bash, zsh or fish',

@@ -2,11 +2,35 @@
 // one, through the one client (keys, deadline, size cap, same-origin redirects, retries) and
 // the one output boundary (every byte passes the redactor).
 import type { Run } from '../cmdutil/command.js';
+import { readFile, stat } from 'node:fs/promises';
 import { defineCommand, flag, valueFlag } from '../cmdutil/define.js';
-import { parseChoice } from '../cmdutil/input.js';
-import { API_METHODS, type ApiMethod, type Field, parseField } from '../api/raw-request.js';
+import { parseChoice, shown } from '../cmdutil/input.js';
+import { UsageError } from '../core/errors.js';
+import type { Field } from '../api/raw-request.js';
+import { API_METHODS, type ApiMethod } from '../core/domain.js';
 
 const LOWER_METHODS = API_METHODS.map((m) => m.toLowerCase());
+
+/** name=value, checked when the line is read (exit 2); -F's value typed. */
+function parseField(raw: string, typed: boolean): Field {
+  const at = raw.indexOf('=');
+  if (at <= 0) {
+    throw new UsageError(`a field is name=value, not ${shown(raw)}`, {
+      hint: "e.g. -f symbol=BTC/USD; see 'fcast api --help'",
+    });
+  }
+  const text = raw.slice(at + 1);
+  return { name: raw.slice(0, at), value: typed ? typedValue(text) : text };
+}
+
+/** gh's -F: true, false, null, numbers and any JSON text as their JSON value; anything else as typed. */
+function typedValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
 const fields = (typed: boolean) => (raw: string, previous: Field[] | undefined) => [
   ...(previous ?? []),
@@ -58,8 +82,9 @@ export default defineCommand({
       'echo \'{"command":"macro","args":[]}\' | fcast api api/v1/agent/command --input -',
       'a gateway command, with the gateway key',
     ],
-    ['fcast api api/agent/v1/register.php -X POST -f email=me@example.com', 'JSON body fields'],
-    ['fcast api -i api/agent/v1/ --dry-run', 'the request that would be sent, key masked'],
+    ['fcast api api/v1/agent/command -f command=macro -F args=[] -X POST', 'the same, from fields'],
+    ['fcast api -i api/agent/v1/', 'the discovery document, with the status and headers'],
+    ['fcast api api/agent/v1/symbols.php --dry-run', 'the request that would be sent, key masked'],
   ],
   notes: [
     [
@@ -139,7 +164,6 @@ async function readInput(run: Run, file: string): Promise<string> {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
-  const { readFile, stat } = await import('node:fs/promises');
   try {
     if ((await stat(file)).size > MAX_BODY_BYTES) throw tooLarge();
     return await readFile(file, 'utf8');

@@ -149,6 +149,7 @@ describe('fcast api: against the emulator', () => {
       ['api', SYMBOLS, '-X', 'TRACE'],
       ['api', SYMBOLS, '-f', 'symbol'],
       ['api', ''],
+      ['api', 'api/agent/v1/register.php', '-X', 'POST', '-f', 'email=me@example.com'],
     ]) {
       const r = await emu.runWithKey(argv);
       expectExit(r, 2);
