@@ -144,6 +144,14 @@ describe('fcast api: against the emulator', () => {
     expectNoKey(verbose, emu.server.testKey);
   });
 
+  it("reaches the emulator's admin routes without a key: -F fields move its clock", async () => {
+    const before = emu.server.clock.now();
+    const r = await emu.runWithKey(['api', '__mock/clock', '-X', 'POST', '-F', 'advance=3600']);
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout).t).toBe(Math.floor(before / 1000) + 3600);
+    emu.server.clock.advance(-3_600_000);
+  });
+
   it('refuses bad usage before anything is sent: a method, a field without =, no base URL', async () => {
     for (const argv of [
       ['api', SYMBOLS, '-X', 'TRACE'],
