@@ -137,7 +137,8 @@ async function api(run: Run, flags: ApiFlags, path: string): Promise<number | un
 async function printBody(run: Run, raw: string, body: unknown): Promise<void> {
   if (run.flags.json || run.out.tty) {
     if (body !== undefined) return run.out.rawJson(raw);
-    if (raw === '') return;
+    // --json promises one JSON document on stdout, or nothing: the text is for a terminal only.
+    if (raw === '' || run.flags.json) return;
     const { cleanBlock } = await import('../output/sanitize.js');
     return run.out.data(cleanBlock(raw));
   }

@@ -242,9 +242,11 @@ describe('fcast api: a hostile server and a foreign URL', () => {
       'api/agent/v1/teapot',
       'api/agent/v1/text',
     ]) {
-      for (const mode of [[], ['-i'], ['--json'], ['--verbose', '-i'], ['-X', 'POST', '-f', 'a=b']]) {
+      for (const mode of [[], ['-i'], ['--json'], ['--verbose', '-i'], ['-X', 'POST', '-f', 'a=b'], ['--ci']]) {
         for (const tty of [false, true]) {
-          const r = await runHostile(['api', path, ...mode], tty);
+          // --ci: the same run under GitHub Actions, where the workflow-command filter applies too.
+          const ci = mode[0] === '--ci';
+          const r = await runHostile(['api', path, ...(ci ? ['-i'] : mode)], tty, undefined, ci);
           expect(r.code, `${path} ${mode.join(' ')}: ${r.stderr}`).not.toBe(1);
           expectNoKey(r, KEY);
           expectNoKey(r, GATEWAY_KEY);
@@ -262,6 +264,9 @@ describe('fcast api: a hostile server and a foreign URL', () => {
     expectExit(text, 7);
     expect(text.stdout).toMatch(/^key \S+ .* done\n$/);
     expect(text.stderr).toMatch(/not JSON/);
+    const json = await runHostile(['api', 'api/agent/v1/text', '--json']);
+    expectExit(json, 7);
+    expect(json.stdout).toBe('');
   });
 
   it('refuses a URL of another origin, or a path that leads to one, with no connection made', async () => {
@@ -287,7 +292,8 @@ describe('fcast api: a hostile server and a foreign URL', () => {
     expect(hostile.connections).toBe(before.hostile);
   });
 
-  function runHostile(argv: string[], tty = false, stdin?: string) {
-    return emu.run(argv, { env: { ...env(), NO_COLOR: '1' }, tty, stdin });
+  function runHostile(argv: string[], tty = false, stdin?: string, ci = false) {
+    const actions = ci ? { GITHUB_ACTIONS: 'true' } : {};
+    return emu.run(argv, { env: { ...env(), NO_COLOR: '1', ...actions }, tty, stdin });
   }
 });
