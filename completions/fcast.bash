@@ -8,7 +8,7 @@ __fcast_spec() {
   __fcast_commands='' __fcast_options='' __fcast_value_options='' __fcast_option_values='' __fcast_args=''
   case "$1" in
     '')
-      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock mcp help'
+      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify journal cmd api completion doctor mock mcp help'
       __fcast_options='-V --version --json --format --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
       __fcast_value_options='--format --base-url --timeout --retries --max-wait'
       __fcast_option_values='--format=list1'
@@ -159,9 +159,15 @@ __fcast_spec() {
       __fcast_option_values='--format=list4'
       __fcast_args='- symbols -'
       ;;
+    'api')
+      __fcast_options='-X --method -f --raw-field -F --field --input -i --include'
+      __fcast_value_options='-X --method -f --raw-field -F --field --input'
+      __fcast_option_values='-X=list12 --method=list12 --format=list13'
+      __fcast_args='list14'
+      ;;
     'completion')
-      __fcast_option_values='--format=list12'
-      __fcast_args='list13'
+      __fcast_option_values='--format=list15'
+      __fcast_args='list16'
       ;;
     'doctor')
       __fcast_option_values='--format=list6'
@@ -169,15 +175,15 @@ __fcast_spec() {
     'mock')
       __fcast_options='--port --host --print-env --fresh --seed --clock --speed --fault'
       __fcast_value_options='--port --host --seed --clock --speed --fault'
-      __fcast_option_values='--format=list12'
+      __fcast_option_values='--format=list15'
       ;;
     'mcp')
       __fcast_options='--toolsets --tools --read-only --http --max-output'
       __fcast_value_options='--toolsets --tools --http --max-output'
-      __fcast_option_values='--format=list12'
+      __fcast_option_values='--format=list15'
       ;;
     'help')
-      __fcast_args='list14'
+      __fcast_args='list17'
       ;;
   esac
 }
@@ -201,9 +207,12 @@ __fcast_values() {
     list9) __fcast_words+=' insufficient_sample early_sample growing_sample' ;;
     list10) __fcast_words+=' table json markdown csv tsv' ;;
     list11) __fcast_words+=' csv tsv jsonl' ;;
-    list12) __fcast_words+=' table' ;;
-    list13) __fcast_words+=' bash zsh fish' ;;
-    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock mcp settings exit-codes forecasts watch' ;;
+    list12) __fcast_words+=' GET POST PUT PATCH DELETE' ;;
+    list13) __fcast_words+=' json' ;;
+    list14) __fcast_words+=' api/agent/v1/ api/agent/v1/demo.php api/agent/v1/predictions.php api/agent/v1/symbols.php api/agent/v1/track-record.php api/agent/v1/accuracy.php api/agent/v1/verify.php api/v1/agent/command' ;;
+    list15) __fcast_words+=' table' ;;
+    list16) __fcast_words+=' bash zsh fish' ;;
+    list17) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd api completion doctor mock mcp settings exit-codes forecasts watch' ;;
   esac
 }
 

@@ -10,8 +10,8 @@ function __fcast_spec
     set -g __fcast_args
     switch "$argv[1]"
         case ''
-            set -g __fcast_commands 'discover'\t'the service\'s live routes, tiers and MCP endpoint' 'demo'\t'keyless forecasts for a demo symbol (60 min delayed)' 'register'\t'get a free API key for an e-mail address, and save it' 'auth'\t'store, show and remove API keys' 'config'\t'show and change settings' 'predict'\t'latest forecasts for symbols (needs a key)' 'symbols'\t'the symbols your key can use (needs a key)' 'track-record'\t'the public track record, per timeframe (no key)' 'accuracy'\t'the track record of a symbol or timeframe (no key)' 'verify'\t'one expired forecast and how it settled (no key)' 'journal'\t'the forecasts you were shown: settle them, score them, export them' 'cmd'\t'run a read-only gateway command (analyze, macro...)' 'completion'\t'the TAB-completion script for bash, zsh or fish' 'doctor'\t'check the setup and say how to fix each problem' 'mock'\t'serve an emulator of the whole API on loopback' 'mcp'\t'an MCP server over stdio, for AI assistants' 'help'\t'help on a command, or on a topic below'
-            set -g __fcast_command_names 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'mcp' 'help'
+            set -g __fcast_commands 'discover'\t'the service\'s live routes, tiers and MCP endpoint' 'demo'\t'keyless forecasts for a demo symbol (60 min delayed)' 'register'\t'get a free API key for an e-mail address, and save it' 'auth'\t'store, show and remove API keys' 'config'\t'show and change settings' 'predict'\t'latest forecasts for symbols (needs a key)' 'symbols'\t'the symbols your key can use (needs a key)' 'track-record'\t'the public track record, per timeframe (no key)' 'accuracy'\t'the track record of a symbol or timeframe (no key)' 'verify'\t'one expired forecast and how it settled (no key)' 'journal'\t'settle, score and export the forecasts you were shown' 'cmd'\t'run a read-only gateway command (analyze, macro...)' 'api'\t'a raw request to any path of the service' 'completion'\t'the TAB-completion script for bash, zsh or fish' 'doctor'\t'check the setup and say how to fix each problem' 'mock'\t'serve an emulator of the whole API on loopback' 'mcp'\t'an MCP server over stdio, for AI assistants' 'help'\t'help on a command, or on a topic below'
+            set -g __fcast_command_names 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'api' 'completion' 'doctor' 'mock' 'mcp' 'help'
             set -g __fcast_options '-V'\t'print the version' '--version'\t'print the version' '--json'\t'the body as JSON on stdout (= --format json)' '--format'\t'table, json, csv, tsv or markdown: see each command' '--base-url'\t'base URL of the service' '--timeout'\t'request deadline (default 30)' '--retries'\t'automatic retries (default 2)' '--max-wait'\t'longest wait accepted for a retry (default 60)' '--verbose'\t'log requests (keys redacted) and stack traces' '--dry-run'\t'print the request (key masked) and send nothing' '--strict'\t'exit 7 when a response breaks the documented shape' '--wide'\t'every table column, whatever the terminal width' '--no-color'\t'no colour, even with FORCE_COLOR' '-h'\t'show help' '--help'\t'show help'
             set -g __fcast_value_options '--format' '--base-url' '--timeout' '--retries' '--max-wait'
             set -g __fcast_option_values '--format=list1'
@@ -130,21 +130,26 @@ function __fcast_spec
         case 'cmd events'
             set -g __fcast_option_values '--format=list4'
             set -g __fcast_args '-' 'symbols' '-'
+        case 'api'
+            set -g __fcast_options '-X'\t'GET, POST, PUT, PATCH, DELETE (default GET; POST with --input)' '--method'\t'GET, POST, PUT, PATCH, DELETE (default GET; POST with --input)' '-f'\t'a string field, repeatable: the query of a GET, else a field of the JSON body' '--raw-field'\t'a string field, repeatable: the query of a GET, else a field of the JSON body' '-F'\t'a typed field, repeatable: true, false, null, numbers and JSON as their value' '--field'\t'a typed field, repeatable: true, false, null, numbers and JSON as their value' '--input'\t'the body, sent as it is (- for stdin); fields then go to the query' '-i'\t'print the status line and the headers on stderr' '--include'\t'print the status line and the headers on stderr'
+            set -g __fcast_value_options '-X' '--method' '-f' '--raw-field' '-F' '--field' '--input'
+            set -g __fcast_option_values '-X=list12' '--method=list12' '--format=list13'
+            set -g __fcast_args 'list14'
         case 'completion'
-            set -g __fcast_option_values '--format=list12'
-            set -g __fcast_args 'list13'
+            set -g __fcast_option_values '--format=list15'
+            set -g __fcast_args 'list16'
         case 'doctor'
             set -g __fcast_option_values '--format=list6'
         case 'mock'
-            set -g __fcast_options '--port'\t'port to listen on (default: 0, a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--fresh'\t'forget the keys registered in earlier runs (kept in the data directory) and start clean' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
+            set -g __fcast_options '--port'\t'port to listen on (default: 0, a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--fresh'\t'forget the keys registered in earlier runs and the emulated clock (kept in the data directory) and start clean' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds (default: where it stood when the emulator last stopped, else now)' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
             set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
-            set -g __fcast_option_values '--format=list12'
+            set -g __fcast_option_values '--format=list15'
         case 'mcp'
             set -g __fcast_options '--toolsets'\t'only these toolsets, comma-separated: forecasts, evidence, gateway, journal, service' '--tools'\t'only these tools, comma-separated (see docs/mcp.md for the list)' '--read-only'\t'only tools that change nothing (every tool of this version is read-only)' '--http'\t'serve Streamable HTTP on 127.0.0.1 (a free port unless given) instead of stdio, until Ctrl-C' '--max-output'\t'the text budget of one result; longer results page by cursor (default 24000)'
             set -g __fcast_value_options '--toolsets' '--tools' '--http' '--max-output'
-            set -g __fcast_option_values '--format=list12'
+            set -g __fcast_option_values '--format=list15'
         case 'help'
-            set -g __fcast_args 'list14'
+            set -g __fcast_args 'list17'
     end
 end
 
@@ -176,11 +181,17 @@ function __fcast_values
         case list11
             printf '%s\n' 'csv' 'tsv' 'jsonl'
         case list12
-            printf '%s\n' 'table'
+            printf '%s\n' 'GET' 'POST' 'PUT' 'PATCH' 'DELETE'
         case list13
-            printf '%s\n' 'bash' 'zsh' 'fish'
+            printf '%s\n' 'json'
         case list14
-            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'mcp' 'settings' 'exit-codes' 'forecasts' 'watch'
+            printf '%s\n' 'api/agent/v1/' 'api/agent/v1/demo.php' 'api/agent/v1/predictions.php' 'api/agent/v1/symbols.php' 'api/agent/v1/track-record.php' 'api/agent/v1/accuracy.php' 'api/agent/v1/verify.php' 'api/v1/agent/command'
+        case list15
+            printf '%s\n' 'table'
+        case list16
+            printf '%s\n' 'bash' 'zsh' 'fish'
+        case list17
+            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'api' 'completion' 'doctor' 'mock' 'mcp' 'settings' 'exit-codes' 'forecasts' 'watch'
     end
 end
 

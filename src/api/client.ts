@@ -14,7 +14,7 @@ import {
   InterruptedError,
   NetworkError,
 } from '../core/errors.js';
-import type { ChosenKey } from '../config/key-checks.js';
+import { type ChosenKey, inspectKey } from '../config/key-checks.js';
 import type { Settings } from '../config/settings.js';
 import type { PreparedRequest } from './dry-run.js';
 import { decodedBody } from './content-coding.js';
@@ -25,16 +25,29 @@ import { untilAborted } from './until-aborted.js';
 import { isLoopbackHost, networkError, RetryableNetworkError, Timeout } from './wire-errors.js';
 
 export type Auth = 'none' | 'rest' | 'gateway';
-/** `idempotent`: GETs and the read-only gateway; `rate-limit-only`: register, which must never be sent twice. */
-export type RetryPolicy = 'idempotent' | 'rate-limit-only';
+/**
+ * `idempotent`: GETs and the read-only gateway; `rate-limit-only`: register, which must never be
+ * sent twice; `never`: a raw request (`fcast api`) of a method other than GET, sent once.
+ */
+export type RetryPolicy = 'idempotent' | 'rate-limit-only' | 'never';
+
+/** An HTTP method, upper case: the commands send GET and POST; `fcast api` any. */
+export type HttpMethod = string;
 
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** Relative to the base URL, e.g. `api/agent/v1/demo.php`. */
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** A body sent as it is (`fcast api --input`), as JSON; instead of `body`. */
+  rawBody?: string;
   auth: Auth;
+  /**
+   * The key is sent when one is set, and the request goes without one when none is (`fcast
+   * api`: the path may need none); a malformed key is still exit 3.
+   */
+  keyIfAny?: boolean;
   retry: RetryPolicy;
   /**
    * Ctrl-C does not cut this exchange once it is on its way; the deadline still does. For
@@ -92,6 +105,15 @@ export class ApiClient {
     return auth === 'none' ? undefined : this.opts.settings.requireKey(auth);
   }
 
+  /** The key of `auth` when one is set (malformed: exit 3), else undefined. */
+  keyIfAny(auth: Auth): string | undefined {
+    if (auth === 'none') return undefined;
+    const { key, problem } = inspectKey(this.opts.settings, auth);
+    if (key === undefined) return undefined;
+    if (problem) throw new ConfigError(problem.message, { hint: problem.hint });
+    return key.value;
+  }
+
   buildUrl(spec: RequestSpec): URL {
     const url = new URL(spec.path, this.baseUrl());
     for (const [name, value] of Object.entries(spec.query ?? {})) {
@@ -106,7 +128,7 @@ export class ApiClient {
    */
   prepare(spec: RequestSpec): PreparedRequest {
     const url = this.buildUrl(spec);
-    const key = this.keyFor(spec.auth);
+    const key = spec.keyIfAny ? this.keyIfAny(spec.auth) : this.keyFor(spec.auth);
     // Plain http is safe only when the bytes never leave the machine: a loopback host, reached
     // directly (a proxy would see the key inside its tunnel).
     const proxy = this.opts.transport.proxyFor?.(url);
@@ -122,15 +144,16 @@ export class ApiClient {
     }
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent };
     if (key !== undefined) headers.authorization = `Bearer ${key}`;
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     if (body !== undefined) headers['content-type'] = 'application/json';
     return {
       method: spec.method,
       url,
       headers,
       body,
-      value: spec.body,
+      value: spec.rawBody ?? spec.body,
       idempotent: spec.retry === 'idempotent',
+      once: spec.retry === 'never',
       finishOnInterrupt: spec.finishOnInterrupt === true,
     };
   }
@@ -139,12 +162,15 @@ export class ApiClient {
     return this.sendPrepared(this.prepare(spec));
   }
 
-  /** Sends a prepared request, retrying what the policy allows. */
-  async sendPrepared(prepared: PreparedRequest): Promise<ApiResponse> {
-    const { method, url, headers, body, idempotent, finishOnInterrupt } = prepared;
+  /**
+   * Sends a prepared request, retrying what the policy allows. `anyStatus` (`fcast api`): the
+   * last answer of any status is returned, not thrown, so that its body and headers can be shown.
+   */
+  async sendPrepared(prepared: PreparedRequest, opts: { anyStatus?: boolean } = {}): Promise<ApiResponse> {
+    const { method, url, headers, body, idempotent, finishOnInterrupt, once } = prepared;
     const { retries, maxWait } = this.opts.settings;
     for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < retries.value;
+      const canRetry = !once && attempt < retries.value;
       let res: ApiResponse;
       try {
         // Ctrl-C before the request goes out still stops it: nothing was sent yet.
@@ -166,8 +192,11 @@ export class ApiClient {
       if (res.status >= 200 && res.status <= 299) return res;
 
       const error = this.errorOf(res);
-      const retryable = RETRY_STATUSES.has(res.status) && (idempotent || res.status === 429);
-      if (!retryable) throw error;
+      const retryable = !once && RETRY_STATUSES.has(res.status) && (idempotent || res.status === 429);
+      if (!retryable) {
+        if (opts.anyStatus) return res;
+        throw error;
+      }
       const asked = error.details.retryAfter;
       if (asked !== undefined && asked > maxWait.value) {
         throw new ApiError(error.details, {
@@ -178,7 +207,10 @@ export class ApiClient {
           cause: error,
         });
       }
-      if (!canRetry) throw error;
+      if (!canRetry) {
+        if (opts.anyStatus) return res;
+        throw error;
+      }
       const seconds = asked ?? Math.min(backoffSeconds(attempt, this.opts.clock), maxWait.value);
       await this.wait(
         seconds,
@@ -189,7 +221,8 @@ export class ApiClient {
     }
   }
 
-  private errorOf(res: ApiResponse): ApiError {
+  /** The error an answer that is no success stands for (the status table, the body's words, Retry-After). */
+  errorOf(res: ApiResponse): ApiError {
     const url = new URL(res.url);
     const proxy = this.opts.transport.proxyFor?.(url);
     const error = apiErrorFrom(res.status, res.body, res.raw, { proxy, url, base: this.baseUrl() });
@@ -217,7 +250,7 @@ export class ApiClient {
    * cannot cancel is left behind, and its connection destroyed when the command ends.
    */
   private async send(
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
@@ -240,7 +273,7 @@ export class ApiClient {
   }
 
   private async follow(
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
@@ -277,7 +310,7 @@ export class ApiClient {
   }
 
   private async exchange(
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,

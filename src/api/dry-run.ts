@@ -10,13 +10,15 @@ export interface DryRunRequest {
 }
 
 export interface PreparedRequest {
-  method: 'GET' | 'POST';
+  method: string;
   url: URL;
   headers: Record<string, string>;
   /** The JSON text sent, and the value it was made from. */
   body: string | undefined;
   value: unknown;
   idempotent: boolean;
+  /** Sent once, never retried (`fcast api` with a method other than GET). */
+  once: boolean;
   finishOnInterrupt: boolean;
 }
 

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 
 export interface WireRequest {
   url: URL;
-  method: 'GET' | 'POST';
+  /** Upper case: GET and POST for the commands, any for `fcast api`. */
+  method: string;
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;

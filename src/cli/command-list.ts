@@ -69,7 +69,7 @@ export const COMMAND_LIST: readonly CommandListing[] = [
   {
     name: 'journal',
     args: [],
-    summary: 'the forecasts you were shown: settle them, score them, export them',
+    summary: 'settle, score and export the forecasts you were shown',
     aliases: [],
     hidden: false,
   },
@@ -80,6 +80,7 @@ export const COMMAND_LIST: readonly CommandListing[] = [
     aliases: [],
     hidden: false,
   },
+  { name: 'api', args: ['<path>'], summary: 'a raw request to any path of the service', aliases: [], hidden: false },
   {
     name: 'completion',
     args: ['<shell>'],

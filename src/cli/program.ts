@@ -48,6 +48,7 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['verify'], () => import('../commands/verify.js')],
   [['journal'], () => import('../commands/journal/index.js')],
   [['cmd'], () => import('../commands/cmd.js')],
+  [['api'], () => import('../commands/api.js')],
   [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('../commands/completion.js')],
   [['doctor'], () => import('../commands/doctor.js')],
   [['mock'], () => import('../commands/mock.js')],

@@ -5,7 +5,7 @@ import type { IO } from '../core/context.js';
 import { ApiError, ExitCode, FcastError } from '../core/errors.js';
 import { errorLines } from '../output/io.js';
 import { reindentJson } from '../output/json.js';
-import { clean } from '../output/sanitize.js';
+import { clean, cleanBlock } from '../output/sanitize.js';
 
 interface ReportFlags {
   json?: boolean;
@@ -35,12 +35,13 @@ export function reportError(err: unknown, io: IO, flags: ReportFlags = {}): numb
       if (document !== undefined) stdout.write(`${document}\n`);
     }
     stderr.write(errorLines(err, flags.verbose));
-    if (flags.verbose) stderr.write(verboseDetail(err));
+    // The stack begins with the message, server text and all: sanitised as every other line is.
+    if (flags.verbose) stderr.write(cleanBlock(verboseDetail(err)));
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
   stderr.write(`fcast: internal error: ${clean(e.message)}\n`);
-  if (flags.verbose) stderr.write(`${e.stack ?? ''}\n`);
+  if (flags.verbose) stderr.write(`${cleanBlock(e.stack ?? '')}\n`);
   else stderr.write('  hint: run again with --verbose for the stack trace, and report it\n');
   return ExitCode.Internal;
 }

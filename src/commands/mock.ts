@@ -38,11 +38,14 @@ export function register(program: Command, app: App): void {
     .option('--port <n>', 'port to listen on (default: 0, a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--print-env', 'print only the export lines, then release stdout (for eval; see the examples)')
-    .option('--fresh', 'forget the keys registered in earlier runs (kept in the data directory) and start clean')
+    .option(
+      '--fresh',
+      'forget the keys registered in earlier runs and the emulated clock (kept in the data directory) and start clean',
+    )
     .option('--seed <text>', "seed of the emulated data (default: the emulator's own, fcast-mock)")
     .option(
       '--clock <time>',
-      'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds',
+      'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds (default: where it stood when the emulator last stopped, else now)',
     )
     .option('--speed <n>', 'run the emulated clock n times as fast as real time (default 1; 0 stops it)')
     .option(
@@ -124,6 +127,12 @@ export function register(program: Command, app: App): void {
           run.secrets.reveal(server.testKey, () =>
             run.out.data(`export FCAST_BASE_URL=${server.url}\nexport FCAST_API_KEY=${server.testKey}${pid}`),
           );
+          // Said in both modes, on stderr: a clock that did not start at now must never surprise.
+          const pace = (speed: number) => (speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`);
+          if (server.resumedClock)
+            run.out.note(
+              `fcast mock: resumed the emulated clock at ${new Date(server.resumedClock.at).toISOString()}, ${pace(server.clock.speed)}, where it stood when the emulator last stopped (kept in ${stateFile}; --clock sets it, --fresh starts it anew)`,
+            );
           if (opts.printEnv) {
             // `$(...)` returns once stdout closes; the emulator keeps serving in the background.
             await run.ctx.io.releaseStdout?.();
@@ -143,10 +152,10 @@ export function register(program: Command, app: App): void {
                 `fcast mock: to try a 403, this gateway key has scope market.read only:\n  FCAST_GATEWAY_KEY=${server.limitedGatewayKey}`,
               ),
             );
-            if (clock.start !== undefined || clock.speed !== undefined) {
-              const speed = server.clock.speed;
-              const pace = speed === 1 ? 'real time' : speed === 0 ? 'stopped' : `${speed}x real time`;
-              run.out.note(`fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace}`);
+            if (!server.resumedClock && (clock.start !== undefined || clock.speed !== undefined)) {
+              run.out.note(
+                `fcast mock: emulated clock at ${new Date(server.clock.now()).toISOString()}, ${pace(server.clock.speed)}`,
+              );
             }
           }
           let orphaned = false;

@@ -3,6 +3,8 @@
 import type { Argument, Command, Option } from 'commander';
 import {
   ACCURACY_TIMEFRAMES,
+  API_METHODS,
+  API_PATHS,
   DEMO_SYMBOLS,
   GATEWAY_COMMANDS,
   MATURITY_LEVELS,
@@ -30,6 +32,7 @@ const OPTION_VALUES: Record<string, Values> = {
   '--min-maturity': words(MATURITY_LEVELS),
   '--symbol': 'symbols',
   '--format': words(OUTPUT_FORMATS),
+  '--method': words(API_METHODS),
 };
 
 /**
@@ -39,6 +42,7 @@ const OPTION_VALUES: Record<string, Values> = {
 const ARGUMENT_VALUES: Record<string, ReadonlyArray<Values | undefined>> = {
   demo: [words(DEMO_SYMBOLS)],
   predict: ['symbols'],
+  api: [words(API_PATHS)],
   ...Object.fromEntries(
     GATEWAY_COMMANDS.map((c) => [`cmd ${c.name}`, c.args.map((a) => (a.kind === 'symbol' ? 'symbols' : undefined))]),
   ),

@@ -278,3 +278,16 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const REST_PREFIX = 'api/agent/v1/';
 export const GATEWAY_PATH = 'api/v1/agent/command';
+
+/** The methods `fcast api` sends; GET is the default. */
+export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** The service's paths, as `fcast api` takes them (what TAB offers after it). */
+export const API_PATHS = [
+  REST_PREFIX,
+  ...['demo.php', 'predictions.php', 'symbols.php', 'track-record.php', 'accuracy.php', 'verify.php'].map(
+    (file) => `${REST_PREFIX}${file}`,
+  ),
+  GATEWAY_PATH,
+] as const;

@@ -12,6 +12,8 @@ export interface AdminState {
   logLimit: number;
   faults: FaultList;
   clock: EmulatedClock;
+  /** Called after POST /__mock/clock moved the clock: where the emulator keeps its state, it writes it then. */
+  clockMoved?: () => void;
 }
 
 export async function answerAdmin(
@@ -55,6 +57,7 @@ export async function answerAdmin(
     if (method === 'POST' || method === 'PUT') {
       try {
         moveClock(clock, body.text);
+        served.clockMoved?.();
       } catch (err) {
         return sendJson(res, 400, { ok: false, error: (err as Error).message });
       }

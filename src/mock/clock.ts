@@ -65,6 +65,37 @@ export function emulatedClock(settings: ClockSettings = {}, real: () => number =
   };
 }
 
+/** The clock as a state file keeps it (kept.ts): its time and the wall-clock instant of saving, in ms, and its speed. */
+export interface SavedClock {
+  at: number;
+  savedAt: number;
+  speed: number;
+}
+
+/**
+ * Where a restarted emulator's clock starts: `--clock` sets it; else a saved clock resumes where
+ * it stood when it was saved (it stands still while no emulator runs: the candles a journal
+ * recorded are still there to settle), at its speed unless `--speed` says otherwise. A clock
+ * that was plain real time (speed 1, never moved) was saved as nothing to resume: real time
+ * again. `resumed` is the saved clock when it was resumed, for the banner.
+ */
+export function resumeClock(
+  asked: ClockSettings,
+  saved: SavedClock | undefined,
+): { settings: ClockSettings; resumed?: SavedClock } {
+  const usable =
+    saved !== undefined &&
+    isEmulatable(saved.at) &&
+    Number.isFinite(saved.speed) &&
+    saved.speed >= 0 &&
+    saved.speed <= MAX_SPEED;
+  if (!usable) return { settings: asked };
+  if (asked.start !== undefined) return { settings: { start: asked.start, speed: asked.speed ?? saved.speed } };
+  const realTime = saved.speed === 1 && Math.abs(saved.at - saved.savedAt) < 1000;
+  if (realTime) return { settings: asked };
+  return { settings: { start: saved.at, speed: asked.speed ?? saved.speed }, resumed: saved };
+}
+
 function checkSpeed(speed: number): void {
   if (!Number.isFinite(speed) || speed < 0 || speed > MAX_SPEED)
     throw new RangeError(`the speed must be a number from 0 to ${MAX_SPEED}, got ${speed}`);

@@ -1,5 +1,5 @@
 // What the emulator keeps across restarts: the hashes of the REST keys it issued and the
-// addresses they went to, in a file of its data directory (`fcast mock` passes
+// addresses they went to, and its emulated clock (time and speed), in a file of its data directory (`fcast mock` passes
 // <data dir>/mock/state.json; `--fresh` removes it). Only hashes, as the service keeps: a
 // stolen file gives no key. Read at start, written (merged with what another emulator may
 // have written since) after each registration. `fcast mock` checks first that the directory is
@@ -16,6 +16,22 @@ const MAX_STATE_BYTES = 8 * 1024 * 1024;
 interface Kept {
   restKeyHashes: string[];
   registeredEmails: string[];
+  /** The emulated clock when it was last saved; absent in files of earlier versions. */
+  clock?: KeptClock;
+}
+
+/** The emulated clock as saved: its time (ms), the wall-clock instant of saving (ms), its speed. */
+export interface KeptClock {
+  at: number;
+  savedAt: number;
+  speed: number;
+}
+
+function keptClock(v: unknown): KeptClock | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  const { at, savedAt, speed } = v as Record<string, unknown>;
+  const ok = [at, savedAt, speed].every((n) => typeof n === 'number' && Number.isFinite(n));
+  return ok ? { at: at as number, savedAt: savedAt as number, speed: speed as number } : undefined;
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
@@ -34,7 +50,11 @@ export function readKept(path: string): Kept {
   }
   try {
     const parsed = text === undefined ? null : (JSON.parse(text) as Record<string, unknown> | null);
-    return { restKeyHashes: strings(parsed?.restKeyHashes), registeredEmails: strings(parsed?.registeredEmails) };
+    return {
+      restKeyHashes: strings(parsed?.restKeyHashes),
+      registeredEmails: strings(parsed?.registeredEmails),
+      clock: keptClock(parsed?.clock),
+    };
   } catch {
     return { restKeyHashes: [], registeredEmails: [] };
   }
@@ -49,8 +69,8 @@ export function restoreKept(state: MockState, path: string): number {
   return state.restKeyHashes.size - before;
 }
 
-/** Writes `state`'s issued keys and addresses, with any the file gained meanwhile. */
-export function saveKept(state: MockState, path: string): void {
+/** Writes `state`'s issued keys and addresses, with any the file gained meanwhile, and the clock (else the file's). */
+export function saveKept(state: MockState, path: string, clock?: KeptClock): void {
   const kept = readKept(path);
   // The test key comes back from the seed: only the keys issued are kept.
   const test = sha256(state.testKey);
@@ -58,7 +78,8 @@ export function saveKept(state: MockState, path: string): void {
   const emails = new Set([...kept.registeredEmails, ...state.registeredEmails]);
   // A reader (another emulator starting) sees the old file or the new one; a link planted at
   // either name is replaced or refused, never written through.
-  writeAtomically(path, `${JSON.stringify({ restKeyHashes: [...hashes], registeredEmails: [...emails] })}\n`, 0o600);
+  const saved = { restKeyHashes: [...hashes], registeredEmails: [...emails], clock: clock ?? kept.clock };
+  writeAtomically(path, `${JSON.stringify(saved)}\n`, 0o600);
 }
 
 /** `--fresh`: forget every key issued before. Only a regular file is removed. */

@@ -23,8 +23,8 @@ import {
 } from './replies.js';
 import { handleRest, REST_BASE } from './rest.js';
 import { createState, type GatewayLimits } from './state.js';
-import { restoreKept, saveKept } from './kept.js';
-import { emulatedClock, type ClockSettings, type EmulatedClock } from './clock.js';
+import { readKept, restoreKept, saveKept } from './kept.js';
+import { emulatedClock, resumeClock, type ClockSettings, type EmulatedClock, type SavedClock } from './clock.js';
 
 export { parseFault, type Fault, type RecordedRequest };
 
@@ -69,6 +69,8 @@ export interface MockServer {
   clock: EmulatedClock;
   /** How many issued keys the state file brought back from earlier runs. */
   keptKeys: number;
+  /** The saved clock the emulated one resumed from (it starts at its `at`), when it did. */
+  resumedClock?: SavedClock;
   setFaults(f: Fault[]): void;
   close(): Promise<void>;
 }
@@ -79,21 +81,31 @@ const GATEWAY = `/${GATEWAY_PATH}`;
 const REST_ROOT = REST_BASE.replace(/\/$/, '');
 
 export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
-  const clock = emulatedClock(opts.clock, opts.now ?? Date.now);
+  const { stateFile } = opts;
+  const real = opts.now ?? Date.now;
+  // The clock is kept with the keys: a restart resumes it rather than going back to now.
+  const { settings, resumed } = resumeClock(
+    opts.clock ?? {},
+    stateFile === undefined ? undefined : readKept(stateFile).clock,
+  );
+  const clock = emulatedClock(settings, real);
   const state = createState(opts.seed ?? DEFAULT_SEED, clock.now, opts.gatewayLimits);
   const write = opts.log ?? ((line: string) => process.stderr.write(line));
-  const { stateFile } = opts;
   const keptKeys = stateFile === undefined ? 0 : restoreKept(state, stateFile);
-  if (stateFile !== undefined) {
-    state.issued = () => {
-      try {
-        saveKept(state, stateFile);
-      } catch (err) {
-        // The key still works until the emulator stops; only its survival is lost.
-        write(`mock: cannot keep the issued keys in ${stateFile}: ${(err as Error).message}\n`);
-      }
-    };
-  }
+  const keep = (what: string) => {
+    if (stateFile === undefined) return;
+    try {
+      saveKept(state, stateFile, { at: clock.now(), savedAt: real(), speed: clock.speed });
+    } catch (err) {
+      // The emulator serves on; only the survival of its keys or its clock is lost.
+      write(`mock: cannot keep ${what} in ${stateFile}: ${(err as Error).message}\n`);
+    }
+  };
+  if (stateFile !== undefined) state.issued = () => keep('the issued keys');
+  // Saved at once (a kill -9 then loses at most a minute), each minute, when moved, and at the end.
+  keep('the clock');
+  const keeper = stateFile === undefined ? undefined : setInterval(() => keep('the clock'), 60_000);
+  keeper?.unref();
   const faults = new FaultList();
   faults.set(opts.faults ?? []);
   const requests: RecordedRequest[] = [];
@@ -121,7 +133,16 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
       waits.add(done);
     });
 
-  const served = { state, requests, logLimit, faults, clock, sleep, closing: () => closing };
+  const served = {
+    state,
+    requests,
+    logLimit,
+    faults,
+    clock,
+    sleep,
+    closing: () => closing,
+    clockMoved: () => keep('the clock'),
+  };
 
   function log(req: IncomingMessage, res: ServerResponse, started: number): void {
     if (quiet) return;
@@ -220,10 +241,15 @@ export async function startMock(opts: MockOptions = {}): Promise<MockServer> {
     requests,
     clock,
     keptKeys,
+    ...(resumed ? { resumedClock: resumed } : {}),
     setFaults(f: Fault[]) {
       faults.set(f);
     },
     close() {
+      if (!closing) {
+        clearInterval(keeper);
+        keep('the clock');
+      }
       closing = true;
       for (const wake of [...waits]) wake();
       return new Promise<void>((resolve) => {

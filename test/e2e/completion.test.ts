@@ -155,6 +155,15 @@ describe('the bash script', () => {
     expect(bashComplete(script, ['fcast', '--json', 'cmd', 'op'])).toEqual(['opportunities']);
   });
 
+  it('offers the service paths after `fcast api `, and the methods after -X and --method', async () => {
+    const script = await scriptFile('bash');
+    expect(bashComplete(script, ['fcast', 'api', ''])).toEqual(
+      expect.arrayContaining(['api/agent/v1/symbols.php', 'api/v1/agent/command']),
+    );
+    for (const flag of ['-X', '--method'])
+      expect(bashComplete(script, ['fcast', 'api', flag, ''])).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+  });
+
   it('offers the accuracy timeframes after `--tf`, also written --tf=', async () => {
     const script = await scriptFile('bash');
     expect(bashComplete(script, ['fcast', 'accuracy', '--tf', ''])).toEqual([...ACCURACY_TIMEFRAMES]);

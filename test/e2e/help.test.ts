@@ -140,6 +140,7 @@ describe('help', () => {
         'verify',
         'cmd',
         'cmd analyze',
+        'api',
         'completion',
         'doctor',
         'mock',

@@ -130,6 +130,47 @@ describe('fcast mock keeps the keys it issued', () => {
   });
 });
 
+describe('fcast mock keeps its clock with its keys', () => {
+  it('resumes it where it stood, and says so; --clock sets it, --fresh starts it anew', async () => {
+    const data = tempDir();
+    const first = await serving(data, '--clock', '2026-03-01T10:00Z', '--speed', '0');
+    try {
+      // Moved by a script, as docs/journal.md does: the move is what the next run resumes.
+      await fetch(`${first.url}/__mock/clock`, { method: 'POST', body: '{"advance": 7200}' });
+    } finally {
+      await first.stop();
+    }
+    const second = await serving(data, '--speed', '60');
+    try {
+      expect(second.stderr()).toContain(
+        `fcast mock: resumed the emulated clock at 2026-03-01T12:00:00.000Z, 60x real time, where it stood when the emulator last stopped (kept in ${data}/mock/state.json; --clock sets it, --fresh starts it anew)\n`,
+      );
+      expect(second.stderr()).not.toContain('fcast mock: emulated clock at');
+    } finally {
+      await second.stop();
+    }
+    const set = await serving(data, '--clock', '2026-04-01T00:00Z');
+    try {
+      expect(set.stderr()).not.toContain('resumed');
+      // Set, at the speed kept (the banner's clock line comes after the lines serving() waits for).
+      const { now, speed } = (await (await fetch(`${set.url}/__mock/clock`)).json()) as { now: string; speed: number };
+      expect(speed).toBe(60);
+      expect(Date.parse(now) - Date.UTC(2026, 3, 1)).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(now) - Date.UTC(2026, 3, 1)).toBeLessThan(3_600_000);
+    } finally {
+      await set.stop();
+    }
+    const fresh = await serving(data, '--fresh');
+    try {
+      expect(fresh.stderr()).not.toContain('resumed');
+      const { now } = (await (await fetch(`${fresh.url}/__mock/clock`)).json()) as { now: string };
+      expect(Math.abs(Date.parse(now) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
+
 /**
  * Runs `script` in a detached shell (leading its own process group, as an interactive shell's
  * job control makes it) and returns the pids it echoed, one a line, once the shell has ended.

@@ -30,7 +30,7 @@ function journalCommand(program: Command): Command {
   return program
     .command('journal')
     .helpCommand(false)
-    .summary('the forecasts you were shown: settle them, score them, export them')
+    .summary('settle, score and export the forecasts you were shown')
     .description(
       'The journal holds every forecast shown by a command run with --record (or with the record ' +
         "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +

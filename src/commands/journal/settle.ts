@@ -30,7 +30,8 @@ export default defineCommand({
     "Settles every recorded forecast whose target time has passed by the server's clock: the close at " +
     'target_t from the 15min/1h candles (one predictions.php?candles=1 request per symbol, with your ' +
     'key), or a recorded price taken at most 900 s after target_t; never a price from before it. What ' +
-    'the data can no longer settle is marked unsettleable and counted.',
+    'the data can no longer settle is marked unsettleable and counted, and stderr says why and what avoids it ' +
+    '(a recording watch running, or settling before the candles roll off).',
   flags: FLAGS,
   examples: [
     ['fcast journal settle', 'settle what is due'],
@@ -67,6 +68,9 @@ export async function settle(run: Run, opts: SettleFlags): Promise<number> {
     otherOrigins: state.otherOrigins,
   };
   let code = 0;
+  // What the hints below say: how many were recorded ahead of the server's clock (it went back),
+  // how many became unsettleable because their target time is older than the candles served.
+  const why = { aheadOfServer: 0, serverT: 0, noData: 0, rolledOff: 0, reach: Number.POSITIVE_INFINITY };
   if (symbols.length > 0) {
     // The HTTP layer only when something is to settle: the definition above is read whenever
     // the journal's tree is built (its help, completion), which must not load it.
@@ -116,17 +120,29 @@ export async function settle(run: Run, opts: SettleFlags): Promise<number> {
         observations,
         now,
       );
-      for (const verdict of judge(state.open.get(symbol)!, evidence, band, now)) {
+      if (candles.usable)
+        for (const series of candles.series)
+          why.reach = Math.min(why.reach, (series.candles[0]?.t ?? Number.POSITIVE_INFINITY) + series.seconds);
+      const open = state.open.get(symbol)!;
+      for (const [j, verdict] of judge(open, evidence, band, now).entries()) {
         if (verdict.status === 'open') {
-          if (verdict.why === 'not due') summary.notDue++;
-          else summary.waiting++;
+          if (verdict.why === 'not due') {
+            summary.notDue++;
+            if (open[j]!.ts > evidence.serverT) {
+              why.aheadOfServer++;
+              why.serverT = evidence.serverT;
+            }
+          } else summary.waiting++;
         } else settlements.push(verdict.record);
       }
     }
     const written = await appendSettlements(data, settlements, prices, state.sizes);
     for (const s of written) {
-      if (s.status === 'unsettleable') summary.unsettleable++;
-      else {
+      if (s.status === 'unsettleable') {
+        summary.unsettleable++;
+        if (s.reason.includes('no price observed')) why.noData++;
+        if (s.reason.includes("before the candles' reach")) why.rolledOff++;
+      } else {
         summary.settled++;
         if (s.settle_source === 'candles') summary.fromCandles++;
         else summary.fromPrices++;
@@ -148,5 +164,33 @@ export async function settle(run: Run, opts: SettleFlags): Promise<number> {
   } else {
     run.out.data(renderSettleSummary(run.out, summary));
   }
+  await explain(run, why);
   return code;
+}
+
+/** Why forecasts stay open or cannot be settled, and what avoids it; on stderr, in every format. */
+async function explain(
+  run: Run,
+  why: { aheadOfServer: number; serverT: number; noData: number; rolledOff: number; reach: number },
+): Promise<void> {
+  if (why.aheadOfServer === 0 && why.noData === 0) return;
+  const { formatUtc } = await import('../../output/format.js');
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  if (why.noData > 0) {
+    const reach = Number.isFinite(why.reach) ? `, ${formatUtc(why.reach)}` : '';
+    const old =
+      why.rolledOff === 0
+        ? ''
+        : ` (${why.rolledOff === why.noData ? (why.noData === 1 ? 'it is' : 'all are') : `${why.rolledOff} are`} older than the oldest candle the service still serves${reach})`;
+    run.out.note(
+      `fcast: ${n(why.noData, 'forecast')} could not be settled: no candle closes at ${why.noData === 1 ? 'its' : 'their'} target time${old}, and no price was recorded within 900 s after it\n` +
+        "  hint: keep a recording watch running (fcast predict SYMBOL --watch --record records a price at every refresh), or run 'fcast journal settle' before the candles roll off (after each session, or from cron)",
+    );
+  }
+  if (why.aheadOfServer > 0) {
+    run.out.note(
+      `fcast: ${n(why.aheadOfServer, 'forecast')} not due ${why.aheadOfServer === 1 ? 'was' : 'were'} recorded at a time the server's clock has not reached (it is at ${formatUtc(why.serverT)}): its clock went back\n` +
+        "  hint: an emulator restarted with --fresh or --clock starts its clock anew; 'fcast mock' without them resumes the clock it kept, or move it on with POST /__mock/clock",
+    );
+  }
 }
