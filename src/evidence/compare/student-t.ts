@@ -42,11 +42,7 @@ export function logBeta(a: number, b: number): number {
   if (p >= 10) {
     const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
     return (
-      -0.5 * Math.log(q) +
-      0.918938533204672742 +
-      corr +
-      (p - 0.5) * Math.log(p / (p + q)) +
-      q * Math.log1p(-p / (p + q))
+      -0.5 * Math.log(q) + 0.9189385332046728 + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q))
     );
   }
   if (q >= 10) {
