@@ -144,10 +144,16 @@ describeWithOracle('numpy, scikit-learn, scipy and statsmodels agree with the co
         for (const k of ['mcb', 'dsc', 'unc', 'score'] as const)
           close(mine.corp[e][k], other.corp[e][k], `${f} ${e} ${k}`);
       for (const e of ['up', 'down'] as const)
-        t.murphy[e][f].forEach((v, i) => close(v, theirs.murphy[e][f][i], `murphy ${e} ${f} ${i}`));
+        t.murphy[e][f].forEach((v, i) => {
+          close(v, theirs.murphy[e][f][i], `murphy ${e} ${f} ${i}`);
+        });
     }
-    tGrid.forEach(([x, df], i) => close(studentTTwoSided(x, df), theirs.t[i], `t(${x}, ${df})`));
-    holm(holmPs).forEach((p, i) => close(p, theirs.holm[i], `holm ${i}`));
+    tGrid.forEach(([x, df], i) => {
+      close(studentTTwoSided(x, df), theirs.t[i], `t(${x}, ${df})`);
+    });
+    holm(holmPs).forEach((p, i) => {
+      close(p, theirs.holm[i], `holm ${i}`);
+    });
   });
 });
 

@@ -1,13 +1,14 @@
-// `fcast journal`: the group and its seven subcommands' flags and help (the command tree, which
+// `fcast journal`: the group and its eight subcommands' flags and help (the command tree, which
 // help and completion read). Each subcommand's body is its own module in this folder (settle.ts,
-// report.ts, list.ts, export.ts, import.ts, path.ts, prune.ts), loaded by one dynamic import
+// report.ts, compare.ts, list.ts, export.ts, import.ts, path.ts, prune.ts), loaded by one dynamic import
 // when it runs, so building the tree loads nothing heavy; a body imports what it uses statically.
 // A line that names a subcommand right after `journal` registers that one alone (its help, its
-// parse and its errors read nothing of the others); any other line registers all seven.
+// parse and its errors read nothing of the others); any other line registers all eight.
 import type { Command } from 'commander';
 import { action, addSubcommands, examples, type App, type Subcommands } from '../../cmdutil/command.js';
 import { helpNotes } from '../../cmdutil/help.js';
-import { parseChoice } from '../../cmdutil/input.js';
+import { parseChoice, parseRate, parseWholeNumber } from '../../cmdutil/input.js';
+import { UsageError } from '../../core/errors.js';
 import {
   addFilterFlags,
   addGateFlags,
@@ -18,6 +19,7 @@ import {
   parseInstantFlag,
   parseOriginFlag,
 } from '../../cmdutil/journal-flags.js';
+import type { CompareFlags } from './compare.js';
 import type { ExportFlags } from './export.js';
 import type { ListFlags } from './list.js';
 import type { ReportFlags } from './report.js';
@@ -124,6 +126,73 @@ function report(journal: Command, app: App): void {
     )
     .action(
       action(app, async (run, opts: ReportFlags) => (await import('./report.js')).report(run, opts), {
+        formats: ['table', 'json', 'markdown', 'csv', 'tsv'],
+      }),
+    );
+}
+
+const FORECASTER_NAMES = ['ia2', 'ia3', 'climatology'] as const;
+
+/** `--require-better A:B`: two different forecasters of ia2, ia3 and climatology. */
+function parseRequireBetter(raw: string): [(typeof FORECASTER_NAMES)[number], (typeof FORECASTER_NAMES)[number]] {
+  const parts = raw.split(':');
+  if (parts.length !== 2)
+    throw new UsageError(`--require-better must be A:B, like ia3:ia2 (of ${FORECASTER_NAMES.join(', ')})`);
+  const a = parseChoice(parts[0]!, FORECASTER_NAMES, '--require-better A');
+  const b = parseChoice(parts[1]!, FORECASTER_NAMES, '--require-better B');
+  if (a === b) throw new UsageError(`--require-better needs two different forecasters; got ${a}:${b}`);
+  return [a, b];
+}
+
+function compareCommand(journal: Command, app: App): void {
+  addFilterFlags(
+    journal
+      .command('compare')
+      .summary('ia2, ia3 and climatology compared on your settled forecasts, per timeframe')
+      .description(
+        'Per timeframe, over the settled forecasts that carry both engines: ia2, ia3 and the sample ' +
+          "climatology scored by RPS (short < flat < long), the 3-class Brier score and log loss; each pair's " +
+          'mean loss difference tested by Diebold–Mariano (Harvey–Leybourne–Newbold, lags from overlapping ' +
+          'horizons) and a circular block bootstrap, the RPS tests Holm-adjusted; CORP reliability curves ' +
+          '(MCB, DSC, UNC) and Murphy diagrams. Reads the journal alone: no request.',
+      ),
+  )
+    .addOption(ORIGIN_OPTION())
+    .addOption(FLAT_BAND_OPTION())
+    .option('--bootstrap <n>', 'bootstrap replicates (default 2000)', (raw: string) =>
+      parseWholeNumber(raw, '--bootstrap', 2, 1_000_000),
+    )
+    .option(
+      '--block <l>',
+      "the bootstrap's block length (default ⌈n^(1/3)⌉; never below the horizon's h)",
+      (raw: string) => parseWholeNumber(raw, '--block', 1),
+    )
+    .option('--seed <n>', "the bootstrap's seed (default 1: the same figures every run)", (raw: string) =>
+      parseWholeNumber(raw, '--seed', 0, 4_294_967_295),
+    )
+    .option('--alpha <a>', 'the significance level of the verdict and the gate (default 0.05)', (raw: string) =>
+      parseRate(raw, '--alpha'),
+    )
+    .option(
+      '--require-better <a:b>',
+      'gate: A beats B on RPS with Holm-adjusted DM p below --alpha in every timeframe (ia2, ia3, climatology)',
+      parseRequireBetter,
+    )
+    .option(
+      '--no-annotations',
+      'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['fcast journal compare', 'tables, verdict and charts'],
+        ['fcast journal compare --tf 1h --json', 'one timeframe as JSON'],
+        ['fcast journal compare --format markdown', 'for a CI summary'],
+        ['fcast journal compare --require-better ia3:ia2', 'a gate (exit 8)'],
+      ),
+    )
+    .action(
+      action(app, async (run, opts: CompareFlags) => (await import('./compare.js')).compareEngines(run, opts), {
         formats: ['table', 'json', 'markdown', 'csv', 'tsv'],
       }),
     );
@@ -260,6 +329,7 @@ function prune(journal: Command, app: App): void {
 const SUBCOMMANDS: Subcommands = [
   ['settle', settle],
   ['report', report],
+  ['compare', compareCommand],
   ['list', list],
   ['export', exportCommand],
   ['import', importCommand],
