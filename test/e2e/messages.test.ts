@@ -193,7 +193,7 @@ describe('quiet by default: a cause told once, and no wait for what no wait fixe
 
 describe('a group given no command says so in one line, as fcast cmd does', () => {
   it.each([
-    ['journal', 'settle, report, list, export, import, path, prune'],
+    ['journal', 'settle, report, compare, list, export, import, path, prune'],
     ['auth', 'login, status, logout'],
     ['config', 'list, get, set, unset, path'],
   ])('fcast %s: one line naming its commands, the pointer to its help, exit 2', async (group, names) => {

@@ -43,7 +43,7 @@ function journalCommand(program: Command): Command {
         "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
         "the forecasts whose target time has passed by the rule in docs/journal.md; 'fcast journal report' scores " +
         'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
-        "beside the service's published record.",
+        "beside the service's published record; 'fcast journal compare' compares the engines ia2 and ia3 on them.",
     )
     .addHelpText(
       'after',
@@ -148,7 +148,7 @@ function compareCommand(journal: Command, app: App): void {
   addFilterFlags(
     journal
       .command('compare')
-      .summary('ia2, ia3 and climatology compared on your settled forecasts, per timeframe')
+      .summary('the engines and climatology compared on your settled forecasts')
       .description(
         'Per timeframe, over the settled forecasts that carry both engines: ia2, ia3 and the sample ' +
           "climatology scored by RPS (short < flat < long), the 3-class Brier score and log loss; each pair's " +
