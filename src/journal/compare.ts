@@ -25,32 +25,92 @@ class Column {
   data = new Float64Array(1024);
   length = 0;
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (this.length === this.data.length) this.grow();
     this.data[this.length++] = x;
+  }
+  private grow(): void {
+    const bigger = new Float64Array(this.data.length * 2);
+    bigger.set(this.data);
+    this.data = bigger;
   }
   get values(): Float64Array {
     return this.data.subarray(0, this.length);
   }
 }
 
-const COLUMNS = ['ts', 'target', 'symbol', 'cls', 'l3', 's3', 'f3', 'l2', 's2', 'f2'] as const;
-type Columns = Record<(typeof COLUMNS)[number], Column>;
-const columns = (): Columns => Object.fromEntries(COLUMNS.map((c) => [c, new Column()])) as Columns;
+/** Rows of TF_ROW doubles in chunks of 2^13 rows: a timeframe's million never copied to grow. */
+class RowStore {
+  static readonly SHIFT = 13;
+  readonly chunks: Float64Array[] = [];
+  rows = 0;
+  /** The chunk and offset of the row `add` made. */
+  chunk: Float64Array = new Float64Array(0);
+  at = 0;
+  add(): void {
+    const within = this.rows & ((1 << RowStore.SHIFT) - 1);
+    if (within === 0) this.chunks.push(new Float64Array((1 << RowStore.SHIFT) * TF_ROW));
+    this.chunk = this.chunks[this.chunks.length - 1]!;
+    this.at = within * TF_ROW;
+    this.rows++;
+  }
+  /** The offset of row i in its chunk, and the chunk. */
+  chunkOf(i: number): Float64Array {
+    return this.chunks[i >> RowStore.SHIFT]!;
+  }
+  offsetOf(i: number): number {
+    return (i & ((1 << RowStore.SHIFT) - 1)) * TF_ROW;
+  }
+}
+
+/**
+ * A settlement's fields, side by side in its timeframe's column (a row of TF_ROW doubles): ts, class, ia3's
+ * p_long, p_short, p_flat, ia2's; then, on a timeframe's rows, target_t and the symbol's number.
+ */
+const TS = 0;
+const CLS = 1;
+const PROBS = 2;
+const TARGET = 8;
+const SYMBOL = 9;
+const TF_ROW = 10;
 
 interface Series {
   tf: string;
   symbol: number;
   forecasts: TimeSet;
-  /** ts and target_t of each forecast, in the order read. */
+  /** ts and target_t of each forecast, in the order read (a journal's: ascending, most often). */
   fTs: Column;
   fTarget: Column;
+  /** Whether fTs is ascending; else `byTs`, made when first needed. */
+  ascending: boolean;
+  byTs: Map<number, number> | undefined;
   settled: TimeSet;
-  /** The settlements with ia2, as read: ts, class, ia3's and ia2's probabilities. */
-  rows: Columns;
+  /** The timeframe's rows, which this series' settlements join. */
+  out: RowStore;
+}
+
+/**
+ * The target_t of the series' forecast made at `ts` (a settlement follows its forecast in a
+ * month file), or NaN when the selection holds no such forecast (pruned, or edited away).
+ */
+function targetOf(s: Series, ts: number): number {
+  const xs = s.fTs.data;
+  if (s.ascending) {
+    let lo = 0;
+    let hi = s.fTs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = xs[mid]!;
+      if (x === ts) return s.fTarget.data[mid]!;
+      if (x < ts) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return Number.NaN;
+  }
+  if (!s.byTs) {
+    s.byTs = new Map();
+    for (let i = 0; i < s.fTs.length; i++) s.byTs.set(xs[i]!, s.fTarget.data[i]!);
+  }
+  return s.byTs.get(ts) ?? Number.NaN;
 }
 
 export function scanForCompare(dir: string | undefined, filter: JournalFilter, flatBandPct: number): CompareScan {
@@ -60,7 +120,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   let lackingIa2 = 0;
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const symbols = new Map<string, number>();
-  const byTf = new Map<string, Columns>();
+  const byTf = new Map<string, RowStore>();
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const seen = new Map<string, Series>();
@@ -78,14 +138,21 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
           id = symbols.size;
           symbols.set(symbol, id);
         }
+        let out = byTf.get(tf);
+        if (!out) {
+          out = new RowStore();
+          byTf.set(tf, out);
+        }
         s = {
           tf,
           symbol: id,
           forecasts: new TimeSet(),
           fTs: new Column(),
           fTarget: new Column(),
+          ascending: true,
+          byTs: undefined,
           settled: new TimeSet(),
-          rows: columns(),
+          out,
         };
         seen.set(key, s);
       }
@@ -105,6 +172,8 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
           origins.add(origin);
           const s = seriesOf(origin, symbol, tf, number);
           if (!s.forecasts.add(ts)) return;
+          if (s.fTs.length > 0 && ts < s.fTs.data[s.fTs.length - 1]!) s.ascending = false;
+          s.byTs?.set(ts, targetT);
           s.fTs.push(ts);
           s.fTarget.push(targetT);
         },
@@ -117,88 +186,66 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
             return;
           }
           const move = moveOf(returnPct(line.settle_price, line.anchor_price!), flatBandPct);
-          const r = s.rows;
-          r.ts.push(line.ts);
-          r.cls.push(move === 'up' ? 0 : move === 'down' ? 1 : 2);
-          r.l3.push(line.p_long);
-          r.s3.push(line.p_short);
-          r.f3.push(line.p_flat);
-          r.l2.push(line.ia2.p_long);
-          r.s2.push(line.ia2.p_short);
-          r.f2.push(line.ia2.p_flat);
+          const target = targetOf(s, line.ts);
+          const r = s.out;
+          r.add();
+          const d = r.chunk;
+          const at = r.at;
+          d[at + TS] = line.ts;
+          d[at + CLS] = move === 'up' ? 0 : move === 'down' ? 1 : 2;
+          d[at + PROBS] = line.p_long;
+          d[at + PROBS + 1] = line.p_short;
+          d[at + PROBS + 2] = line.p_flat;
+          d[at + PROBS + 3] = line.ia2.p_long;
+          d[at + PROBS + 4] = line.ia2.p_short;
+          d[at + PROBS + 5] = line.ia2.p_flat;
+          d[at + TARGET] = Number.isFinite(target) ? target : line.ts + (timeframeMinutes(line.tf) ?? 0) * 60;
+          d[at + SYMBOL] = s.symbol;
         },
       },
       problems,
     );
-    for (const s of seen.values()) {
-      if (s.rows.ts.length === 0) continue;
-      let out = byTf.get(s.tf);
-      if (!out) {
-        out = columns();
-        byTf.set(s.tf, out);
-      }
-      appendSeries(s, out);
-    }
   }
-  const samples = [...byTf.keys()].sort(byTimeframe).map((tf) => sampleOf(tf, byTf.get(tf)!));
+  const samples = [...byTf.keys()]
+    .filter((tf) => byTf.get(tf)!.rows > 0)
+    .sort(byTimeframe)
+    .map((tf) => sampleOf(tf, byTf.get(tf)!));
   return { samples, problems, origins, leftOut, lackingIa2 };
 }
 
-/** The series' settlements with their forecasts' target_t (one merge by ts), onto the timeframe's columns. */
-function appendSeries(s: Series, out: Columns): void {
-  const fTs = s.fTs.values;
-  const fTarget = s.fTarget.values;
-  const forecastOrder = sortedOrder(fTs);
-  const r = s.rows;
-  const rowOrder = sortedOrder(r.ts.values);
-  const fallback = (timeframeMinutes(s.tf) ?? 0) * 60;
-  let j = 0;
-  for (const i of rowOrder) {
-    const ts = r.ts.data[i]!;
-    while (j < forecastOrder.length && fTs[forecastOrder[j]!]! < ts) j++;
-    // A settlement whose forecast the selection does not hold (pruned, or edited away): its
-    // target from the timeframe, as the service sets it.
-    const target = j < forecastOrder.length && fTs[forecastOrder[j]!] === ts ? fTarget[forecastOrder[j]!]! : Number.NaN;
-    out.ts.push(ts);
-    out.target.push(Number.isFinite(target) ? target : ts + fallback);
-    out.symbol.push(s.symbol);
-    for (const c of ['cls', 'l3', 's3', 'f3', 'l2', 's2', 'f2'] as const) out[c].push(r[c].data[i]!);
+/** A timeframe's rows as a sample, in time order (ts, then symbol). */
+function sampleOf(tf: string, rows: RowStore): CompareSample {
+  const n = rows.rows;
+  const ts = new Float64Array(n);
+  const sym = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = rows.chunkOf(i);
+    const o = rows.offsetOf(i);
+    ts[i] = c[o + TS]!;
+    sym[i] = c[o + SYMBOL]!;
   }
-}
-
-/** The indices of `xs` in ascending order of value (most often already so: no sort then). */
-function sortedOrder(xs: Float64Array): Uint32Array | Int32Array {
-  const order = new Uint32Array(xs.length);
-  let sorted = true;
-  for (let i = 0; i < xs.length; i++) {
-    order[i] = i;
-    if (i > 0 && xs[i]! < xs[i - 1]!) sorted = false;
-  }
-  if (!sorted) order.sort((a, b) => xs[a]! - xs[b]!);
-  return order;
-}
-
-/** A timeframe's columns as a sample, in time order (ts, then symbol). */
-function sampleOf(tf: string, c: Columns): CompareSample {
-  const n = c.ts.length;
-  const ts = c.ts.values;
-  const sym = c.symbol.values;
   const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => ts[a]! - ts[b]! || sym[a]! - sym[b]!);
-  const take = (col: Column) => {
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+    if (i > 0 && (ts[i - 1]! > ts[i]! || (ts[i - 1] === ts[i] && sym[i - 1]! > sym[i]!))) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => ts[a]! - ts[b]! || sym[a]! - sym[b]!);
+  const take = (field: number) => {
     const out = new Float64Array(n);
-    const v = col.values;
-    for (let i = 0; i < n; i++) out[i] = v[order[i]!]!;
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      out[i] = rows.chunkOf(k)[rows.offsetOf(k) + field]!;
+    }
     return out;
   };
   return {
     tf,
-    ts: take(c.ts),
-    target: take(c.target),
-    symbol: Int32Array.from(take(c.symbol)),
-    classes: Uint8Array.from(take(c.cls)),
-    ia3: { p_long: take(c.l3), p_short: take(c.s3), p_flat: take(c.f3) },
-    ia2: { p_long: take(c.l2), p_short: take(c.s2), p_flat: take(c.f2) },
+    ts: take(TS),
+    target: take(TARGET),
+    symbol: Int32Array.from(take(SYMBOL)),
+    classes: Uint8Array.from(take(CLS)),
+    ia3: { p_long: take(PROBS), p_short: take(PROBS + 1), p_flat: take(PROBS + 2) },
+    ia2: { p_long: take(PROBS + 3), p_short: take(PROBS + 4), p_flat: take(PROBS + 5) },
   };
 }

@@ -19,11 +19,13 @@ import { describeWithOracle, hasPython, hasR, PYTHON } from '../helpers/oracles.
 
 const TOLERANCE = 1e-9;
 
-/** A sample of `n` forecasts, every 15 min, `aheadS` ahead, two symbols interleaved; probabilities to 3 decimals (ties). */
+/** A sample of `n` forecasts, every 7.5 min, `aheadS` ahead, two symbols interleaved. */
 function sample(n: number, seed: number, aheadS: number): CompareSample {
   const r = new Random(seed);
   const classes = Uint8Array.from({ length: n }, () => (r.next() < 0.4 ? 0 : r.next() < 0.6 ? 1 : 2));
-  const probs = (skill: number) => {
+  // ia3's to 3 decimals (ties, pooled by counting), ia2's unrounded (pooled by a sort).
+  const probs = (skill: number, digits: number) => {
+    const round = (x: number) => (digits === 0 ? x : Math.round(x * 10 ** digits) / 10 ** digits);
     const p_long = new Float64Array(n);
     const p_short = new Float64Array(n);
     const p_flat = new Float64Array(n);
@@ -31,9 +33,9 @@ function sample(n: number, seed: number, aheadS: number): CompareSample {
       const w = [r.next(), r.next(), r.next()];
       w[classes[i]!]! += skill * r.next();
       const total = w[0]! + w[1]! + w[2]!;
-      p_long[i] = Math.round((1000 * w[0]!) / total) / 1000;
-      p_short[i] = Math.round((1000 * w[1]!) / total) / 1000;
-      p_flat[i] = Math.max(0, Math.round(1000 * (1 - p_long[i]! - p_short[i]!)) / 1000);
+      p_long[i] = round(w[0]! / total);
+      p_short[i] = round(w[1]! / total);
+      p_flat[i] = Math.max(0, round(1 - p_long[i]! - p_short[i]!));
     }
     return { p_long, p_short, p_flat };
   };
@@ -43,8 +45,8 @@ function sample(n: number, seed: number, aheadS: number): CompareSample {
     target: Float64Array.from({ length: n }, (_, i) => 1_760_000_000 + 450 * i + aheadS),
     symbol: Int32Array.from({ length: n }, (_, i) => i % 2),
     classes,
-    ia3: probs(1.2),
-    ia2: probs(0.6),
+    ia3: probs(1.2, 3),
+    ia2: probs(0.6, 0),
   };
 }
 

@@ -94,22 +94,27 @@ export interface CompareOptions {
   block?: number;
 }
 
-/** h − 1 of a sample: the most overlapping later forecasts of one symbol. */
+/** h − 1 of a sample: the most overlapping later forecasts of one symbol (each symbol's forecasts bucketed, in time order). */
 export function sampleLags(s: Pick<CompareSample, 'ts' | 'target' | 'symbol'>): number {
-  const bySymbol = new Map<number, number[]>();
-  for (let i = 0; i < s.ts.length; i++) {
-    let list = bySymbol.get(s.symbol[i]!);
-    if (!list) {
-      list = [];
-      bySymbol.set(s.symbol[i]!, list);
-    }
-    list.push(i);
+  const n = s.ts.length;
+  let symbols = 0;
+  for (let i = 0; i < n; i++) if (s.symbol[i]! >= symbols) symbols = s.symbol[i]! + 1;
+  const starts = new Int32Array(symbols + 1);
+  for (let i = 0; i < n; i++) starts[s.symbol[i]! + 1]!++;
+  for (let k = 0; k < symbols; k++) starts[k + 1]! += starts[k]!;
+  const fill = starts.slice(0, symbols);
+  const ts = new Float64Array(n);
+  const target = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = fill[s.symbol[i]!]!++;
+    ts[at] = s.ts[i]!;
+    target[at] = s.target[i]!;
   }
   let most = 0;
-  for (const idx of bySymbol.values()) {
-    const ts = Float64Array.from(idx, (i) => s.ts[i]!);
-    const target = Float64Array.from(idx, (i) => s.target[i]!);
-    most = Math.max(most, overlapLags(ts, target));
+  for (let k = 0; k < symbols; k++) {
+    const a = starts[k]!;
+    const b = starts[k + 1]!;
+    if (b > a) most = Math.max(most, overlapLags(ts.subarray(a, b), target.subarray(a, b)));
   }
   return most;
 }
@@ -137,10 +142,10 @@ function lossesOf(p: Probs | ThreeClass, classes: Uint8Array, score: ScoreName):
   return out;
 }
 
-const eventProbability = (p: Probs | ThreeClass, e: EventName, n: number): Float64Array | number[] => {
+const eventProbability = (p: Probs | ThreeClass, e: EventName, n: number): Float64Array => {
   const key = e === 'up' ? 'p_long' : e === 'down' ? 'p_short' : 'p_flat';
   const v = (p as Record<string, unknown>)[key];
-  return typeof v === 'number' ? new Array<number>(n).fill(v) : (v as Float64Array);
+  return typeof v === 'number' ? new Float64Array(n).fill(v) : (v as Float64Array);
 };
 
 const eventOutcomes = (classes: Uint8Array, e: EventName): Uint8Array => {
@@ -185,28 +190,43 @@ function compareOne(s: CompareSample, opts: CompareOptions): { doc: TimeframeCom
   for (const f of FORECASTERS) forecasters[f].rps_skill = skill(forecasters[f].rps, forecasters.climatology.rps);
 
   // The loss differences of every pair and score: tested here, then bootstrapped together.
+  // ia3 − ia2 is (ia3 − climatology) − (ia2 − climatology): its replicate means are those two
+  // series' differenced, so the bootstrap resamples six series, not nine.
   const block = blockLength(n, lags + 1, opts.block);
-  const diffs: Float64Array[] = [];
-  const partial: Array<{ mean_diff: number; dm: DmResult }> = [];
+  const partial = new Map<string, { mean_diff: number; dm: DmResult; d: Float64Array }>();
   for (const [a, b] of PAIRS)
     for (const sc of SCORES) {
       const la = losses[a][sc];
       const lb = losses[b][sc];
       const d = new Float64Array(n);
       for (let i = 0; i < n; i++) d[i] = la[i]! - lb[i]!;
-      partial.push({ mean_diff: mean(d), dm: dieboldMariano(d, lags) });
-      diffs.push(d);
+      partial.set(`${a} ${b} ${sc}`, { mean_diff: mean(d), dm: dieboldMariano(d, lags), d });
     }
-  const replicated = n > 0 ? replicateMeans(diffs, block, opts.replicates, opts.seed) : [];
-  let k = 0;
+  const base = SCORES.flatMap((sc) => [`ia3 climatology ${sc}`, `ia2 climatology ${sc}`]);
+  const replicated =
+    n > 0
+      ? replicateMeans(
+          base.map((key) => partial.get(key)!.d),
+          block,
+          opts.replicates,
+          opts.seed,
+        )
+      : [];
+  const replicatesOf = (a: Forecaster, b: Forecaster, sc: ScoreName): Float64Array => {
+    const k = SCORES.indexOf(sc) * 2;
+    if (a === 'ia3' && b === 'climatology') return replicated[k]!;
+    if (a === 'ia2' && b === 'climatology') return replicated[k + 1]!;
+    const x = replicated[k]!;
+    const y = replicated[k + 1]!;
+    return x.map((v, i) => v - y[i]!);
+  };
   const pairs = PAIRS.map(([a, b]): PairResult => {
     const scores = {} as Record<ScoreName, PairScore>;
     for (const sc of SCORES) {
-      const { mean_diff, dm } = partial[k]!;
+      const { mean_diff, dm } = partial.get(`${a} ${b} ${sc}`)!;
       const bootstrap =
-        n > 0 ? summarize(replicated[k]!, mean_diff, block) : { block, se: null, ci95: null, p_value: null };
+        n > 0 ? summarize(replicatesOf(a, b, sc), mean_diff, block) : { block, se: null, ci95: null, p_value: null };
       scores[sc] = { mean_diff, dm, bootstrap };
-      k++;
     }
     return { a, b, n, scores, p_holm: null };
   });

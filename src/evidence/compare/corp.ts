@@ -25,8 +25,61 @@ export interface CorpResult {
   blocks: CorpBlock[];
 }
 
+/**
+ * The number of decimals (at most 6) every forecast is written with, exactly (x is the double
+ * nearest k / 10^d), or undefined. Probabilities as a service sends them mostly are: then the
+ * ties are pooled by counting, in one pass, instead of by a sort.
+ */
+function decimalsOf(x: ArrayLike<number>): number | undefined {
+  for (let d = 2; d <= 6; d++) {
+    const scale = 10 ** d;
+    let ok = true;
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i]!;
+      if (!(v >= 0 && v <= 1) || Math.round(v * scale) / scale !== v) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return d;
+  }
+  return undefined;
+}
+
+/** pooledTies for forecasts of `d` decimals: counted per k / 10^d, k ascending. */
+function countedTies(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  d: number,
+): { v: Float64Array; w: Float64Array; s: Float64Array } {
+  const scale = 10 ** d;
+  const cw = new Float64Array(scale + 1);
+  const cs = new Float64Array(scale + 1);
+  for (let i = 0; i < x.length; i++) {
+    const k = Math.round(x[i]! * scale);
+    cw[k]!++;
+    if (y[i]) cs[k]!++;
+  }
+  let m = 0;
+  for (let k = 0; k <= scale; k++) if (cw[k]! > 0) m++;
+  const v = new Float64Array(m);
+  const w = new Float64Array(m);
+  const s = new Float64Array(m);
+  let at = 0;
+  for (let k = 0; k <= scale; k++) {
+    if (cw[k] === 0) continue;
+    v[at] = k / scale;
+    w[at] = cw[k]!;
+    s[at] = cs[k]!;
+    at++;
+  }
+  return { v, w, s };
+}
+
 /** The distinct forecasts ascending, with how many forecasts and events each holds. */
 function pooledTies(x: ArrayLike<number>, y: ArrayLike<number>): { v: Float64Array; w: Float64Array; s: Float64Array } {
+  const decimals = decimalsOf(x);
+  if (decimals !== undefined) return countedTies(x, y, decimals);
   const n = x.length;
   let ones = 0;
   for (let i = 0; i < n; i++) if (y[i]) ones++;
@@ -67,11 +120,23 @@ function pooledTies(x: ArrayLike<number>, y: ArrayLike<number>): { v: Float64Arr
   return { v: v.subarray(0, m), w: w.subarray(0, m), s: s.subarray(0, m) };
 }
 
+function constant(x: ArrayLike<number>): boolean {
+  for (let i = 1; i < x.length; i++) if (x[i] !== x[0]) return false;
+  return true;
+}
+
+/** The pooled ties of a constant forecast (climatology's): one value, no sort. */
+function onePool(x: ArrayLike<number>, y: ArrayLike<number>): { v: Float64Array; w: Float64Array; s: Float64Array } {
+  let events = 0;
+  for (let i = 0; i < y.length; i++) if (y[i]) events++;
+  return { v: Float64Array.of(x[0]!), w: Float64Array.of(x.length), s: Float64Array.of(events) };
+}
+
 /** CORP of forecasts `x` (probabilities of the event) against outcomes `y` (1: the event happened). */
 export function corp(x: ArrayLike<number>, y: ArrayLike<number>): CorpResult {
   const n = x.length;
   if (n === 0) return { n: 0, mcb: Number.NaN, dsc: Number.NaN, unc: Number.NaN, score: Number.NaN, blocks: [] };
-  const { v, w, s } = pooledTies(x, y);
+  const { v, w, s } = constant(x) ? onePool(x, y) : pooledTies(x, y);
   // Brier score of x, from the distinct values.
   let bs = 0;
   let events = 0;
