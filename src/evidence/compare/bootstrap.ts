@@ -48,20 +48,15 @@ export function wrappedPrefix(d: ArrayLike<number>, l: number): Float64Array {
   return p;
 }
 
-/** Replicates drawn at once: their block starts are visited in memory order. */
-const BATCH = 64;
-/** Starts per bucket of that visit: 2^9 starts of the series' sums fit a core's cache. */
-const BUCKET_SHIFT = 9;
-
 /**
  * The replicate means of every series (all of length n), B of them, with blocks of length
- * `block` drawn from a generator seeded with `seed`. Every block's sum is taken once from the
- * prefix sums (P[s + l] − P[s], s = 0..n−1, wrapping), the series' sums of a start side by
- * side, so a block costs one read for all the series and a replicate n/l of them. At a million
- * forecasts those reads, scattered over megabytes, are what a replicate costs: the starts of
- * BATCH replicates are drawn first (in the generator's order, so the figures do not depend on
- * the batching), then visited bucket by bucket in memory order. The last block of a
- * replicate, cut short, is read from the prefix sums.
+ * `block` drawn from a generator seeded with `seed`. A replicate costs n/l reads: every
+ * block's sum is taken once from the prefix sums (P[s + l] − P[s], s = 0..n−1, wrapping), and
+ * a replicate adds up the sums at its starts (its last block, cut short, read from the prefix
+ * sums). The starts of every replicate are drawn first, once for all the series; then each
+ * series in turn is resampled through them, so that only one series' block sums (8n bytes)
+ * are read at random, from a cache that holds them, while the starts stream past in order:
+ * at a million forecasts the scattered reads, not the additions, are what a replicate costs.
  */
 export function replicateMeans(
   series: ReadonlyArray<ArrayLike<number>>,
@@ -70,60 +65,31 @@ export function replicateMeans(
   seed: number,
 ): Float64Array[] {
   const n = series[0]?.length ?? 0;
-  const m = series.length;
   const out = series.map(() => new Float64Array(replicates));
-  if (n === 0 || m === 0) return out;
+  if (n === 0 || series.length === 0) return out;
   const l = Math.max(1, Math.min(block, n));
-  const prefixes = series.map((d) => wrappedPrefix(d, l));
-  const sumsAt = new Float64Array(n * m);
-  for (let j = 0; j < m; j++) {
-    const p = prefixes[j]!;
-    for (let i = 0; i < n; i++) sumsAt[i * m + j] = p[i + l]! - p[i]!;
-  }
   const blocks = Math.ceil(n / l);
   const full = blocks - 1;
   const lastLength = n - full * l;
   const random = new Random(seed);
-  const buckets = (n >> BUCKET_SHIFT) + 1;
-  const counts = new Int32Array(buckets + 1);
-  const drawn = new Int32Array(BATCH * full);
-  const sortedStart = new Int32Array(BATCH * full);
-  const sortedRep = new Int32Array(BATCH * full);
-  const last = new Int32Array(BATCH);
-  const sums = new Float64Array(BATCH * m);
-  for (let first = 0; first < replicates; first += BATCH) {
-    const size = Math.min(BATCH, replicates - first);
-    const count = size * full;
-    counts.fill(0);
-    for (let r = 0; r < size; r++) {
-      for (let k = 0; k < full; k++) {
-        const s = random.below(n);
-        drawn[r * full + k] = s;
-        counts[(s >> BUCKET_SHIFT) + 1]!++;
-      }
-      last[r] = random.below(n);
-    }
-    for (let q = 0; q < buckets; q++) counts[q + 1]! += counts[q]!;
-    for (let i = 0; i < count; i++) {
-      const s = drawn[i]!;
-      const at = counts[s >> BUCKET_SHIFT]!++;
-      sortedStart[at] = s * m;
-      sortedRep[at] = ((i / full) | 0) * m;
-    }
-    sums.fill(0);
-    for (let i = 0; i < count; i++) {
-      const s = sortedStart[i]!;
-      const r = sortedRep[i]!;
-      for (let j = 0; j < m; j++) sums[r + j]! += sumsAt[s + j]!;
-    }
-    for (let r = 0; r < size; r++) {
-      const s = last[r]!;
-      for (let j = 0; j < m; j++) {
-        const p = prefixes[j]!;
-        out[j]![first + r] = (sums[r * m + j]! + p[s + lastLength]! - p[s]!) / n;
-      }
-    }
+  const starts = new Int32Array(replicates * full);
+  const lasts = new Int32Array(replicates);
+  for (let r = 0, i = 0; r < replicates; r++) {
+    for (let k = 0; k < full; k++, i++) starts[i] = random.below(n);
+    lasts[r] = random.below(n);
   }
+  const sums = new Float64Array(n);
+  series.forEach((d, j) => {
+    const p = wrappedPrefix(d, l);
+    for (let i = 0; i < n; i++) sums[i] = p[i + l]! - p[i]!;
+    const means = out[j]!;
+    for (let r = 0, i = 0; r < replicates; r++) {
+      let sum = 0;
+      for (let k = 0; k < full; k++, i++) sum += sums[starts[i]!]!;
+      const s = lasts[r]!;
+      means[r] = (sum + p[s + lastLength]! - p[s]!) / n;
+    }
+  });
   return out;
 }
 
