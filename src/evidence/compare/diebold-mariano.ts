@@ -53,7 +53,7 @@ export function rectangularSum(c: Float64Array, L: number): number {
   const zero = new Compensated();
   for (let t = 0; t < n; t++) {
     const x = c[t]!;
-    const end = t + L + 1 < n ? t + L + 1 : n;
+    const end = Math.min(t + L + 1, n);
     all.add(x * (prefix[end]! - prefix[t]!));
     zero.add(x * x);
   }
