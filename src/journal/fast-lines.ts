@@ -614,10 +614,16 @@ export function scanForReport(
       if (!c.ok || !isEpoch(ts) || !endsRecord(buf, end, version, IA3_NULL_END)) return false;
       let targetT = Number.NaN;
       if (targets) {
+        // fcast writes horizon_min, then target_t; a line with target_t first is read too.
         const at = c.pos;
-        c.literal(HORIZON);
-        c.number();
         c.literal(TARGET_T);
+        if (!c.ok) {
+          c.pos = at;
+          c.ok = true;
+          c.literal(HORIZON);
+          c.number();
+          c.literal(TARGET_T);
+        }
         c.number();
         targetT = c.value;
         if (!c.ok || !isEpoch(targetT)) return false;
