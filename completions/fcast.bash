@@ -87,7 +87,7 @@ __fcast_spec() {
       __fcast_args='-'
       ;;
     'journal')
-      __fcast_commands='settle report list export import path prune'
+      __fcast_commands='settle report compare list export import path prune'
       ;;
     'journal settle')
       __fcast_options='--symbol --tf --since --until --flat-band --adopt-unknown-origin'
@@ -97,6 +97,11 @@ __fcast_spec() {
     'journal report')
       __fcast_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band --offline --no-annotations'
       __fcast_value_options='--symbol --tf --since --until --min-settled --max-brier --min-hit-rate --origin --bins --flat-band'
+      __fcast_option_values='--symbol=symbols --tf=list3 --format=list10'
+      ;;
+    'journal compare')
+      __fcast_options='--symbol --tf --since --until --origin --flat-band --bootstrap --block --seed --alpha --require-better --no-annotations'
+      __fcast_value_options='--symbol --tf --since --until --origin --flat-band --bootstrap --block --seed --alpha --require-better'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list10'
       ;;
     'journal list')

@@ -24,6 +24,8 @@
 //   fcast journal report engines over the million of `journal report 1M` with every engine
 //                                recorded (the larger lines of journal version 3), imported
 //                                alone (no recorders beside it); goals 1.5 s, 300 MiB
+//   fcast journal compare        over that same journal: ia2, ia3 and climatology compared, the
+//                                2,000-replicate bootstrap included; goals 2 s, 400 MiB
 // NODE_OPTIONS and NODE_EXTRA_CA_CERTS are cleared for every process: a CA bundle in
 // NODE_EXTRA_CA_CERTS slows every Node 20 start and would flatter every ratio (by how much:
 // docs/decisions/2026-11-25-shape-predicates-over-zod4.md).
@@ -185,6 +187,7 @@ const allCases = [
   { name: 'journal report 1M', args: [fcast, 'journal', 'report', '--offline', '--json'], env: journalEnv },
   { name: 'journal report varied', args: [fcast, 'journal', 'report', '--offline', '--json'], env: variedEnv },
   { name: 'journal report engines', args: [fcast, 'journal', 'report', '--offline', '--json'], env: enginesEnv },
+  { name: 'journal compare engines', args: [fcast, 'journal', 'compare', '--json'], env: enginesEnv },
 ];
 // [a, b, what is compared, the goal for a / b]
 const allPairs = [
@@ -214,6 +217,8 @@ const absoluteGoals = [
   ['journal report varied', 'rss', 300],
   ['journal report engines', 'ms', 1500],
   ['journal report engines', 'rss', 300],
+  ['journal compare engines', 'ms', 2000],
+  ['journal compare engines', 'rss', 400],
 ];
 const compared = allCases.filter((c) => /^(fcast demo|predict 20)/.test(c.name));
 for (const vs of (process.env.BENCH_VS ?? '').split(',').filter(Boolean)) {
@@ -238,7 +243,8 @@ if (
       name.startsWith('journal:') ||
       name.startsWith('journal report 1M') ||
       name === 'journal report varied' ||
-      name === 'journal report engines',
+      name === 'journal report engines' ||
+      name === 'journal compare engines',
   )
 ) {
   const { writeJournalExport } = await import('./bench-journal.js');
@@ -387,6 +393,12 @@ function check(outputs) {
     const report = JSON.parse(outputs[name]);
     const total = report.timeframes.reduce((s, t) => s + t.n_settled + t.open + t.unsettleable, 0);
     if (total < JOURNAL_RECORDS) mismatches.push(`${name} counts ${total} forecasts, not ${JOURNAL_RECORDS}`);
+  }
+  if (has('journal compare engines')) {
+    const doc = JSON.parse(outputs['journal compare engines']);
+    const settled = doc.timeframes.reduce((s, t) => s + t.n, 0);
+    // Nine in ten settled (bench-journal.js), every one with ia2.
+    if (settled < 0.85 * JOURNAL_RECORDS) mismatches.push(`journal compare engines compares ${settled} forecasts`);
   }
 }
 

@@ -59,9 +59,10 @@ export interface ReportVisitor {
   /**
    * `series`: a small integer naming (origin, symbol, tf) within this file, the same for every
    * line of that series the fast path reads; -1 when the line was parsed in full (or the file
-   * holds too many distinct strings to number them so).
+   * holds too many distinct strings to number them so). `targetT`: the forecast's target_t
+   * when the visitor asks for it (ReportVisitor.targets), else NaN.
    */
-  forecast(origin: string | null, symbol: string, tf: string, ts: number, series: number): void;
+  forecast(origin: string | null, symbol: string, tf: string, ts: number, series: number, targetT: number): void;
   settlement(s: ScoredLine, series: number): void;
   /** Price observations, for a reader that wants their keys (a report does not). */
   price?(origin: string | null, symbol: string, t: number): void;
@@ -72,6 +73,11 @@ export interface ReportVisitor {
    * the line (a comparison of the engines wants them; the report does not, and is spared it).
    */
   readonly engines?: boolean;
+  /**
+   * Whether forecasts should carry their target_t (the comparison's overlapping horizons want
+   * it; the report does not, and is spared reading it).
+   */
+  readonly targets?: boolean;
 }
 
 const TIER = Buffer.from('"tier":', 'latin1');
@@ -170,6 +176,8 @@ const QUOTE = bytes('"');
 const T = bytes(',"t":');
 const TF = bytes(',"tf":"');
 const TS = bytes(',"ts":');
+const HORIZON = bytes(',"horizon_min":');
+const TARGET_T = bytes(',"target_t":');
 const DIRECTION = bytes(',"direction":"');
 const P_LONG = bytes(',"p_long":');
 const P_SHORT = bytes(',"p_short":');
@@ -535,6 +543,7 @@ export function scanForReport(
     ia2: null,
   };
   const engines = visitor.engines === true;
+  const targets = visitor.targets === true;
   /** What ScoredLine.ia2 points at when a line holds ia2's probabilities: one object, rewritten per line. */
   const ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
   /**
@@ -603,7 +612,24 @@ export function scanForReport(
       c.number();
       const ts = c.value;
       if (!c.ok || !isEpoch(ts) || !endsRecord(buf, end, version, IA3_NULL_END)) return false;
-      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries);
+      let targetT = Number.NaN;
+      if (targets) {
+        // fcast writes horizon_min, then target_t; a line with target_t first is read too.
+        const at = c.pos;
+        c.literal(TARGET_T);
+        if (!c.ok) {
+          c.pos = at;
+          c.ok = true;
+          c.literal(HORIZON);
+          c.number();
+          c.literal(TARGET_T);
+        }
+        c.number();
+        targetT = c.value;
+        if (!c.ok || !isEpoch(targetT)) return false;
+        c.pos = at;
+      }
+      visitor.forecast(c.headOrigin, c.headSymbol, c.headTf, ts, c.headSeries, targetT);
       if (visitor.tier) {
         tiers.read(buf, c.pos, end);
         visitor.tier(tiers.tier, tiers.delay);
@@ -689,7 +715,7 @@ export function scanForReport(
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
       else if (r.kind === 'forecast') {
-        visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1);
+        visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1, targets ? r.target_t : Number.NaN);
         visitor.tier?.(r.tier, r.delay_min);
       } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
       else if (r.kind === 'settlement') visitor.settlement(scoredLine(r, engines), -1);

@@ -126,18 +126,20 @@ interface Seen {
   prices: string[];
 }
 
-/** What the fast path hands a visitor; with `engines`, the settlements' ia2 too. */
+/** What the fast path hands a visitor; with `engines`, the settlements' ia2 and the forecasts' target_t too. */
 function throughFastPath(path: string, engines = false): Seen & { damaged: number } {
   const seen: Seen = { forecasts: [], settlements: [], prices: [] };
   const problems = noProblems();
   scanForReport(
     path,
     {
-      forecast: (origin, symbol, tf, ts) => seen.forecasts.push(`${origin}|${symbol}|${tf}|${ts}`),
+      forecast: (origin, symbol, tf, ts, _series, targetT) =>
+        seen.forecasts.push(`${origin}|${symbol}|${tf}|${ts}${engines ? `|${targetT}` : ''}`),
       // ia2 is rewritten in place for the next line: copied, as a visitor must.
       settlement: (s) => seen.settlements.push({ ...s, ia2: s.ia2 && { ...s.ia2 } }),
       price: (origin, symbol, t) => seen.prices.push(`${origin}|${symbol}|${t}`),
       engines,
+      targets: engines,
     },
     problems,
   );
@@ -151,7 +153,8 @@ function throughJsonParse(path: string, engines = false): Seen & { damaged: numb
     path,
     0,
     (r) => {
-      if (r.kind === 'forecast') seen.forecasts.push(`${r.origin}|${r.symbol}|${r.tf}|${r.ts}`);
+      if (r.kind === 'forecast')
+        seen.forecasts.push(`${r.origin}|${r.symbol}|${r.tf}|${r.ts}${engines ? `|${r.target_t}` : ''}`);
       else if (r.kind === 'price') seen.prices.push(`${r.origin}|${r.symbol}|${r.t}`);
       else if (r.kind === 'settlement') seen.settlements.push(scoredLine(r, engines));
     },
@@ -312,9 +315,11 @@ describe('the fast path of the report', () => {
           scanForReport(
             path,
             {
-              forecast: (o, symbol, tf, ts) => seen.push(JSON.stringify([o, symbol, tf, ts])),
+              forecast: (o, symbol, tf, ts, _series, targetT) =>
+                seen.push(JSON.stringify(engines ? [o, symbol, tf, ts, targetT] : [o, symbol, tf, ts])),
               settlement: (s) => seen.push(JSON.stringify({ ...s })),
               engines,
+              targets: engines,
             },
             noProblems(),
             stats,
@@ -324,7 +329,9 @@ describe('the fast path of the report', () => {
           expect(seen).toEqual([
             ...records.map((r) =>
               r.kind === 'forecast'
-                ? JSON.stringify([r.origin, r.symbol, r.tf, r.ts])
+                ? JSON.stringify(
+                    engines ? [r.origin, r.symbol, r.tf, r.ts, r.target_t] : [r.origin, r.symbol, r.tf, r.ts],
+                  )
                 : JSON.stringify(scoredLine(r as Parameters<typeof scoredLine>[0], engines)),
             ),
           ]);
@@ -431,9 +438,11 @@ describe('the fast path of the report', () => {
     for (const engines of [false, true]) {
       const fast = throughFastPath(path, engines);
       expect(fast).toEqual(throughJsonParse(path, engines));
+      // With the engines asked for, a forecast carries its target_t (the second's is the first's: the record was copied with a new ts).
+      const target = engines ? '|1795370400' : '';
       expect(fast.forecasts).toEqual([
-        'https://api.example.com|BTC/USD|1h|1795348800',
-        'https://api.example.com|BTC/USD|1h|1795352400',
+        `https://api.example.com|BTC/USD|1h|1795348800${target}`,
+        `https://api.example.com|BTC/USD|1h|1795352400${target}`,
       ]);
       expect(fast.settlements.map((s) => s.ts)).toEqual([1_795_356_000]);
       expect(fast.damaged).toBe(5);

@@ -1,5 +1,5 @@
 // `fcast journal`: the group. Each subcommand is one file of this folder, its definition (flags,
-// help) and its body together (settle.ts, report.ts, list.ts, export.ts, import.ts, path.ts,
+// help) and its body together (settle.ts, report.ts, compare.ts, list.ts, export.ts, import.ts, path.ts,
 // prune.ts), listed below. A line that names a subcommand right after `journal` loads and
 // registers that one alone (its help, its parse and its errors read nothing of the others);
 // any other line registers them all.
@@ -11,6 +11,7 @@ import { addSubcommandsOf, type LazySubcommands } from '../../cmdutil/define.js'
 const SUBCOMMANDS: LazySubcommands = [
   ['settle', () => import('./settle.js')],
   ['report', () => import('./report.js')],
+  ['compare', () => import('./compare.js')],
   ['list', () => import('./list.js')],
   ['export', () => import('./export.js')],
   ['import', () => import('./import.js')],
@@ -36,7 +37,7 @@ function journalCommand(program: Command): Command {
         "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
         "the forecasts whose target time has passed by the rule in docs/journal.md; 'fcast journal report' scores " +
         'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
-        "beside the service's published record.",
+        "beside the service's published record; 'fcast journal compare' compares the engines ia2 and ia3 on them.",
     )
     .addHelpText(
       'after',

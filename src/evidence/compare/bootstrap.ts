@@ -1,0 +1,142 @@
+// The circular block bootstrap of a mean (Politis and Romano 1992): a replicate joins
+// ⌈n/l⌉ blocks of l consecutive values, each starting at a uniform index and wrapping past the
+// end, cut to n values; its mean is one draw of the mean's sampling distribution under the
+// series' dependence up to lag l − 1. A block's sum is read from prefix sums of the series
+// wrapped once (P[s + len] − P[s]), so a replicate costs n/l additions, not n. Several series
+// (the pairs' loss differences on one sample) share the blocks of a replicate, as paired
+// resampling of one set of forecasts should. Per series: the SE (standard deviation of the
+// replicate means, divisor B − 1), the 95% percentile interval (quantiles 0.025 and 0.975,
+// linear between order statistics as R's type 7 and numpy's default), and the two-sided p of
+// a mean of 0: (1 + #{|m* − d̄| ≥ |d̄|}) / (B + 1), the replicates centred on the sample mean.
+import { Random } from './random.js';
+import { compensatedSum } from './scores.js';
+
+export interface BootstrapResult {
+  block: number;
+  se: number | null;
+  ci95: [number, number] | null;
+  p_value: number | null;
+}
+
+/** The block length used: the one asked for (else ⌈n^(1/3)⌉), at least `minimum` (h), at most n. */
+export function blockLength(n: number, minimum: number, asked?: number): number {
+  const base = asked ?? Math.ceil(Math.cbrt(n));
+  return Math.max(1, Math.min(n, Math.max(base, minimum)));
+}
+
+/** Quantile q of sorted `xs`, linear between order statistics (type 7). */
+export function quantileSorted(xs: ArrayLike<number>, q: number): number {
+  const h = (xs.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(xs.length - 1, lo + 1);
+  return xs[lo]! + (h - lo) * (xs[hi]! - xs[lo]!);
+}
+
+/** Prefix sums of `d` wrapped once by `l` values: P[i] = Σ_{k < i} d[k mod n], i ≤ n + l. */
+export function wrappedPrefix(d: ArrayLike<number>, l: number): Float64Array {
+  const n = d.length;
+  const p = new Float64Array(n + l + 1);
+  let s = 0;
+  let c = 0;
+  for (let i = 0; i < n + l; i++) {
+    const x = d[i % n]!;
+    const t = s + x;
+    c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
+    s = t;
+    p[i + 1] = s + c;
+  }
+  return p;
+}
+
+/**
+ * The replicate means of every series (all of length n), B of them, with blocks of length
+ * `block` drawn from a generator seeded with `seed`. A replicate costs n/l reads: every
+ * block's sum is taken once from the prefix sums (P[s + l] − P[s], s = 0..n−1, wrapping), and
+ * a replicate adds up the sums at its starts (its last block, cut short, read from the prefix
+ * sums). The starts of every replicate are drawn first, once for all the series; then the
+ * series are resampled through them two at a time, so that only two series' block sums (16n
+ * bytes, side by side) are read at random, from a cache that holds them, while the starts
+ * stream past in order:
+ * at a million forecasts the scattered reads, not the additions, are what a replicate costs.
+ */
+export function replicateMeans(
+  series: ReadonlyArray<ArrayLike<number>>,
+  block: number,
+  replicates: number,
+  seed: number,
+): Float64Array[] {
+  const n = series[0]?.length ?? 0;
+  const out = series.map(() => new Float64Array(replicates));
+  if (n === 0 || series.length === 0) return out;
+  const l = Math.max(1, Math.min(block, n));
+  const blocks = Math.ceil(n / l);
+  const full = blocks - 1;
+  const lastLength = n - full * l;
+  const random = new Random(seed);
+  const starts = new Int32Array(replicates * full);
+  const lasts = new Int32Array(replicates);
+  for (let r = 0, i = 0; r < replicates; r++) {
+    for (let k = 0; k < full; k++, i++) starts[i] = random.below(n);
+    lasts[r] = random.below(n);
+  }
+  // Two series at a time, their block sums side by side (one cache line serves both).
+  const sums = new Float64Array(2 * n);
+  for (let j = 0; j < series.length; j += 2) {
+    const pa = wrappedPrefix(series[j]!, l);
+    const pb = j + 1 < series.length ? wrappedPrefix(series[j + 1]!, l) : pa;
+    for (let i = 0; i < n; i++) {
+      sums[2 * i] = pa[i + l]! - pa[i]!;
+      sums[2 * i + 1] = pb[i + l]! - pb[i]!;
+    }
+    const ma = out[j]!;
+    const mb = out[j + 1] ?? new Float64Array(replicates);
+    for (let r = 0, i = 0; r < replicates; r++) {
+      let a = 0;
+      let b = 0;
+      for (let k = 0; k < full; k++, i++) {
+        const at = 2 * starts[i]!;
+        a += sums[at]!;
+        b += sums[at + 1]!;
+      }
+      const s = lasts[r]!;
+      ma[r] = (a + pa[s + lastLength]! - pa[s]!) / n;
+      mb[r] = (b + pb[s + lastLength]! - pb[s]!) / n;
+    }
+  }
+  return out;
+}
+
+/** The SE, interval and p of one series' replicate means around its sample mean. */
+export function summarize(means: Float64Array, sampleMean: number, block: number): BootstrapResult {
+  const B = means.length;
+  if (B < 2 || !Number.isFinite(sampleMean)) return { block, se: null, ci95: null, p_value: null };
+  const centre = compensatedSum(means) / B;
+  let ss = 0;
+  let extreme = 0;
+  const bar = Math.abs(sampleMean);
+  for (let b = 0; b < B; b++) {
+    ss += (means[b]! - centre) ** 2;
+    if (Math.abs(means[b]! - sampleMean) >= bar) extreme++;
+  }
+  const sorted = Float64Array.from(means).sort();
+  return {
+    block,
+    se: Math.sqrt(ss / (B - 1)),
+    ci95: [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)],
+    p_value: Math.min(1, (1 + extreme) / (B + 1)),
+  };
+}
+
+/**
+ * The exact variance of the circular block bootstrap's mean when l divides n: the variance of
+ * one block's mean over the n starting points, over n/l blocks. What the Monte Carlo SE
+ * estimates (its square), for the tests.
+ */
+export function exactBootstrapVariance(d: ArrayLike<number>, l: number): number {
+  const n = d.length;
+  const p = wrappedPrefix(d, l);
+  const dbar = compensatedSum(d) / n;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += ((p[i + l]! - p[i]!) / l - dbar) ** 2;
+  return s / n / (n / l);
+}

@@ -1,0 +1,266 @@
+// `journal compare`'s figures: per timeframe, ia2, ia3 and the sample's climatology scored on
+// the same settled forecasts (scores.ts), the pairs' loss differences tested (Diebold–Mariano,
+// block bootstrap), Holm's adjustment over the RPS tests of every pair and timeframe, CORP
+// reliability and the Murphy diagram per event. Pure: arrays in, the document out (its field
+// names and order are the engines issue's `--json` shape, docs/journal.md).
+import { blockLength, replicateMeans, summarize, type BootstrapResult } from './bootstrap.js';
+import { corp, type CorpBlock } from './corp.js';
+import { dieboldMariano, type DmResult } from './diebold-mariano.js';
+import { holm } from './holm.js';
+import { overlapLags } from './lags.js';
+import { murphy, murphyTheta } from './murphy.js';
+import { brier3, climatologyOf, logLoss, type MoveClass, mean, rps, skill, type ThreeClass } from './scores.js';
+
+export const FORECASTERS = ['ia2', 'ia3', 'climatology'] as const;
+export type Forecaster = (typeof FORECASTERS)[number];
+export const PAIRS: ReadonlyArray<readonly [Forecaster, Forecaster]> = [
+  ['ia3', 'ia2'],
+  ['ia3', 'climatology'],
+  ['ia2', 'climatology'],
+];
+export const SCORES = ['rps', 'brier_3class', 'log_loss'] as const;
+export type ScoreName = (typeof SCORES)[number];
+export const EVENTS = ['up', 'down', 'flat'] as const;
+export type EventName = (typeof EVENTS)[number];
+
+/** One timeframe's forecasts, in time order (ts, then symbol): every array of length n. */
+export interface CompareSample {
+  tf: string;
+  ts: Float64Array;
+  target: Float64Array;
+  /** A small integer per symbol: overlapping horizons are counted within a symbol. */
+  symbol: Int32Array;
+  /** 0 up, 1 down, 2 flat. */
+  classes: Uint8Array;
+  ia3: { p_long: Float64Array; p_short: Float64Array; p_flat: Float64Array };
+  ia2: { p_long: Float64Array; p_short: Float64Array; p_flat: Float64Array };
+}
+
+export interface CorpTerms {
+  mcb: number;
+  dsc: number;
+  unc: number;
+  score: number;
+}
+
+export interface ForecasterScores {
+  n: number;
+  rps: number;
+  brier_3class: number;
+  log_loss: number;
+  rps_skill: number | null;
+  corp: Record<EventName, CorpTerms>;
+}
+
+export interface PairScore {
+  mean_diff: number;
+  dm: DmResult;
+  bootstrap: BootstrapResult;
+}
+
+export interface PairResult {
+  a: Forecaster;
+  b: Forecaster;
+  n: number;
+  scores: Record<ScoreName, PairScore>;
+  p_holm: number | null;
+}
+
+export interface TimeframeComparison {
+  tf: string;
+  n: number;
+  lags: number;
+  forecasters: Record<Forecaster, ForecasterScores>;
+  pairs: PairResult[];
+  murphy: { theta: number[]; up: Record<Forecaster, number[]>; down: Record<Forecaster, number[]> };
+}
+
+export interface Comparison {
+  flat_band_pct: number;
+  alpha: number;
+  bootstrap: { replicates: number; seed: number };
+  timeframes: TimeframeComparison[];
+}
+
+/** What the views draw besides the document: the CORP fits. */
+export type CorpCurves = Record<Forecaster, Record<EventName, CorpBlock[]>>;
+
+export interface CompareOptions {
+  flatBandPct: number;
+  alpha: number;
+  replicates: number;
+  seed: number;
+  /** --block: the bootstrap's block length (at least h either way). */
+  block?: number;
+}
+
+/** h − 1 of a sample: the most overlapping later forecasts of one symbol (each symbol's forecasts bucketed, in time order). */
+export function sampleLags(s: Pick<CompareSample, 'ts' | 'target' | 'symbol'>): number {
+  const n = s.ts.length;
+  let symbols = 0;
+  for (let i = 0; i < n; i++) if (s.symbol[i]! >= symbols) symbols = s.symbol[i]! + 1;
+  const starts = new Int32Array(symbols + 1);
+  for (let i = 0; i < n; i++) starts[s.symbol[i]! + 1]!++;
+  for (let k = 0; k < symbols; k++) starts[k + 1]! += starts[k]!;
+  const fill = starts.slice(0, symbols);
+  const ts = new Float64Array(n);
+  const target = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = fill[s.symbol[i]!]!++;
+    ts[at] = s.ts[i]!;
+    target[at] = s.target[i]!;
+  }
+  let most = 0;
+  for (let k = 0; k < symbols; k++) {
+    const a = starts[k]!;
+    const b = starts[k + 1]!;
+    if (b > a) most = Math.max(most, overlapLags(ts.subarray(a, b), target.subarray(a, b)));
+  }
+  return most;
+}
+
+type Probs = CompareSample['ia3'];
+
+function lossesOf(p: Probs | ThreeClass, classes: Uint8Array, score: ScoreName): Float64Array {
+  const n = classes.length;
+  const out = new Float64Array(n);
+  const f = { p_long: 0, p_short: 0, p_flat: 0 };
+  const loss = score === 'rps' ? rps : score === 'brier_3class' ? brier3 : logLoss;
+  const constant = typeof p.p_long === 'number';
+  for (let i = 0; i < n; i++) {
+    if (constant) {
+      const c = p as ThreeClass;
+      out[i] = loss(c, classes[i] as MoveClass);
+    } else {
+      const q = p as Probs;
+      f.p_long = q.p_long[i]!;
+      f.p_short = q.p_short[i]!;
+      f.p_flat = q.p_flat[i]!;
+      out[i] = loss(f, classes[i] as MoveClass);
+    }
+  }
+  return out;
+}
+
+const eventProbability = (p: Probs | ThreeClass, e: EventName, n: number): Float64Array => {
+  const key = e === 'up' ? 'p_long' : e === 'down' ? 'p_short' : 'p_flat';
+  const v = (p as Record<string, unknown>)[key];
+  return typeof v === 'number' ? new Float64Array(n).fill(v) : (v as Float64Array);
+};
+
+const eventOutcomes = (classes: Uint8Array, e: EventName): Uint8Array => {
+  const k = e === 'up' ? 0 : e === 'down' ? 1 : 2;
+  return classes.map((c) => (c === k ? 1 : 0));
+};
+
+/** One timeframe's figures, Holm's adjustment left to `compare`. */
+function compareOne(s: CompareSample, opts: CompareOptions): { doc: TimeframeComparison; curves: CorpCurves } {
+  const n = s.classes.length;
+  const lags = sampleLags(s);
+  const climatology = climatologyOf(s.classes);
+  const probs: Record<Forecaster, Probs | ThreeClass> = { ia2: s.ia2, ia3: s.ia3, climatology };
+  const outcomes = Object.fromEntries(EVENTS.map((e) => [e, eventOutcomes(s.classes, e)])) as Record<
+    EventName,
+    Uint8Array
+  >;
+  const curves = {} as CorpCurves;
+  const forecasters = {} as Record<Forecaster, ForecasterScores>;
+  const losses = {} as Record<Forecaster, Record<ScoreName, Float64Array>>;
+  for (const f of FORECASTERS) {
+    losses[f] = Object.fromEntries(SCORES.map((sc) => [sc, lossesOf(probs[f], s.classes, sc)])) as Record<
+      ScoreName,
+      Float64Array
+    >;
+    const corps = Object.fromEntries(EVENTS.map((e) => [e, corp(eventProbability(probs[f], e, n), outcomes[e])]));
+    curves[f] = Object.fromEntries(EVENTS.map((e) => [e, corps[e]!.blocks])) as Record<EventName, CorpBlock[]>;
+    forecasters[f] = {
+      n,
+      rps: mean(losses[f].rps),
+      brier_3class: mean(losses[f].brier_3class),
+      log_loss: mean(losses[f].log_loss),
+      rps_skill: null,
+      corp: Object.fromEntries(
+        EVENTS.map((e) => {
+          const c = corps[e]!;
+          return [e, { mcb: c.mcb, dsc: c.dsc, unc: c.unc, score: c.score }];
+        }),
+      ) as Record<EventName, CorpTerms>,
+    };
+  }
+  for (const f of FORECASTERS) forecasters[f].rps_skill = skill(forecasters[f].rps, forecasters.climatology.rps);
+
+  // The loss differences of every pair and score: tested here, then bootstrapped together.
+  // ia3 − ia2 is (ia3 − climatology) − (ia2 − climatology): its replicate means are those two
+  // series' differenced, so the bootstrap resamples six series, not nine.
+  const block = blockLength(n, lags + 1, opts.block);
+  const partial = new Map<string, { mean_diff: number; dm: DmResult; d: Float64Array }>();
+  for (const [a, b] of PAIRS)
+    for (const sc of SCORES) {
+      const la = losses[a][sc];
+      const lb = losses[b][sc];
+      const d = new Float64Array(n);
+      for (let i = 0; i < n; i++) d[i] = la[i]! - lb[i]!;
+      partial.set(`${a} ${b} ${sc}`, { mean_diff: mean(d), dm: dieboldMariano(d, lags), d });
+    }
+  const base = SCORES.flatMap((sc) => [`ia3 climatology ${sc}`, `ia2 climatology ${sc}`]);
+  const replicated =
+    n > 0
+      ? replicateMeans(
+          base.map((key) => partial.get(key)!.d),
+          block,
+          opts.replicates,
+          opts.seed,
+        )
+      : [];
+  const replicatesOf = (a: Forecaster, b: Forecaster, sc: ScoreName): Float64Array => {
+    const k = SCORES.indexOf(sc) * 2;
+    if (a === 'ia3' && b === 'climatology') return replicated[k]!;
+    if (a === 'ia2' && b === 'climatology') return replicated[k + 1]!;
+    const x = replicated[k]!;
+    const y = replicated[k + 1]!;
+    return x.map((v, i) => v - y[i]!);
+  };
+  const pairs = PAIRS.map(([a, b]): PairResult => {
+    const scores = {} as Record<ScoreName, PairScore>;
+    for (const sc of SCORES) {
+      const { mean_diff, dm } = partial.get(`${a} ${b} ${sc}`)!;
+      const bootstrap =
+        n > 0 ? summarize(replicatesOf(a, b, sc), mean_diff, block) : { block, se: null, ci95: null, p_value: null };
+      scores[sc] = { mean_diff, dm, bootstrap };
+    }
+    return { a, b, n, scores, p_holm: null };
+  });
+
+  const theta = murphyTheta();
+  const murphyOf = (e: EventName) =>
+    Object.fromEntries(FORECASTERS.map((f) => [f, murphy(eventProbability(probs[f], e, n), outcomes[e])])) as Record<
+      Forecaster,
+      number[]
+    >;
+  return {
+    doc: { tf: s.tf, n, lags, forecasters, pairs, murphy: { theta, up: murphyOf('up'), down: murphyOf('down') } },
+    curves,
+  };
+}
+
+/** Every timeframe's figures, with Holm's adjustment of the RPS tests over all of them. */
+export function compare(
+  samples: readonly CompareSample[],
+  opts: CompareOptions,
+): { doc: Comparison; curves: Map<string, CorpCurves> } {
+  const done = samples.map((s) => compareOne(s, opts));
+  const family = done.flatMap((d) => d.doc.pairs);
+  const adjusted = holm(family.map((p) => p.scores.rps.dm.p_value));
+  family.forEach((p, i) => {
+    p.p_holm = adjusted[i]!;
+  });
+  return {
+    doc: {
+      flat_band_pct: opts.flatBandPct,
+      alpha: opts.alpha,
+      bootstrap: { replicates: opts.replicates, seed: opts.seed },
+      timeframes: done.map((d) => d.doc),
+    },
+    curves: new Map(done.map((d) => [d.doc.tf, d.curves])),
+  };
+}

@@ -1,0 +1,219 @@
+// journal compare's statistics on cases worked by hand; the outside implementations' checks
+// are in test/oracle/compare-stats.test.ts.
+import { describe, expect, it } from 'vitest';
+import {
+  blockLength,
+  exactBootstrapVariance,
+  quantileSorted,
+  replicateMeans,
+  summarize,
+} from '../../src/evidence/compare/bootstrap.js';
+import { compare, type CompareSample } from '../../src/evidence/compare/compare.js';
+import { corp, recalibrated } from '../../src/evidence/compare/corp.js';
+import { dieboldMariano } from '../../src/evidence/compare/diebold-mariano.js';
+import { holm } from '../../src/evidence/compare/holm.js';
+import { overlapLags } from '../../src/evidence/compare/lags.js';
+import { murphy, murphyTheta } from '../../src/evidence/compare/murphy.js';
+import { Random } from '../../src/evidence/compare/random.js';
+import { brier3, logLoss, rps } from '../../src/evidence/compare/scores.js';
+import {
+  logBeta,
+  logGamma,
+  regularizedBeta,
+  studentTCdf,
+  studentTTwoSided,
+} from '../../src/evidence/compare/student-t.js';
+
+describe('scores', () => {
+  it('RPS orders short < flat < long: a long call before a fall costs more than a flat one', () => {
+    const long = { p_long: 1, p_short: 0, p_flat: 0 };
+    const flat = { p_long: 0, p_short: 0, p_flat: 1 };
+    expect(rps(long, 1)).toBe(2);
+    expect(rps(flat, 1)).toBe(1);
+    expect(rps({ p_long: 0, p_short: 1, p_flat: 0 }, 1)).toBe(0);
+    // The 3-class Brier score cannot tell the two apart.
+    expect(brier3(long, 1)).toBe(brier3(flat, 1));
+  });
+  it('log loss clips at 1e-15', () => {
+    expect(logLoss({ p_long: 0, p_short: 1, p_flat: 0 }, 0)).toBeCloseTo(-Math.log(1e-15), 12);
+  });
+});
+
+describe("Student's t", () => {
+  it('has the known values', () => {
+    expect(logGamma(5)).toBeCloseTo(Math.log(24), 13);
+    expect(logGamma(0.5)).toBeCloseTo(0.5 * Math.log(Math.PI), 13);
+    expect(logBeta(3, 4)).toBeCloseTo(Math.log(1 / 60), 13);
+    expect(logBeta(500000, 0.5)).toBeCloseTo(logGamma(0.5) - 0.5 * Math.log(500000) + 1 / (8 * 500000), 10);
+    expect(regularizedBeta(0.5, 2, 2)).toBeCloseTo(0.5, 14);
+    // df = 1 is Cauchy: P(T ≤ 1) = 3/4.
+    expect(studentTCdf(1, 1)).toBeCloseTo(0.75, 13);
+    expect(studentTCdf(-1, 1)).toBeCloseTo(0.25, 13);
+    // df = 2: P(T ≤ t) = 1/2 + t / (2√(2 + t²)).
+    expect(studentTCdf(1.5, 2)).toBeCloseTo(0.5 + 1.5 / (2 * Math.sqrt(2 + 2.25)), 13);
+    expect(studentTTwoSided(0, 10)).toBe(1);
+    expect(studentTTwoSided(1.959963984540054, 1e9)).toBeCloseTo(0.05, 8);
+  });
+});
+
+describe('Diebold–Mariano', () => {
+  it('says "no difference" when every d is equal, never NaN', () => {
+    expect(dieboldMariano([0, 0, 0, 0], 2)).toEqual({ statistic: 0, p_value: 1, lags: 2, variance: 'zero' });
+  });
+  it('matches the formula with h = 1', () => {
+    const d = [0.1, -0.2, 0.3, 0.05, -0.1, 0.2];
+    const n = d.length;
+    const m = d.reduce((a, b) => a + b) / n;
+    const g0 = d.reduce((s, x) => s + (x - m) ** 2, 0) / n;
+    const dm = dieboldMariano(d, 0);
+    expect(dm.variance).toBe('rectangular');
+    expect(dm.statistic).toBeCloseTo((m / Math.sqrt(g0 / n)) * Math.sqrt((n - 1) / n), 13);
+  });
+  it("falls back to Bartlett's weights where the rectangular estimate is not positive", () => {
+    const d = Array.from({ length: 40 }, (_, t) => (t % 2 === 0 ? 1 : -1) + 0.01 * Math.sin(t * 7));
+    expect(dieboldMariano(d, 1).variance).toBe('bartlett');
+  });
+  it('takes no more lags than the series has', () => {
+    expect(dieboldMariano([1, 2, 4], 10).lags).toBe(2);
+  });
+});
+
+describe('bootstrap', () => {
+  it('the block is at least h and at most n, ⌈n^(1/3)⌉ unless asked', () => {
+    expect(blockLength(1000, 1)).toBe(10);
+    expect(blockLength(1000, 25)).toBe(25);
+    expect(blockLength(1000, 3, 2)).toBe(3);
+    expect(blockLength(5, 9)).toBe(5);
+  });
+  it('is the same for a seed, and its SE estimates the exact block-bootstrap variance', () => {
+    const r = new Random(7);
+    const d = Float64Array.from({ length: 400 }, () => r.next() - 0.45);
+    const a = replicateMeans([d], 8, 3000, 42)[0]!;
+    const b = replicateMeans([d], 8, 3000, 42)[0]!;
+    expect(a).toEqual(b);
+    const mean = d.reduce((s, x) => s + x) / d.length;
+    const s = summarize(a, mean, 8);
+    const exact = Math.sqrt(exactBootstrapVariance(d, 8));
+    // 3000 replicates: the SE of an SE is about 1.3%.
+    expect(Math.abs(s.se! / exact - 1)).toBeLessThan(0.05);
+    expect(s.ci95![0]).toBeLessThan(mean);
+    expect(s.ci95![1]).toBeGreaterThan(mean);
+    expect(s.p_value).toBeLessThan(0.01);
+  });
+  it('quantiles are type 7', () => {
+    expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(quantileSorted([1, 2, 3, 4, 5], 0.025)).toBeCloseTo(1.1, 14);
+  });
+});
+
+describe('Holm', () => {
+  it("is R's p.adjust", () => {
+    // p.adjust(c(0.01, 0.04, 0.03, 0.2), "holm") = 0.04 0.09 0.09 0.20
+    const adj = holm([0.01, 0.04, 0.03, 0.2, null]);
+    expect(adj.slice(0, 4).map((x) => Number(x!.toFixed(12)))).toEqual([0.04, 0.09, 0.09, 0.2]);
+    expect(adj[4]).toBeNull();
+  });
+});
+
+describe('CORP', () => {
+  it('pools ties, fits PAV, and MCB − DSC + UNC is the Brier score', () => {
+    const x = [0.1, 0.1, 0.4, 0.4, 0.3, 0.8, 0.9];
+    const y = [0, 1, 0, 0, 1, 1, 1];
+    const c = corp(x, y);
+    // Ties at 0.1 → 1/2; 0.3 → 1 and 0.4 → 0 violate, pooled → 1/3; then 1/2 > 1/3 violates: {0.1..0.4} → 2/5; equal means stay apart.
+    expect(c.blocks.map((b) => [b.lo, b.hi, b.n, b.value])).toEqual([
+      [0.1, 0.4, 5, 0.4],
+      [0.8, 0.8, 1, 1],
+      [0.9, 0.9, 1, 1],
+    ]);
+    const bs = x.reduce((s, p, i) => s + (p - y[i]!) ** 2, 0) / x.length;
+    expect(c.score).toBeCloseTo(bs, 14);
+    expect(c.mcb - c.dsc + c.unc).toBeCloseTo(bs, 14);
+    expect(c.mcb).toBeGreaterThanOrEqual(0);
+    expect(c.dsc).toBeGreaterThanOrEqual(0);
+    expect(recalibrated(c.blocks, 0.35)).toBe(0.4);
+    expect(recalibrated(c.blocks, 0.85)).toBe(1);
+  });
+});
+
+describe('Murphy', () => {
+  it("integrates to the Brier score over θ's midpoints", () => {
+    const r = new Random(3);
+    const x = Array.from({ length: 300 }, () => Math.round(r.next() * 1000) / 1000);
+    const y = x.map((p) => (r.next() < p ? 1 : 0));
+    const m = murphy(x, y);
+    const integral = m.reduce((s, v) => s + v, 0) / m.length;
+    const bs = x.reduce((s, p, i) => s + (p - y[i]!) ** 2, 0) / x.length;
+    // The midpoint rule on a step function: within 1/200 of the integral.
+    expect(Math.abs(integral - bs)).toBeLessThan(0.006);
+    // Brute force at each θ.
+    const theta = murphyTheta();
+    theta.forEach((t, k) => {
+      const brute = x.reduce(
+        (s, p, i) => s + (y[i] === 0 && p > t ? 2 * t : y[i] === 1 && p <= t ? 2 * (1 - t) : 0),
+        0,
+      );
+      expect(m[k]).toBeCloseTo(brute / x.length, 13);
+    });
+  });
+});
+
+describe('overlapping horizons', () => {
+  it('counts the later forecasts made before a target time', () => {
+    // Every 15 min, 1 h ahead: the three after each overlap it (the one at target_t does not).
+    const ts = [0, 900, 1800, 2700, 3600, 4500];
+    expect(
+      overlapLags(
+        ts,
+        ts.map((t) => t + 3600),
+      ),
+    ).toBe(3);
+    expect(overlapLags([0, 3600], [3600, 7200])).toBe(0);
+  });
+});
+
+describe('compare', () => {
+  it('scores, pairs and Holm over a small sample', () => {
+    const n = 60;
+    const r = new Random(11);
+    const classes = Uint8Array.from({ length: n }, () => Math.floor(r.next() * 3));
+    const probs = () => {
+      const p_long = new Float64Array(n);
+      const p_short = new Float64Array(n);
+      const p_flat = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const a = r.next() + (classes[i] === 0 ? 0.5 : 0);
+        const b = r.next() + (classes[i] === 1 ? 0.5 : 0);
+        const c = r.next();
+        p_long[i] = a / (a + b + c);
+        p_short[i] = b / (a + b + c);
+        p_flat[i] = 1 - p_long[i]! - p_short[i]!;
+      }
+      return { p_long, p_short, p_flat };
+    };
+    const sample: CompareSample = {
+      tf: '1h',
+      ts: Float64Array.from({ length: n }, (_, i) => 1_700_000_000 + 900 * i),
+      target: Float64Array.from({ length: n }, (_, i) => 1_700_003_600 + 900 * i),
+      symbol: new Int32Array(n),
+      classes,
+      ia3: probs(),
+      ia2: probs(),
+    };
+    const { doc } = compare([sample], { flatBandPct: 0.1, alpha: 0.05, replicates: 200, seed: 1 });
+    const t = doc.timeframes[0]!;
+    expect(t.lags).toBe(3);
+    expect(t.pairs.map((p) => `${p.a}-${p.b}`)).toEqual(['ia3-ia2', 'ia3-climatology', 'ia2-climatology']);
+    expect(t.pairs[0]!.scores.rps.mean_diff).toBeCloseTo(t.forecasters.ia3.rps - t.forecasters.ia2.rps, 13);
+    expect(t.pairs[0]!.scores.rps.bootstrap.block).toBe(4);
+    expect(t.forecasters.climatology.rps_skill).toBe(0);
+    for (const f of ['ia2', 'ia3', 'climatology'] as const)
+      for (const e of ['up', 'down', 'flat'] as const) {
+        const c = t.forecasters[f].corp[e];
+        expect(c.mcb - c.dsc + c.unc).toBeCloseTo(c.score, 13);
+      }
+    const ps = t.pairs.map((p) => p.scores.rps.dm.p_value!);
+    expect(t.pairs.map((p) => p.p_holm)).toEqual(holm(ps));
+    expect(t.murphy.theta).toHaveLength(200);
+  });
+});
