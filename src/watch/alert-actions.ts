@@ -61,7 +61,11 @@ export class WatchAlerts {
     this.latest = told;
     this.history.push(...told);
     this.history.splice(0, Math.max(0, this.history.length - HISTORY));
-    if (this.options.onAlert !== undefined) told.forEach((t, i) => this.run(t, fired[i]!.key));
+    if (this.options.onAlert !== undefined) {
+      told.forEach((t, i) => {
+        this.run(t, fired[i]!.key);
+      });
+    }
     return told;
   }
 
