@@ -12,7 +12,7 @@ import { asRecord, finiteNumber } from '../core/values.js';
 import type { Forecast } from './source.js';
 
 /** A timeframe's name from the server, as an alert shows it: no controls, and never long. */
-const MAX_TF_LENGTH = 24;
+const MAX_TF_LENGTH = 80;
 
 /** What one rule reads of one symbol (and timeframe) in one refresh. */
 export interface Reading {
@@ -98,7 +98,7 @@ function numberOf(rule: AlertRule, forecast: Record<string, unknown>): number | 
   return anchor && target !== undefined ? ((target - anchor) / anchor) * 100 : undefined;
 }
 
-/** Whether `tf` is a name an alert may show as it is (else it is shown cut: alert-actions.ts). */
+/** A name from the server (a timeframe, a direction) as an alert shows it: cut at MAX_TF_LENGTH. */
 export const tfShown = (tf: string): string => (tf.length > MAX_TF_LENGTH ? `${tf.slice(0, MAX_TF_LENGTH - 1)}…` : tf);
 
 /**
