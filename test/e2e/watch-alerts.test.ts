@@ -6,12 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/context.js';
-import { expectExit, fakeClock, tempDir } from '../helpers/cli.js';
+import { PassThrough } from 'node:stream';
+import { expectExit, fakeClock, steppedClock, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
+import { VirtualTerminal } from '../helpers/terminal.js';
 
 const EMULATED = Date.UTC(2026, 0, 5, 9, 0);
-let wall = FIXED_NOW;
-const emu = useEmulator({ now: () => wall, clock: { start: EMULATED, speed: 60 } });
+// The watch's clock of the running test: the emulator's wall clock.
+let wall: () => number = () => FIXED_NOW;
+const emu = useEmulator({ now: () => wall(), clock: { start: EMULATED, speed: 60 } });
 
 /**
  * The watch's clock: its sleeps return at once and move the emulator's wall clock with them
@@ -20,13 +23,12 @@ const emu = useEmulator({ now: () => wall, clock: { start: EMULATED, speed: 60 }
  */
 function linkedClock(onSleep?: (n: number) => void): Clock & { sleeps: number[] } {
   const clock = fakeClock(FIXED_NOW);
-  wall = FIXED_NOW;
+  wall = clock.now;
   emu.server.clock.set({ start: EMULATED, speed: 60 });
   return {
     ...clock,
     sleep: async (ms, signal) => {
       await clock.sleep(ms, signal);
-      wall = clock.now();
       onSleep?.(clock.sleeps.length);
     },
   };
@@ -337,5 +339,64 @@ describe('--on-alert', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('--alert on the board (a terminal)', () => {
+  /** A board on a terminal of 100x40, with a clock the test moves (steppedClock), linked to the emulator's. */
+  function board(argv: string[]) {
+    const clock = steppedClock(FIXED_NOW);
+    wall = clock.now;
+    emu.server.clock.set({ start: EMULATED, speed: 60 });
+    const keys = Object.assign(new PassThrough(), { setRawMode: () => undefined });
+    let stdout: { text: string } = { text: '' };
+    const done = emu.run(argv, {
+      tty: true,
+      terminal: { columns: 100, rows: 40 },
+      clock,
+      stdin: keys,
+      onStart: (s) => {
+        stdout = s.stdout;
+      },
+    });
+    const screen = () => {
+      const vt = new VirtualTerminal(100, 40);
+      vt.feed(stdout.text);
+      return vt.text();
+    };
+    const until = async (what: string, ok: (s: string) => boolean) => {
+      for (let i = 0; i < 500; i++) {
+        if (ok(screen())) return screen();
+        await new Promise((resolve) => setTimeout(resolve, 4));
+      }
+      throw new Error(`timed out waiting for ${what}; the screen:\n${screen()}`);
+    };
+    return { clock, keys, done, until, stdout: () => stdout.text };
+  }
+
+  it('the bell, the alert at the top of the board and listed under it with its time; told again once the board ends', async () => {
+    const b = board(['demo', '--watch', '--count', '2', '--alert', 'price > 1', '--alert', 'price < 1']);
+    const frame = await b.until('the alert', (s) => /Alerts:/.test(s) && /q quit/.test(s));
+    expect(frame).toMatch(/^ ALERT {2}BTC\/USD price [\d.]+ > 1 \(already true\)/m);
+    expect(frame).toMatch(/^Alerts:\n12:00:00 BTC\/USD price [\d.]+ > 1 \(already true\)$/m);
+    expect(b.stdout()).toContain('\x07');
+    // The next refresh: the alert no longer new (no banner), still listed; no second bell.
+    await b.clock.advance(60_000);
+    const r = await b.done;
+    expectExit(r, 0);
+    expect(r.stdout.split('\x07')).toHaveLength(2);
+    // The board gone, the alert stays said on the shell's screen.
+    expect(r.stderr).toMatch(/^fcast: alert: 12:00:00 BTC\/USD price [\d.]+ > 1 \(already true\)$/m);
+    expect(emu.server.requests).toHaveLength(2);
+  });
+
+  it('--exit-on-alert: the board ends at the first alert, exit 0, the last board left on the screen', async () => {
+    const b = board(['demo', '--watch', '--alert', 'price > 1', '--exit-on-alert']);
+    const r = await b.done;
+    expectExit(r, 0);
+    expect(emu.server.requests).toHaveLength(1);
+    expect(r.stdout).toContain('\x1b[?1049l');
+    expect(r.stdout.slice(r.stdout.lastIndexOf('\x1b[?1049l'))).toMatch(/BTC\/USD/);
+    expect(r.stderr).toMatch(/fcast: alert: 12:00:00 BTC\/USD price/);
   });
 });
