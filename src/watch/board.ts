@@ -68,6 +68,14 @@ export async function boardForecasts(
       },
     });
   const view = new BoardView(ctx, out, source, refresher, options, alerts);
+  // Once the board is gone (whatever ended it), the alerts it showed stay said on the shell's
+  // screen, as a watch without a terminal tells them.
+  let alertsTold = false;
+  const tellAlerts = () => {
+    if (alertsTold) return;
+    alertsTold = true;
+    for (const t of alerts?.history ?? []) out.note(`fcast: alert: ${clock(t.at)} ${t.text}`);
+  };
   let done: RefreshReport | undefined;
   let failed: { error: unknown } | undefined;
   let inflight = false;
@@ -110,8 +118,7 @@ export async function boardForecasts(
           stderr.restore();
           const final = view.text(ctx.clock.now(), false);
           if (final !== '') out.data(final);
-          // The alerts it showed, as a watch without a terminal tells them.
-          for (const t of alerts?.history ?? []) out.note(`fcast: alert: ${clock(t.at)} ${t.text}`);
+          tellAlerts();
           // A last refresh that failed is told as the command alone would tell it, with how old
           // the table is: exit 6 after a table that looks fresh would say nothing of why.
           for (const f of report.failures) out.error(f.error);
@@ -167,6 +174,7 @@ export async function boardForecasts(
     alerts?.stop();
     screen.close();
     stderr.restore();
+    tellAlerts();
   }
 }
 
