@@ -17,8 +17,8 @@ __fcast_spec() {
       __fcast_option_values='--format=list2'
       ;;
     'demo')
-      __fcast_options='--tf --record --watch --interval --count'
-      __fcast_value_options='--tf --interval --count'
+      __fcast_options='--tf --record --watch --interval --count --alert --on-alert --exit-on-alert'
+      __fcast_value_options='--tf --interval --count --alert --on-alert'
       __fcast_option_values='--tf=list3 --format=list4'
       __fcast_args='list5'
       ;;
@@ -64,8 +64,8 @@ __fcast_spec() {
       __fcast_option_values='--format=list6'
       ;;
     'predict')
-      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
-      __fcast_value_options='--tf --interval --count'
+      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count --alert --on-alert --exit-on-alert'
+      __fcast_value_options='--tf --interval --count --alert --on-alert'
       __fcast_option_values='--tf=list3 --format=list4'
       __fcast_args='symbols...'
       ;;
@@ -198,7 +198,7 @@ __fcast_values() {
     list11) __fcast_words+=' csv tsv jsonl' ;;
     list12) __fcast_words+=' table' ;;
     list13) __fcast_words+=' bash zsh fish' ;;
-    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch' ;;
+    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch alerts' ;;
   esac
 }
 

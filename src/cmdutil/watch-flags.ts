@@ -29,32 +29,27 @@ export function addWatchFlags(command: Command, name: string): Command {
   return command
     .option(
       '--watch',
-      'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)',
+      'refresh until q or Ctrl-C: a live board on a terminal, a stream piped (--json: one line per response)',
     )
     .addOption(
       new Option(
         '--interval <seconds>',
-        `seconds between refreshes with --watch, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
+        `seconds between refreshes, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
       ).argParser((raw) => parseInterval(raw, hint)),
     )
     .addOption(
-      new Option('--count <n>', 'with --watch: stop after n refreshes, with the exit code of the last').argParser(
-        (raw) => {
-          try {
-            return parseWholeNumber(raw, '--count', 1);
-          } catch (err) {
-            throw new UsageError((err as Error).message, { hint });
-          }
-        },
-      ),
+      new Option('--count <n>', "stop after n refreshes, exiting with the last one's code").argParser((raw) => {
+        try {
+          return parseWholeNumber(raw, '--count', 1);
+        } catch (err) {
+          throw new UsageError((err as Error).message, { hint });
+        }
+      }),
     )
     .addOption(
-      new Option(
-        '--alert <expr>',
-        "with --watch: tell when this becomes true, once per crossing, e.g. '1h.p_long >= 0.7' (repeatable; 'fcast help alerts')",
-      ).argParser(parseAlertFlag),
+      new Option('--alert <expr>', "tell once when it turns true ('fcast help alerts')").argParser(parseAlertFlag),
     )
-    .option('--on-alert <cmd>', 'with --alert: run cmd by the shell at each alert, its data in FCAST_ALERT_* variables')
+    .option('--on-alert <cmd>', 'with --alert: run cmd by the shell at each alert')
     .option('--exit-on-alert', 'with --alert: end the watch, exit 0, at the first alert');
 }
 
