@@ -400,3 +400,65 @@ describe('--alert on the board (a terminal)', () => {
     expect(r.stderr).toMatch(/fcast: alert: 12:00:00 BTC\/USD price/);
   });
 });
+
+describe('--alert with --record: noted in the journal beside the forecast', () => {
+  it('journal list --alerts shows each alert that fired; the readers of forecasts (list, report, export) skip them, and see nothing damaged', async () => {
+    const data = tempDir();
+    const env = { FCAST_DATA_DIR: data };
+    const r = await emu.run(
+      ['demo', '--watch', '--json', '--count', '2', '--record', '--alert', 'price > 1', '--alert', '1h.p_long >= 0'],
+      { clock: linkedClock(), env },
+    );
+    expectExit(r, 0);
+    expect(r.stderr).toBe('');
+    const { readdirSync: files } = await import('node:fs');
+    const dir = join(data, 'journal');
+    const month = files(dir).find((f) => f.endsWith('.jsonl'))!;
+    const journal = lines(readFileSync(join(dir, month), 'utf8')).map((l) => JSON.parse(l));
+    const alerts = journal.filter((l) => l.kind === 'alert');
+    expect(alerts.map((a) => [a.symbol, a.tf, a.rule, a.already])).toEqual([
+      ['BTC/USD', null, 'price > 1', true],
+      ['BTC/USD', '1h', '1h.p_long >= 0', true],
+    ]);
+    // Beside the forecast it fired on: after it, naming its ts.
+    const forecast = journal.findIndex((l) => l.kind === 'forecast' && l.tf === '1h' && l.ts === alerts[1].ts);
+    expect(forecast).toBeGreaterThanOrEqual(0);
+    expect(journal.findIndex((l) => l === alerts[1])).toBeGreaterThan(forecast);
+
+    const listed = await emu.run(['journal', 'list', '--alerts', '--json'], { env });
+    expectExit(listed, 0);
+    expect(listed.stderr).toBe('');
+    const rows = JSON.parse(listed.stdout);
+    expect(rows.map((a: { rule: string; text: string }) => a.rule)).toEqual(['price > 1', '1h.p_long >= 0']);
+    expect(rows[1]).toMatchObject({
+      fired_at: '2026-11-22T12:00:00Z',
+      symbol: 'BTC/USD',
+      tf: '1h',
+      ts: alerts[1].ts,
+      field: 'p_long',
+      op: '>=',
+      threshold: 0,
+      already: true,
+    });
+    const table = await emu.run(['journal', 'list', '--alerts', '--tf', '1h'], { env });
+    expectExit(table, 0);
+    expect(table.stdout).toMatch(/BTC\/USD\s+1h\s+.*1h\.p_long >= 0/);
+    expect(table.stdout).not.toContain('price > 1');
+
+    // The readers of forecasts see no alert, and nothing damaged.
+    for (const argv of [
+      ['journal', 'list'],
+      ['journal', 'report'],
+      ['journal', 'export'],
+    ]) {
+      const other = await emu.run(argv, { env });
+      expect(other.stderr, argv.join(' ')).not.toMatch(/damaged|warning/);
+      expect(other.stdout, argv.join(' ')).not.toContain('p_long >= 0');
+    }
+    const csv = await emu.run(['journal', 'list', '--alerts', '--format', 'csv'], { env });
+    expectExit(csv, 0);
+    expect(lines(csv.stdout)[0]).toBe('fired_at,origin,symbol,tf,ts,rule,field,op,value,threshold,already,text');
+    const bad = await emu.run(['journal', 'list', '--alerts', '--status', 'open'], { env });
+    expectExit(bad, 2);
+  });
+});

@@ -144,6 +144,7 @@ function list(journal: Command, app: App): void {
         ...raw.split(',').map((s) => parseChoice(s, ['open', 'settled', 'unsettleable'] as const, '--status')),
       ],
     )
+    .option('--alerts', 'the alerts a watch noted instead (--watch --alert --record)')
     .addOption(ORIGIN_OPTION())
     .addOption(FLAT_BAND_OPTION())
     .addHelpText(
