@@ -100,7 +100,7 @@ __fcast_spec() {
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list10'
       ;;
     'journal list')
-      __fcast_options='--symbol --tf --since --until --status --origin --flat-band'
+      __fcast_options='--symbol --tf --since --until --status --alerts --origin --flat-band'
       __fcast_value_options='--symbol --tf --since --until --status --origin --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list4'
       ;;

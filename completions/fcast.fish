@@ -84,7 +84,7 @@ function __fcast_spec
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--min-settled' '--max-brier' '--min-hit-rate' '--origin' '--bins' '--flat-band'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list10'
         case 'journal list'
-            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--status'\t'only open, settled or unsettleable ones (comma-separated)' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
+            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--status'\t'only open, settled or unsettleable ones (comma-separated)' '--alerts'\t'the alerts a watch noted instead (--watch --alert --record)' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--status' '--origin' '--flat-band'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list4'
         case 'journal export'
