@@ -165,8 +165,8 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
         '',
         wrapHelp(
           'An alert fires once when its condition becomes true, and again only after a refresh shows ' +
-            'it false. True at the first refresh fires too, marked "already true". A symbol whose ' +
-            'refresh failed (an outage) fires nothing. Alerts read the refreshes the watch makes: ' +
+            'it false. True at the first refresh fires too, marked "already true". A stale refresh ' +
+            '(one that failed for any symbol: an outage) fires nothing. Alerts read the refreshes the watch makes: ' +
             'they send no request of their own.',
           0,
           width,

@@ -53,8 +53,14 @@ export class WatchAlerts {
     private readonly sink: AlertSink,
   ) {}
 
-  /** A refresh's alerts: read from its own answers (an answer that failed is no reading), told, and their commands started. */
+  /** A refresh's alerts: read from its own answers, told, and their commands started; none from a stale refresh. */
   refreshed(report: RefreshReport): Told[] {
+    // A stale refresh (any symbol failed: the board's STALE) fires nothing and changes nothing:
+    // what held before it is judged again at the next refresh that is whole.
+    if (report.failures.length > 0) {
+      this.latest = [];
+      return [];
+    }
     const now = this.ctx.clock.now();
     const fired = this.machine.step(readingsOf(this.options.rules, report.answers));
     const told = fired.map((f) => tell(f, now));

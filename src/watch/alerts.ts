@@ -3,9 +3,10 @@
 // A threshold fires when its comparison becomes true: at the first refresh that shows it true
 // ("already true"), then only after a refresh that shows it false again (edge-triggered, re-armed
 // by a false). A change fires at each direction that differs from the one seen before. What a
-// refresh did not bring (a symbol whose refresh failed, a timeframe gone from the body) is no
-// reading: it fires nothing and leaves the state as it was, so an outage fires nothing and a
-// condition that held across it does not fire again. No I/O, no clock: alert-actions.ts tells.
+// refresh did not bring (a timeframe gone from the body; a whole stale refresh, which
+// alert-actions.ts never hands over) is no reading: it fires nothing and leaves the state as
+// it was, so a condition that held across an outage does not fire again. No I/O, no clock:
+// alert-actions.ts tells.
 import { type AlertRule, compare } from '../core/alert-rules.js';
 import { equivalentTimeframe } from '../core/domain.js';
 import { asRecord, finiteNumber } from '../core/values.js';

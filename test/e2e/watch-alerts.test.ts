@@ -166,6 +166,22 @@ describe('--alert: once per crossing', () => {
     ]);
   });
 
+  it('a refresh stale for one symbol fires nothing for any; the next whole one does', async () => {
+    emu.server.setFaults([{ kind: '503', times: 1, retryAfter: 0, path: 'ETH' }]);
+    const r = await emu.runWithKey(
+      ['predict', 'BTC/USD', 'ETH/USD', '--watch', '--json', '--count', '2', '--alert', 'BTC/USD:price > 1'],
+      { clock: linkedClock() },
+    );
+    expectExit(r, 0);
+    expect(parsed(r.stdout).map((l) => (l.alert ? 'alert' : l.status === 503 ? '503' : l.symbol))).toEqual([
+      'BTC/USD',
+      '503',
+      'BTC/USD',
+      'ETH/USD',
+      'alert',
+    ]);
+  });
+
   it('several symbols: each on its own, in the order given', async () => {
     const r = await emu.runWithKey(
       ['predict', 'BTC/USD', 'ETH/USD', '--watch', '--json', '--count', '1', '--alert', 'price > 1'],
