@@ -3,13 +3,14 @@
 //   entry -> cli/ (main, program) -> commands/* -> cmdutil/ (run context, shared flags, input)
 //                                              -> watch/    -> output/, api/
 //                                              -> journal/  -> evidence/, api/
-//                                              -> api/      -> config/ -> core/
-//                                              -> evidence/ (pure)     -> core/
-//                                              -> output/ (renderers)  -> core/
+//                                              -> api/      -> config/, schema/ -> core/
+//                                              -> evidence/ (pure)     -> schema/ (types), core/
+//                                              -> output/ (renderers)  -> schema/ (types), core/
 //
 // core/ is the floor (domain vocabulary, errors, context, values) and imports no layer; config/
-// stands on core/ only. A renderer takes parsed bodies, so output/, evidence/ and journal/ may
-// import the *types* of api/schemas.ts: those are the domain types. Nothing else of api/ is theirs.
+// stands on core/ only. schema/ (the bodies' zod schemas and their types) stands on core/ only,
+// below both api/, which validates with it, and the layers that take parsed bodies: output/,
+// evidence/ and journal/ may import its *types*, and never import api/ at all.
 const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output';
 
 // No folder imports a folder that imports it back, directly or through others, dynamic and
@@ -85,17 +86,24 @@ module.exports = {
     },
     {
       name: 'output-never-fetches',
-      comment: 'Of api/, output/ may name the schema types (import type), nothing more.',
+      comment: 'output/ never imports api/, not even a type: the body types live below both, in schema/.',
       severity: 'error',
       from: { path: '^src/output/' },
-      to: { path: '^src/api/', pathNot: '^src/api/schemas\\.ts$' },
+      to: { path: '^src/api/' },
     },
     {
       name: 'output-names-schema-types-only',
       comment: "The schemas are values too (zod); validating a body is the command's step, before output/.",
       severity: 'error',
       from: { path: '^src/output/' },
-      to: { path: '^src/api/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'schema-stands-on-core',
+      comment: 'schema/ holds the bodies\' zod schemas and types: below api/ and output/ alike, on core/ only.',
+      severity: 'error',
+      from: { path: '^src/schema/' },
+      to: { path: '^src/', pathNot: '^src/(core|schema)/' },
     },
     {
       name: 'output-never-decides',
@@ -111,7 +119,7 @@ module.exports = {
         'output/ renders: core/, its own modules and the types of what it renders; nothing that fetches, reads settings or runs a command.',
       severity: 'error',
       from: { path: '^src/output/' },
-      to: { path: '^src/', pathNot: '^src/(core|output|evidence|journal)/|^src/api/schemas\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(core|output|evidence|journal|schema)/' },
     },
     {
       name: 'completion-reads-the-tree',
@@ -132,22 +140,22 @@ module.exports = {
       comment: 'evidence/ computes: it neither fetches, renders nor reads settings.',
       severity: 'error',
       from: { path: '^src/evidence/' },
-      to: { path: '^src/', pathNot: '^src/(core|evidence|api/schemas\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(core|evidence|schema)/' },
     },
     {
       name: 'evidence-names-schema-types-only',
       comment: "The schemas are values too (zod); validating a body is the command's step, before evidence/.",
       severity: 'error',
       from: { path: '^src/evidence/' },
-      to: { path: '^src/api/schemas\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'journal-below-commands',
       comment:
-        'journal/ records, settles and scores: it stands on evidence/ (Wilson), api/ (schemas, candles), config/ (the lock, the private directory) and core/; it never renders (output/) nor reaches a command or cli/.',
+        'journal/ records, settles and scores: it stands on evidence/ (Wilson), schema/ (the body types), api/ (candles), config/ (the lock, the private directory) and core/; it never renders (output/) nor reaches a command or cli/.',
       severity: 'error',
       from: { path: '^src/journal/' },
-      to: { path: '^src/', pathNot: '^src/(core|config|api|evidence|journal)/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|evidence|journal|schema)/' },
     },
     {
       name: 'cli-is-not-a-command',
@@ -174,10 +182,10 @@ module.exports = {
     {
       name: 'watch-is-handed-its-fetch',
       comment:
-        'watch/ (the refresh loop, the screen, the stream) gets its fetch and render from the command: it imports output/, api/, core/ and config/, never a command or cli/.',
+        'watch/ (the refresh loop, the screen, the stream) gets its fetch and render from the command: it imports output/, api/, schema/, core/ and config/, never a command or cli/.',
       severity: 'error',
       from: { path: '^src/watch/' },
-      to: { path: '^src/', pathNot: '^src/(watch|output|api|core|config)/' },
+      to: { path: '^src/', pathNot: '^src/(watch|output|api|schema|core|config)/' },
     },
     {
       name: 'watch-loads-only-to-watch',

@@ -46,6 +46,6 @@ export default defineConfig({
     // It needs its full count of bodies to see both answers, and checks nothing mutated here.
     exclude: ['test/unit/quick-accept.test.ts'],
     reporters: ['default'],
-    env: { FCAST_FUZZ_RUNS: '50' },
+    env: { FCAST_FUZZ_RUNS: '50', FCAST_MUTATING: '1' },
   },
 });

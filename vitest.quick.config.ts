@@ -25,6 +25,8 @@ const spawned = [
   'test/e2e/journal-sklearn.test.ts',
   'test/e2e/journal-steps.test.ts',
   'test/e2e/mock-env.test.ts',
+  // Two users, FIFOs and devices, and a copy of the package for Node's compile cache: all spawned.
+  'test/e2e/own-files.test.ts',
   'test/e2e/proxy.test.ts',
   'test/e2e/terminal.test.ts',
   'test/e2e/watch-pty.test.ts',

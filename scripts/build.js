@@ -61,7 +61,7 @@ const picocolorsWithoutStdout = {
 // place of src/api/accept-table.ts (empty in the sources): a body of the documented shape is
 // then checked without loading zod (docs/decisions/2026-11-25-shape-predicates-over-zod4.md
 // has what that saves). Made from tsc's output of the same sources, which `tsc -b` has just written.
-const { SCHEMAS } = await import('../dist/api/schemas.js');
+const { SCHEMAS } = await import('../dist/schema/bodies.js');
 const { acceptorTableSource } = await import('../dist/api/quick-accept.js');
 const ACCEPT_TABLE = `export const PRECOMPILED = ${acceptorTableSource(SCHEMAS)};\n`;
 let tablesPlaced = 0;
@@ -101,6 +101,13 @@ const cjsBundle = {
 };
 
 await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js' } });
+
+// The listing the root's help shows, from the tree tsc just emitted, before the bundles take it
+// in: a command added since the last build is in this build's help (and dist/split/help.txt).
+{
+  const { writeCommandList } = await import('./command-list.js');
+  if (await writeCommandList()) console.log('build: wrote src/cli/command-list.ts from the command tree');
+}
 
 // dist/fcast.cjs: everything in one file, which no command of the package runs any more (bin
 // runs dist/split/) but which a single-file consumer (the standalone executable) can take whole.

@@ -1,11 +1,11 @@
 // The one reader of a predictions.php?candles=1 response's candles: only through the Candles
-// schema (schemas.ts: per timeframe a list of {t, o, h, l, c, v}, t the open time in epoch
+// schema (schema/bodies.ts: per timeframe a list of {t, o, h, l, c, v}, t the open time in epoch
 // seconds). The seed does not show a candle's fields; candles of another shape are said to be
 // unreadable, never read by a guessed field. The chart and the summary of `predict --candles`
 // take what readCandlesByTimeframe read; settling takes readCandles' all-or-nothing verdict.
 import { CANDLE_TIMEFRAMES, timeframeMinutes } from '../core/domain.js';
 import { isRecord } from '../core/values.js';
-import type { CandleReading, Candles, CloseSeries } from './schemas.js';
+import type { CandleReading, Candles, CloseSeries } from '../schema/bodies.js';
 import { checkNamedShape } from './validate.js';
 
 export type CandlesEvidence = { usable: true; series: CloseSeries[] } | { usable: false; why: string };

@@ -2,7 +2,7 @@
 // insists on JSON, checks the documented shape, and hands back the body with its raw text.
 import { GATEWAY_PATH, REST_PREFIX } from '../core/domain.js';
 import type { ApiClient, ApiResponse, RequestSpec } from './client.js';
-import type { SchemaName, Shape } from './schemas.js';
+import type { SchemaName, Shape } from '../schema/bodies.js';
 import { failureUnderSuccess } from './response-errors.js';
 import { checkNamedShape, requireJson, type ShapeCheck } from './validate.js';
 

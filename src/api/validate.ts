@@ -9,7 +9,7 @@ import type { ApiLog } from './log.js';
 import { PRECOMPILED } from './accept-table.js';
 import { quickAcceptor } from './quick-accept.js';
 import { NOT_THE_API } from './response-errors.js';
-import type { SchemaName } from './schemas.js';
+import type { SchemaName } from '../schema/bodies.js';
 
 export interface ShapeCheck {
   log: ApiLog;
@@ -113,7 +113,7 @@ export async function checkNamedShape(
 ): Promise<boolean> {
   const precompiled = PRECOMPILED[name];
   if (precompiled?.(body)) return true;
-  const { SCHEMAS } = await import('./schemas.js');
+  const { SCHEMAS } = await import('../schema/bodies.js');
   // The table said no: no second predicate, zod's verdict.
   return precompiled ? reportShape(SCHEMAS[name], body, what, opts) : checkShape(SCHEMAS[name], body, what, opts);
 }

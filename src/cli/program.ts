@@ -6,6 +6,7 @@
 // heavy parts only when their action runs. The help and the usage errors: program-help.ts.
 import { type Command, Option } from 'commander';
 import type { App } from '../cmdutil/command.js';
+import { addCommand, type AnyCommandDefinition } from '../cmdutil/define.js';
 import type { Writer } from '../core/context.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { flagParser, settingFlags } from '../config/setting-flags.js';
@@ -20,9 +21,17 @@ import {
   rootHelpFooter,
 } from './program-help.js';
 
-interface CommandModule {
-  /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
-  register(program: Command, app: App, rest?: readonly string[]): void;
+/** A command's module: its definition (defineCommand), or a group's register (journal, config, auth). */
+type CommandModule =
+  | { default: AnyCommandDefinition }
+  | {
+      /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
+      register(program: Command, app: App, rest?: readonly string[]): void | Promise<void>;
+    };
+
+async function registerModule(module: CommandModule, program: Command, app: App, rest?: readonly string[]) {
+  if ('default' in module) addCommand(program, app, module.default);
+  else await module.register(program, app, rest);
 }
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */
@@ -34,8 +43,8 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['config'], () => import('../commands/config.js')],
   [['predict'], () => import('../commands/predict.js')],
   [['symbols'], () => import('../commands/symbols.js')],
-  [['track-record'], () => import('../commands/track-record.js')],
-  [['accuracy'], () => import('../commands/accuracy.js')],
+  [['track-record'], () => import('../commands/track-record/track-record.js')],
+  [['accuracy'], () => import('../commands/track-record/accuracy.js')],
   [['verify'], () => import('../commands/verify.js')],
   [['journal'], () => import('../commands/journal/index.js')],
   [['cmd'], () => import('../commands/cmd.js')],
@@ -109,8 +118,9 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
   if (named === undefined) listCommands(program);
   else if (named === 'all')
-    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load()))) module.register(program, app);
-  else (await named.module[1]()).register(program, app, named.rest);
+    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load())))
+      await registerModule(module, program, app);
+  else await registerModule(await named.module[1](), program, app, named.rest);
   // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
   if (named === undefined || named === 'all')
     addHelpCommand(program, app, async (name) =>

@@ -1,7 +1,8 @@
 // The flags the journal's subcommands share: the filters (symbol, timeframe, a time range), the
 // flat band, the bins, and the report's gates. Each value is checked while the command line is
 // read (exit 2). Imported when the command tree is built: nothing heavy.
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
+import { flag, optionFlag, valueFlag } from './define.js';
 import { isoSeconds, parseInstant } from '../core/instant.js';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_FLAT_BAND_PCT, originOf } from '../journal/record.js';
@@ -67,23 +68,25 @@ export function parseFlatBand(raw: string): number {
   return n;
 }
 
-export function addFilterFlags(command: Command): Command {
-  return command
-    .addOption(new Option('--symbol <symbol,...>', 'only these symbols (repeatable)').argParser(parseSymbolList))
-    .addOption(
-      new Option('--tf <tf,...>', 'only these timeframes, e.g. 15min,1h (repeatable)').argParser(parseTimeframeList),
-    )
-    .addOption(
-      new Option('--since <time>', 'only forecasts made at or after this time (ISO 8601 or epoch seconds)').argParser(
-        (raw) => parseInstantFlag(raw, '--since'),
-      ),
-    )
-    .addOption(
-      new Option('--until <time>', 'only forecasts made before this time').argParser((raw) =>
-        parseInstantFlag(raw, '--until'),
-      ),
-    );
-}
+/** The filters every reading subcommand takes: symbol, timeframe and a time range. */
+export const FILTER_FLAGS = {
+  symbol: optionFlag<string[]>(() =>
+    new Option('--symbol <symbol,...>', 'only these symbols (repeatable)').argParser(parseSymbolList),
+  ),
+  tf: optionFlag<string[]>(() =>
+    new Option('--tf <tf,...>', 'only these timeframes, e.g. 15min,1h (repeatable)').argParser(parseTimeframeList),
+  ),
+  since: optionFlag<number>(() =>
+    new Option('--since <time>', 'only forecasts made at or after this time (ISO 8601 or epoch seconds)').argParser(
+      (raw) => parseInstantFlag(raw, '--since'),
+    ),
+  ),
+  until: optionFlag<number>(() =>
+    new Option('--until <time>', 'only forecasts made before this time').argParser((raw) =>
+      parseInstantFlag(raw, '--until'),
+    ),
+  ),
+};
 
 export const FLAT_BAND_OPTION = () =>
   new Option(
@@ -91,24 +94,29 @@ export const FLAT_BAND_OPTION = () =>
     `neutral when |return| is below this many percent (default ${DEFAULT_FLAT_BAND_PCT}, the service's)`,
   ).argParser(parseFlatBand);
 
-export function addGateFlags(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts').argParser((raw) =>
-        parseWholeNumber(raw, '--min-settled'),
-      ),
-    )
-    .addOption(
-      new Option('--max-brier <x>', "gate: every timeframe's call.brier at most X, 0..1 (null fails)").argParser(
-        (raw) => parseRate(raw, '--max-brier'),
-      ),
-    )
-    .addOption(
-      new Option('--min-hit-rate <r>', "gate: every timeframe's hit_rate at least R, 0..1 (null fails)").argParser(
-        (raw) => parseRate(raw, '--min-hit-rate'),
-      ),
-    );
-}
+export const ORIGIN_FLAG = { origin: optionFlag<string>(ORIGIN_OPTION) };
+export const FLAT_BAND_FLAG = { flatBand: optionFlag<number>(FLAT_BAND_OPTION) };
+
+/** The report's gates (exit 8). */
+export const GATE_FLAGS = {
+  minSettled: valueFlag('--min-settled <n>', 'gate: every timeframe has at least N settled forecasts', (raw) =>
+    parseWholeNumber(raw, '--min-settled'),
+  ),
+  maxBrier: valueFlag('--max-brier <x>', "gate: every timeframe's call.brier at most X, 0..1 (null fails)", (raw) =>
+    parseRate(raw, '--max-brier'),
+  ),
+  minHitRate: valueFlag('--min-hit-rate <r>', "gate: every timeframe's hit_rate at least R, 0..1 (null fails)", (raw) =>
+    parseRate(raw, '--min-hit-rate'),
+  ),
+};
+
+/** Under GitHub Actions, the annotations and the step summary; `--no-annotations` turns them off (false). */
+export const ANNOTATIONS_FLAG = {
+  annotations: flag(
+    '--no-annotations',
+    'under GitHub Actions (GITHUB_ACTIONS=true): no ::error/::warning lines on stderr, no step summary',
+  ),
+};
 
 /** Reliability bins over [0, 1] without --bins. */
 export const DEFAULT_BINS = 10;

@@ -3,7 +3,7 @@
 // Recording never changes stdout, never delays it (the journal's lock may keep a recorder
 // waiting) and never fails the command: a journal that cannot be written is one warning on stderr.
 import type { Fetched } from '../api/endpoints.js';
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import { dataDir } from '../config/directories.js';
 import type { Run } from './command.js';
 import type { FiredAlert } from '../watch/source.js';

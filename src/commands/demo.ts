@@ -9,7 +9,7 @@ import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { FiredAlert } from '../watch/source.js';
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import type { Fetched } from '../api/endpoints.js';
 
 interface DemoFlags extends WatchFlags {

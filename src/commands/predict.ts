@@ -7,7 +7,7 @@ import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import { withSettingOrigin } from '../cmdutil/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
-import type { CandleReading, ForecastEnvelope } from '../api/schemas.js';
+import type { CandleReading, ForecastEnvelope } from '../schema/bodies.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { FiredAlert } from '../watch/source.js';

@@ -3,7 +3,7 @@
 // and settles the recorded forecasts the responses themselves prove, by the rule of
 // `journal settle` up to its step 2 (settle.ts: due by the server's clock, and a price observed
 // at their target time or a candle closing then). It reads the index, never the whole journal.
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import { readCandles } from '../api/candles.js';
 import {
   type AlertRecord,

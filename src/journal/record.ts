@@ -22,7 +22,7 @@
 // carry its loopback origin (`http://127.0.0.1:8787`), which marks them.
 // Fields are written in a fixed order (the serialisers below): fast-lines.ts reads lines of that
 // exact shape without JSON.parse, and parses any other line in full.
-import type { EngineForecast, ForecastEnvelope } from '../api/schemas.js';
+import type { EngineForecast, ForecastEnvelope } from '../schema/bodies.js';
 
 export const JOURNAL_VERSION = 3;
 

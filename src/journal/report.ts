@@ -2,7 +2,7 @@
 // per key whatever the journal repeats, settled ones scored per timeframe (score.ts), and the
 // service's published figures set beside them. The document's field names are the contract's.
 import { join } from 'node:path';
-import type { TrackRecordResult } from '../api/schemas.js';
+import type { TrackRecordResult } from '../schema/bodies.js';
 import { equivalentTimeframe, timeframeMinutes } from '../core/domain.js';
 import { resolvedRate } from '../evidence/wilson.js';
 import { scanForReport } from './fast-lines.js';

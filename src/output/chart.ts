@@ -10,7 +10,7 @@ import { clean } from './sanitize.js';
 import { type AxisLabel, type ChartPoint, type LineChartOptions, renderLineChart } from './line-chart.js';
 import { packParts, withoutColour } from './table.js';
 import { isRecord } from '../core/values.js';
-import type { CandleReading } from '../api/schemas.js';
+import type { CandleReading } from '../schema/bodies.js';
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;

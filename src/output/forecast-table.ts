@@ -5,7 +5,7 @@
 // to the target price disagree. The columns that repeat another (ia2 Δ) or need the API's
 // documentation to read (ia1) show on a terminal only with --wide.
 import { ACCURACY_TIMEFRAMES } from '../core/domain.js';
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import { serverNow, withAttribution } from './attribution.js';
 import type { Output } from './io.js';
 import {

@@ -1,7 +1,7 @@
 // The first thing `predict` shows for several symbols: one row per symbol with its price,
 // its 24 h change, the direction and probability of a few headline timeframes, and which
 // forecast resolves next, so a watchlist reads in one glance before any detail table.
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import { serverNow } from './attribution.js';
 import {
   directionOf,

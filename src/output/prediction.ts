@@ -2,7 +2,7 @@
 // the candles (summarised, or charted); for several, an overview with one row per symbol
 // first and the detail tables after it when asked. The attribution footer comes once, last,
 // as the licence asks.
-import type { CandleReading, ForecastEnvelope } from '../api/schemas.js';
+import type { CandleReading, ForecastEnvelope } from '../schema/bodies.js';
 import { withAttribution } from './attribution.js';
 import { renderForecastCharts, summarizeCandles } from './chart.js';
 import { type ForecastMarks, renderForecastSection } from './forecast-table.js';

@@ -1,6 +1,6 @@
 // The table of `symbols`: one row per symbol, how many forecast timeframes it carries, and
 // when its newest forecast was made (UTC, with its age), then the attribution footer.
-import type { SymbolsList } from '../api/schemas.js';
+import type { SymbolsList } from '../schema/bodies.js';
 import { serverNow, withAttribution } from './attribution.js';
 import { DASH, formatAge, formatUtc } from './format.js';
 import type { Output } from './io.js';

@@ -1,7 +1,7 @@
 // What a watch derives from its bodies without asking the server again: what changed since the
 // previous refresh (marked for one refresh), and a body as it stands some seconds after it
 // arrived, so that countdowns and ages tick between refreshes.
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import { asRecord, finiteNumber, isRecord } from '../core/values.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import { formatAge, formatDuration } from '../output/format.js';

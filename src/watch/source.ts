@@ -2,7 +2,7 @@
 // run uses, so that a refresh is that run again (and --record, after each refresh is on show,
 // sees each one).
 import type { Fetched } from '../api/endpoints.js';
-import type { ForecastEnvelope } from '../api/schemas.js';
+import type { ForecastEnvelope } from '../schema/bodies.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { Ctx } from '../core/context.js';

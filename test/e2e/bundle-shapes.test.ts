@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMAS } from '../../src/api/schemas.js';
+import { SCHEMAS } from '../../src/schema/bodies.js';
 import { spawnFcast } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 

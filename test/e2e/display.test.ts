@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import type { ForecastEnvelope } from '../../src/schema/bodies.js';
 import { readCandlesByTimeframe } from '../../src/api/candles.js';
 import { renderForecastCharts } from '../../src/output/chart.js';
 import { Output } from '../../src/output/io.js';

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closedPort, runCli, tempDir } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { buildProgram } from '../../src/cli/program.js';
+
+const sink = { write: () => true };
 
 const emu = useEmulator();
 
@@ -192,16 +195,25 @@ describe('quiet by default: a cause told once, and no wait for what no wait fixe
 });
 
 describe('a group given no command says so in one line, as fcast cmd does', () => {
-  it.each([
-    ['journal', 'settle, report, list, export, import, path, prune'],
-    ['auth', 'login, status, logout'],
-    ['config', 'list, get, set, unset, path'],
-  ])('fcast %s: one line naming its commands, the pointer to its help, exit 2', async (group, names) => {
-    const r = await runCli([group]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`fcast: 'fcast ${group}' needs a command: ${names}\n  hint: see 'fcast ${group} --help'\n`);
-  });
+  it.each(['journal', 'auth', 'config'])(
+    'fcast %s: one line naming its commands, the pointer to its help, exit 2',
+    async (group) => {
+      // The group's subcommands as the whole tree has them, in its order.
+      const tree = await buildProgram({
+        ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as never,
+        setExitCode: () => {},
+      });
+      const names = tree.commands
+        .find((c) => c.name() === group)!
+        .commands.map((c) => c.name())
+        .join(', ');
+      expect(names.split(', ').length).toBeGreaterThan(2);
+      const r = await runCli([group]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`fcast: 'fcast ${group}' needs a command: ${names}\n  hint: see 'fcast ${group} --help'\n`);
+    },
+  );
 
   it('fcast journal --help has no stock "help [command]" line, and no Markdown backticks', async () => {
     const r = await runCli(['journal', '--help']);

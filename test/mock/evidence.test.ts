@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LooseDocumentSchema, ProblemSchema, TrackRecordSchema } from '../../src/api/schemas.js';
+import { LooseDocumentSchema, ProblemSchema, TrackRecordSchema } from '../../src/schema/bodies.js';
 import { ACCURACY_TIMEFRAMES, FORECAST_TIMEFRAMES } from '../../src/core/domain.js';
 import { startMock, type MockServer } from '../../src/mock/index.js';
 import { call, fixedNow, NOW_S, REST, tfSeconds, wilson } from './helpers.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GatewayEnvelopeSchema, ProblemSchema } from '../../src/api/schemas.js';
+import { GatewayEnvelopeSchema, ProblemSchema } from '../../src/schema/bodies.js';
 import { parseFault, startMock, type MockServer } from '../../src/mock/index.js';
 import { call, command, fixedNow, REST } from './helpers.js';
 

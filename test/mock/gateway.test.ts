@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayEnvelopeSchema } from '../../src/api/schemas.js';
+import { GatewayEnvelopeSchema } from '../../src/schema/bodies.js';
 import { GATEWAY_COMMANDS } from '../../src/core/domain.js';
 import { startMock, type MockServer } from '../../src/mock/index.js';
 import { call, command, fixedNow, GATEWAY, NOW_S } from './helpers.js';

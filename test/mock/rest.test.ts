@@ -5,7 +5,7 @@ import {
   ProblemSchema,
   RegistrationSchema,
   SymbolsListSchema,
-} from '../../src/api/schemas.js';
+} from '../../src/schema/bodies.js';
 import { CANDLE_TIMEFRAMES, FORECAST_TIMEFRAMES, REST_KEY_PATTERN } from '../../src/core/domain.js';
 import { startMock, type MockServer } from '../../src/mock/index.js';
 import { bearer, call, fixedNow, NOW_S, REST, tfSeconds } from './helpers.js';

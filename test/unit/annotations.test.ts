@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evidenceAnnotations } from '../../src/cmdutil/evidence-annotations.js';
+import { evidenceAnnotations } from '../../src/commands/track-record/shared/annotations.js';
 import { compareWithBaseline } from '../../src/evidence/baseline.js';
 import { runChecks } from '../../src/evidence/checks.js';
 import { recordRows } from '../../src/evidence/rows.js';

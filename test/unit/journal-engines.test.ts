@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import type { ForecastEnvelope } from '../../src/schema/bodies.js';
 import { recordShown } from '../../src/journal/hook.js';
 import { importJournal, importStdin } from '../../src/journal/import.js';
 import {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import type { ForecastEnvelope } from '../../src/schema/bodies.js';
 import { recordShown } from '../../src/journal/hook.js';
 import { findSymbol } from '../../src/mock/catalog.js';
 import { forecastEnvelope } from '../../src/mock/forecasts.js';

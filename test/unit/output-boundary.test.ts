@@ -79,7 +79,7 @@ describe('the output boundary', () => {
     expect(text('journal/journal-files.ts')).toMatch(/const safe = redactText\(text\);[\s\S]*Buffer\.from\(safe, /);
     expect(text('journal/index-file.ts')).toContain('writeFileSync(temp, redactText(index.serialize())');
     expect(text('output/annotations.ts')).toMatch(/appendToFile\(file, /);
-    expect(text('cmdutil/evidence-command.ts')).toMatch(/saveFile\(saveTo, /);
+    expect(text('commands/track-record/shared/run.ts')).toMatch(/saveFile\(saveTo, /);
   });
 
   it('catches a write that skips the boundary (the rule itself can fail)', () => {

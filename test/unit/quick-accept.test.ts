@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PRECOMPILED } from '../../src/api/accept-table.js';
 import { checkShape } from '../../src/api/validate.js';
 import { type Accepts, acceptorTableSource, quickAcceptor } from '../../src/api/quick-accept.js';
-import * as schemas from '../../src/api/schemas.js';
+import * as schemas from '../../src/schema/bodies.js';
 import { bodyOf, collectBodies, FUZZ_PARAMS, RESOURCES } from '../property/harness.js';
 
 const { SCHEMAS } = schemas;

@@ -1,10 +1,10 @@
 // The records of --format csv|tsv: the JSON reader that keeps numbers as sent, the columns
-// (the schemas' fields in the schemas' order, held to src/api/schemas.ts here), the ISO twins,
+// (the schemas' fields in the schemas' order, held to src/schema/bodies.ts here), the ISO twins,
 // the source column, and what is kept of fields the schemas do not name.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ForecastEnvelopeSchema, TrackRecordSchema } from '../../src/api/schemas.js';
+import { ForecastEnvelopeSchema, TrackRecordSchema } from '../../src/schema/bodies.js';
 import { NumberText, parseNumbersAsSent } from '../../src/output/formats/json-text.js';
 import { Fields, tableOf } from '../../src/output/formats/records.js';
 import {

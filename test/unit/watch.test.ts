@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
-import type { ForecastEnvelope } from '../../src/api/schemas.js';
+import type { ForecastEnvelope } from '../../src/schema/bodies.js';
 import type { Ctx } from '../../src/core/context.js';
 import { compactJson } from '../../src/output/json.js';
 import { charWidth, displayWidth, withoutColour } from '../../src/output/table.js';

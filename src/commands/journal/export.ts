@@ -1,18 +1,41 @@
-// `fcast journal export`: the body, loaded when the subcommand runs (its flags are in index.ts).
+// `fcast journal export`: every recorded forecast with its settlement, as CSV, TSV or JSON Lines.
 import type { Run } from '../../cmdutil/command.js';
+import { defineCommand, flag, type FlagValues } from '../../cmdutil/define.js';
+import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { UsageError } from '../../core/errors.js';
 import { exactJson } from '../../core/exact-text.js';
+import type { JournalRow } from '../../journal/rows.js';
 import { DEFAULT_FLAT_BAND_PCT, rebuildRecord, type PriceRecord } from '../../journal/record.js';
-import { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, selectedOrigins, type JournalRow } from '../../journal/rows.js';
-import { monthFiles, openJournalDir } from '../../journal/journal-files.js';
-import { renderDelimited } from '../../output/formats/delimited.js';
-import type { ListFlags } from './list.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 
-export interface ExportFlags extends ListFlags {
-  prices?: boolean;
-}
+const FLAGS = {
+  ...FILTER_FLAGS,
+  ...ORIGIN_FLAG,
+  ...FLAT_BAND_FLAG,
+  prices: flag(
+    '--prices',
+    "with --format jsonl: also the recorded price observations, as the journal's own lines after each month's rows (what an import into an empty journal needs to give every record back)",
+  ),
+};
+
+export type ExportFlags = FlagValues<typeof FLAGS>;
+
+export default defineCommand({
+  name: 'export',
+  summary: 'every forecast with its settlement, as CSV or JSON Lines',
+  description:
+    'Every recorded forecast with its settlement, one row each, on stdout: CSV (the columns of the ' +
+    'contract in its order, then extras with ISO twins of the times) or JSON Lines (--format jsonl).',
+  flags: FLAGS,
+  formats: ['csv', 'tsv', 'jsonl'],
+  examples: [
+    ['fcast journal export > journal.csv', 'everything, as CSV'],
+    ['fcast journal export --format jsonl', 'JSON Lines'],
+    ['fcast journal export --format jsonl --prices > journal.jsonl', 'every record, prices too'],
+  ],
+  run: exportRows,
+});
 
 /** Rows written as they are read, a batch at a time: an export of a million rows is not held whole. */
 export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
@@ -21,6 +44,17 @@ export async function exportRows(run: Run, opts: ExportFlags): Promise<void> {
       hint: 'add --format jsonl',
     });
   const filter = filterOf(run, opts);
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [
+    { EXPORT_COLUMNS, EXTRA_COLUMNS, forEachRow, selectedOrigins },
+    { monthFiles, openJournalDir },
+    { renderDelimited },
+  ] = await Promise.all([
+    import('../../journal/rows.js'),
+    import('../../journal/journal-files.js'),
+    import('../../output/formats/delimited.js'),
+  ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   // Rows are written as they are read: two services, or a month file that is no regular file,
   // are refused before the header.

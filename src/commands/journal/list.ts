@@ -1,27 +1,59 @@
-// `fcast journal list`: the body, loaded when the subcommand runs (its flags are in index.ts).
+// `fcast journal list`: the recorded forecasts with their settlement, one row each.
 import type { Run } from '../../cmdutil/command.js';
-import type { JournalFilterFlags } from '../../cmdutil/journal-flags.js';
+import { defineCommand, type FlagValues, flag, valueFlag } from '../../cmdutil/define.js';
+import { parseChoice } from '../../cmdutil/input.js';
+import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
-import { forEachRow, LIST_COLUMNS, type JournalRow, type RowStatus } from '../../journal/rows.js';
-import { openJournalDir } from '../../journal/journal-files.js';
-import { renderDelimited } from '../../output/formats/delimited.js';
-import { renderAlertRows, renderJournalRows } from '../../output/journal-views.js';
+import type { JournalRow, RowStatus } from '../../journal/rows.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 import { UsageError } from '../../core/errors.js';
 import type { AlertRow } from '../../journal/alerts-list.js';
 
-export interface ListFlags extends JournalFilterFlags {
-  status?: string[];
-  flatBand?: number;
-  alerts?: boolean;
-}
+const FLAGS = {
+  ...FILTER_FLAGS,
+  status: valueFlag(
+    '--status <status,...>',
+    'only open, settled or unsettleable ones (comma-separated)',
+    (raw: string, previous: RowStatus[] = []): RowStatus[] => [
+      ...previous,
+      ...raw.split(',').map((s) => parseChoice(s, ['open', 'settled', 'unsettleable'] as const, '--status')),
+    ],
+  ),
+  alerts: flag('--alerts', 'the alerts a watch noted instead (--watch --alert --record)'),
+  ...ORIGIN_FLAG,
+  ...FLAT_BAND_FLAG,
+};
+
+export type ListFlags = FlagValues<typeof FLAGS>;
+
+export default defineCommand({
+  name: 'list',
+  summary: 'the recorded forecasts, one row each',
+  description: 'The recorded forecasts with their settlement, one row each.',
+  flags: FLAGS,
+  formats: ['table', 'json', 'csv', 'tsv', 'markdown'],
+  examples: [
+    ['fcast journal list --status open', 'what is still to settle'],
+    ['fcast journal list --tf 1h --format csv', 'for a spreadsheet'],
+  ],
+  run: list,
+});
 
 export async function list(run: Run, opts: ListFlags): Promise<void> {
   if (opts.alerts) return listAlerts(run, opts);
+  // What it runs loads when it runs: the definition above is read whenever the journal's tree is
+  // built (its help, completion).
+  const [{ forEachRow, LIST_COLUMNS }, { openJournalDir }, { renderDelimited }, { renderJournalRows }] =
+    await Promise.all([
+      import('../../journal/rows.js'),
+      import('../../journal/journal-files.js'),
+      import('../../output/formats/delimited.js'),
+      import('../../output/journal-views.js'),
+    ]);
   const filter = {
     ...filterOf(run, opts),
-    status: opts.status as RowStatus[] | undefined,
+    status: opts.status,
   };
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: JournalRow[] = [];
@@ -49,7 +81,13 @@ async function listAlerts(run: Run, opts: ListFlags): Promise<void> {
     throw new UsageError('--status is of forecasts; --alerts lists the alerts noted', {
       hint: "drop one of them, or see 'fcast journal list --help'",
     });
-  const { ALERT_COLUMNS, alertRow, forEachAlert } = await import('../../journal/alerts-list.js');
+  const [{ ALERT_COLUMNS, alertRow, forEachAlert }, { openJournalDir }, { renderDelimited }, { renderAlertRows }] =
+    await Promise.all([
+      import('../../journal/alerts-list.js'),
+      import('../../journal/journal-files.js'),
+      import('../../output/formats/delimited.js'),
+      import('../../output/journal-views.js'),
+    ]);
   const filter = filterOf(run, opts);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: AlertRow[] = [];

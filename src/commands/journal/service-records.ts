@@ -1,7 +1,7 @@
 // The service's published figures beside `fcast journal report`: one track-record request per
 // symbol. Its own module so that `report --offline` never loads the HTTP layer.
 import type { Run } from '../../cmdutil/command.js';
-import type { TrackRecordResult } from '../../api/schemas.js';
+import type { TrackRecordResult } from '../../schema/bodies.js';
 import { fetchTrackRecord, requests } from '../../api/endpoints.js';
 import { mapSettledWithLimit } from '../../core/concurrency.js';
 import { PARALLEL_REQUESTS } from './shared.js';

@@ -1,21 +1,43 @@
-// `fcast journal settle`: the body, loaded when the subcommand runs (its flags are in index.ts).
+// `fcast journal settle`: settles the recorded forecasts whose target time has passed.
 import type { Run } from '../../cmdutil/command.js';
-import { fetchPredictions, requests } from '../../api/endpoints.js';
+import { defineCommand, flag, type FlagValues } from '../../cmdutil/define.js';
+import { FILTER_FLAGS, FLAT_BAND_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { mapSettledWithLimit } from '../../core/concurrency.js';
 import { amend, ConfigError, FcastError } from '../../core/errors.js';
-import { readCandles } from '../../api/candles.js';
 import { DEFAULT_FLAT_BAND_PCT, priceRecord, type PriceRecord, type SettlementRecord } from '../../journal/record.js';
 import { responseEvidence } from '../../journal/settle.js';
 import { appendSettlements, judge, readOpen, withObservation, type SettleSummary } from '../../journal/settling.js';
 import { openJournalDir } from '../../journal/journal-files.js';
 import { renderSettleSummary } from '../../output/journal-views.js';
-import type { ListFlags } from './list.js';
 import { baseUrlOrigin, filterOf, PARALLEL_REQUESTS, warnProblems } from './shared.js';
 
-export interface SettleFlags extends ListFlags {
-  adoptUnknownOrigin?: boolean;
-}
+const FLAGS = {
+  ...FILTER_FLAGS,
+  ...FLAT_BAND_FLAG,
+  adoptUnknownOrigin: flag(
+    '--adopt-unknown-origin',
+    "also settle the forecasts recorded before fcast kept origins, with this base URL's prices (say so only if they came from it)",
+  ),
+};
+
+export type SettleFlags = FlagValues<typeof FLAGS>;
+
+export default defineCommand({
+  name: 'settle',
+  summary: 'settle the forecasts whose target time has passed',
+  description:
+    "Settles every recorded forecast whose target time has passed by the server's clock: the close at " +
+    'target_t from the 15min/1h candles (one predictions.php?candles=1 request per symbol, with your ' +
+    'key), or a recorded price taken at most 900 s after target_t; never a price from before it. What ' +
+    'the data can no longer settle is marked unsettleable and counted.',
+  flags: FLAGS,
+  examples: [
+    ['fcast journal settle', 'settle what is due'],
+    ['fcast journal settle --symbol BTC/USD --json', 'one symbol; JSON counts'],
+  ],
+  run: settle,
+});
 
 export async function settle(run: Run, opts: SettleFlags): Promise<number> {
   const band = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
@@ -46,6 +68,12 @@ export async function settle(run: Run, opts: SettleFlags): Promise<number> {
   };
   let code = 0;
   if (symbols.length > 0) {
+    // The HTTP layer only when something is to settle: the definition above is read whenever
+    // the journal's tree is built (its help, completion), which must not load it.
+    const [{ fetchPredictions, requests }, { readCandles }] = await Promise.all([
+      import('../../api/endpoints.js'),
+      import('../../api/candles.js'),
+    ]);
     const conn = await run.connect();
     conn.client.baseUrl();
     conn.client.keyFor('rest');

@@ -1,7 +1,7 @@
 // The record of each command's --format csv|tsv, read from the body's raw text (numbers as
 // sent): a forecast (symbol × timeframe), a symbol × timeframe of `symbols`, a track-record
 // timeframe, a market close of `verify`, an item of a gateway list. The known columns are the
-// schemas' fields (src/api/schemas.ts), in the schemas' order; test/unit/records.test.ts holds
+// schemas' fields (src/schema/bodies.ts), in the schemas' order; test/unit/records.test.ts holds
 // the lists to the schemas. docs/formats.md lists every table's columns.
 import { type DelimitedFormat, renderDelimited } from './delimited.js';
 import { GATEWAY_LISTS } from './gateway-lists.js';

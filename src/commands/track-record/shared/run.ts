@@ -3,20 +3,20 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MAX_BODY_BYTES, type RequestSpec } from '../api/client.js';
-import type { Fetched } from '../api/endpoints.js';
-import type { TrackRecord } from '../api/schemas.js';
-import { saveFile } from '../core/sinks.js';
-import { isDelimited, type Run } from './command.js';
-import { CheckFailedError, failureReason, InterruptedError, UsageError } from '../core/errors.js';
-import { compareWithBaseline, filterMismatch, type RecordFilter } from '../evidence/baseline.js';
-import { runChecks } from '../evidence/checks.js';
-import type { EvidenceFlags } from './evidence-flags.js';
-import { hasGates, hasPeriodGates } from '../evidence/gates.js';
-import { recordRows } from '../evidence/rows.js';
-import { reindentJson } from '../output/json.js';
-import { clean } from '../output/sanitize.js';
-import type { BaselineView, TrackRecordView } from '../output/track-record-table.js';
+import { MAX_BODY_BYTES, type RequestSpec } from '../../../api/client.js';
+import type { Fetched } from '../../../api/endpoints.js';
+import type { TrackRecord } from '../../../schema/bodies.js';
+import { saveFile } from '../../../core/sinks.js';
+import { isDelimited, type Run } from '../../../cmdutil/command.js';
+import { CheckFailedError, failureReason, InterruptedError, UsageError } from '../../../core/errors.js';
+import { compareWithBaseline, filterMismatch, type RecordFilter } from '../../../evidence/baseline.js';
+import { runChecks } from '../../../evidence/checks.js';
+import type { EvidenceFlags } from './flags.js';
+import { hasGates, hasPeriodGates } from '../../../evidence/gates.js';
+import { recordRows } from '../../../evidence/rows.js';
+import { reindentJson } from '../../../output/json.js';
+import { clean } from '../../../output/sanitize.js';
+import type { BaselineView, TrackRecordView } from '../../../output/track-record-table.js';
 
 const BASELINE_HINT = 'give an earlier --json output of the same command, with the same --symbol and --tf';
 
@@ -45,7 +45,7 @@ async function readBaseline(file: string, filter: RecordFilter): Promise<Baselin
   } catch (err) {
     throw baselineError(file, 'it is not JSON', err);
   }
-  const { TrackRecordSchema } = await import('../api/schemas.js');
+  const { TrackRecordSchema } = await import('../../../schema/bodies.js');
   const parsed = TrackRecordSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -111,7 +111,7 @@ export async function runEvidenceCommand(
     baseline: baselineView,
   };
 
-  const render = await import('../output/track-record-table.js');
+  const render = await import('../../../output/track-record-table.js');
   if (run.flags.json) {
     // --json is the stronger promise (stdout is exactly the body), so it wins over --format.
     if (run.flags.format === 'markdown') out.note('note: --json prints the body as sent; --format markdown is ignored');
@@ -119,12 +119,12 @@ export async function runEvidenceCommand(
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else if (isDelimited(run.format)) {
     // Records hold what the body says; the period since a baseline is fcast's, told on stderr as with --json.
-    const { trackRecordTable, renderRecords } = await import('../output/formats/tables.js');
+    const { trackRecordTable, renderRecords } = await import('../../../output/formats/tables.js');
     out.data(renderRecords(run.format, trackRecordTable(res.raw)));
     for (const line of render.renderChangeLines(view)) out.note(clean(line));
   } else {
     // A body off the documented shape (already warned about) goes to the generic renderer.
-    const { renderChecked } = await import('../output/document.js');
+    const { renderChecked } = await import('../../../output/document.js');
     const format = run.format === 'markdown' ? render.renderTrackRecordMarkdown : render.renderTrackRecordTable;
     out.data(renderChecked(out, res, run.nowSeconds(), () => format(out, view)));
   }
@@ -144,11 +144,11 @@ export async function runEvidenceCommand(
     (line.level === 'warn' ? out.warn : out.note).call(out, clean(line.text));
   }
   if (run.ctx.env.GITHUB_OUTPUT) {
-    const { writeEvidenceOutputs } = await import('./evidence-annotations.js');
+    const { writeEvidenceOutputs } = await import('./annotations.js');
     writeEvidenceOutputs({ out, env: run.ctx.env, report }, view.figures);
   }
   if (annotating) {
-    const { annotateEvidence } = await import('./evidence-annotations.js');
+    const { annotateEvidence } = await import('./annotations.js');
     annotateEvidence({
       out,
       env: run.ctx.env,

@@ -3,8 +3,8 @@
 // gave and for each timeframe whose sample the service calls insufficient, and the Markdown
 // table with the verdict for the step summary; and the step outputs for $GITHUB_OUTPUT. Loaded
 // only under GITHUB_ACTIONS=true or with GITHUB_OUTPUT set.
-import type { RecordRow, RecordRows } from '../core/domain.js';
-import type { CheckKind, CheckReport } from '../evidence/checks.js';
+import type { RecordRow, RecordRows } from '../../../core/domain.js';
+import type { CheckKind, CheckReport } from '../../../evidence/checks.js';
 import {
   type Annotation,
   annotate,
@@ -12,9 +12,9 @@ import {
   outputName,
   verdictMarkdown,
   writeOutputs,
-} from '../output/annotations.js';
-import type { Output } from '../output/io.js';
-import type { Env } from '../core/context.js';
+} from '../../../output/annotations.js';
+import type { Output } from '../../../output/io.js';
+import type { Env } from '../../../core/context.js';
 
 const KIND_TITLE: Record<CheckKind, string> = { gate: 'gate failed', audit: 'audit', baseline: 'baseline' };
 

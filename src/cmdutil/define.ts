@@ -1,0 +1,135 @@
+// A command in one place: `defineCommand({ name, summary, description, args, flags, examples,
+// notes, formats, run })`, as Wrangler's createCommand and gh's NewCmdX do it. The flags are a
+// record of typed definitions, and `run` gets their values typed from that record: the types and
+// the declarations cannot drift apart. `addCommand` turns a definition into commander's command
+// (the tree help and completion read); it checks that each key is the name commander gives the
+// flag, so a renamed flag fails every test that builds the tree, not a user's run.
+import { type Command, Option } from 'commander';
+import type { OutputFormat } from '../core/domain.js';
+import { action, type App, type Run } from './command.js';
+import { examples as examplesHelp, type HelpText, helpNotes } from './help.js';
+
+/** One flag: how commander declares it, and (for the types) the value `run` gets. */
+export interface Flag<T> {
+  /** A fresh commander Option each time (an Option belongs to one command). */
+  readonly option: () => Option;
+  /** Never set: carries T for FlagValues. */
+  readonly value?: T;
+  /** Whether the value is always there (a required option, or one with a default). */
+  readonly always?: boolean;
+}
+
+/** `--offline`: true when given. */
+export function flag(spec: string, help: string): Flag<boolean> {
+  return { option: () => new Option(spec, help) };
+}
+
+/** `--bins <n>`: the value `parse` makes of what was typed (exit 2 from parse for a bad one). */
+export function valueFlag<T>(spec: string, help: string, parse: (raw: string, previous: T | undefined) => T): Flag<T> {
+  return { option: () => new Option(spec, help).argParser(parse) };
+}
+
+/** A flag that must be given: commander refuses the line without it (exit 2). */
+export function requiredFlag<T>(spec: string, help: string, parse: (raw: string) => T): Flag<T> & { always: true } {
+  return { option: () => new Option(spec, help).argParser(parse).makeOptionMandatory(), always: true };
+}
+
+/** A flag built elsewhere as a commander Option (shared by several commands). */
+export function optionFlag<T>(make: () => Option): Flag<T> {
+  return { option: make };
+}
+
+export type Flags = Readonly<Record<string, Flag<unknown>>>;
+
+/** What `run` gets: each flag's value, absent when not given (unless it is always there). */
+export type FlagValues<F extends Flags> = {
+  [K in keyof F as F[K] extends { always: true } ? K : never]: F[K] extends Flag<infer T> ? T : never;
+} & {
+  [K in keyof F as F[K] extends { always: true } ? never : K]?: F[K] extends Flag<infer T> ? T : never;
+};
+
+/** A positional argument, as commander writes it: `<file>`, `[symbols...]`. */
+export interface Arg {
+  readonly name: string;
+  readonly help: string;
+}
+
+export interface CommandDefinition<F extends Flags, A extends unknown[]> {
+  readonly name: string;
+  /** One line, for the listing of the parent's help. */
+  readonly summary: string;
+  /** The paragraph at the top of the command's own help. */
+  readonly description: string;
+  readonly args?: readonly Arg[];
+  readonly flags: F;
+  /** The --format values it gives, the default first (default: table and json). */
+  readonly formats?: readonly OutputFormat[];
+  /** Shown under "Examples", each a command line and what it does. */
+  readonly examples?: ReadonlyArray<readonly [command: string, what: string]>;
+  /** Sections after the examples (before them with notesFirst): a title and its paragraphs, or a shared text. */
+  readonly notes?: ReadonlyArray<readonly [title: string, ...paragraphs: string[]] | HelpText>;
+  readonly notesFirst?: boolean;
+  /** The body: its exit code, or nothing for success. The arguments come as commander parsed them. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a body that returns nothing means success
+  run(run: Run, flags: FlagValues<F>, ...args: A): Promise<number | void>;
+}
+
+/** A definition, typed: `run`'s flags from `flags`. The identity at run time. */
+export function defineCommand<F extends Flags, A extends unknown[] = []>(
+  definition: CommandDefinition<F, A>,
+): CommandDefinition<F, A> {
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a definition of any flags and arguments
+export type AnyCommandDefinition = CommandDefinition<any, any>;
+
+/** Registers `definition` under `parent`, as commander's command with its help and its action. */
+export function addCommand(parent: Command, app: App, definition: AnyCommandDefinition): Command {
+  const command = parent.command(definition.name).summary(definition.summary).description(definition.description);
+  for (const arg of definition.args ?? []) command.argument(arg.name, arg.help);
+  for (const [key, flag] of Object.entries(definition.flags as Flags)) {
+    const option = flag.option();
+    if (option.attributeName() !== key) {
+      throw new Error(
+        `${definition.name}: the flag ${option.flags} is read as '${option.attributeName()}', not '${key}'`,
+      );
+    }
+    command.addOption(option);
+  }
+  const handler = action(app, (run, opts, ...args: unknown[]) => definition.run(run, opts as never, ...args), {
+    formats: definition.formats,
+  });
+  const notes = (definition.notes ?? []).map((note) =>
+    typeof note === 'function' ? note : helpNotes(note[0], ...note.slice(1)),
+  );
+  const shown = definition.examples?.length
+    ? [examplesHelp(...definition.examples.map(([c, w]) => [c, w] as [string, string]))]
+    : [];
+  for (const help of definition.notesFirst ? [...notes, ...shown] : [...shown, ...notes])
+    command.addHelpText('after', help);
+  return command.action(handler);
+}
+
+/** A group's subcommands, each loaded only when the line names it (or when the whole group is needed). */
+export type LazySubcommands = ReadonlyArray<
+  readonly [name: string, load: () => Promise<{ default: AnyCommandDefinition }>]
+>;
+
+/**
+ * Registers under `group` the subcommand that `rest` (what the line holds after the group's
+ * name) names first, alone; any other line (none named, a misspelt name, a flag first,
+ * completion, the group's help) registers them all, in the list's order, so help and
+ * suggestions see every one.
+ */
+export async function addSubcommandsOf(
+  group: Command,
+  app: App,
+  subcommands: LazySubcommands,
+  rest?: readonly string[],
+): Promise<void> {
+  const named = rest?.[0] === undefined ? undefined : subcommands.find(([name]) => name === rest[0]);
+  const chosen = named === undefined ? subcommands : [named];
+  const loaded = await Promise.all(chosen.map(([, load]) => load()));
+  for (const module of loaded) addCommand(group, app, module.default);
+}
