@@ -476,5 +476,10 @@ describe('--alert with --record: noted in the journal beside the forecast', () =
     expect(lines(csv.stdout)[0]).toBe('fired_at,origin,symbol,tf,ts,rule,field,op,value,threshold,already,text');
     const bad = await emu.run(['journal', 'list', '--alerts', '--status', 'open'], { env });
     expectExit(bad, 2);
+    // prune takes an alert with the forecast it fired on (by its ts, not when it fired).
+    const pruned = await emu.run(['journal', 'prune', '--before', '2026-06-01'], { env });
+    expectExit(pruned, 0);
+    const after = await emu.run(['journal', 'list', '--alerts', '--json'], { env });
+    expect(JSON.parse(after.stdout)).toEqual([]);
   });
 });
