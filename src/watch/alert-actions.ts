@@ -30,8 +30,11 @@ const KEY_VARIABLES = ['FCAST_API_KEY', 'FCAST_GATEWAY_KEY'];
 export type Told = FiredAlert;
 
 export interface AlertSink {
-  /** A warning (a command that failed, alerts cut short): stderr, or the board's status line. */
-  warn(message: string): void;
+  /**
+   * A warning (a command that failed or was not run): stderr, or the board's status line, where
+   * `alert` (the alert it was for) is left out to fit.
+   */
+  warn(message: string, alert?: string): void;
   /** What a command wrote: the stream's stderr; nothing on the board. */
   output?(text: string): void;
 }
@@ -100,7 +103,7 @@ export class WatchAlerts {
       // Once a minute at most: a hostile server flipping every refresh gets one line, not thousands.
       if (now >= this.skippedUntil) {
         this.skippedUntil = now + 60_000;
-        this.sink.warn(`--on-alert not run for ${alert.text}: ${why}`);
+        this.sink.warn(`--on-alert not run: ${why}`, alert.text);
       }
       return;
     }
@@ -140,7 +143,7 @@ export class WatchAlerts {
         clearTimeout(timer);
         this.running.delete(key);
         this.exits.delete(exited);
-        if (problem !== undefined) this.sink.warn(`--on-alert ${problem} (alert: ${alert.text})`);
+        if (problem !== undefined) this.sink.warn(`--on-alert ${problem}`, alert.text);
         resolve();
       };
       child.once('error', (err) => done(`could not run: ${err.message}`));

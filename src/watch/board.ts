@@ -65,6 +65,8 @@ export async function boardForecasts(
     new WatchAlerts(ctx, options.alerts, {
       warn: (message) => {
         notice = `warning: ${message}`;
+        // Drawn now, not at the next tick: a command's failure arrives between them.
+        wake();
       },
     });
   const view = new BoardView(ctx, out, source, refresher, options, alerts);

@@ -27,7 +27,7 @@ export const streamForecasts: WatchLoop = async (ctx, out, source, options) => {
   const alerts =
     options.alerts &&
     new WatchAlerts(ctx, options.alerts, {
-      warn: (message) => line(ctx, out, `warning: ${message}`),
+      warn: (message, alert) => line(ctx, out, `warning: ${message}${alert ? ` (alert: ${alert})` : ''}`),
       // A command's output is the user's own: on stderr, never in the stream of bodies.
       output: (text) => out.io.stderr.write(text),
     });

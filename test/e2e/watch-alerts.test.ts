@@ -406,6 +406,26 @@ describe('--alert on the board (a terminal)', () => {
     expect(emu.server.requests).toHaveLength(2);
   });
 
+  it("--on-alert's output never reaches the board; its failure is a notice on the status line", async () => {
+    const b = board([
+      'demo',
+      '--watch',
+      '--count',
+      '2',
+      '--alert',
+      'price > 1',
+      '--on-alert',
+      'echo LEAK; echo LEAK >&2; exit 4',
+    ]);
+    const frame = await b.until('the warning', (s) => /warning: --on-alert exited 4/.test(s));
+    expect(frame).toMatch(/Alerts:/);
+    await b.clock.advance(60_000);
+    const r = await b.done;
+    expectExit(r, 0);
+    expect(r.stdout).not.toContain('LEAK');
+    expect(r.stderr).not.toContain('LEAK');
+  });
+
   it('--exit-on-alert: the board ends at the first alert, exit 0, the last board left on the screen', async () => {
     const b = board(['demo', '--watch', '--alert', 'price > 1', '--exit-on-alert']);
     const r = await b.done;
