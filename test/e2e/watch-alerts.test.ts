@@ -459,7 +459,7 @@ describe('--alert with --record: noted in the journal beside the forecast', () =
     // Beside the forecast it fired on: after it, naming its ts.
     const forecast = journal.findIndex((l) => l.kind === 'forecast' && l.tf === '1h' && l.ts === alerts[1].ts);
     expect(forecast).toBeGreaterThanOrEqual(0);
-    expect(journal.findIndex((l) => l === alerts[1])).toBeGreaterThan(forecast);
+    expect(journal.indexOf(alerts[1])).toBeGreaterThan(forecast);
 
     const listed = await emu.run(['journal', 'list', '--alerts', '--json'], { env });
     expectExit(listed, 0);
