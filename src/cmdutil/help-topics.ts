@@ -144,7 +144,7 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
               'price (the last price), p_long, p_short, p_flat (probabilities, 0 to 1), move (the forecast move, %)',
             ],
             ['OP', '> >= < <='],
-            ['TF', 'a timeframe (1h, 15min, 6h); left out: each timeframe on its own'],
+            ['TF', 'a timeframe (1h, 15min, 6h); left out: each one shown (--tf) on its own'],
             ['ENGINE', 'ia3 (the default) or ia2; ia1 gives scores only'],
             ['SYMBOL', 'only this symbol, like BTC/USD:; left out: each symbol watched on its own'],
           ],

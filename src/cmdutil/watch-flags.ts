@@ -132,6 +132,6 @@ export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource
     count: plan.count,
     json: run.flags.json === true,
     strict: run.flags.strict === true,
-    ...(plan.alerts && { alerts: plan.alerts }),
+    ...(plan.alerts && { alerts: { ...plan.alerts, timeframes: source.timeframes } }),
   });
 }

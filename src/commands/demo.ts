@@ -85,6 +85,7 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
         problems: [],
       }),
       shown,
+      timeframes: () => opts.tf,
     });
   }
   const res = accept(await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()));

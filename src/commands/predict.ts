@@ -110,6 +110,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       fetch: fetchAll,
       render: (out, answers, now, marks) => render(out, answers, now, marks),
       shown,
+      timeframes: () => opts.tf,
     });
   }
   const results = await withSpinner(

@@ -65,7 +65,7 @@ export class WatchAlerts {
       return [];
     }
     const now = this.ctx.clock.now();
-    const fired = this.machine.step(readingsOf(this.options.rules, report.answers));
+    const fired = this.machine.step(readingsOf(this.options.rules, report.answers, this.options.timeframes?.()));
     const told = fired.map((f) => tell(f, now));
     this.latest = told;
     this.history.push(...told);

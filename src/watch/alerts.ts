@@ -43,6 +43,8 @@ export interface Firing extends Reading {
 export function readingsOf(
   rules: readonly AlertRule[],
   answers: ReadonlyArray<{ symbol: string; fetched: Forecast }>,
+  /** The timeframes shown (--tf); an unscoped rule reads only these. Undefined: every one. */
+  shownTfs?: readonly string[],
 ): Reading[] {
   const readings: Reading[] = [];
   for (const answer of answers) {
@@ -50,6 +52,7 @@ export function readingsOf(
     const body = answer.fetched.body;
     const predictions = asRecord(body.predictions);
     const names = Object.keys(predictions);
+    const shown = shownTfs === undefined ? names : names.filter((n) => equivalentTimeframe(n, shownTfs) !== undefined);
     rules.forEach((rule, ruleIndex) => {
       if (rule.symbol !== undefined && rule.symbol !== answer.symbol) return;
       const base = { rule, ruleIndex, symbol: answer.symbol };
@@ -59,7 +62,7 @@ export function readingsOf(
           readings.push({ ...base, key: keyOf(ruleIndex, answer.symbol), value: last, holds: holds(rule, last) });
         return;
       }
-      const tfs = rule.tf === undefined ? names : [equivalentTimeframe(rule.tf, names)].flatMap((t) => t ?? []);
+      const tfs = rule.tf === undefined ? shown : [equivalentTimeframe(rule.tf, names)].flatMap((t) => t ?? []);
       for (const tf of tfs) {
         const forecast = asRecord(predictions[tf]);
         const value = rule.kind === 'changes' ? directionOf(forecast) : numberOf(rule, forecast);

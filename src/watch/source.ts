@@ -41,6 +41,8 @@ export interface ForecastSource {
    * waiting for its lock must not hold the forecasts back.
    */
   shown?(answers: ReadonlyArray<{ symbol: string; fetched: Forecast }>, alerts?: readonly FiredAlert[]): Promise<void>;
+  /** The timeframes shown (--tf's, as the last refresh checked them); undefined: every one. Unscoped alerts watch these. */
+  timeframes?(): readonly string[] | undefined;
 }
 
 /** An alert that fired at a refresh, as told (alert-actions.ts): for --record to note beside its forecast. */
@@ -79,6 +81,8 @@ export interface AlertOptions {
   onAlert?: string;
   /** End the watch, exit 0, at the first alert. */
   exitOnAlert: boolean;
+  /** The timeframes shown (ForecastSource.timeframes): an alert of no timeframe watches only these. */
+  timeframes?: () => readonly string[] | undefined;
 }
 
 /** A watch loop (the board, the stream): refreshes `source` until it ends; gives the exit code. */

@@ -108,6 +108,15 @@ describe('readingsOf', () => {
     expect(of(6).map((r) => r.value)).toEqual(['long']);
   });
 
+  it('with --tf, a rule of no timeframe reads only those shown; one naming a timeframe reads it anyway', () => {
+    const [unscoped, scoped] = ['p_long >= 0.7', '6h.p_long >= 0.7'].map(parseAlert);
+    const got = readingsOf([unscoped!, scoped!], [{ symbol: 'BTC/USD', fetched: fetched(body) }], ['60min']);
+    expect(got.map((r) => [r.ruleIndex, r.tf])).toEqual([
+      [0, '1h'],
+      [1, '6h'],
+    ]);
+  });
+
   it('an answer off the documented shape, or a field that is no number, is no reading', () => {
     expect(
       readingsOf(rules, [{ symbol: 'BTC/USD', fetched: { ...fetched(body), wellFormed: false } as Forecast }]),
