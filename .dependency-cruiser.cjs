@@ -11,7 +11,7 @@
 // stands on core/ only. schema/ (the bodies' zod schemas and their types) stands on core/ only,
 // below both api/, which validates with it, and the layers that take parsed bodies: output/,
 // evidence/ and journal/ may import its *types*, and never import api/ at all.
-const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output';
+const LAYERS_ABOVE_API = 'commands|cli|cmdutil|evidence|completion|doctor|mock|watch|journal|output|mcp';
 
 // No folder imports a folder that imports it back, directly or through others, dynamic and
 // type-only imports included (dependency-cruiser's folder scope counts every import). There is
@@ -194,6 +194,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/watch/' },
       to: { path: '^src/watch/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
+      name: 'mcp-serves-through-the-layers',
+      comment:
+        "mcp/ (the server behind `fcast mcp`) fetches through api/, computes with evidence/, reads the journal with journal/'s readers, checks input with cmdutil/ and cleans text with output/'s sanitiser: never a command or cli/.",
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|schema|evidence|journal|cmdutil|mcp)/|^src/output/sanitize\\.ts$' },
+    },
+    {
+      name: 'mcp-loads-only-to-serve',
+      comment: 'No other command loads the MCP server (the start-up budget): outside mcp/, it is reached by a dynamic import or for its types only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mcp/' },
+      to: { path: '^src/mcp/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
     },
     {
       name: 'mock-serves-alone',

@@ -8,7 +8,7 @@ __fcast_spec() {
   __fcast_commands='' __fcast_options='' __fcast_value_options='' __fcast_option_values='' __fcast_args=''
   case "$1" in
     '')
-      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock help'
+      __fcast_commands='discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock mcp help'
       __fcast_options='-V --version --json --format --base-url --timeout --retries --max-wait --verbose --dry-run --strict --wide --no-color -h --help'
       __fcast_value_options='--format --base-url --timeout --retries --max-wait'
       __fcast_option_values='--format=list1'
@@ -171,6 +171,11 @@ __fcast_spec() {
       __fcast_value_options='--port --host --seed --clock --speed --fault'
       __fcast_option_values='--format=list12'
       ;;
+    'mcp')
+      __fcast_options='--toolsets --tools --read-only --http --max-output'
+      __fcast_value_options='--toolsets --tools --http --max-output'
+      __fcast_option_values='--format=list12'
+      ;;
     'help')
       __fcast_args='list14'
       ;;
@@ -198,7 +203,7 @@ __fcast_values() {
     list11) __fcast_words+=' csv tsv jsonl' ;;
     list12) __fcast_words+=' table' ;;
     list13) __fcast_words+=' bash zsh fish' ;;
-    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock settings exit-codes forecasts watch alerts' ;;
+    list14) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd completion doctor mock mcp settings exit-codes forecasts watch alerts' ;;
   esac
 }
 

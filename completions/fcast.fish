@@ -10,8 +10,8 @@ function __fcast_spec
     set -g __fcast_args
     switch "$argv[1]"
         case ''
-            set -g __fcast_commands 'discover'\t'the service\'s live routes, tiers and MCP endpoint' 'demo'\t'keyless forecasts for a demo symbol (60 min delayed)' 'register'\t'get a free API key for an e-mail address, and save it' 'auth'\t'store, show and remove API keys' 'config'\t'show and change settings' 'predict'\t'latest forecasts for symbols (needs a key)' 'symbols'\t'the symbols your key can use (needs a key)' 'track-record'\t'the public track record, per timeframe (no key)' 'accuracy'\t'the track record of a symbol or timeframe (no key)' 'verify'\t'one expired forecast and how it settled (no key)' 'journal'\t'the forecasts you were shown: settle them, score them, export them' 'cmd'\t'run a read-only gateway command (analyze, macro...)' 'completion'\t'the TAB-completion script for bash, zsh or fish' 'doctor'\t'check the setup and say how to fix each problem' 'mock'\t'serve an emulator of the whole API on loopback' 'help'\t'help on a command, or on a topic below'
-            set -g __fcast_command_names 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'help'
+            set -g __fcast_commands 'discover'\t'the service\'s live routes, tiers and MCP endpoint' 'demo'\t'keyless forecasts for a demo symbol (60 min delayed)' 'register'\t'get a free API key for an e-mail address, and save it' 'auth'\t'store, show and remove API keys' 'config'\t'show and change settings' 'predict'\t'latest forecasts for symbols (needs a key)' 'symbols'\t'the symbols your key can use (needs a key)' 'track-record'\t'the public track record, per timeframe (no key)' 'accuracy'\t'the track record of a symbol or timeframe (no key)' 'verify'\t'one expired forecast and how it settled (no key)' 'journal'\t'the forecasts you were shown: settle them, score them, export them' 'cmd'\t'run a read-only gateway command (analyze, macro...)' 'completion'\t'the TAB-completion script for bash, zsh or fish' 'doctor'\t'check the setup and say how to fix each problem' 'mock'\t'serve an emulator of the whole API on loopback' 'mcp'\t'an MCP server over stdio, for AI assistants' 'help'\t'help on a command, or on a topic below'
+            set -g __fcast_command_names 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'mcp' 'help'
             set -g __fcast_options '-V'\t'print the version' '--version'\t'print the version' '--json'\t'the body as JSON on stdout (= --format json)' '--format'\t'table, json, csv, tsv or markdown: see each command' '--base-url'\t'base URL of the service' '--timeout'\t'request deadline (default 30)' '--retries'\t'automatic retries (default 2)' '--max-wait'\t'longest wait accepted for a retry (default 60)' '--verbose'\t'log requests (keys redacted) and stack traces' '--dry-run'\t'print the request (key masked) and send nothing' '--strict'\t'exit 7 when a response breaks the documented shape' '--wide'\t'every table column, whatever the terminal width' '--no-color'\t'no colour, even with FORCE_COLOR' '-h'\t'show help' '--help'\t'show help'
             set -g __fcast_value_options '--format' '--base-url' '--timeout' '--retries' '--max-wait'
             set -g __fcast_option_values '--format=list1'
@@ -139,6 +139,10 @@ function __fcast_spec
             set -g __fcast_options '--port'\t'port to listen on (default: 0, a free one)' '--host'\t'address to listen on' '--print-env'\t'print only the export lines, then release stdout (for eval; see the examples)' '--fresh'\t'forget the keys registered in earlier runs (kept in the data directory) and start clean' '--seed'\t'seed of the emulated data (default: the emulator\'s own, fcast-mock)' '--clock'\t'start the emulated clock at this time: ISO 8601 (UTC unless a zone is given) or epoch seconds' '--speed'\t'run the emulated clock n times as fast as real time (default 1; 0 stops it)' '--fault'\t'inject a fault, repeatable: 429 | 503 | slow | html | reset | truncate | huge | shrink (the track record loses settlements), with options like 429,times=2,retry-after=3 or slow,delay=1500 or reset,path=demo.php'
             set -g __fcast_value_options '--port' '--host' '--seed' '--clock' '--speed' '--fault'
             set -g __fcast_option_values '--format=list12'
+        case 'mcp'
+            set -g __fcast_options '--toolsets'\t'only these toolsets, comma-separated: forecasts, evidence, gateway, journal, service' '--tools'\t'only these tools, comma-separated (see docs/mcp.md for the list)' '--read-only'\t'only tools that change nothing (every tool of this version is read-only)' '--http'\t'serve Streamable HTTP on 127.0.0.1 (a free port unless given) instead of stdio, until Ctrl-C' '--max-output'\t'the text budget of one result; longer results page by cursor (default 24000)'
+            set -g __fcast_value_options '--toolsets' '--tools' '--http' '--max-output'
+            set -g __fcast_option_values '--format=list12'
         case 'help'
             set -g __fcast_args 'list14'
     end
@@ -176,7 +180,7 @@ function __fcast_values
         case list13
             printf '%s\n' 'bash' 'zsh' 'fish'
         case list14
-            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'settings' 'exit-codes' 'forecasts' 'watch' 'alerts'
+            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'completion' 'doctor' 'mock' 'mcp' 'settings' 'exit-codes' 'forecasts' 'watch' 'alerts'
     end
 end
 

@@ -35,7 +35,8 @@
 // Then the redactor over a 16 MiB body (scripts/bench-redact.js; goal 1 s, linear in the size).
 // Then a watch's memory over 1,000 refreshes, piped (NDJSON, tables) and on a terminal (the
 // board), driven by a fake clock against an emulator whose clock runs (scripts/bench-watch.js).
-// Last, the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
+// Then the emulator's requests/s under a bounded load loop (scripts/bench-mock.js).
+// Last, `fcast mcp`: first answer, a warm call, idle RSS and its growth (scripts/bench-mcp.js).
 // Per case: the median time to the first byte on stdout, and what the run loaded (builtins,
 // JavaScript files and their bytes, code caches: bench-rss.cjs). The last lines name every ratio
 // over its goal, and every absolute goal missed (the journal reports' time and peak memory).
@@ -467,6 +468,16 @@ if (only === undefined) {
   console.log(
     `\nemulator: ${load.perSecond} requests/s, ${load.perCpuSecond} per CPU-second of the emulator (${load.requests} demo requests)`,
   );
+}
+
+// `fcast mcp` (scripts/bench-mcp.js, in a child of its own): first answer, warm call, RSS.
+if (only === undefined || only.test('mcp')) {
+  const script = fileURLToPath(new URL('./bench-mcp.js', import.meta.url));
+  const child = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (child.status !== 0) throw new Error(`bench-mcp exited ${child.status}: ${child.stderr}`);
+  process.stdout.write(`\n${child.stdout}`);
+  for (const line of child.stdout.split('\n'))
+    if (line.endsWith('OVER GOAL')) guard.push(line.replace(/\s+OVER GOAL$/, ''));
 }
 
 // The guard: the last lines say each ratio over its goal (medians of this run's pairs), and each

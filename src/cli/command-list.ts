@@ -96,4 +96,5 @@ export const COMMAND_LIST: readonly CommandListing[] = [
   },
   { name: 'doctor', args: [], summary: 'check the setup and say how to fix each problem', aliases: [], hidden: false },
   { name: 'mock', args: [], summary: 'serve an emulator of the whole API on loopback', aliases: [], hidden: false },
+  { name: 'mcp', args: [], summary: 'an MCP server over stdio, for AI assistants', aliases: [], hidden: false },
 ];

@@ -51,6 +51,7 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('../commands/completion.js')],
   [['doctor'], () => import('../commands/doctor.js')],
   [['mock'], () => import('../commands/mock.js')],
+  [['mcp'], () => import('../commands/mcp.js')],
 ];
 /**
  * Flags that several commands share and that may, like the global ones, come before the

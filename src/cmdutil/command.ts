@@ -42,6 +42,8 @@ export interface Run {
   holdInterrupts(): () => void;
   /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
   secrets: Redactor;
+  /** The wire a test swapped in (App.transport), for a command that opens connections of its own (mcp). */
+  readonly transport?: (ctx: Ctx) => Transport;
 }
 
 export interface App {
@@ -106,6 +108,7 @@ function createRun(
     out,
     format,
     secrets: app.redactor ?? new Redactor(),
+    transport: app.transport,
     settings: () => (settings ??= resolveSettings(ctx, flags)),
     connect: async () => {
       connection ??= (async () => {

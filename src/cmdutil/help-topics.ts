@@ -127,7 +127,7 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
       ].join('\n'),
   },
   alerts: {
-    summary: '--watch --alert: be told once when a forecast or a price crosses a line',
+    summary: '--watch --alert: told once when a forecast or price crosses a line',
     render: (width) =>
       [
         wrapHelp(
