@@ -17,8 +17,8 @@ __fcast_spec() {
       __fcast_option_values='--format=list2'
       ;;
     'demo')
-      __fcast_options='--tf --record --watch --interval --count'
-      __fcast_value_options='--tf --interval --count'
+      __fcast_options='--tf --record --watch --interval --count --alert --on-alert --exit-on-alert'
+      __fcast_value_options='--tf --interval --count --alert --on-alert'
       __fcast_option_values='--tf=list3 --format=list4'
       __fcast_args='list5'
       ;;
@@ -64,8 +64,8 @@ __fcast_spec() {
       __fcast_option_values='--format=list6'
       ;;
     'predict')
-      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count'
-      __fcast_value_options='--tf --interval --count'
+      __fcast_options='--candles --chart --tf --detail --record --watch --interval --count --alert --on-alert --exit-on-alert'
+      __fcast_value_options='--tf --interval --count --alert --on-alert'
       __fcast_option_values='--tf=list3 --format=list4'
       __fcast_args='symbols...'
       ;;
@@ -105,7 +105,7 @@ __fcast_spec() {
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list10'
       ;;
     'journal list')
-      __fcast_options='--symbol --tf --since --until --status --origin --flat-band'
+      __fcast_options='--symbol --tf --since --until --status --alerts --origin --flat-band'
       __fcast_value_options='--symbol --tf --since --until --status --origin --flat-band'
       __fcast_option_values='--symbol=symbols --tf=list3 --format=list4'
       ;;
@@ -217,7 +217,7 @@ __fcast_values() {
     list14) __fcast_words+=' api/agent/v1/ api/agent/v1/demo.php api/agent/v1/predictions.php api/agent/v1/symbols.php api/agent/v1/track-record.php api/agent/v1/accuracy.php api/agent/v1/verify.php api/v1/agent/command' ;;
     list15) __fcast_words+=' table' ;;
     list16) __fcast_words+=' bash zsh fish' ;;
-    list17) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd api completion doctor mock mcp settings exit-codes forecasts watch' ;;
+    list17) __fcast_words+=' discover demo register auth config predict symbols track-record accuracy verify journal cmd api completion doctor mock mcp settings exit-codes forecasts watch alerts' ;;
   esac
 }
 

@@ -18,8 +18,8 @@ function __fcast_spec
         case 'discover'
             set -g __fcast_option_values '--format=list2'
         case 'demo'
-            set -g __fcast_options '--tf'\t'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)' '--record'\t'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)' '--watch'\t'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)' '--interval'\t'seconds between refreshes with --watch, at least 5 (default 60)' '--count'\t'with --watch: stop after n refreshes, with the exit code of the last'
-            set -g __fcast_value_options '--tf' '--interval' '--count'
+            set -g __fcast_options '--tf'\t'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)' '--record'\t'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)' '--watch'\t'refresh until q or Ctrl-C: a live board on a terminal, a stream piped (--json: one line per response)' '--interval'\t'seconds between refreshes, at least 5 (default 60)' '--count'\t'stop after n refreshes, exiting with the last one\'s code' '--alert'\t'tell once when it turns true (\'fcast help alerts\')' '--on-alert'\t'with --alert: run cmd by the shell at each alert' '--exit-on-alert'\t'with --alert: end the watch, exit 0, at the first alert'
+            set -g __fcast_value_options '--tf' '--interval' '--count' '--alert' '--on-alert'
             set -g __fcast_option_values '--tf=list3' '--format=list4'
             set -g __fcast_args 'list5'
         case 'register'
@@ -55,8 +55,8 @@ function __fcast_spec
         case 'config path'
             set -g __fcast_option_values '--format=list6'
         case 'predict'
-            set -g __fcast_options '--candles'\t'ask for the 96 recent 15min and 1h candles too (candles=1)' '--chart'\t'draw the recent closes with the last price and the targets (implies --candles)' '--tf'\t'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)' '--detail'\t'with several symbols: each symbol\'s full table after the overview' '--record'\t'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)' '--watch'\t'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)' '--interval'\t'seconds between refreshes with --watch, at least 5 (default 60)' '--count'\t'with --watch: stop after n refreshes, with the exit code of the last'
-            set -g __fcast_value_options '--tf' '--interval' '--count'
+            set -g __fcast_options '--candles'\t'ask for the 96 recent 15min and 1h candles too (candles=1)' '--chart'\t'draw the recent closes with the last price and the targets (implies --candles)' '--tf'\t'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)' '--detail'\t'with several symbols: each symbol\'s full table after the overview' '--record'\t'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)' '--watch'\t'refresh until q or Ctrl-C: a live board on a terminal, a stream piped (--json: one line per response)' '--interval'\t'seconds between refreshes, at least 5 (default 60)' '--count'\t'stop after n refreshes, exiting with the last one\'s code' '--alert'\t'tell once when it turns true (\'fcast help alerts\')' '--on-alert'\t'with --alert: run cmd by the shell at each alert' '--exit-on-alert'\t'with --alert: end the watch, exit 0, at the first alert'
+            set -g __fcast_value_options '--tf' '--interval' '--count' '--alert' '--on-alert'
             set -g __fcast_option_values '--tf=list3' '--format=list4'
             set -g __fcast_args 'symbols...'
         case 'symbols'
@@ -88,7 +88,7 @@ function __fcast_spec
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--origin' '--flat-band' '--bootstrap' '--block' '--seed' '--alpha' '--require-better'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list10'
         case 'journal list'
-            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--status'\t'only open, settled or unsettleable ones (comma-separated)' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
+            set -g __fcast_options '--symbol'\t'only these symbols (repeatable)' '--tf'\t'only these timeframes, e.g. 15min,1h (repeatable)' '--since'\t'only forecasts made at or after this time (ISO 8601 or epoch seconds)' '--until'\t'only forecasts made before this time' '--status'\t'only open, settled or unsettleable ones (comma-separated)' '--alerts'\t'the alerts a watch noted instead (--watch --alert --record)' '--origin'\t'only the records of this service (default: the base URL\'s; unknown: recorded before fcast kept origins; all: every one)' '--flat-band'\t'neutral when |return| is below this many percent (default 0.01, the service\'s)'
             set -g __fcast_value_options '--symbol' '--tf' '--since' '--until' '--status' '--origin' '--flat-band'
             set -g __fcast_option_values '--symbol=symbols' '--tf=list3' '--format=list4'
         case 'journal export'
@@ -195,7 +195,7 @@ function __fcast_values
         case list16
             printf '%s\n' 'bash' 'zsh' 'fish'
         case list17
-            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'api' 'completion' 'doctor' 'mock' 'mcp' 'settings' 'exit-codes' 'forecasts' 'watch'
+            printf '%s\n' 'discover' 'demo' 'register' 'auth' 'config' 'predict' 'symbols' 'track-record' 'accuracy' 'verify' 'journal' 'cmd' 'api' 'completion' 'doctor' 'mock' 'mcp' 'settings' 'exit-codes' 'forecasts' 'watch' 'alerts'
     end
 end
 

@@ -65,6 +65,9 @@ export const SHARED_COMMAND_FLAGS: ReadonlyMap<string, boolean> = new Map([
   ['--watch', false],
   ['--interval', true],
   ['--count', true],
+  ['--alert', true],
+  ['--on-alert', true],
+  ['--exit-on-alert', false],
   ['--no-annotations', false],
 ]);
 

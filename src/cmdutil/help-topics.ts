@@ -126,6 +126,72 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
         ),
       ].join('\n'),
   },
+  alerts: {
+    summary: '--watch --alert: told once when a forecast or price crosses a line',
+    render: (width) =>
+      [
+        wrapHelp(
+          '--alert EXPR (repeatable, with --watch on predict or demo) names a condition: ' +
+            '[SYMBOL:][TF.][ENGINE.]FIELD OP VALUE, or [SYMBOL:][TF.]direction changes.',
+          0,
+          width,
+        ),
+        '',
+        helpRows(
+          [
+            [
+              'FIELD',
+              'price (the last price), p_long, p_short, p_flat (probabilities, 0 to 1), move (the forecast move, %)',
+            ],
+            ['OP', '> >= < <='],
+            ['TF', 'a timeframe (1h, 15min, 6h); left out: each one shown (--tf) on its own'],
+            ['ENGINE', 'ia3 (the default) or ia2; ia1 gives scores only'],
+            ['SYMBOL', 'only this symbol, like BTC/USD:; left out: each symbol watched on its own'],
+          ],
+          width,
+        ),
+        '',
+        'Examples:',
+        helpRows(
+          [
+            ["'price > 100000'", 'the last price goes above 100000'],
+            ["'1h.p_long >= 0.7'", "ia3's 1h probability of long reaches 0.7"],
+            ["'6h.ia2.p_short > 0.6'", "the same of ia2's 6h short"],
+            ["'ETH/USD:1h.move <= -1.5'", "ETH/USD's 1h forecast moves 1.5% down or more"],
+            ["'1h.direction changes'", "ia3's 1h call flips"],
+          ],
+          width,
+        ),
+        '',
+        wrapHelp(
+          'An alert fires once when its condition becomes true, and again only after a refresh shows ' +
+            'it false. True at the first refresh fires too, marked "already true". A stale refresh ' +
+            '(one that failed for any symbol: an outage) fires nothing. Alerts read the refreshes the watch makes: ' +
+            'they send no request of their own.',
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          'On a terminal: the bell, the alert at the top of the board and listed under it with its ' +
+            'time. Piped: a line on stderr (fcast: alert: BTC/USD 1h p_long 0.71 >= 0.7); with --json, ' +
+            'an {"alert": {...}} line in the stream, beside the bodies.',
+          0,
+          width,
+        ),
+        '',
+        wrapHelp(
+          '--on-alert CMD runs CMD by the shell at each alert, with FCAST_ALERT_SYMBOL, _TF, _FIELD, ' +
+            '_VALUE, _THRESHOLD, _TEXT, _RULE and _TIME set (nothing of the alert is put in the command ' +
+            'line; the key variables are left out). One at a time per alert, at most 4 at once and 10 ' +
+            'a minute, each ended after 30s; its output goes to stderr, never on the board; a failure ' +
+            'is a warning. --exit-on-alert ends the watch with exit 0 at the first alert; --count ' +
+            'still bounds it.',
+          0,
+          width,
+        ),
+      ].join('\n'),
+  },
 };
 
 /** What each column of the forecast table means (`fcast help forecasts`). */

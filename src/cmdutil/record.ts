@@ -6,6 +6,7 @@ import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../schema/bodies.js';
 import { dataDir } from '../config/directories.js';
 import type { Run } from './command.js';
+import type { FiredAlert } from '../watch/source.js';
 
 export const RECORD_FLAG = [
   '--record',
@@ -24,6 +25,7 @@ export async function recordIfAsked(
   flag: boolean | undefined,
   shown: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
   tfs: readonly string[] | undefined,
+  alerts: readonly FiredAlert[] = [],
 ): Promise<void> {
   try {
     if (flag !== true && !run.settings().record.value) return;
@@ -37,9 +39,11 @@ export async function recordIfAsked(
     // The service the responses came from: every record names it (a response came, so one is set).
     const origin = originOf(run.settings().baseUrl?.value ?? '');
     if (origin === undefined) throw new Error("no base URL to name the records' origin");
-    const done = await recordShown(dataDir(run.ctx), origin, bodies, run.nowSeconds(), tfs);
+    // The alerts that fired on these responses, noted beside the forecasts they fired on.
+    const notes = alerts.map((a) => ({ ...a, t: Math.floor(a.at / 1000) }));
+    const done = await recordShown(dataDir(run.ctx), origin, bodies, run.nowSeconds(), tfs, notes);
     run.out.debug(
-      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}; waited ${done.waitedMs} ms for the lock`,
+      `journal: recorded ${done.forecasts} forecast(s) and ${done.prices} price(s); settled ${done.settled}; noted ${done.alerts} alert(s); waited ${done.waitedMs} ms for the lock`,
     );
   } catch (err) {
     if (warned.has(run)) return;

@@ -7,6 +7,8 @@ import type { Run } from './command.js';
 import { parseWholeNumber, shown } from './input.js';
 import type { ForecastSource } from '../watch/index.js';
 import { parseDecimal } from '../core/values.js';
+import type { AlertRule } from '../core/alert-rules.js';
+import { parseAlertFlag } from './alert-flags.js';
 
 export const DEFAULT_INTERVAL_S = 60;
 /** The service's data moves by the minute at best: a faster watch would only load it. */
@@ -17,6 +19,9 @@ export interface WatchFlags {
   watch?: boolean;
   interval?: number;
   count?: number;
+  alert?: AlertRule[];
+  onAlert?: string;
+  exitOnAlert?: boolean;
 }
 
 export function addWatchFlags(command: Command, name: string): Command {
@@ -24,25 +29,28 @@ export function addWatchFlags(command: Command, name: string): Command {
   return command
     .option(
       '--watch',
-      'refresh until q or Ctrl-C: a live board on a terminal; piped, a stream (with --json, one line of JSON per symbol per refresh)',
+      'refresh until q or Ctrl-C: a live board on a terminal, a stream piped (--json: one line per response)',
     )
     .addOption(
       new Option(
         '--interval <seconds>',
-        `seconds between refreshes with --watch, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
+        `seconds between refreshes, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
       ).argParser((raw) => parseInterval(raw, hint)),
     )
     .addOption(
-      new Option('--count <n>', 'with --watch: stop after n refreshes, with the exit code of the last').argParser(
-        (raw) => {
-          try {
-            return parseWholeNumber(raw, '--count', 1);
-          } catch (err) {
-            throw new UsageError((err as Error).message, { hint });
-          }
-        },
-      ),
-    );
+      new Option('--count <n>', "stop after n refreshes, exiting with the last one's code").argParser((raw) => {
+        try {
+          return parseWholeNumber(raw, '--count', 1);
+        } catch (err) {
+          throw new UsageError((err as Error).message, { hint });
+        }
+      }),
+    )
+    .addOption(
+      new Option('--alert <expr>', "tell once when it turns true ('fcast help alerts')").argParser(parseAlertFlag),
+    )
+    .option('--on-alert <cmd>', 'with --alert: run cmd by the shell at each alert')
+    .option('--exit-on-alert', 'with --alert: end the watch, exit 0, at the first alert');
 }
 
 function parseInterval(raw: string, hint: string): number {
@@ -58,6 +66,7 @@ function parseInterval(raw: string, hint: string): number {
 export interface WatchPlan {
   intervalS: number;
   count?: number;
+  alerts?: { rules: AlertRule[]; onAlert?: string; exitOnAlert: boolean };
 }
 
 /**
@@ -71,8 +80,21 @@ export function watchPlan(run: Run, flags: WatchFlags, name: string): WatchPlan 
     const alone = flags.interval !== undefined ? '--interval' : flags.count !== undefined ? '--count' : undefined;
     if (alone)
       throw new UsageError(`${alone} works with --watch`, { hint: `add --watch, or see 'fcast ${name} --help'` });
+    if (flags.alert || flags.onAlert !== undefined || flags.exitOnAlert) {
+      const which = flags.alert ? '--alert' : flags.onAlert !== undefined ? '--on-alert' : '--exit-on-alert';
+      throw new UsageError(`${which} works with --watch`, {
+        hint: `add --watch, or see 'fcast help alerts'`,
+      });
+    }
     return undefined;
   }
+  if (!flags.alert && (flags.onAlert !== undefined || flags.exitOnAlert)) {
+    throw new UsageError(`${flags.onAlert !== undefined ? '--on-alert' : '--exit-on-alert'} works with --alert`, {
+      hint: `add --alert EXPR, or see 'fcast help alerts'`,
+    });
+  }
+  if (flags.onAlert !== undefined && flags.onAlert.trim() === '')
+    throw new UsageError('--on-alert needs a command', { hint: `see 'fcast help alerts'` });
   // A refresh is a table on a screen or a line of JSON in a stream; a CSV header once per
   // refresh would break every reader, so those formats stay one-shot.
   if (run.format !== 'table' && run.format !== 'json')
@@ -81,11 +103,27 @@ export function watchPlan(run: Run, flags: WatchFlags, name: string): WatchPlan 
     });
   if (run.flags.dryRun) return undefined;
   run.flags.retries = 0;
-  return { intervalS: flags.interval ?? DEFAULT_INTERVAL_S, count: flags.count };
+  return {
+    intervalS: flags.interval ?? DEFAULT_INTERVAL_S,
+    count: flags.count,
+    ...(flags.alert && {
+      alerts: { rules: flags.alert, onAlert: flags.onAlert, exitOnAlert: flags.exitOnAlert === true },
+    }),
+  };
 }
 
 /** Runs the watch (loaded only now: a command that does not watch never parses it). */
 export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource): Promise<number> {
+  // An alert scoped to a symbol not watched could never fire: said now, before any request.
+  for (const rule of plan.alerts?.rules ?? []) {
+    if (rule.symbol !== undefined && !source.symbols.includes(rule.symbol))
+      throw new UsageError(
+        `--alert '${rule.text}' names ${rule.symbol}, which is not watched (${source.symbols.join(', ')})`,
+        {
+          hint: `see 'fcast help alerts'`,
+        },
+      );
+  }
   const { watchForecasts } = await import('../watch/index.js');
   // A board re-fits at every refresh and resize: no note about columns after it.
   run.out.leftOutUntold = true;
@@ -94,5 +132,6 @@ export async function runWatch(run: Run, plan: WatchPlan, source: ForecastSource
     count: plan.count,
     json: run.flags.json === true,
     strict: run.flags.strict === true,
+    ...(plan.alerts && { alerts: { ...plan.alerts, timeframes: source.timeframes } }),
   });
 }

@@ -8,6 +8,7 @@ import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
+import type { FiredAlert } from '../watch/source.js';
 import type { ForecastEnvelope } from '../schema/bodies.js';
 import type { Fetched } from '../api/endpoints.js';
 
@@ -62,8 +63,10 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked
   // (--record, or the record setting), of the timeframes shown.
-  const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
-    recordIfAsked(run, opts.record, answered, opts.tf);
+  const shown = (
+    answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
+    alerts?: readonly FiredAlert[],
+  ) => recordIfAsked(run, opts.record, answered, opts.tf, alerts);
   if (watch) {
     const render = await tableRenderer(opts);
     return runWatch(run, watch, {
@@ -82,6 +85,7 @@ async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Prom
         problems: [],
       }),
       shown,
+      timeframes: () => opts.tf,
     });
   }
   const res = accept(await withSpinner(run.out, { json: run.flags.json, label: `fetching ${canonical}` }, fetchOnce()));

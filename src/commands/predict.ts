@@ -10,6 +10,7 @@ import type { Fetched } from '../api/endpoints.js';
 import type { CandleReading, ForecastEnvelope } from '../schema/bodies.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
+import type { FiredAlert } from '../watch/source.js';
 
 interface PredictFlags extends WatchFlags {
   candles?: boolean;
@@ -98,8 +99,10 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
   };
   // What follows a run's (or a refresh's) output once it is written: the journal, when asked
   // (--record, or the record setting), of the timeframes shown.
-  const shown = (answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>) =>
-    recordIfAsked(run, opts.record, answered, opts.tf);
+  const shown = (
+    answered: ReadonlyArray<{ symbol: string; fetched: Fetched<ForecastEnvelope> }>,
+    alerts?: readonly FiredAlert[],
+  ) => recordIfAsked(run, opts.record, answered, opts.tf, alerts);
   if (watch) {
     const render = await tableRenderer(opts, symbols.length > 1, candleReadings);
     return runWatch(run, watch, {
@@ -107,6 +110,7 @@ async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<n
       fetch: fetchAll,
       render: (out, answers, now, marks) => render(out, answers, now, marks),
       shown,
+      timeframes: () => opts.tf,
     });
   }
   const results = await withSpinner(

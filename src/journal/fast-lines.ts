@@ -719,6 +719,8 @@ export function scanForReport(
         visitor.tier?.(r.tier, r.delay_min);
       } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
       else if (r.kind === 'settlement') visitor.settlement(scoredLine(r, engines), -1);
+      // An alert's line (kind "alert", which the fast path never takes) is no forecast's: a
+      // report skips it, and counts it as nothing wrong.
     },
     () => problems.torn++,
   );

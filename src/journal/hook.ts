@@ -6,7 +6,9 @@
 import type { ForecastEnvelope } from '../schema/bodies.js';
 import { readCandles } from '../api/candles.js';
 import {
+  type AlertRecord,
   DEFAULT_FLAT_BAND_PCT,
+  JOURNAL_VERSION,
   forecastKey,
   forecastRecords,
   priceKey,
@@ -21,6 +23,23 @@ export interface ShownResponse {
   body: ForecastEnvelope;
 }
 
+/** An alert of a watch that fired on one of the responses shown (watch/source.ts FiredAlert's data). */
+export interface ShownAlert {
+  /** The symbol watched: the response's, as ShownResponse.symbol. */
+  symbol: string;
+  /** The server's name of the timeframe; '' for the price. */
+  tf: string;
+  /** When it fired, epoch seconds. */
+  t: number;
+  rule: string;
+  field: string;
+  op: string;
+  value: string;
+  threshold: string;
+  already: boolean;
+  text: string;
+}
+
 export interface Recorded {
   forecasts: number;
   prices: number;
@@ -28,6 +47,8 @@ export interface Recorded {
   settled: number;
   /** How long the journal's lock kept this recorder waiting, in milliseconds. */
   waitedMs: number;
+  /** Alerts noted. */
+  alerts: number;
 }
 
 /**
@@ -42,7 +63,9 @@ export async function recordShown(
   shown: readonly ShownResponse[],
   nowS: number,
   tfs?: readonly string[],
+  alerts: readonly ShownAlert[] = [],
 ): Promise<Recorded> {
+  const notes = alerts.flatMap((a) => alertRecordOf(a, shown, origin, nowS));
   const evidence = await Promise.all(
     shown.map(async (s) => {
       const price = priceRecord(s, origin, nowS);
@@ -97,6 +120,41 @@ export async function recordShown(
       }
     }
     if (fresh.length > 0) tx.append(fresh);
-    return { forecasts, prices, settled, waitedMs: tx.waitedMs };
+    // After the forecasts they fired on: beside them, in their month files.
+    if (notes.length > 0) tx.appendAlerts(notes);
+    return { forecasts, prices, settled, waitedMs: tx.waitedMs, alerts: notes.length };
   });
+}
+
+/**
+ * An alert as the journal notes it: named by the forecast it fired on (the response's symbol as
+ * its forecasts are recorded, the timeframe and that forecast's ts); a price alert by its
+ * symbol alone. None when the response it fired on is not among those shown.
+ */
+function alertRecordOf(a: ShownAlert, shown: readonly ShownResponse[], origin: string, nowS: number): AlertRecord[] {
+  const response = shown.find((s) => s.symbol === a.symbol);
+  if (!response) return [];
+  const forecast = a.tf === '' ? undefined : response.body.predictions[a.tf];
+  if (a.tf !== '' && forecast === undefined) return [];
+  const number = Number(a.value);
+  return [
+    {
+      v: JOURNAL_VERSION,
+      kind: 'alert',
+      origin,
+      symbol: response.body.symbol || response.symbol,
+      tf: forecast ? forecast.tf : null,
+      // A price alert: the price observation's time, which its record has (and its month file).
+      ts: forecast ? forecast.ts : (response.body.price?.t ?? null),
+      t: a.t,
+      rule: a.rule,
+      field: a.field,
+      op: a.op,
+      value: a.field === 'direction' || !Number.isFinite(number) ? a.value : number,
+      threshold: a.threshold === '' ? null : Number(a.threshold),
+      already: a.already,
+      text: a.text,
+      recorded_at: nowS,
+    },
+  ];
 }

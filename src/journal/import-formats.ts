@@ -164,6 +164,8 @@ export async function readRows(
         if (value !== null && typeof value === 'object' && 'kind' in value) {
           const r = checkRecord(value);
           if (typeof r === 'string') return rows.skip(n, `not a journal record (${r})`);
+          // An alert of a watch is noted where it fired, never moved to another journal.
+          if (r.kind === 'alert') return rows.skip(n, 'an alert, not a forecast: not imported');
           // Written as this fcast writes it: this version, the fields in their order, the
           // outcome recomputed from the prices (a line's own outcome is not trusted).
           const rebuilt = rebuildRecord(r, defaultOrigin);

@@ -12,6 +12,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import { ConfigError } from '../core/errors.js';
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import {
+  type AlertRecord,
   ENGINES_VERSION,
   JOURNAL_VERSION,
   JOURNAL_VERSIONS,
@@ -169,7 +170,7 @@ const isProbabilities = (v: unknown): boolean =>
  * A parsed line as a record, or why not: 'damaged' (not a record of any version), 'newer'
  * (a version this fcast does not know). Unknown extra fields are kept.
  */
-export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer' {
+export function checkRecord(value: unknown): JournalRecord | AlertRecord | 'damaged' | 'newer' {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'damaged';
   let r = value as Record<string, unknown>;
   if (isInt(r.v) && r.v > JOURNAL_VERSION) return 'newer';
@@ -230,13 +231,26 @@ export function checkRecord(value: unknown): JournalRecord | 'damaged' | 'newer'
         ? (r as unknown as SettlementRecord)
         : 'damaged';
     }
+    case 'alert':
+      return (r.tf === null ? epochOrNull(r.ts) : isText(r.tf) && isEpoch(r.ts)) &&
+        isEpoch(r.t) &&
+        isText(r.rule) &&
+        isText(r.field) &&
+        isText(r.op) &&
+        (isNum(r.value) || isText(r.value)) &&
+        numOrNull(r.threshold) &&
+        typeof r.already === 'boolean' &&
+        isText(r.text) &&
+        isEpoch(r.recorded_at)
+        ? (r as unknown as AlertRecord)
+        : 'damaged';
     default:
       return 'damaged';
   }
 }
 
 /** The bytes of a line as a record, or why not. */
-export function parseLine(buf: Buffer, start: number, end: number): JournalRecord | 'damaged' | 'newer' {
+export function parseLine(buf: Buffer, start: number, end: number): JournalRecord | AlertRecord | 'damaged' | 'newer' {
   let value: unknown;
   try {
     value = JSON.parse(buf.toString('utf8', start, end));
@@ -248,7 +262,8 @@ export function parseLine(buf: Buffer, start: number, end: number): JournalRecor
 
 /**
  * Every record of `path` from `from`, parsed in full; returns the offset past the last complete
- * line. `opened` hears the stat of the file read (forEachLine).
+ * line. `opened` hears the stat of the file read (forEachLine). An alert's line is no record of
+ * a forecast: `onAlert` hears it, when given; nothing else does.
  */
 export function readRecords(
   path: string,
@@ -256,6 +271,7 @@ export function readRecords(
   onRecord: (r: JournalRecord) => void,
   problems: ReadProblems,
   opened?: (stat: Stats) => void,
+  onAlert?: (r: AlertRecord) => void,
 ): number {
   return forEachLine(
     path,
@@ -265,6 +281,7 @@ export function readRecords(
       const r = parseLine(buf, start, end);
       if (r === 'damaged') problems.damaged++;
       else if (r === 'newer') problems.newer++;
+      else if (r.kind === 'alert') onAlert?.(r);
       else onRecord(r);
     },
     () => problems.torn++,

@@ -49,7 +49,8 @@ function plan(path: string, before: number): Plan {
         },
       );
     const r = parseLine(buf, start, stop);
-    const t = typeof r === 'string' ? undefined : r.kind === 'price' ? r.t : r.ts;
+    // An alert goes with the forecast (or price) it fired on: by its ts.
+    const t = typeof r === 'string' ? undefined : r.kind === 'price' ? r.t : r.kind === 'alert' ? (r.ts ?? r.t) : r.ts;
     if (t !== undefined && t < before) removed++;
     else kept.push(Buffer.from(buf.subarray(start, stop + 1)));
   });

@@ -7,6 +7,10 @@
 //               came from) or unsettleable (why); it repeats the forecast's call, probabilities and
 //               anchor, and (version 3) ia2's probabilities, so that a report or a comparison of
 //               the engines scores it without joining the two lines
+//   alert       (version 3) an alert of a watch that fired (--watch --alert with --record), written
+//               after the forecast it fired on (tf and ts; a price alert: tf null, ts the price's t) in that
+//               forecast's month file; no reader of forecasts sees it (lines.ts hands it over
+//               apart), `journal list --alerts` lists them
 // Versions 1 and 2 knew ia3 alone: their records read as ia3-only (no ia1, ia2 or ia3 fields).
 // An engine's field is kept as the server sent it, null when it sent no number (or text) there;
 // an engine none of whose fields was sent is null. Nothing is ever filled in.
@@ -173,6 +177,28 @@ export interface UnsettleableRecord extends SettlementBase {
 }
 
 export type SettlementRecord = SettledRecord | UnsettleableRecord;
+
+/** An alert that fired on a watch with --record: not a forecast's record; read apart (lines.ts). */
+export interface AlertRecord {
+  v: number;
+  kind: 'alert';
+  origin: string | null;
+  symbol: string;
+  /** The forecast it fired on: its timeframe and ts; for the price, no timeframe and the observation's t. */
+  tf: string | null;
+  ts: number | null;
+  /** When it fired (the watch's clock), epoch seconds. */
+  t: number;
+  rule: string;
+  field: string;
+  op: string;
+  /** The number compared; a direction for a change. */
+  value: number | string;
+  threshold: number | null;
+  already: boolean;
+  text: string;
+  recorded_at: number;
+}
 export type JournalRecord = ForecastRecord | PriceRecord | SettlementRecord;
 
 // Keys are the parts joined with tabs, and a part is any text (a symbol or timeframe edited by
@@ -497,6 +523,26 @@ export const settlingBand = (v: unknown): number =>
  * checked and rebuilt by them, on import), so the order is always this one.
  */
 export const recordLine = (r: JournalRecord): string => `${JSON.stringify(r)}\n`;
+
+/** An alert's line (its fields in the order of AlertRecord). */
+export const alertLine = (r: AlertRecord): string =>
+  `${JSON.stringify({
+    v: r.v,
+    kind: 'alert',
+    origin: r.origin,
+    symbol: r.symbol,
+    tf: r.tf,
+    ts: r.ts,
+    t: r.t,
+    rule: r.rule,
+    field: r.field,
+    op: r.op,
+    value: r.value,
+    threshold: r.threshold,
+    already: r.already,
+    text: r.text,
+    recorded_at: r.recorded_at,
+  })}\n`;
 
 /** The month file a record belongs in: its forecast's ts (a settlement's too), or a price's t; UTC. */
 export function monthOf(r: JournalRecord): string {

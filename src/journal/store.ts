@@ -34,6 +34,8 @@ import { WrittenKeys, writtenRecord } from './written.js';
 import { monthEnd } from './months.js';
 import { noProblems, readRecords } from './lines.js';
 import {
+  alertLine,
+  type AlertRecord,
   forecastKey,
   priceKey,
   priceSeriesKey,
@@ -68,6 +70,8 @@ export interface JournalTx {
    * outside it).
    */
   append(records: JournalRecord[], lines?: ReadonlyMap<JournalRecord, string>): void;
+  /** Appends alerts' lines (record.ts, AlertRecord), each in its forecast's month file; the index takes in none. */
+  appendAlerts(records: readonly AlertRecord[]): void;
 }
 
 /**
@@ -381,6 +385,15 @@ function transaction(dir: string, index: JournalIndex, waitedMs: number): Journa
           if (keys && r.kind === 'price') keys.add(priceKey(r));
         }
       }
+    },
+    appendAlerts(records) {
+      const byFile = new Map<string, string>();
+      for (const r of records) {
+        const file = `${monthOfEpoch(r.ts ?? r.t)}.jsonl`;
+        byFile.set(file, (byFile.get(file) ?? '') + alertLine(r));
+      }
+      // The index had taken in all of the file: these lines hold nothing it keeps.
+      for (const [file, text] of byFile) index.files.set(file, appendLines(join(dir, file), text));
     },
   };
 }

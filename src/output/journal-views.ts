@@ -12,6 +12,45 @@ import { renderTable, type Cell, type Column } from './table.js';
 
 const text = (v: unknown): string => (v === null || v === undefined ? DASH : String(v));
 
+/** `journal list --alerts` as a table: when each fired, on what, and what it said. */
+export function renderAlertRows(
+  out: Output,
+  rows: ReadonlyArray<{
+    fired_at: unknown;
+    symbol: unknown;
+    tf: unknown;
+    ts: unknown;
+    text: unknown;
+    origin: unknown;
+    rule: unknown;
+  }>,
+): string {
+  if (rows.length === 0) return out.c.dim('(no alerts noted: --watch --alert with --record notes them)');
+  const columns: Column[] = [
+    { header: 'Fired (UTC)', whole: true },
+    { header: 'Symbol', identity: true },
+    { header: 'TF', identity: true },
+    { header: 'Forecast (UTC)', priority: 3, whole: true },
+    { header: 'Rule', priority: 2 },
+    { header: 'Alert', maxWidth: 60 },
+    { header: 'Origin', priority: 4 },
+  ];
+  const cells = rows.map((r): Cell[] => [
+    text(
+      String(r.fired_at)
+        .replace('T', ' ')
+        .replace(/:\d\dZ$/, ''),
+    ),
+    text(r.symbol),
+    r.tf === null ? '–' : text(r.tf),
+    typeof r.ts === 'number' ? formatUtc(r.ts).replace(' UTC', '') : '–',
+    text(r.rule),
+    text(r.text),
+    r.origin === null ? 'unknown' : text(r.origin),
+  ]);
+  return renderTable(out, columns, cells);
+}
+
 export function renderJournalRows(out: Output, rows: readonly JournalRow[]): string {
   if (rows.length === 0) return out.c.dim('(no forecasts match)');
   const columns: Column[] = [

@@ -19,6 +19,7 @@ export const ansi = {
   beginFrame: `${CSI}?2026h`,
   endFrame: `${CSI}?2026l`,
   resetColours: `${CSI}0m`,
+  bell: '\x07',
   clearScreen: `${CSI}2J`,
   /** Clears from the cursor to the end of the line. */
   clearLineEnd: `${CSI}K`,

@@ -11,11 +11,14 @@ import { formatDuration } from '../output/format.js';
 import { leftOutText, type Output } from '../output/io.js';
 import { clean } from '../output/sanitize.js';
 import { displayWidth, truncate, withoutColour } from '../output/table.js';
+import { type Told, WatchAlerts } from './alert-actions.js';
 import { bodyAt, shownTimes } from './changes.js';
 import { Refresher, type RefreshReport } from './refresher.js';
 import { type Key, Screen, type Terminal } from './screen.js';
 import type { Answer, ForecastSource, WatchOptions } from './source.js';
 
+/** The alerts listed under a board, at most. */
+const MAX_ALERT_LINES = 5;
 /** The attribution footer's lines (disclaimer, source, tier): never cut from a board too tall for its window. */
 const FOOTER_LINES = 3;
 /** A footer whose disclaimer wrapped on a narrow window: kept whole up to this many lines. */
@@ -56,13 +59,31 @@ export async function boardForecasts(
   const stderr = divertStderr(out, (text) => {
     notice = text;
   });
-  const view = new BoardView(ctx, out, source, refresher, options);
+  // Alerts: a command's output never reaches the board; its failure is a notice on the status line.
+  const alerts =
+    options.alerts &&
+    new WatchAlerts(ctx, options.alerts, {
+      warn: (message) => {
+        notice = `warning: ${message}`;
+        // Drawn now, not at the next tick: a command's failure arrives between them.
+        wake();
+      },
+    });
+  const view = new BoardView(ctx, out, source, refresher, options, alerts);
+  // Once the board is gone (whatever ended it), the alerts it showed stay said on the shell's
+  // screen, as a watch without a terminal tells them.
+  let alertsTold = false;
+  const tellAlerts = () => {
+    if (alertsTold) return;
+    alertsTold = true;
+    for (const t of alerts?.history ?? []) out.note(`fcast: alert: ${clock(t.at)} ${t.text}`);
+  };
   let done: RefreshReport | undefined;
   let failed: { error: unknown } | undefined;
   let inflight = false;
   let full = false;
   // A refresh's answers go on to the command (--record) once the board has drawn them.
-  let toShow: Answer[] | undefined;
+  let toShow: { answers: Answer[]; told: Told[] } | undefined;
   try {
     if (ctx.signal.aborted) throw new InterruptedError();
     screen.open();
@@ -81,6 +102,9 @@ export async function boardForecasts(
         inflight = false;
         notice = undefined;
         view.refreshed(report);
+        const told = alerts?.refreshed(report) ?? [];
+        // The bell once for the refresh, however many fired.
+        if (told.length > 0) screen.bell();
         if (report.permanent) {
           // The board goes, the shell's screen comes back, then the errors: the others here, the
           // one that ends the watch by main, with its hint and code.
@@ -89,21 +113,24 @@ export async function boardForecasts(
           for (const f of report.failures) if (f !== report.permanent) out.error(f.error);
           throw report.permanent.error;
         }
-        if (refresher.last) {
+        const alerted = told.length > 0 && options.alerts?.exitOnAlert === true;
+        if (refresher.last || alerted) {
           // The last board stays on the shell's screen, as the command alone would print it.
           screen.close();
           stderr.restore();
           const final = view.text(ctx.clock.now(), false);
           if (final !== '') out.data(final);
+          tellAlerts();
           // A last refresh that failed is told as the command alone would tell it, with how old
           // the table is: exit 6 after a table that looks fresh would say nothing of why.
           for (const f of report.failures) out.error(f.error);
           const stale = view.staleAge(report, ctx.clock.now());
           if (stale !== undefined) out.note(`fcast: the table above is the last good data, from ${stale} ago`);
-          await source.shown?.(report.answers);
-          return report.code;
+          await source.shown?.(report.answers, told);
+          await alerts?.drain();
+          return alerted ? 0 : report.code;
         }
-        toShow = report.answers;
+        toShow = { answers: report.answers, told };
       }
       const now = ctx.clock.now();
       if (!inflight && now >= refresher.nextAt) {
@@ -124,9 +151,9 @@ export async function boardForecasts(
       full = false;
       if (toShow) {
         // After the draw: a journal waiting for its lock holds back no one's view of the board.
-        const answers = toShow;
+        const { answers, told } = toShow;
         toShow = undefined;
-        await source.shown?.(answers);
+        await source.shown?.(answers, told);
       }
       // Until the next second's tick (countdowns move each second), or the refresh, or a wake.
       const next = view.nextTick(now);
@@ -146,8 +173,10 @@ export async function boardForecasts(
     }
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+    alerts?.stop();
     screen.close();
     stderr.restore();
+    tellAlerts();
   }
 }
 
@@ -188,6 +217,7 @@ class BoardView {
     private readonly source: ForecastSource,
     private readonly refresher: Refresher,
     private readonly options: WatchOptions,
+    private readonly alerts?: WatchAlerts,
   ) {}
 
   refreshing(): void {
@@ -264,7 +294,25 @@ class BoardView {
       const age = oldest === undefined ? 'no data yet' : `data from ${formatDuration((now - oldest) / 1000)} ago`;
       top.push(`${c.inverse(c.yellow(' STALE '))} ${c.yellow(`${age}: the last refresh failed`)}`);
     }
+    const latest = this.alerts?.latest ?? [];
+    if (latest.length > 0) {
+      // The last refresh's alerts, highlighted at the top until the next refresh.
+      const more = latest.length > 1 ? ` (and ${latest.length - 1} more)` : '';
+      top.push(
+        `${c.inverse(c.red(' ALERT '))} ${c.bold(truncate(`${latest[0]!.text}${more}`, Math.max(1, columns - 8)))}`,
+      );
+    }
     const bottom: string[] = [];
+    // Under the board: the alerts fired, newest first, with their times; the last refresh's bold.
+    const history = this.alerts?.history ?? [];
+    if (history.length > 0) {
+      const shown = history.slice(-MAX_ALERT_LINES).reverse();
+      bottom.push(c.bold(`Alerts${history.length > shown.length ? ` (the last ${shown.length})` : ''}:`));
+      for (const t of shown) {
+        const text = truncate(`${clock(t.at)} ${t.text}`, columns);
+        bottom.push(latest.includes(t) ? c.yellow(c.bold(text)) : text);
+      }
+    }
     // The board's own marks (a watch marks with a column of its own), explained while any shows.
     if ([...refresher.marks.values()].some((m) => m.tfs.size > 0 || m.price !== undefined)) {
       const legend = `${MARK.new} new forecast  ${MARK.flipped} direction flipped  ${MARK.up}${MARK.down} price moved: since the previous refresh`;

@@ -105,6 +105,12 @@ export class Screen {
     if (frame !== '') this.tty.write(ansi.beginFrame + frame + ansi.endFrame);
   }
 
+  /** The terminal's bell (an alert): nothing while suspended or closed. */
+  bell(): void {
+    if (this.closed || this.suspended || !this.opened) return;
+    this.tty.write(ansi.bell);
+  }
+
   /**
    * Ctrl-Z or SIGTSTP: the terminal as the shell expects it (main screen, cursor, cooked keys),
    * then the process stops as the terminal would stop it: SIGTSTP with its default action, not

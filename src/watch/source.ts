@@ -6,6 +6,7 @@ import type { ForecastEnvelope } from '../schema/bodies.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { Ctx } from '../core/context.js';
+import type { AlertRule } from '../core/alert-rules.js';
 
 export type Forecast = Fetched<ForecastEnvelope>;
 
@@ -39,7 +40,26 @@ export interface ForecastSource {
    * command does with what it showed (--record). The output never waits for it: a journal
    * waiting for its lock must not hold the forecasts back.
    */
-  shown?(answers: ReadonlyArray<{ symbol: string; fetched: Forecast }>): Promise<void>;
+  shown?(answers: ReadonlyArray<{ symbol: string; fetched: Forecast }>, alerts?: readonly FiredAlert[]): Promise<void>;
+  /** The timeframes shown (--tf's, as the last refresh checked them); undefined: every one. Unscoped alerts watch these. */
+  timeframes?(): readonly string[] | undefined;
+}
+
+/** An alert that fired at a refresh, as told (alert-actions.ts): for --record to note beside its forecast. */
+export interface FiredAlert {
+  /** When it fired (the watch's clock, milliseconds). */
+  at: number;
+  symbol: string;
+  /** The server's name of the timeframe, cleaned; '' for the price. */
+  tf: string;
+  field: string;
+  op: string;
+  value: string;
+  threshold: string;
+  rule: string;
+  already: boolean;
+  previous?: string;
+  text: string;
 }
 
 export interface WatchOptions {
@@ -51,6 +71,18 @@ export interface WatchOptions {
   json: boolean;
   /** --strict: a bad response (7) ends the watch. */
   strict: boolean;
+  /** --alert (with --on-alert, --exit-on-alert): what to tell once per crossing (alerts.ts). */
+  alerts?: AlertOptions;
+}
+
+export interface AlertOptions {
+  rules: AlertRule[];
+  /** Run by the shell at each alert, the alert's data in FCAST_ALERT_* variables only. */
+  onAlert?: string;
+  /** End the watch, exit 0, at the first alert. */
+  exitOnAlert: boolean;
+  /** The timeframes shown (ForecastSource.timeframes): an alert of no timeframe watches only these. */
+  timeframes?: () => readonly string[] | undefined;
 }
 
 /** A watch loop (the board, the stream): refreshes `source` until it ends; gives the exit code. */

@@ -9,6 +9,7 @@ import { formatDuration } from '../output/format.js';
 import type { Output } from '../output/io.js';
 import { compactJson } from '../output/json.js';
 import { clean } from '../output/sanitize.js';
+import { alertJson, MAX_TOLD_PER_REFRESH, type Told, WatchAlerts } from './alert-actions.js';
 import { pipeReaderCheck } from './reader-gone.js';
 import { type Failure, Refresher, type RefreshReport } from './refresher.js';
 import type { ForecastSource, WatchLoop, WatchOptions } from './source.js';
@@ -23,20 +24,51 @@ export const streamForecasts: WatchLoop = async (ctx, out, source, options) => {
   const refresher = new Refresher(source, ctx.clock, options);
   // Its readers are looked for before the first line goes out: `head -1` leaves right after it.
   const readerLeft = readerCheck(ctx);
+  const alerts =
+    options.alerts &&
+    new WatchAlerts(ctx, options.alerts, {
+      warn: (message, alert) => line(ctx, out, `warning: ${message}${alert ? ` (alert: ${alert})` : ''}`),
+      // A command's output is the user's own: on stderr, never in the stream of bodies.
+      output: (text) => out.io.stderr.write(text),
+    });
   try {
     for (;;) {
       const report = await refresher.refresh();
       write(ctx, out, source, options, refresher, report);
-      await source.shown?.(report.answers);
+      const told = alerts?.refreshed(report) ?? [];
+      tellAlerts(ctx, out, options, told);
+      await source.shown?.(report.answers, told);
       if (report.permanent) throw withoutBody(report.permanent.error);
-      if (refresher.last) return report.code;
+      if (told.length > 0 && options.alerts?.exitOnAlert) {
+        await alerts?.drain();
+        return 0;
+      }
+      if (refresher.last) {
+        await alerts?.drain();
+        return report.code;
+      }
       await sleepUntil(ctx, refresher.nextAt, readerLeft);
     }
   } catch (err) {
+    alerts?.stop();
     if (err instanceof ReaderGone || isClosedPipe(err)) return 0;
     throw err;
   }
 };
+
+/**
+ * A refresh's alerts, after its output: with --json an `{"alert": {...}}` line each in the
+ * stream; otherwise a stamped line each on stderr. At most MAX_TOLD_PER_REFRESH one by one.
+ */
+function tellAlerts(ctx: Ctx, out: Output, options: WatchOptions, told: Told[]): void {
+  const shown = told.slice(0, MAX_TOLD_PER_REFRESH);
+  const more = told.length - shown.length;
+  for (const t of shown) {
+    if (options.json) out.io.stdout.write(`${alertJson(t)}\n`);
+    else line(ctx, out, `alert: ${t.text}`);
+  }
+  if (more > 0) line(ctx, out, `alert: and ${more} more at this refresh`);
+}
 
 function write(
   ctx: Ctx,

@@ -229,6 +229,32 @@ describe.skipIf(!hasTmux)('on a real terminal (tmux)', () => {
     expect(pane('ctrlc')).toMatch(/^SHELL-SCREEN-BEFORE\n+fcast: interrupted\nEXIT=130\n/);
   }, 30_000);
 
+  it('--alert: the board shows the alert at its top and lists it under the table with its time; q, and it stays said', async () => {
+    const mock = await startMock(0);
+    mocks.push(mock.child);
+    watchInPane('alert', { FCAST_BASE_URL: mock.url }, [
+      'demo',
+      '--watch',
+      '--alert',
+      "'price > 1'",
+      '--alert',
+      "'price < 1'",
+    ]);
+    const board = await until(
+      'the alert',
+      10_000,
+      () => pane('alert'),
+      (s) => /Alerts:/.test(s) && /q quit/.test(s),
+    );
+    expect(board).toMatch(/^ ALERT {2}BTC\/USD price [\d.]+ > 1 \(already true\)/m);
+    expect(board).toMatch(/^Alerts:\n\d\d:\d\d:\d\d BTC\/USD price [\d.]+ > 1 \(already true\)\s*$/m);
+    expect(board).not.toMatch(/price [\d.]+ < 1/);
+    tmux('send-keys', '-t', 'alert', 'q');
+    expect(await exitCode('alert')).toBe(0);
+    await expectRestored('alert');
+    expect(pane('alert')).toMatch(/^fcast: alert: \d\d:\d\d:\d\d BTC\/USD price [\d.]+ > 1 \(already true\)$/m);
+  }, 30_000);
+
   it('SIGHUP (the terminal closed) and SIGTERM: the terminal restored on the way out', async () => {
     const mock = await startMock(0);
     mocks.push(mock.child);

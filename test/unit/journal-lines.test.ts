@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
 import { CHUNK, checkRecord, MAX_LINE, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
+  alertLine,
+  type AlertRecord,
   ia2Probabilities,
   JOURNAL_VERSION,
   recordLine,
@@ -567,5 +569,57 @@ describe('the fast path of the report', () => {
     expect(fast).toEqual(throughJsonParse(path));
     expect(fast.forecasts).toEqual(['null|BTC/USD|1h|1795348800']);
     expect(checkRecord([])).toBe('damaged');
+  });
+
+  it("takes an alert's line (a watch's --alert with --record) as nothing wrong, and as no forecast, by both paths", () => {
+    const alert: AlertRecord = {
+      v: JOURNAL_VERSION,
+      kind: 'alert',
+      origin: 'http://127.0.0.1:8787',
+      symbol: 'BTC/USD',
+      tf: '1h',
+      ts: 1795348800,
+      t: 1795349000,
+      rule: '1h.p_long >= 0.7',
+      field: 'p_long',
+      op: '>=',
+      value: 0.71,
+      threshold: 0.7,
+      already: false,
+      text: 'BTC/USD 1h p_long 0.71 >= 0.7',
+      recorded_at: 1795349000,
+    };
+    const price = { ...alert, tf: null, ts: null, rule: 'price > 1', field: 'price', value: 95000, threshold: 1 };
+    const change = {
+      ...alert,
+      rule: '1h.direction changes',
+      field: 'direction',
+      op: 'changes',
+      value: 'short',
+      threshold: null,
+    };
+    const path = join(tempDir(), '2026-11.jsonl');
+    writeFileSync(path, [alert, price, change].map(alertLine).join('') + recordLine(forecastAt(1, {})));
+    const problems = noProblems();
+    const seen: string[] = [];
+    scanForReport(path, { forecast: (_o, _s, tf) => seen.push(tf), settlement: () => {} }, problems);
+    expect(problems).toEqual(noProblems());
+    expect(seen).toHaveLength(1);
+    const alerts: AlertRecord[] = [];
+    const records: JournalRecord[] = [];
+    readRecords(
+      path,
+      0,
+      (r) => records.push(r),
+      problems,
+      undefined,
+      (a) => alerts.push(a),
+    );
+    expect(problems).toEqual(noProblems());
+    expect(records.map((r) => r.kind)).toEqual(['forecast']);
+    expect(alerts).toEqual([alert, price, change]);
+    // Checked like every record: a field of the wrong kind is a damaged line.
+    expect(checkRecord({ ...alert, already: 'yes' })).toBe('damaged');
+    expect(checkRecord({ ...alert, tf: '1h', ts: null })).toBe('damaged');
   });
 });

@@ -1,12 +1,14 @@
 // `fcast journal list`: the recorded forecasts with their settlement, one row each.
 import type { Run } from '../../cmdutil/command.js';
-import { defineCommand, type FlagValues, valueFlag } from '../../cmdutil/define.js';
+import { defineCommand, type FlagValues, flag, valueFlag } from '../../cmdutil/define.js';
 import { parseChoice } from '../../cmdutil/input.js';
 import { FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import type { JournalRow, RowStatus } from '../../journal/rows.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
+import { UsageError } from '../../core/errors.js';
+import type { AlertRow } from '../../journal/alerts-list.js';
 
 const FLAGS = {
   ...FILTER_FLAGS,
@@ -18,6 +20,7 @@ const FLAGS = {
       ...raw.split(',').map((s) => parseChoice(s, ['open', 'settled', 'unsettleable'] as const, '--status')),
     ],
   ),
+  alerts: flag('--alerts', 'the alerts a watch noted instead (--watch --alert --record)'),
   ...ORIGIN_FLAG,
   ...FLAT_BAND_FLAG,
 };
@@ -38,6 +41,7 @@ export default defineCommand({
 });
 
 export async function list(run: Run, opts: ListFlags): Promise<void> {
+  if (opts.alerts) return listAlerts(run, opts);
   // What it runs loads when it runs: the definition above is read whenever the journal's tree is
   // built (its help, completion).
   const [{ forEachRow, LIST_COLUMNS }, { openJournalDir }, { renderDelimited }, { renderJournalRows }] =
@@ -69,4 +73,37 @@ export async function list(run: Run, opts: ListFlags): Promise<void> {
     );
   }
   run.out.data(renderJournalRows(run.out, rows));
+}
+
+/** `--alerts`: the alerts a watch noted (--watch --alert --record), one row each, in the order noted. */
+async function listAlerts(run: Run, opts: ListFlags): Promise<void> {
+  if (opts.status !== undefined)
+    throw new UsageError('--status is of forecasts; --alerts lists the alerts noted', {
+      hint: "drop one of them, or see 'fcast journal list --help'",
+    });
+  const [{ ALERT_COLUMNS, alertRow, forEachAlert }, { openJournalDir }, { renderDelimited }, { renderAlertRows }] =
+    await Promise.all([
+      import('../../journal/alerts-list.js'),
+      import('../../journal/journal-files.js'),
+      import('../../output/formats/delimited.js'),
+      import('../../output/journal-views.js'),
+    ]);
+  const filter = filterOf(run, opts);
+  const dir = openJournalDir(dataDir(run.ctx), { create: false });
+  const rows: AlertRow[] = [];
+  const read = forEachAlert(dir, filter, (r) => rows.push(alertRow(r)));
+  warnProblems(run, read);
+  checkOneOrigin(filter, read.origins);
+  if (run.format === 'json') return run.out.json(rows);
+  if (run.format === 'csv' || run.format === 'tsv') {
+    const header = [...ALERT_COLUMNS];
+    return run.out.data(
+      renderDelimited(
+        run.format,
+        header,
+        rows.map((r) => header.map((c) => r[c])),
+      ),
+    );
+  }
+  run.out.data(renderAlertRows(run.out, rows));
 }
