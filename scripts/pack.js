@@ -19,7 +19,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The fields of package.json an installed package uses; everything else (scripts, devDependencies, allowScripts) stays in the clone. */
-const KEPT = ['name', 'version', 'description', 'type', 'bin', 'man', 'files', 'engines', 'license', 'repository', 'homepage'];
+const KEPT = [
+  'name',
+  'version',
+  'description',
+  'type',
+  'bin',
+  'man',
+  'files',
+  'engines',
+  'license',
+  'repository',
+  'homepage',
+];
 
 /** package.json as packed: `KEPT` only, with the man pages. */
 export function packedManifest(pkg, manPages) {
@@ -59,10 +71,9 @@ export async function manPages(version) {
     const name = pageOf(path);
     const summary = (command.summary() || command.description() || '').split(/(?<=\.)\s/)[0].replace(/\.$/, '');
     const below = all.filter((c) => c.path.length === path.length + 1 && path.every((p, i) => c.path[i] === p));
-    const seeAlso = [
-      ...(path.length > 0 ? [pageOf(path.slice(0, -1))] : []),
-      ...below.map((c) => pageOf(c.path)),
-    ].map((page) => `.BR ${page} (1)`);
+    const seeAlso = [...(path.length > 0 ? [pageOf(path.slice(0, -1))] : []), ...below.map((c) => pageOf(c.path))].map(
+      (page) => `.BR ${page} (1)`,
+    );
     pages[`${name}.1`] = [
       `.TH ${name.toUpperCase()} 1 "" "fcast ${version}" "fcast manual"`,
       '.SH NAME',
@@ -100,10 +111,14 @@ export async function pack(destination) {
     for (const [page, text] of Object.entries(pages)) writeFileSync(join(stage, 'man/man1', page), text);
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(packedManifest(pkg, Object.keys(pages)), null, 2)}\n`);
     mkdirSync(destination, { recursive: true });
-    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', resolve(destination)], {
-      cwd: stage,
-      encoding: 'utf8',
-    }).trim();
+    const out = execFileSync(
+      'npm',
+      ['pack', '--ignore-scripts', '--silent', '--pack-destination', resolve(destination)],
+      {
+        cwd: stage,
+        encoding: 'utf8',
+      },
+    ).trim();
     return out.split('\n').pop();
   } finally {
     rmSync(stage, { recursive: true, force: true });
