@@ -62,6 +62,7 @@ function commandsOf(command, path = []) {
 /** One man page per command of the tree, from its help text: { 'fcast.1': text, 'fcast-predict.1': text, … }. */
 export async function manPages(version) {
   const { buildProgram } = await import(pathToFileURL(join(ROOT, 'dist/cli/program.js')).href);
+  const { docsPointer } = await import(pathToFileURL(join(ROOT, 'dist/core/docs-pointer.js')).href);
   const sink = { write: () => true };
   const program = await buildProgram({ ctx: { version, io: { stdout: sink, stderr: sink } }, setExitCode: () => {} });
   const all = [{ path: [], command: program }, ...commandsOf(program)];
@@ -83,9 +84,9 @@ export async function manPages(version) {
       roff(command.helpInformation().trimEnd()),
       '.fi',
       '.SH FILES',
-      'The longer documents (reference.md, journal.md, formats.md, exit-codes.md, watch.md) are in the',
-      'docs directory of the installed package:',
-      '.B $(npm root -g)/fcast/docs',
+      roff(
+        `The longer documents: ${docsPointer('reference.md, journal.md, formats.md, exit-codes.md and watch.md').replace(", or 'man fcast')", ')')}.`,
+      ),
       ...(seeAlso.length > 0 ? ['.SH SEE ALSO', seeAlso.join(',\n')] : []),
       '',
     ].join('\n');
