@@ -10,3 +10,6 @@ export const INSTALLED_DOCS = '~/.local/lib/node_modules/fcast/docs';
 export function docsPointer(file: string): string {
   return `${file} in fcast's installed docs (${INSTALLED_DOCS}, or 'man fcast')`;
 }
+
+/** The releases, where the standalone executables are (scripts/release.js makes them). */
+export const RELEASES_URL = 'https://github.com/OWNER/fcast/releases/latest';
