@@ -45,7 +45,7 @@ export function packedManifest(pkg, manPages) {
 }
 
 /** roff's text: a backslash as \e, a line starting with . or ' escaped, so that help text is shown as written. */
-const roff = (text) =>
+export const roff = (text) =>
   text
     .replace(/\\/g, '\\e')
     .split('\n')
@@ -85,7 +85,7 @@ export async function manPages(version) {
       '.fi',
       '.SH FILES',
       roff(
-        `The longer documents: ${docsPointer('reference.md, journal.md, formats.md, exit-codes.md and watch.md').replace(", or 'man fcast')", ')')}.`,
+        `The longer documents: ${docsPointer('reference.md, journal.md, formats.md, exit-codes.md and watch.md', false)}.`,
       ),
       ...(seeAlso.length > 0 ? ['.SH SEE ALSO', seeAlso.join(',\n')] : []),
       '',

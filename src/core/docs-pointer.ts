@@ -6,9 +6,9 @@
 /** The installed docs for the README's install (`npm install -g … --prefix ~/.local`). */
 export const INSTALLED_DOCS = '~/.local/lib/node_modules/fcast/docs';
 
-/** A pointer to one of docs/*.md: the file in the installed package, named by where it is. */
-export function docsPointer(file: string): string {
-  return `${file} in fcast's installed docs (${INSTALLED_DOCS}, or 'man fcast')`;
+/** A pointer to docs/*.md: the file in the installed package, named by where it is (and, in help text, the man page that says so). */
+export function docsPointer(file: string, man = true): string {
+  return `${file} in fcast's installed docs (${INSTALLED_DOCS}${man ? ", or 'man fcast'" : ''})`;
 }
 
 /** The releases, where the standalone executables are (scripts/release.js makes them). */

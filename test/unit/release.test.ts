@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript script, without types
 import * as release from '../../scripts/release.js';
+// @ts-expect-error: a plain JavaScript script, without types
+import * as packScript from '../../scripts/pack.js';
 import { tempDir } from '../helpers/cli.js';
 import { REPO } from '../helpers/docs.js';
 
@@ -114,5 +116,28 @@ describe('the release notes', () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
     const text = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8');
     expect(changelogSection(text, version) ?? changelogSection(text, 'Unreleased')).toMatch(/\S/);
+  });
+});
+
+describe('the package as released (scripts/pack.js)', () => {
+  const { packedManifest, roff } = packScript as {
+    packedManifest: (pkg: Record<string, unknown>, pages: string[]) => Record<string, unknown>;
+    roff: (text: string) => string;
+  };
+
+  it("keeps what an installed package uses: no scripts, devDependencies nor allowScripts; npm's man field lists the pages", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const packed = packedManifest(pkg, ['fcast.1', 'fcast-predict.1']);
+    expect(Object.keys(packed)).not.toContain('scripts');
+    expect(Object.keys(packed)).not.toContain('devDependencies');
+    expect(Object.keys(packed)).not.toContain('allowScripts');
+    expect(packed.man).toEqual(['./man/man1/fcast.1', './man/man1/fcast-predict.1']);
+    expect(packed.files).toContain('man');
+    expect(packed.bin).toEqual(pkg.bin);
+    expect(packed.engines).toEqual(pkg.engines);
+  });
+
+  it('writes help text into roff as it is: backslashes and leading dots escaped', () => {
+    expect(roff("a\\b\n.TH x\n'c\nplain")).toBe("a\\eb\n\\&.TH x\n\\&'c\nplain");
   });
 });
