@@ -1,6 +1,6 @@
 // The npm package as a user gets it: `npm pack`'s tarball, installed with `npm install -g
 // ./fcast-VERSION.tgz --offline` into an empty prefix with the registry unreachable, by a
-// normal user (`nobody` when the tests run as root), then run from that prefix: --version,
+// normal user (a throwaway uid when the tests run as root), then run from that prefix: --version,
 // completion, and a demo against the installed fcast's own emulator. The package has no
 // runtime dependencies (the bundles carry commander, picocolors, undici, zod), so nothing is
 // fetched. Needs the build (`node scripts/build.js`), as every e2e test does.
@@ -40,8 +40,13 @@ const PACKED = [
   'src/completion/template.zsh',
 ].sort();
 
-/** As root, the install and the runs are nobody's (65534): npm as root is not what a user meets. */
-const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+/**
+ * As root, the install and the runs are a throwaway user's (a uid and gid no account has, no
+ * supplementary groups: Node's spawn drops them, as setpriv --clear-groups does): npm as root is
+ * not what a user meets, and a fresh uid owns nothing on the machine.
+ */
+const THROWAWAY = 60_000 + (process.pid % 5_000);
+const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: THROWAWAY, gid: THROWAWAY } : {};
 
 function run(cmd: string, args: string[], env: Record<string, string>, cwd: string) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', ...asUser });
