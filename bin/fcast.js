@@ -50,6 +50,8 @@ if (require.main === module) {
       fcast: require('../package.json').version,
       node: process.versions.node,
       platform: `${process.platform}-${process.arch}`,
+      // The standalone executable: its Node is built in (scripts/build-sea.js).
+      ...(process.getBuiltinModule?.('node:sea')?.isSea() && { node_built_in: true }),
     };
     writeOut(`${JSON.stringify(about, null, 2)}\n`);
   } else if (argv.length === 1 && argv[0] === '__complete-symbols' && fastTab()) {

@@ -8,6 +8,7 @@ import { openBoundary, redactedIO } from '../core/sinks.js';
 import { inGitHubActions, neutralisedIO } from '../output/workflow-commands.js';
 import { runProgram } from './program.js';
 import { reportError } from '../cmdutil/error-report.js';
+import { isStandalone } from '../core/package-files.js';
 import { isVersionJson, versionJson } from './version.js';
 import { knownSecrets } from '../config/known-secrets.js';
 
@@ -29,7 +30,7 @@ export async function main(argv: string[], given: Ctx, options: MainOptions = {}
   let exitCode: number | undefined;
   const app: App = { ctx, transport: options.transport, redactor, setExitCode: (code) => (exitCode ??= code) };
   if (isVersionJson(argv)) {
-    ctx.io.stdout.write(versionJson(ctx.version, ctx.nodeVersion, ctx.platform, process.arch));
+    ctx.io.stdout.write(versionJson(ctx.version, ctx.nodeVersion, ctx.platform, process.arch, isStandalone()));
     return ExitCode.Ok;
   }
   try {

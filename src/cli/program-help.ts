@@ -4,6 +4,7 @@
 // pointing at the help of the command it is about.
 import { type Argument, Command, CommanderError, type HelpContext as CommanderHelpContext } from 'commander';
 import { action, type ActionHandler, type App, commandPath, formatsHelp, withHelpHint } from '../cmdutil/command.js';
+import { docsPointer } from '../core/docs-pointer.js';
 import type { OutputFormat } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import { examples, HELP_WIDTH, type HelpContext, helpRows, helpWidth, wrapHelp } from '../cmdutil/help.js';
@@ -193,8 +194,8 @@ export function rootHelpFooter(context: HelpContext): string {
     '',
     wrapHelp(
       "Start here: 'fcast mock' serves the whole API offline; 'fcast demo' needs no key. " +
-        "Each command's flags and examples: 'fcast COMMAND --help'; the reference: docs/reference.md " +
-        'in the fcast repository.',
+        "Each command's flags and examples: 'fcast COMMAND --help' or 'man fcast-COMMAND'; the reference: " +
+        `${docsPointer('reference.md')}.`,
       0,
       width,
     ),

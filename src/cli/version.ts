@@ -6,6 +6,13 @@
 export const isVersionJson = (argv: readonly string[]): boolean =>
   argv.length === 2 && argv.includes('--json') && (argv.includes('--version') || argv.includes('-V'));
 
-export function versionJson(fcast: string, node: string, platform: string, arch: string): string {
-  return `${JSON.stringify({ fcast, node: node.replace(/^v/, ''), platform: `${platform}-${arch}` }, null, 2)}\n`;
+/** With `builtIn` (the standalone executable), it says that its Node is the one inside it: node_built_in. */
+export function versionJson(fcast: string, node: string, platform: string, arch: string, builtIn = false): string {
+  const about = {
+    fcast,
+    node: node.replace(/^v/, ''),
+    platform: `${platform}-${arch}`,
+    ...(builtIn && { node_built_in: true }),
+  };
+  return `${JSON.stringify(about, null, 2)}\n`;
 }

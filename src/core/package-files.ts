@@ -14,6 +14,9 @@ function standalone(): Sea | undefined {
   return sea?.isSea() ? sea : undefined;
 }
 
+/** Whether this process is the standalone executable, whose Node is built in. */
+export const isStandalone = (): boolean => standalone() !== undefined;
+
 /** bin/fcast.js, for re-running fcast in a child process. */
 export const fcastBin = (): string => fileURLToPath(new URL('../../bin/fcast.js', import.meta.url));
 

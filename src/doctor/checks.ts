@@ -12,6 +12,8 @@ import type { FcastError } from '../core/errors.js';
 import { configLocationProblem } from '../config/config-store.js';
 import { dataDirProblem } from '../config/data-dir.js';
 import { maskKey } from '../config/keys.js';
+import { RELEASES_URL } from '../core/docs-pointer.js';
+import { isStandalone } from '../core/package-files.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { clean } from '../output/sanitize.js';
 import { dataDir } from '../config/directories.js';
@@ -38,7 +40,7 @@ export async function runDoctor({ ctx, flags, out, transport }: DoctorInput): Pr
   const found = inspectSettings(ctx, flags);
   const config = inspectConfig(found);
   const checks = [
-    checkNode(ctx.nodeVersion, ctx.clock.now()),
+    checkNode(ctx.nodeVersion, ctx.clock.now(), isStandalone()),
     checkConfigDirectory(config, ctx.platform),
     checkConfigFile(config),
     checkConfigFileMode(config, ctx.platform),
@@ -71,6 +73,7 @@ export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
   23: '2025-06-01',
   24: '2028-04-30',
   25: '2026-06-01',
+  26: '2029-04-30',
 };
 
 /** The end-of-life day of the version's major line when `now` is past it, else undefined. */
@@ -81,8 +84,21 @@ export function nodeEndOfLife(version: string, now: number): string | undefined 
   return eol !== undefined && now >= Date.parse(`${eol}T00:00:00Z`) + 86_400_000 ? eol : undefined;
 }
 
-export function checkNode(version: string, now: number): Check {
+/**
+ * `builtIn`: the standalone executable, whose Node is inside it: the user cannot install another
+ * under it, so the advice is the newest release's executable.
+ */
+export function checkNode(version: string, now: number, builtIn = false): Check {
   const shown = version.replace(/^v/, '');
+  if (builtIn) {
+    const eol = nodeEndOfLife(shown, now);
+    if (eol === undefined) return pass('node', `${shown}, built into this executable`);
+    return warn(
+      'node',
+      `${shown}, built into this executable: Node.js ${shown.split('.')[0]} reached its end of life on ${eol} and gets no more security fixes`,
+      `download the newest release's executable, fcast-VERSION-${process.platform}-${process.arch}: ${RELEASES_URL}`,
+    );
+  }
   if (compareVersions(shown, MIN_NODE_VERSION) >= 0) {
     const eol = nodeEndOfLife(shown, now);
     if (eol === undefined) return pass('node', `${shown} (fcast needs ${MIN_NODE_VERSION} or newer)`);

@@ -23,8 +23,8 @@ let packed: string | undefined;
 function tarball(): string {
   if (packed) return packed;
   const dir = tempDir('fcast-workflow-pack-');
-  const r = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stderr}`);
+  const r = spawnSync(process.execPath, ['scripts/pack.js', dir], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run pack failed:\n${r.stderr}`);
   packed = join(dir, r.stdout.trim());
   return packed;
 }

@@ -73,12 +73,15 @@ const SHELL_ARGS: Record<PasteBlock['shell'], string[]> = {
 
 let packed: string | undefined;
 
-/** A directory holding the package's tarball, as a user who downloaded it has (packed once, from the build). */
+/** A directory holding the package's tarball and SHA256SUMS, as a user who downloaded them has (packed once, from the build). */
 function packedDir(): string {
   if (packed) return packed;
   const dir = tempDir('fcast-docs-pack-');
-  const r = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stderr}`);
+  // As a release has it (scripts/release.js packs through scripts/pack.js), with its SHA256SUMS.
+  const r = spawnSync(process.execPath, ['scripts/pack.js', dir], { cwd: REPO, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run pack failed:\n${r.stderr}`);
+  const sums = spawnSync('sha256sum', [r.stdout.trim()], { cwd: dir, encoding: 'utf8' });
+  writeFileSync(join(dir, 'SHA256SUMS'), sums.stdout);
   packed = dir;
   return dir;
 }
@@ -144,7 +147,7 @@ describe('the documentation', () => {
         if (hasExit(line)) problems.push(`${where}: an exit: ${line}`);
         if (!block.run && line.trim() !== '') {
           for (const command of line.split('&&').map((c) => c.trim()))
-            if (!/^(git clone \S+( \S+)?|cd \S+|npm (install|ci|test|run demo( -- .+)?))$/.test(command))
+            if (!/^(git clone \S+( \S+)?|cd \S+|npm (install|ci|test|run pack|run demo( -- .+)?))$/.test(command))
               problems.push(`${where}: run=no, yet not a step of a fresh clone: ${command}`);
         }
       }

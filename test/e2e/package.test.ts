@@ -1,6 +1,6 @@
 // The npm package as a user gets it: `npm pack`'s tarball, installed with `npm install -g
 // ./fcast-VERSION.tgz --offline` into an empty prefix with the registry unreachable, by a
-// normal user (`nobody` when the tests run as root), then run from that prefix: --version,
+// normal user (a throwaway uid when the tests run as root), then run from that prefix: --version,
 // completion, and a demo against the installed fcast's own emulator. The package has no
 // runtime dependencies (the bundles carry commander, picocolors, undici, zod), so nothing is
 // fetched. Needs the build (`node scripts/build.js`), as every e2e test does.
@@ -24,6 +24,9 @@ const PACKED = [
   'completions/_fcast',
   'completions/fcast.bash',
   'completions/fcast.fish',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
   // What bin runs: the split bundle, its entry and chunks (their names hashed by the build).
   ...readdirSync(join(ROOT, 'dist/split'))
     .filter((name) => name.endsWith('.cjs'))
@@ -37,13 +40,23 @@ const PACKED = [
   'src/completion/template.zsh',
 ].sort();
 
-/** As root, the install and the runs are nobody's (65534): npm as root is not what a user meets. */
-const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+/**
+ * As root, the install and the runs are a throwaway user's (a uid and gid no account has, no
+ * supplementary groups: Node's spawn drops them, as setpriv --clear-groups does): npm as root is
+ * not what a user meets, and a fresh uid owns nothing on the machine.
+ */
+const THROWAWAY = 60_000 + (process.pid % 5_000);
+const asUser: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: THROWAWAY, gid: THROWAWAY } : {};
 
 function run(cmd: string, args: string[], env: Record<string, string>, cwd: string) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', ...asUser });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** man-db's man (CI installs it: .ci/run, .github/workflows/ci.yml); skipped where missing, failed under CI=true. */
+const MAN = spawnSync('man', ['-w', 'man'], { stdio: 'ignore' }).status === 0;
+if (!MAN && process.env.CI === 'true') throw new Error('man (man-db) is missing, and CI=true: .ci/run installs it');
+if (!MAN) console.warn('skipped the man page test of test/e2e/package.test.ts: no man (man-db)');
 
 /** npm pack, an offline npm install -g and runs of what it installed: generous, for a loaded CI machine (the default is 20 s). */
 const PACKAGE_TIMEOUT = 120_000;
@@ -67,6 +80,8 @@ describe('the npm package', () => {
     let home: string;
     let env: Record<string, string>;
     let fcast: string;
+    let installedRoot: string;
+    let binDir: string;
 
     beforeAll(() => {
       home = tempDir('fcast-install-');
@@ -74,10 +89,8 @@ describe('the npm package', () => {
       // The run's temporary root (test/helpers/temp-root.ts) is root's alone: nobody must pass through it.
       const root = tmpdir();
       if (asUser.uid !== undefined && (statSync(root).mode & 0o001) === 0) chmodSync(root, statSync(root).mode | 0o011);
-      const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', home], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
+      // As the release packs it (scripts/release.js, through scripts/pack.js).
+      const packed = spawnSync(process.execPath, ['scripts/pack.js', home], { cwd: ROOT, encoding: 'utf8' });
       expectExit({ code: packed.status, stdout: packed.stdout, stderr: packed.stderr }, 0);
       expect(packed.stdout).toBe(`fcast-${version}.tgz\n`);
       env = {
@@ -102,8 +115,53 @@ describe('the npm package', () => {
       );
       expectExit(installed, 0);
       expect(installed.stdout).toMatch(/^\nadded 1 package in [\d.]+m?s\n$/);
+      // No warning: the packed package.json has no install script for npm to ask about.
+      expect(installed.stderr).toBe('');
       fcast = join(prefix, 'bin', 'fcast');
+      installedRoot = join(prefix, 'lib', 'node_modules', 'fcast');
+      binDir = join(prefix, 'bin');
     }, 120_000);
+
+    it(
+      'has a package.json with no scripts and no devDependencies',
+      () => {
+        const pkg = JSON.parse(readFileSync(join(installedRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+        expect(pkg.scripts).toBeUndefined();
+        expect(pkg.devDependencies).toBeUndefined();
+        expect(pkg.allowScripts).toBeUndefined();
+        expect(pkg.version).toBe(version);
+      },
+      PACKAGE_TIMEOUT,
+    );
+
+    it.skipIf(!MAN)(
+      'shows its man pages with man, found from the bin directory on PATH',
+      () => {
+        const manEnv = { ...env, PATH: `${binDir}:${env.PATH}`, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' };
+        const r = run('man', ['fcast-predict'], manEnv, home);
+        expectExit(r, 0);
+        expect(r.stdout).toMatch(/^FCAST-PREDICT\(1\) +fcast manual +FCAST-PREDICT\(1\)$/m);
+        expect(r.stdout).toMatch(/^ +fcast-predict - latest forecasts for symbols/m);
+        expect(r.stdout).toContain('Usage: fcast predict [options] [symbol...]');
+        const nested = run('man', ['fcast-journal-report'], manEnv, home);
+        expectExit(nested, 0);
+        expect(nested.stdout).toContain('Usage: fcast journal report [options]');
+      },
+      PACKAGE_TIMEOUT,
+    );
+
+    it(
+      'points its help at what is installed: the docs it names are there, the repository is not named',
+      () => {
+        const r = run(fcast, ['--help'], env, home);
+        expectExit(r, 0);
+        expect(r.stdout).not.toContain('repository');
+        expect(r.stdout).toContain('~/.local/lib/node_modules/fcast/docs');
+        for (const doc of ['reference.md', 'journal.md', 'formats.md'])
+          expect(statSync(join(installedRoot, 'docs', doc)).isFile()).toBe(true);
+      },
+      PACKAGE_TIMEOUT,
+    );
 
     it(
       'prints its version',

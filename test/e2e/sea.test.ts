@@ -70,7 +70,18 @@ describe.skipIf(reason !== undefined)('the standalone executable', () => {
   it('names the Node inside it', async () => {
     const r = await run(['--version', '--json']);
     expectExit(r, 0);
-    expect(JSON.parse(r.stdout)).toEqual({ fcast: version, node: process.versions.node, platform: 'linux-x64' });
+    expect(JSON.parse(r.stdout)).toEqual({
+      fcast: version,
+      node: process.versions.node,
+      platform: 'linux-x64',
+      node_built_in: true,
+    });
+  });
+
+  it("says in doctor that its Node is built in, not the user's to upgrade", async () => {
+    const r = await run(['doctor'], { FCAST_BASE_URL: emu.server.url });
+    expect(r.stdout).toContain(`${process.versions.node}, built into this executable`);
+    expect(r.stdout).not.toContain('install a maintained line');
   });
 
   it('runs the demo against the emulator', async () => {

@@ -67,6 +67,8 @@ export function expand(text: string, ctx: Context): string {
     m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
     if (m) return ctx.steps[m[1]!]?.outputs[m[2]!] ?? '';
     if (expr === 'github.run_id') return '1';
+    m = /^github\.(action_ref|action_repository)$/.exec(expr);
+    if (m) return ctx.vars[`github.${m[1]}`] ?? '';
     throw new Error(`an expression this runner does not know: ${expr}`);
   });
 }
@@ -135,12 +137,13 @@ export async function runSteps(steps: Step[], opts: StepsOptions): Promise<{ cod
 /** action.yml's steps with these inputs (defaults for the rest); its outputs filled from its steps'. */
 export async function runAction(
   given: Record<string, string>,
-  opts: Pick<StepsOptions, 'env' | 'cwd' | 'summary' | 'log'>,
+  opts: Pick<StepsOptions, 'env' | 'cwd' | 'summary' | 'log' | 'vars'>,
 ): Promise<{ code: number; outputs: Record<string, string> }> {
   const action = readAction();
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, i]) => [name, i.default ?? '']));
   Object.assign(inputs, given);
-  const env = { ...opts.env, GITHUB_ACTION_PATH: REPO };
+  // The action's directory: this checkout, unless the test gives another (a release's).
+  const env = { GITHUB_ACTION_PATH: REPO, ...opts.env };
   const { code, ctx } = await runSteps(action.runs.steps, { ...opts, env, inputs });
   const outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, o]) => [name, expand(o.value, ctx)]));
   return { code, outputs };

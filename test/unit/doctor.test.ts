@@ -50,7 +50,23 @@ describe('doctor checks', () => {
     expect(checkNode('v22.12.0', Date.UTC(2026, 10, 27)).status).toBe('pass');
     expect(checkNode('22.12.0', Date.UTC(2027, 4, 1)).detail).toMatch(/end of life on 2027-04-30/);
     expect(checkNode('24.1.0', Date.UTC(2028, 4, 1)).detail).toMatch(/end of life on 2028-04-30/);
-    expect(checkNode('26.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
+    expect(checkNode('26.0.0', Date.UTC(2029, 4, 1)).detail).toMatch(/end of life on 2029-04-30/);
+    expect(checkNode('28.0.0', Date.UTC(2030, 0, 1)).status).toBe('pass');
+  });
+
+  it('in the standalone executable says the Node is built in, and past its end of life names the release to download', () => {
+    expect(checkNode('26.10.0', Date.UTC(2026, 11, 2), true)).toEqual({
+      name: 'node',
+      status: 'pass',
+      detail: '26.10.0, built into this executable',
+    });
+    expect(checkNode('20.20.2', Date.UTC(2026, 11, 2), true)).toEqual({
+      name: 'node',
+      status: 'warn',
+      detail:
+        '20.20.2, built into this executable: Node.js 20 reached its end of life on 2026-04-30 and gets no more security fixes',
+      hint: `download the newest release's executable, fcast-VERSION-${process.platform}-${process.arch}: https://github.com/OWNER/fcast/releases/latest`,
+    });
   });
 
   it('warns on an odd line past its end of life too', () => {

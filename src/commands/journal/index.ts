@@ -5,6 +5,7 @@
 // any other line registers them all.
 import type { Command } from 'commander';
 import { examples, type App } from '../../cmdutil/command.js';
+import { docsPointer } from '../../core/docs-pointer.js';
 import { addSubcommandsOf, type LazySubcommands } from '../../cmdutil/define.js';
 
 /** The subcommands, in the order help lists them. */
@@ -35,7 +36,7 @@ function journalCommand(program: Command): Command {
     .description(
       'The journal holds every forecast shown by a command run with --record (or with the record ' +
         "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
-        "the forecasts whose target time has passed by the rule in docs/journal.md; 'fcast journal report' scores " +
+        `the forecasts whose target time has passed by the rule in ${docsPointer('journal.md')}; 'fcast journal report' scores ` +
         'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
         "beside the service's published record; 'fcast journal compare' compares the engines ia2 and ia3 on them.",
     )

@@ -5,6 +5,7 @@
 // (gh's pkg/cmd/pr/shared: what one family of commands shares, beside them.)
 import { flag, type FlagValues, valueFlag } from '../../../cmdutil/define.js';
 import { helpNotes } from '../../../cmdutil/help.js';
+import { docsPointer } from '../../../core/docs-pointer.js';
 import { MATURITY_LEVELS, type OutputFormat } from '../../../core/domain.js';
 import {
   canonicalSymbol,
@@ -91,5 +92,5 @@ export const EVIDENCE_HELP_NOTES = helpNotes(
     'line per failure and a ::warning per warning or small sample on stderr, and appends the ' +
     'Markdown table with its verdict to the file named by GITHUB_STEP_SUMMARY (a failure is then ' +
     'said by its ::error alone); --no-annotations turns this off. With GITHUB_OUTPUT set, the ' +
-    'verdict and the figures per timeframe are written there as step outputs (docs/formats.md).',
+    `verdict and the figures per timeframe are written there as step outputs (${docsPointer('formats.md')}).`,
 );
