@@ -13,7 +13,7 @@ import {
 } from '../core/alert-rules.js';
 import { canonicalSymbolOf, typedTimeframeMinutes } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
-import { DECIMAL_NUMBER } from '../core/values.js';
+import { parseDecimal } from '../core/values.js';
 import { closest, shown } from './input.js';
 
 const HINT = "see 'fcast help alerts'";
@@ -131,8 +131,9 @@ function leftSide(raw: string, left: string): { tf?: string; engine?: AlertEngin
 function number(raw: string, value: string, field: AlertField): number {
   const negative = value.startsWith('-');
   const digits = negative ? value.slice(1) : value;
-  if (!DECIMAL_NUMBER.test(digits)) refuse(raw, `${shown(value)} is no number: like 0.7, 1.5 or 100000`);
-  const n = Number(digits) * (negative ? -1 : 1);
+  const magnitude = parseDecimal(digits, { min: 0, max: Number.MAX_VALUE });
+  if (magnitude === undefined) refuse(raw, `${shown(value)} is no number: like 0.7, 1.5 or 100000`);
+  const n = magnitude! * (negative ? -1 : 1);
   if (field.startsWith('p_') && (n < 0 || n > 1))
     refuse(raw, `${field} is a probability from 0 to 1, got ${shown(value)} (70% is 0.7)`);
   if (field === 'price' && negative) refuse(raw, `a price is not negative, got ${shown(value)}`);
