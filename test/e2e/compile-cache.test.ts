@@ -1,7 +1,8 @@
 // The executable's two code caches. `npm run build` leaves V8's cache of each file of the split
 // bundle beside it (dist/split/fcast.cjs.cache, ...), made for that Node version; the npm package ships none, and a cache
 // of another Node version is refused. Without one, Node 22+ compiles the bundle through its own
-// compile cache (module.enableCompileCache, in os.tmpdir(): TMPDIR here); Node 20 has none and
+// compile cache (module.enableCompileCache, in the user's cache directory: XDG_CACHE_HOME here, never
+// os.tmpdir(), which another user may have made first: docs/decisions/2026-12-02-own-files.md); Node 20 has none and
 // simply requires it. Either way the command's output is the same. (NODE_COMPILE_CACHE would
 // turn Node's cache on for the whole process, whatever bin/fcast.js asks: not set here.)
 import { spawn } from 'node:child_process';
@@ -33,7 +34,8 @@ function installedPackage(): string {
 async function demo(bin: string, tmp: string): Promise<string> {
   const env = { PATH: process.env.PATH ?? '', FCAST_CONFIG_DIR: tempDir(), FCAST_BASE_URL: emu.server.url };
   const child = spawn(process.execPath, [bin, 'demo', '--json'], {
-    env: { ...env, TMPDIR: tmp },
+    // The user's cache directory is `tmp` too, so that one directory says where each cache went.
+    env: { ...env, TMPDIR: tmp, XDG_CACHE_HOME: tmp },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -47,9 +49,12 @@ async function demo(bin: string, tmp: string): Promise<string> {
   return stdout;
 }
 
-/** Whether Node's compile cache was written in that temporary directory. */
-const cached = (tmp: string) =>
-  existsSync(join(tmp, 'node-compile-cache')) && readdirSync(join(tmp, 'node-compile-cache')).length > 0;
+/** Whether Node's compile cache was written in the user's cache directory (`tmp`), and never in TMPDIR's default place. */
+const cached = (tmp: string) => {
+  expect(existsSync(join(tmp, 'node-compile-cache'))).toBe(false);
+  const dir = join(tmp, 'fcast', 'compile-cache');
+  return existsSync(dir) && readdirSync(dir).length > 0;
+};
 
 describe('code caches', () => {
   it("with the build's cache, Node's own is not asked for", async () => {
