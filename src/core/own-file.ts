@@ -57,13 +57,9 @@ export function readOwnFile(path: string, maxBytes: number): string | undefined 
   }
   try {
     const info = fstatSync(fd);
-    // Swapped for something else between the lstat and the open: refused, not read.
-    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
-      throw new IrregularFileError(
-        path,
-        `is ${info.isFile() ? 'another file than the one checked' : kindOf(info)}; not read`,
-      );
-    }
+    // Swapped for something else between the lstat and the open: refused, not read. A regular
+    // file renamed over it meanwhile (another fcast's atomic write) is read: it is as good.
+    if (!info.isFile()) throw new IrregularFileError(path, `is ${kindOf(info)}; not read`);
     // One byte more than the cap tells a file that grew since the stat.
     const buffer = Buffer.allocUnsafe(Math.min(maxBytes, info.size) + 1);
     let length = 0;

@@ -38,7 +38,7 @@ describe('npm run release', () => {
     mkdirSync(join(clone, 'scripts'), { recursive: true });
     cpSync(join(REPO, 'scripts/release.js'), join(clone, 'scripts/release.js'));
     cpSync(join(REPO, 'CHANGELOG.md'), join(clone, 'CHANGELOG.md'));
-    writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'fcast', version: HOSTILE }));
+    writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'fcast', version: HOSTILE, type: 'module' }));
     const r = spawnSync(process.execPath, ['scripts/release.js', '--dry-run'], { cwd: clone, encoding: 'utf8' });
     expect(r.stderr).toBe(`release: package.json's version "${HOSTILE}" is not a semver version (semver.org)\n`);
     expect(r.status).toBe(1);
