@@ -198,10 +198,10 @@ module.exports = {
     {
       name: 'mcp-serves-through-the-layers',
       comment:
-        "mcp/ (the server behind `fcast mcp`) fetches through api/, computes with evidence/, reads the journal with journal/'s readers, checks input with cmdutil/ and cleans text with output/'s sanitiser: never a command or cli/.",
+        "mcp/ (the server behind `fcast mcp`) fetches through api/, computes with evidence/, reads the journal with journal/'s readers, checks input with cmdutil/, cleans text with output/'s sanitiser and says the comparison's verdict with output/compare-verdict.ts: never a command or cli/.",
       severity: 'error',
       from: { path: '^src/mcp/' },
-      to: { path: '^src/', pathNot: '^src/(core|config|api|schema|evidence|journal|cmdutil|mcp)/|^src/output/sanitize\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(core|config|api|schema|evidence|journal|cmdutil|mcp)/|^src/output/(sanitize|compare-verdict)\\.ts$' },
     },
     {
       name: 'mcp-loads-only-to-serve',

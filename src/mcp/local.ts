@@ -98,6 +98,52 @@ export async function readJournalReport(call: ToolCall): Promise<ToolOutput> {
   };
 }
 
+/**
+ * The engines compared, as `fcast journal compare --json` computes them with its defaults, and
+ * the verdict and notes it prints. The Murphy diagrams are left out (1,200 numbers a timeframe,
+ * a page of the budget each); `fcast journal compare --json` has them.
+ */
+export async function readJournalCompare(call: ToolCall): Promise<ToolOutput> {
+  const filter = await filterOf(call);
+  const [{ scanForCompare }, { compare }, defaults, { compareNotes, verdictLine }, { SMALL_SAMPLE }] =
+    await Promise.all([
+      import('../journal/compare.js'),
+      import('../evidence/compare/compare.js'),
+      import('../evidence/compare/defaults.js'),
+      import('../output/compare-verdict.js'),
+      import('../journal/score.js'),
+    ]);
+  call.progress(0, 2, 'reading the journal');
+  const dir = openJournalDir(dataDir(call.ctx), { create: false });
+  const scan = scanForCompare(dir, filter, DEFAULT_FLAT_BAND_PCT);
+  checkOneOrigin(filter, scan.origins);
+  call.progress(1, 2, `comparing the engines on ${scan.samples.reduce((n, s) => n + s.ts.length, 0)} forecasts`);
+  const { doc } = compare(scan.samples, {
+    flatBandPct: DEFAULT_FLAT_BAND_PCT,
+    alpha: defaults.DEFAULT_ALPHA,
+    replicates: defaults.DEFAULT_REPLICATES,
+    seed: defaults.DEFAULT_SEED,
+  });
+  call.progress(2, 2, 'compared');
+  const timeframes = doc.timeframes.map((t) => {
+    const { murphy: _, ...figures } = t;
+    const main = t.pairs.find((p) => p.a === 'ia3' && p.b === 'ia2');
+    return { ...figures, verdict: main === undefined ? null : verdictLine(t, main, doc.alpha) };
+  });
+  return {
+    result: {
+      flat_band_pct: doc.flat_band_pct,
+      alpha: doc.alpha,
+      bootstrap: doc.bootstrap,
+      timeframes,
+      lacking_ia2: scan.lackingIa2,
+      notes: compareNotes({ doc, lackingIa2: scan.lackingIa2, smallSample: SMALL_SAMPLE }),
+      warnings: warningsOf(scan.problems, scan.leftOut),
+    },
+    list: ['timeframes'],
+  };
+}
+
 export async function readJournalList(call: ToolCall): Promise<ToolOutput> {
   const filter = await filterOf(call);
   const status = call.args.status === undefined ? undefined : [call.args.status as RowStatus];

@@ -3,7 +3,6 @@
 // journal/'s readers, and hands back a ToolOutput (results.ts fits it to the budget). None
 // takes a key: the key comes from fcast's settings, as for every command.
 // Not exposed: register, auth, config changes, import, export, prune, mock, watch.
-// `journal_compare` lands with the engines comparison (another branch); see docs/mcp.md.
 import { GATEWAY_COMMANDS, DEMO_SYMBOLS, equivalentTimeframe, ACCURACY_TIMEFRAMES } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
 import type { ToolCall } from './call.js';
@@ -337,6 +336,35 @@ export const TOOLS: readonly Tool[] = [
     },
   },
   {
+    name: 'journal_compare',
+    toolset: 'journal',
+    description:
+      "Which engine's probabilities deserve trust, on the user's own settled forecasts (`fcast journal compare`): per timeframe, ia2, ia3 and the sample's climatology scored by RPS (classes ordered short < flat < long; 0 best, 2 worst), the 3-class Brier score and log loss; each pair's mean loss difference (negative: the first is better) with its Diebold-Mariano test (Harvey-Leybourne-Newbold, lags from overlapping horizons), a block bootstrap interval and the Holm-adjusted p of the RPS tests; CORP reliability terms (MCB, DSC, UNC) per event; and the verdict sentence of ia3 against ia2. Reads only the journal. Optional `timeframe` and `symbol` narrow it. Sends progress; at a million forecasts it takes seconds.",
+    inputSchema: obj({
+      timeframe: str('one timeframe, e.g. 1h', { maxLength: 10 }),
+      symbol: str('one symbol, e.g. BTC/USD', { maxLength: 40 }),
+      cursor: CURSOR,
+    }),
+    resultSchema: {
+      type: 'object',
+      properties: {
+        flat_band_pct: { type: 'number' },
+        alpha: { type: 'number' },
+        bootstrap: { type: 'object' },
+        timeframes: { type: 'array', items: { type: 'object' } },
+        lacking_ia2: { type: 'integer' },
+        notes: { type: 'array', items: { type: 'string' } },
+        warnings: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['flat_band_pct', 'alpha', 'bootstrap', 'timeframes', 'lacking_ia2', 'notes', 'warnings'],
+    },
+    annotations: readOnly('Engines compared', false),
+    async run(call) {
+      const { readJournalCompare } = await import('./local.js');
+      return readJournalCompare(call);
+    },
+  },
+  {
     name: 'journal_list',
     toolset: 'journal',
     description:
@@ -406,10 +434,9 @@ export function selectTools(opts: { toolsets?: string[]; tools?: string[]; readO
       });
   for (const name of opts.tools ?? [])
     if (!names.includes(name))
-      throw new UsageError(
-        `--tools: no tool '${name}'${name === 'journal_compare' ? ' in this version (it comes with journal compare)' : ''}; the tools are ${names.join(', ')}`,
-        { hint: "see 'fcast mcp --help'" },
-      );
+      throw new UsageError(`--tools: no tool '${name}'; the tools are ${names.join(', ')}`, {
+        hint: "see 'fcast mcp --help'",
+      });
   const selected = TOOLS.filter(
     (t) =>
       (opts.toolsets === undefined || opts.toolsets.includes(t.toolset)) &&

@@ -5,7 +5,6 @@
 // timeframe, pair and score). The figures arrive computed (evidence/compare/); this formats.
 import { createColors } from 'picocolors';
 import type {
-  Comparison,
   CorpCurves,
   EventName,
   Forecaster,
@@ -14,21 +13,17 @@ import type {
   TimeframeComparison,
 } from '../evidence/compare/compare.js';
 import type { CorpBlock } from '../evidence/compare/corp.js';
+import { type CompareFacts, compareNotes, fixed, MINUS, pValue, signed, verdictLine } from './compare-verdict.js';
 import { type Curve, renderCurves } from './curves-chart.js';
-import { DASH, formatNumber, roundsToZero } from './format.js';
+import { DASH, formatNumber } from './format.js';
 import type { Colors, Output } from './io.js';
 import { markdownText } from './markdown.js';
 import { clean } from './sanitize.js';
 import { renderTable, type Column, wrapText } from './table.js';
 import { renderDelimited, type Cell as DelimitedCell, type DelimitedFormat } from './formats/delimited.js';
 
-export interface JournalCompareView {
-  doc: Comparison;
+export interface JournalCompareView extends CompareFacts {
   curves: ReadonlyMap<string, CorpCurves>;
-  /** Settled forecasts left out for lacking ia2's probabilities. */
-  lackingIa2: number;
-  /** Fewer forecasts in a timeframe than this: a small sample (journal/score.ts's SMALL_SAMPLE). */
-  smallSample: number;
 }
 
 // The document's orders (evidence/compare/compare.ts), restated: output/ names their types only.
@@ -46,46 +41,7 @@ function stepAt(blocks: readonly CorpBlock[], p: number): number | undefined {
   return found;
 }
 
-const MINUS = '−';
-const signed = (v: number, d = 4): string =>
-  roundsToZero(v, d) ? (0).toFixed(d) : v < 0 ? `${MINUS}${(-v).toFixed(d)}` : `+${v.toFixed(d)}`;
-const fixed = (v: number | null | undefined, d = 4): string =>
-  v === null || v === undefined || !Number.isFinite(v)
-    ? DASH
-    : roundsToZero(v, d)
-      ? (0).toFixed(d)
-      : v < 0
-        ? `${MINUS}${(-v).toFixed(d)}`
-        : v.toFixed(d);
-const pValue = (p: number | null | undefined): string =>
-  p === null || p === undefined || !Number.isFinite(p) ? DASH : p < 0.001 ? '<0.001' : p.toFixed(3);
 const SCORE_NAMES: Record<ScoreName, string> = { rps: 'RPS', brier_3class: 'Brier', log_loss: 'log loss' };
-const pct = (alpha: number): string => `${Number((alpha * 100).toPrecision(6))}%`;
-
-/** The sentence a person acts on: `a` against `b` on RPS, in the timeframe `t`. */
-export function verdictLine(t: TimeframeComparison, pair: PairResult, alpha: number): string {
-  const s = pair.scores.rps;
-  const d = s.mean_diff;
-  if (!Number.isFinite(d)) return `${pair.a} and ${pair.b}: nothing to compare`;
-  const [better, worse] = d <= 0 ? [pair.a, pair.b] : [pair.b, pair.a];
-  const head =
-    s.dm.variance === 'zero'
-      ? `${pair.a} and ${pair.b} score the same on RPS (every difference ${signed(d, 3)}): no difference`
-      : d === 0
-        ? `${pair.a} and ${pair.b} tie on RPS`
-        : `${better} beats ${worse} on RPS by ${Math.abs(d).toFixed(3)}`;
-  if (s.dm.variance === 'zero') return `${t.tf}: ${head}`;
-  const eq = (p: number) => (p < 0.001 ? '< 0.001' : `= ${pValue(p)}`);
-  const dm = s.dm.p_value === null ? 'DM test not possible (too few forecasts)' : `DM p ${eq(s.dm.p_value)}`;
-  const significant = pair.p_holm !== null && pair.p_holm < alpha;
-  const holm =
-    pair.p_holm === null
-      ? ''
-      : `, ${significant ? '' : 'not '}significant at ${pct(alpha)} after Holm (p ${eq(pair.p_holm)})`;
-  const ci = s.bootstrap.ci95;
-  const boot = ci ? `; bootstrap 95% CI ${fixed(ci[0], 3)} to ${fixed(ci[1], 3)}` : '';
-  return `${t.tf}: ${head}: ${dm}${holm}${boot}`;
-}
 
 const main = (t: TimeframeComparison): PairResult | undefined => t.pairs.find((p) => p.a === 'ia3' && p.b === 'ia2');
 
@@ -205,20 +161,6 @@ export function murphyChart(c: Colors, t: TimeframeComparison, e: 'up' | 'down',
 }
 
 /** The notes under the figures: what was left out, the small samples. */
-export function compareNotes(view: JournalCompareView): string[] {
-  const notes: string[] = [];
-  if (view.lackingIa2 > 0)
-    notes.push(
-      `${formatNumber(view.lackingIa2, 0)} settled forecast${view.lackingIa2 === 1 ? '' : 's'} lack ia2's probabilities (recorded before fcast kept every engine, or sent without them) and are left out`,
-    );
-  for (const t of view.doc.timeframes)
-    if (t.n < view.smallSample)
-      notes.push(
-        `${t.tf}: ${t.n} forecast${t.n === 1 ? '' : 's'} compared, fewer than ${view.smallSample}: a small sample, its tests say little`,
-      );
-  return notes;
-}
-
 export function renderJournalCompareTable(out: Output, view: JournalCompareView): string {
   const parts = [out.c.bold(wrapText(out, clean(heading(view)))), out.c.dim(wrapText(out, settings(view))), ''];
   if (view.doc.timeframes.length === 0) {

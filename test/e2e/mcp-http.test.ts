@@ -60,7 +60,7 @@ describe('fcast mcp --http', () => {
     const { url, child } = await startHttp();
     const v1 = new ClientV1({ name: 'http-test', version: '1' });
     await v1.connect(new HttpV1(new URL(url)));
-    expect((await v1.listTools()).tools).toHaveLength(9);
+    expect((await v1.listTools()).tools).toHaveLength(10);
     const r = (await v1.callTool({ name: 'get_demo_forecasts', arguments: {} })) as { structuredContent: any };
     expect(r.structuredContent.result.forecast.symbol).toBe('BTC/USD');
     await v1.close();

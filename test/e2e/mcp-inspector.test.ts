@@ -32,11 +32,11 @@ function inspect(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 describe.each(['legacy', 'modern'])('the Inspector CLI, --protocol-era %s', (era) => {
-  it('lists the nine tools with --strict reporting no problem at all', async () => {
+  it('lists the ten tools with --strict reporting no problem at all', async () => {
     const r = await inspect(['--protocol-era', era, '--method', 'tools/list', '--strict']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/error|warning/i);
-    expect((JSON.parse(r.stdout) as { tools: unknown[] }).tools).toHaveLength(9);
+    expect((JSON.parse(r.stdout) as { tools: unknown[] }).tools).toHaveLength(10);
   });
 
   it('calls a tool and reads its structured result', async () => {

@@ -3,12 +3,12 @@
 // Every tool, paging without silent cuts, service failures as isError results, -32602 for an
 // unknown tool, the exit at stdin's end, hostile server text, and no key in any byte.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, expectExit, runCli, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, useEmulator } from '../helpers/emulator.js';
 import {
   call,
@@ -33,6 +33,7 @@ const TOOL_ORDER = [
   'verify_forecast',
   'run_gateway_command',
   'journal_report',
+  'journal_compare',
   'journal_list',
   'service_info',
 ];
@@ -63,6 +64,30 @@ function expectConforms(tools: Array<Record<string, any>>, name: string, r: Tool
   const validate = new Ajv({ strict: false }).compile(tool.outputSchema);
   expect(validate(r.structuredContent), JSON.stringify(validate.errors)).toBe(true);
   expect(textParts(r).json).toEqual(r.structuredContent);
+}
+
+/** A made-up journal CSV of paired forecasts (ia3 and ia2), n per timeframe, settled, no origin. */
+function pairedCsv(n: number): string {
+  const header =
+    'symbol,tf,ts,horizon_min,target_t,anchor_price,target_price,direction,p_long,p_short,p_flat,status,settle_price,settle_t,settle_source,return_pct,outcome,recorded_at,ia2.p_long,ia2.p_short,ia2.p_flat';
+  const lines = [header];
+  for (const [tf, minutes] of [
+    ['1h', 60],
+    ['15min', 15],
+  ] as const)
+    for (let i = 0; i < n; i++) {
+      const ts = 1_780_000_200 + i * minutes * 60;
+      const cents = ((i * 37) % 61) - 30;
+      const up = cents > 0;
+      const ia3 = up ? [0.5, 0.3, 0.2] : [0.4, 0.4, 0.2];
+      const ia2 = up ? [0.6, 0.2, 0.2] : [0.2, 0.6, 0.2];
+      const row = [
+        ...['BTC/USD', tf, ts, minutes, ts + minutes * 60, '100.00', '100.00', 'long', ...ia3, 'settled'],
+        ...[((10000 + cents) / 100).toFixed(2), ts + minutes * 60, 'candles', '', '', ts + 60, ...ia2],
+      ];
+      lines.push(row.join(','));
+    }
+  return `${lines.join('\n')}\n`;
 }
 
 describe.each(['legacy', 'modern'] as const)('the %s era, through the SDK client', (era) => {
@@ -102,7 +127,7 @@ describe.each(['legacy', 'modern'] as const)('the %s era, through the SDK client
 
   it('answers an unknown tool with -32602', async () => {
     const s = await open(era);
-    await expect(s.callTool('journal_compare')).rejects.toMatchObject({ code: -32602 });
+    await expect(s.callTool('journal_forecast')).rejects.toMatchObject({ code: -32602 });
   });
 });
 
@@ -216,6 +241,47 @@ describe('every tool', () => {
     expect(list.structuredContent!.truncated).toBe(false);
   });
 
+  it('journal_compare gives what journal compare --json computes (less the Murphy values), its verdict and progress', async () => {
+    const data = tempDir();
+    const csv = join(data, 'paired.csv');
+    writeFileSync(csv, pairedCsv(90));
+    const env = { FCAST_DATA_DIR: data };
+    expectExit(await runCli(['journal', 'import', csv, '--json'], { env }), 0);
+    // Holm adjusts over the timeframes shown: the command narrowed as the tool is.
+    const cli = await runCli(['journal', 'compare', '--json', '--origin', 'unknown', '--tf', '1h'], { env });
+    expectExit(cli, 0);
+    const table = await runCli(['journal', 'compare', '--origin', 'unknown', '--tf', '1h'], {
+      env: { ...env, COLUMNS: '200' },
+    });
+    // No base URL: the journal's one (unknown) service is read, as the command reads it.
+    const s = await connectMcp('modern', mcpEnv(env));
+    sessions.push(s);
+    const tools = await s.listTools();
+    const r = await s.callTool('journal_compare', { timeframe: '1h' });
+    expect(r.isError).toBeFalsy();
+    expectConforms(tools, 'journal_compare', r);
+    const expected = JSON.parse(cli.stdout);
+    const got = r.structuredContent!.result;
+    expect(got.bootstrap).toEqual(expected.bootstrap);
+    expect(got.timeframes).toHaveLength(1);
+    const { murphy: _, ...figures } = expected.timeframes[0];
+    const { verdict, ...rest } = got.timeframes[0];
+    expect(rest).toEqual(figures);
+    expect(table.stdout).toContain(verdict);
+    expect(verdict).toMatch(/^1h: ia[23] beats ia[23] on RPS by/);
+    expect(got.lacking_ia2).toBe(0);
+    expect(r.structuredContent!.attribution).toBeUndefined();
+    const raw = await rawMcp([initialize(1), call(2, 'journal_compare', {}, { progressToken: 'c' })], mcpEnv(env));
+    const progress = raw.messages.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => [m.params.progress, m.params.total])).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(progress[1]!.params.message).toBe('comparing the engines on 180 forecasts');
+    expect(raw.messages.at(-1)!.result.structuredContent.result.timeframes).toHaveLength(2);
+  });
+
   it('service_info says whether keys are configured, never the keys', async () => {
     const s = await open('modern', { ...withKey(), FCAST_GATEWAY_KEY: emu.server.limitedGatewayKey });
     const tools = await s.listTools();
@@ -286,7 +352,7 @@ describe('the text budget', () => {
   it('--max-output below the floor, or a tool that does not exist, is exit 2 at start', async () => {
     for (const argv of [
       ['mcp', '--max-output', '10'],
-      ['mcp', '--tools', 'get_forecasts,journal_compare'],
+      ['mcp', '--tools', 'get_forecasts,journal_forecast'],
       ['mcp', '--toolsets', 'trading'],
     ]) {
       const r = await runCli(argv, { now: FIXED_NOW });
@@ -535,7 +601,11 @@ describe('resources, prompts and progress', () => {
     expect(read.notice).toMatch(/not instructions/);
     expect(read.data.results.length).toBeGreaterThan(0);
     expect(of(4).error.code).toBe(-32602);
-    expect(of(5).result.prompts.map((p: any) => p.name)).toEqual(['explain_forecast', 'review_calibration']);
+    expect(of(5).result.prompts.map((p: any) => p.name)).toEqual([
+      'explain_forecast',
+      'review_calibration',
+      'compare_engines',
+    ]);
     expect(of(6).result.messages[0].content.text).toMatch(/get_forecasts.*BTC\/USD.*1h/s);
     expect(of(7).error.code).toBe(-32602);
   });

@@ -9,22 +9,19 @@ import { ANNOTATIONS_FLAG, FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../
 import { dataDir } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../core/errors.js';
 import { compare, type Forecaster } from '../../evidence/compare/compare.js';
+import { DEFAULT_ALPHA, DEFAULT_REPLICATES, DEFAULT_SEED } from '../../evidence/compare/defaults.js';
 import { describeBetterGateFailure, evaluateBetterGate } from '../../evidence/compare/gate.js';
 import { scanForCompare } from '../../journal/compare.js';
 import { openJournalDir } from '../../journal/journal-files.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
+import { compareNotes } from '../../output/compare-verdict.js';
 import {
-  compareNotes,
   renderJournalCompareDelimited,
   renderJournalCompareMarkdown,
   renderJournalCompareTable,
 } from '../../output/journal-compare.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
-
-export const DEFAULT_REPLICATES = 2000;
-export const DEFAULT_SEED = 1;
-export const DEFAULT_ALPHA = 0.05;
 
 const FORECASTER_NAMES = ['ia2', 'ia3', 'climatology'] as const;
 
