@@ -7,14 +7,7 @@ import type { Env } from '../core/context.js';
 import type { Comparison, Forecaster } from '../evidence/compare/compare.js';
 import { type BetterGateFailure, describeBetterGateFailure, pairFigures } from '../evidence/compare/gate.js';
 import { SMALL_SAMPLE } from '../journal/score.js';
-import {
-  type Annotation,
-  annotate,
-  outputFigure,
-  outputName,
-  verdictMarkdown,
-  writeOutputs,
-} from '../output/annotations.js';
+import { type Annotation, annotateVerdict, gateFailures, gateOutputs, writeOutputs } from '../output/annotations.js';
 import type { Output } from '../output/io.js';
 
 const TITLE = 'fcast journal compare';
@@ -40,15 +33,14 @@ export function annotateCompare(
   env: Env,
   run: { failures: readonly BetterGateFailure[]; doc: Comparison; markdown: string },
 ): void {
-  const verdict = verdictMarkdown({
-    subject: TITLE,
-    passed: run.failures.length === 0,
-    problems: run.failures.length ? [`${run.failures.length} gate failure${run.failures.length === 1 ? '' : 's'}`] : [],
-    lines: run.failures.map(describeBetterGateFailure),
-  });
-  annotate(out, env, {
+  annotateVerdict(out, env, {
     annotations: compareAnnotations(run.failures, run.doc),
-    summary: `${run.markdown}\n\n${verdict}`,
+    markdown: run.markdown,
+    verdict: {
+      subject: TITLE,
+      problems: gateFailures(run.failures.length),
+      lines: run.failures.map(describeBetterGateFailure),
+    },
   });
 }
 
@@ -63,19 +55,16 @@ export function compareOutputs(
   a: Forecaster,
   b: Forecaster,
 ): Record<string, string> {
-  const outputs: Record<string, string> = {
-    verdict: failures.length === 0 ? 'pass' : 'fail',
-    failures: failures.map(describeBetterGateFailure).join('\n'),
-    timeframes: doc.timeframes.map((t) => t.tf).join(' '),
-  };
-  for (const t of doc.timeframes) {
-    const tf = outputName(t.tf);
-    const { meanDiff, pHolm } = pairFigures(t, a, b);
-    outputs[`n_${tf}`] = outputFigure(t.n);
-    outputs[`rps_diff_${tf}`] = outputFigure(meanDiff);
-    outputs[`p_holm_${tf}`] = outputFigure(pHolm);
-  }
-  return outputs;
+  return gateOutputs(
+    failures.map(describeBetterGateFailure),
+    failures.length === 0,
+    doc.timeframes,
+    (t) => t.tf,
+    (t) => {
+      const { meanDiff, pHolm } = pairFigures(t, a, b);
+      return { n: t.n, rps_diff: meanDiff, p_holm: pHolm };
+    },
+  );
 }
 
 export function writeCompareOutputs(

@@ -6,14 +6,7 @@
 import type { Env } from '../core/context.js';
 import { describeJournalGateFailure, type JournalGateFailure } from '../journal/gates.js';
 import { SMALL_SAMPLE } from '../journal/score.js';
-import {
-  type Annotation,
-  annotate,
-  outputFigure,
-  outputName,
-  verdictMarkdown,
-  writeOutputs,
-} from '../output/annotations.js';
+import { type Annotation, annotateVerdict, gateFailures, gateOutputs, writeOutputs } from '../output/annotations.js';
 import type { Output } from '../output/io.js';
 
 const TITLE = 'fcast journal report';
@@ -51,16 +44,14 @@ export function annotateJournal(
     markdown: string;
   },
 ): void {
-  const lines = run.failures.map(describeJournalGateFailure);
-  const verdict = verdictMarkdown({
-    subject: TITLE,
-    passed: run.failures.length === 0,
-    problems: run.failures.length ? [`${run.failures.length} gate failure${run.failures.length === 1 ? '' : 's'}`] : [],
-    lines,
-  });
-  annotate(out, env, {
+  annotateVerdict(out, env, {
     annotations: journalAnnotations(run.failures, run.timeframes),
-    summary: `${run.markdown}\n\n${verdict}`,
+    markdown: run.markdown,
+    verdict: {
+      subject: TITLE,
+      problems: gateFailures(run.failures.length),
+      lines: run.failures.map(describeJournalGateFailure),
+    },
   });
 }
 
@@ -71,8 +62,6 @@ interface ScoredTimeframe {
   call: { brier: number | null };
 }
 
-const figure = outputFigure;
-
 /**
  * The step outputs of a report (docs/formats.md, "Step outputs"): the verdict, the failing
  * lines, the timeframes, `settled` in all, and per timeframe its settled count, hit rate and
@@ -82,19 +71,14 @@ export function journalOutputs(
   failures: readonly JournalGateFailure[],
   timeframes: readonly ScoredTimeframe[],
 ): Record<string, string> {
-  const outputs: Record<string, string> = {
-    verdict: failures.length === 0 ? 'pass' : 'fail',
-    failures: failures.map(describeJournalGateFailure).join('\n'),
-    timeframes: timeframes.map((t) => t.tf).join(' '),
-    settled: figure(timeframes.reduce((sum, t) => sum + t.n_settled, 0)),
-  };
-  for (const t of timeframes) {
-    const tf = outputName(t.tf);
-    outputs[`settled_${tf}`] = figure(t.n_settled);
-    outputs[`hit_rate_${tf}`] = figure(t.hit_rate);
-    outputs[`brier_${tf}`] = figure(t.call.brier);
-  }
-  return outputs;
+  return gateOutputs(
+    failures.map(describeJournalGateFailure),
+    failures.length === 0,
+    timeframes,
+    (t) => t.tf,
+    (t) => ({ settled: t.n_settled, hit_rate: t.hit_rate, brier: t.call.brier }),
+    { settled: timeframes.reduce((sum, t) => sum + t.n_settled, 0) },
+  );
 }
 
 export function writeJournalOutputs(

@@ -4,7 +4,6 @@
 import { DEFAULT_BINS } from '../cmdutil/journal-flags.js';
 import { dataDir, inspectSettings } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
-import { mapSettledWithLimit } from '../core/concurrency.js';
 import type { TrackRecordResult } from '../schema/bodies.js';
 import { openJournalDir, journalDirOf } from '../journal/journal-files.js';
 import { DEFAULT_FLAT_BAND_PCT, originLabel, originOf } from '../journal/record.js';
@@ -59,26 +58,14 @@ export async function readJournalReport(call: ToolCall): Promise<ToolOutput> {
   let meta: unknown;
   const settings = call.settings();
   if (scan.symbols.length > 0 && settings.baseUrl !== undefined) {
-    const { fetchTrackRecord } = await import('../api/endpoints.js');
-    const conn = call.connect();
+    const { fetchTrackRecords } = await import('../api/track-records.js');
     let done = 0;
-    const results = await mapSettledWithLimit(scan.symbols, 10, async (symbol) => {
-      const r = await fetchTrackRecord(conn, { symbol });
-      call.progress(++done, scan.symbols.length, `track record of ${symbol}`);
-      return r;
-    });
-    records = new Map();
-    for (const [i, r] of results.entries()) {
-      const symbol = scan.symbols[i]!;
-      if (r.status === 'fulfilled' && r.value.wellFormed) {
-        records.set(symbol, r.value.body.results);
-        meta ??= r.value.body.meta;
-      } else {
-        records.set(symbol, null);
-        const why = r.status === 'rejected' ? (r.reason as Error).message : 'the response is off its documented shape';
-        warnings.push(`${symbol}: the service's figures are left out: ${why}`);
-      }
-    }
+    const got = await fetchTrackRecords(call.connect(), scan.symbols, 10, (symbol) =>
+      call.progress(++done, scan.symbols.length, `track record of ${symbol}`),
+    );
+    records = got.records;
+    meta = got.meta;
+    warnings.push(...got.leftOut);
   } else if (scan.symbols.length > 0) {
     warnings.push("the service's figures are left out: no base URL is set");
   }

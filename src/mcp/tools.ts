@@ -42,6 +42,24 @@ const obj = (properties: Record<string, JsonSchema>, required: string[] = []): J
 const body = (description: string): JsonSchema => ({ type: 'object', description });
 
 const CURSOR = str('the nextCursor of a truncated result, to get its next page (opaque)');
+const TIMEFRAME = str('one timeframe, e.g. 1h', { maxLength: 10 });
+const SYMBOL = str('one symbol, e.g. BTC/USD', { maxLength: 40 });
+/** The journal tools' selection, as the journal commands' --tf and --symbol. */
+const JOURNAL_SELECTION = { timeframe: TIMEFRAME, symbol: SYMBOL };
+/** A result's schema: its properties, and those it always has. */
+const result = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+});
+const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+const STRINGS = listOf({ type: 'string' });
+const OBJECTS = listOf({ type: 'object' });
+/** A tool whose body is in local.ts (the journal and the settings), loaded when it runs. */
+const local =
+  (name: 'readJournalReport' | 'readJournalCompare' | 'readJournalList' | 'readServiceInfo') =>
+  async (call: ToolCall): Promise<ToolOutput> =>
+    (await import('./local.js'))[name](call);
 
 const readOnly = (title: string, openWorld = true): Annotations => ({
   title,
@@ -312,57 +330,41 @@ export const TOOLS: readonly Tool[] = [
     toolset: 'journal',
     description:
       "How the forecasts the user was shown and recorded (`fcast --record`) have scored once settled, per timeframe, from the user's own journal: settled, wins, losses, neutrals, hit rate with its 95% interval, 3-class Brier score and skill score, log loss, the call's calibration bins and Brier decomposition, beside the service's published figures for the same symbols. Optional `timeframe` and `symbol` narrow it.",
-    inputSchema: obj({
-      timeframe: str('one timeframe, e.g. 1h', { maxLength: 10 }),
-      symbol: str('one symbol, e.g. BTC/USD', { maxLength: 40 }),
-      cursor: CURSOR,
-    }),
-    resultSchema: {
-      type: 'object',
-      properties: {
+    inputSchema: obj({ ...JOURNAL_SELECTION, cursor: CURSOR }),
+    resultSchema: result(
+      {
         flat_band_pct: { type: 'number' },
         bins: { type: 'integer' },
-        timeframes: { type: 'array', items: { type: 'object' } },
-        symbols: { type: 'array', items: { type: 'string' } },
-        notes: { type: 'array', items: { type: 'string' } },
-        warnings: { type: 'array', items: { type: 'string' } },
+        timeframes: OBJECTS,
+        symbols: STRINGS,
+        notes: STRINGS,
+        warnings: STRINGS,
       },
-      required: ['timeframes', 'symbols', 'notes', 'warnings'],
-    },
+      ['timeframes', 'symbols', 'notes', 'warnings'],
+    ),
     annotations: readOnly('Journal report', true),
-    async run(call) {
-      const { readJournalReport } = await import('./local.js');
-      return readJournalReport(call);
-    },
+    run: local('readJournalReport'),
   },
   {
     name: 'journal_compare',
     toolset: 'journal',
     description:
       "Which engine's probabilities deserve trust, on the user's own settled forecasts (`fcast journal compare`): per timeframe, ia2, ia3 and the sample's climatology scored by RPS (classes ordered short < flat < long; 0 best, 2 worst), the 3-class Brier score and log loss; each pair's mean loss difference (negative: the first is better) with its Diebold-Mariano test (Harvey-Leybourne-Newbold, lags from overlapping horizons), a block bootstrap interval and the Holm-adjusted p of the RPS tests; CORP reliability terms (MCB, DSC, UNC) per event; and the verdict sentence of ia3 against ia2. Reads only the journal. Optional `timeframe` and `symbol` narrow it. Sends progress; at a million forecasts it takes seconds.",
-    inputSchema: obj({
-      timeframe: str('one timeframe, e.g. 1h', { maxLength: 10 }),
-      symbol: str('one symbol, e.g. BTC/USD', { maxLength: 40 }),
-      cursor: CURSOR,
-    }),
-    resultSchema: {
-      type: 'object',
-      properties: {
+    inputSchema: obj({ ...JOURNAL_SELECTION, cursor: CURSOR }),
+    resultSchema: result(
+      {
         flat_band_pct: { type: 'number' },
         alpha: { type: 'number' },
         bootstrap: { type: 'object' },
-        timeframes: { type: 'array', items: { type: 'object' } },
+        timeframes: OBJECTS,
         lacking_ia2: { type: 'integer' },
-        notes: { type: 'array', items: { type: 'string' } },
-        warnings: { type: 'array', items: { type: 'string' } },
+        notes: STRINGS,
+        warnings: STRINGS,
       },
-      required: ['flat_band_pct', 'alpha', 'bootstrap', 'timeframes', 'lacking_ia2', 'notes', 'warnings'],
-    },
+      ['flat_band_pct', 'alpha', 'bootstrap', 'timeframes', 'lacking_ia2', 'notes', 'warnings'],
+    ),
     annotations: readOnly('Engines compared', false),
-    async run(call) {
-      const { readJournalCompare } = await import('./local.js');
-      return readJournalCompare(call);
-    },
+    run: local('readJournalCompare'),
   },
   {
     name: 'journal_list',
@@ -371,25 +373,18 @@ export const TOOLS: readonly Tool[] = [
       "The user's recorded forecasts, one row each, in the order recorded, with their settlement when settled (status open, settled or unsettleable; outcome win, loss or neutral). `limit` caps a page (default 50); the rest pages by `nextCursor`. Optional `symbol`, `timeframe` and `status` narrow it.",
     inputSchema: obj({
       limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'rows per page (default 50)' },
-      symbol: str('one symbol, e.g. BTC/USD', { maxLength: 40 }),
-      timeframe: str('one timeframe, e.g. 1h', { maxLength: 10 }),
+      symbol: SYMBOL,
+      timeframe: TIMEFRAME,
       status: str('only rows of this status', { enum: ['open', 'settled', 'unsettleable'] }),
       cursor: CURSOR,
     }),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        count: { type: 'integer' },
-        rows: { type: 'array', items: { type: 'object' } },
-        warnings: { type: 'array', items: { type: 'string' } },
-      },
-      required: ['count', 'rows', 'warnings'],
-    },
+    resultSchema: result({ count: { type: 'integer' }, rows: OBJECTS, warnings: STRINGS }, [
+      'count',
+      'rows',
+      'warnings',
+    ]),
     annotations: readOnly('Journal rows', false),
-    async run(call) {
-      const { readJournalList } = await import('./local.js');
-      return readJournalList(call);
-    },
+    run: local('readJournalList'),
   },
   {
     name: 'service_info',
@@ -417,10 +412,7 @@ export const TOOLS: readonly Tool[] = [
       ],
     },
     annotations: readOnly('Service info'),
-    async run(call) {
-      const { readServiceInfo } = await import('./local.js');
-      return readServiceInfo(call);
-    },
+    run: local('readServiceInfo'),
   },
 ];
 

@@ -86,6 +86,25 @@ export function verdictMarkdown(v: Verdict): string {
   return [head, '', ...v.lines.map((line) => `- ${markdownLine(line)}`)].join('\n').trimEnd();
 }
 
+/** How many gate failures, as a verdict's one problem (none: no problem). */
+export const gateFailures = (n: number): string[] => (n === 0 ? [] : [`${n} gate failure${n === 1 ? '' : 's'}`]);
+
+/**
+ * A gate's run under GitHub Actions, as every gated command reports it: its annotations, and
+ * the step summary of its Markdown (when it has one) followed by the verdict.
+ */
+export function annotateVerdict(
+  out: Output,
+  env: Env,
+  run: { annotations: readonly Annotation[]; markdown: string | undefined; verdict: Omit<Verdict, 'passed'> },
+): void {
+  const verdict = verdictMarkdown({ ...run.verdict, passed: run.verdict.problems.length === 0 });
+  annotate(out, env, {
+    annotations: run.annotations,
+    summary: run.markdown === undefined ? verdict : `${run.markdown}\n\n${verdict}`,
+  });
+}
+
 /** Decimals of a step output's figure: the published rates' four. */
 const OUTPUT_DECIMALS = 4;
 
@@ -102,6 +121,32 @@ export const outputFigure = (v: number | string | null | undefined): string =>
  * which the redactor no longer knows as the key.
  */
 export const outputName = (text: string): string => redactText(text).replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * A gate's step outputs (docs/formats.md, "Step outputs"): `verdict` (pass or fail), the failing
+ * lines, the timeframes, the figures of the whole, and each timeframe's figures named
+ * `<figure>_<timeframe>` (`settled_1h`); every figure by outputFigure, so a null one is empty.
+ */
+export function gateOutputs<T>(
+  failures: readonly string[],
+  passed: boolean,
+  timeframes: readonly T[],
+  tfOf: (t: T) => string,
+  figuresOf: (t: T) => Record<string, number | string | null | undefined>,
+  whole: Record<string, number | string | null | undefined> = {},
+): Record<string, string> {
+  const outputs: Record<string, string> = {
+    verdict: passed ? 'pass' : 'fail',
+    failures: failures.join('\n'),
+    timeframes: timeframes.map(tfOf).join(' '),
+  };
+  for (const [name, v] of Object.entries(whole)) outputs[name] = outputFigure(v);
+  for (const t of timeframes) {
+    const tf = outputName(tfOf(t));
+    for (const [name, v] of Object.entries(figuresOf(t))) outputs[`${name}_${tf}`] = outputFigure(v);
+  }
+  return outputs;
+}
 
 /**
  * The outputs in $GITHUB_OUTPUT's form, as GitHub documents it: `name=value`, or for a value

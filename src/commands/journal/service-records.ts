@@ -2,8 +2,8 @@
 // symbol. Its own module so that `report --offline` never loads the HTTP layer.
 import type { Run } from '../../cmdutil/command.js';
 import type { TrackRecordResult } from '../../schema/bodies.js';
-import { fetchTrackRecord, requests } from '../../api/endpoints.js';
-import { mapSettledWithLimit } from '../../core/concurrency.js';
+import { requests } from '../../api/endpoints.js';
+import { fetchTrackRecords } from '../../api/track-records.js';
 import { PARALLEL_REQUESTS } from './shared.js';
 
 /**
@@ -26,19 +26,7 @@ export async function fetchServiceRecords(
     await run.dryRun(...symbols.map((symbol) => requests.trackRecord({ symbol })));
     return 'dry-run';
   }
-  const results = await mapSettledWithLimit(symbols, PARALLEL_REQUESTS, (symbol) => fetchTrackRecord(conn, { symbol }));
-  const records = new Map<string, TrackRecordResult[] | null>();
-  let meta: unknown;
-  for (const [i, r] of results.entries()) {
-    const symbol = symbols[i]!;
-    if (r.status === 'fulfilled' && r.value.wellFormed) {
-      records.set(symbol, r.value.body.results);
-      meta ??= r.value.body.meta;
-    } else {
-      records.set(symbol, null);
-      const why = r.status === 'rejected' ? (r.reason as Error).message : 'the response is off its documented shape';
-      run.out.warn(`${symbol}: the service's figures are left out: ${why}`);
-    }
-  }
+  const { records, meta, leftOut } = await fetchTrackRecords(conn, symbols, PARALLEL_REQUESTS);
+  for (const line of leftOut) run.out.warn(line);
   return { records, meta };
 }

@@ -5,14 +5,7 @@
 // only under GITHUB_ACTIONS=true or with GITHUB_OUTPUT set.
 import type { RecordRow, RecordRows } from '../../../core/domain.js';
 import type { CheckKind, CheckReport } from '../../../evidence/checks.js';
-import {
-  type Annotation,
-  annotate,
-  outputFigure,
-  outputName,
-  verdictMarkdown,
-  writeOutputs,
-} from '../../../output/annotations.js';
+import { type Annotation, annotateVerdict, gateOutputs, writeOutputs } from '../../../output/annotations.js';
 import type { Output } from '../../../output/io.js';
 import type { Env } from '../../../core/context.js';
 
@@ -60,19 +53,12 @@ export function evidenceAnnotations(command: string, report: CheckReport, rows: 
 
 export function annotateEvidence(run: EvidenceRun): void {
   const { report } = run;
-  const verdict = verdictMarkdown({
-    subject: `fcast ${run.command}`,
-    passed: report.problems.length === 0,
-    problems: report.problems,
-    lines: report.lines.map((l) => l.text),
-  });
-  annotate(run.out, run.env, {
+  annotateVerdict(run.out, run.env, {
     annotations: evidenceAnnotations(run.command, report, run.rows),
-    summary: run.markdown === undefined ? verdict : `${run.markdown}\n\n${verdict}`,
+    markdown: run.markdown,
+    verdict: { subject: `fcast ${run.command}`, problems: report.problems, lines: report.lines.map((l) => l.text) },
   });
 }
-
-const figure = outputFigure;
 
 /**
  * The step outputs of a run (docs/formats.md, "Step outputs"): the verdict, the failing lines,
@@ -83,21 +69,14 @@ const figure = outputFigure;
 export function evidenceOutputs(report: CheckReport, figures: RecordRows): Record<string, string> {
   const { rows } = figures;
   const whole = rows.length === 1 ? rows[0] : figures.total;
-  const outputs: Record<string, string> = {
-    verdict: report.problems.length === 0 ? 'pass' : 'fail',
-    failures: report.failures.map((f) => f.text).join('\n'),
-    timeframes: rows.map((r) => r.timeframe).join(' '),
-    settled: figure(whole?.settled),
-    win_rate: figure(whole?.rate),
-    maturity: rows.length === 1 ? figure(rows[0]!.maturity) : '',
-  };
-  for (const row of rows) {
-    const tf = outputName(row.timeframe);
-    outputs[`settled_${tf}`] = figure(row.settled);
-    outputs[`win_rate_${tf}`] = figure(row.rate);
-    outputs[`maturity_${tf}`] = figure(row.maturity);
-  }
-  return outputs;
+  return gateOutputs(
+    report.failures.map((f) => f.text),
+    report.problems.length === 0,
+    rows,
+    (row) => row.timeframe,
+    (row) => ({ settled: row.settled, win_rate: row.rate, maturity: row.maturity }),
+    { settled: whole?.settled, win_rate: whole?.rate, maturity: rows.length === 1 ? rows[0]!.maturity : '' },
+  );
 }
 
 export function writeEvidenceOutputs(run: Pick<EvidenceRun, 'out' | 'env' | 'report'>, figures: RecordRows): void {
