@@ -2,6 +2,7 @@
 // time, line fitting, keys, clipping, the NDJSON line, and the screen's redraw.
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
+import { isMainThread } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FUZZ_PARAMS } from '../property/harness.js';
 import type { ForecastEnvelope } from '../../src/schema/bodies.js';
@@ -244,7 +245,10 @@ describe('the screen', () => {
     expect(vt.writes.length).toBe(count);
   });
 
-  it("SIGTSTP: the shell's screen and cooked keys, the process sends itself SIGTSTP, draws nothing while suspended; back once (the 200 ms fallback, then a late SIGCONT), raw and redrawn whole", async () => {
+  // A signal reaches only the main thread: where the tests run in a worker thread (Stryker's
+  // vitest runner forces pool 'threads'; the suite's own config uses forks), the SIGTSTP the
+  // screen sends itself never comes back to this test's listener.
+  it.skipIf(!isMainThread)("SIGTSTP: the shell's screen and cooked keys, the process sends itself SIGTSTP, draws nothing while suspended; back once (the 200 ms fallback, then a late SIGCONT), raw and redrawn whole", async () => {
     const vt = new VirtualTerminal(20, 4);
     const raw: boolean[] = [];
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
