@@ -258,7 +258,7 @@ function rootCommand(app: App): Command {
 /**
  * Whether help may keep colour codes, as commander decides it (its useColor(), then the
  * stream's own colour depth), but asking Node's stream only about a terminal: on a pipe
- * bin/fcast.js writes without building it (process.stdout.isTTY would), and it is no terminal.
+ * the launcher writes without building it (process.stdout.isTTY would), and it is no terminal.
  */
 function hasColors(writer: Writer, stream: 'stdout' | 'stderr'): boolean {
   const { NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE } = process.env;
