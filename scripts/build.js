@@ -104,9 +104,10 @@ const cjsBundle = {
 
 await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js' } });
 
-// dist/launch.cjs: every run reads and compiles it, whatever the command; without blanks and
-// comments, names kept. What it may import is held by .dependency-cruiser.cjs (launch-stays-small).
-await build({ ...cjsBundle, entryPoints: { launch: 'src/launch/index.ts' }, minifyWhitespace: true });
+// dist/launch.cjs: every run reads and compiles it, whatever the command, `--version` too: minified,
+// names and all (docs/decisions/2026-12-02-launcher.md). What it may import is held by
+// .dependency-cruiser.cjs (launch-stays-small).
+await build({ ...cjsBundle, entryPoints: { launch: 'src/launch/index.ts' }, minify: true });
 
 // The listing the root's help shows, from the tree tsc just emitted, before the bundles take it
 // in: a command added since the last build is in this build's help (and dist/split/help.txt).
