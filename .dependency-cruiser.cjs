@@ -1,5 +1,6 @@
 // The layers, one folder each (CONTRIBUTING.md, "Layout"), held by `npm run lint:deps`:
 //
+//   bin -> launch/ (fast paths, stdio, loader) ... entry (found by path at run time)
 //   entry -> cli/ (main, program) -> commands/* -> cmdutil/ (run context, shared flags, input)
 //                                              -> watch/    -> output/, api/
 //                                              -> journal/  -> evidence/, api/
@@ -51,7 +52,7 @@ module.exports = {
     {
       name: 'nothing-imports-the-entry',
       comment:
-        'main.ts and program.ts sit on top: only main.ts builds the program, and only entry.ts (what bin/fcast.js loads) imports main.ts.',
+        'main.ts and program.ts sit on top: only main.ts builds the program, and only entry.ts (what the launcher loads) imports main.ts.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(cli/main|entry)\\.ts$' },
       to: { path: '^src/(cli/main|cli/program|entry)\\.ts$' },
@@ -168,7 +169,7 @@ module.exports = {
       name: 'nothing-below-imports-cli',
       comment: 'cli/ sits on top: only entry.ts and cli/ itself import it; what commands share lives in cmdutil/.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(cli/|entry\\.ts$)' },
+      from: { path: '^src/', pathNot: '^src/(cli/|entry\\.ts$|launch/)' },
       to: { path: '^src/cli/' },
     },
     {
@@ -225,6 +226,25 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/core/sinks\\.ts$|^src/config/atomic-write\\.ts$|^src/mock/kept\\.ts$' },
       to: { path: '^src/core/atomic-write\\.ts$' },
+    },
+    {
+      name: 'launch-stays-small',
+      comment:
+        "launch/ (what bin/fcast.js runs first, in every run: the fast paths, the stdio writer, the bundle's loader) is built into dist/launch.cjs, which every run compiles: it imports core/, the version document, help's colour rule, the GitHub Actions check, the environment's secrets and (the executable's) the TAB listing, and finds the bundle by its path at run time, never by an import.",
+      severity: 'error',
+      from: { path: '^src/launch/' },
+      to: {
+        path: '^src/',
+        pathNot:
+          '^src/(launch|core)/|^src/cli/(version|help-colour)\\.ts$|^src/config/env-secrets\\.ts$|^src/output/workflow-commands\\.ts$|^src/completion/tab\\.ts$',
+      },
+    },
+    {
+      name: 'nothing-imports-the-launcher',
+      comment: 'launch/ sits above everything: bin/fcast.js and the executable run it; no module of src/ imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/launch/' },
+      to: { path: '^src/launch/' },
     },
     {
       name: 'no-circular',

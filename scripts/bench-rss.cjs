@@ -1,7 +1,7 @@
 // Preloaded into every benchmarked process (fcast and baselines alike): on exit, writes to the
 // file named by FCAST_BENCH_USAGE one line: peak resident memory (KiB), CPU time (user +
 // system, microseconds), the builtin modules loaded after this preload, the JavaScript files
-// read (bin/fcast.js, the bundle, each chunk: require and bin's vm.Script loader both read
+// read (bin/fcast.js, the launcher, the bundle, each chunk: require and the launcher's vm.Script loader both read
 // through fs.readFileSync), their bytes (the source the run compiles or whose cache it
 // deserializes), the bytes of the code caches read, then the files' names.
 const fs = require('node:fs');

@@ -94,14 +94,14 @@ http.get(${JSON.stringify(`${server.url}/api/agent/v1/demo.php?symbol=BTC%2FUSD`
 });
 `;
 writeFileSync(client, clientSource);
-// The floor under the goals: what every command but bin's fast paths loads before it does any
-// work of its own (the split bundle's entry, through bin's loader, with its code cache: commander,
+// The floor under the goals: what every command but the launcher's fast paths loads before it does any
+// work of its own (the split bundle's entry, through the launcher's loader, with its code cache: commander,
 // the settings, the output layer), and nothing else; then, for the demo's floor, the client's work.
 // A goal under its floor cannot be met by what a command does, only by a smaller entry.
-const floorSource = `const bin = require(${JSON.stringify(fileURLToPath(new URL('../bin/fcast.js', import.meta.url)))});
-const bundle = bin.freshBundle('split/fcast.cjs');
-if (bundle === undefined) throw new Error('no fresh split bundle: npm run build');
-bin.loadSplit(bundle);
+const floorSource = `const dist = ${JSON.stringify(fileURLToPath(new URL('../dist', import.meta.url)))};
+const { loadSplit } = require(dist + '/launch.cjs');
+if (!require('node:fs').existsSync(dist + '/split/fcast.cjs')) throw new Error('no split bundle: npm run build');
+loadSplit(dist + '/split/fcast.cjs', require);
 `;
 const entryAlone = join(work, 'entry-alone.cjs');
 writeFileSync(entryAlone, floorSource);
@@ -150,7 +150,7 @@ const sum = (file) =>
 const hasExecutable =
   existsSync(executable) &&
   existsSync(carried) &&
-  readFileSync(carried, 'utf8') === `${sum('bin/fcast.js')} ${sum('dist/fcast.cjs')} ${process.version}\n`;
+  readFileSync(carried, 'utf8') === `${sum('dist/launch.cjs')} ${sum('dist/fcast.cjs')} ${process.version}\n`;
 if (!hasExecutable)
   console.log('no standalone executable of this bundle (npm run build:sea): its cases are left out\n');
 

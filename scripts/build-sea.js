@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build:sea`: fcast as one executable, Node's single executable application (SEA):
 // this very `node` binary with fcast injected, which runs where no Node is installed.
-//   1. esbuild bundles bin/fcast.js (its fast paths, with dist/tab.cjs) into the main script;
+//   1. esbuild bundles the launcher (src/launch/executable.ts: the fast paths, with the TAB
+//      listing) into the main script;
 //      a SEA's main script can require builtins only, so the main bundle, its code cache and
 //      dist/undici.cjs become assets, compiled from there when a command runs, as are the
 //      package's files fcast reads at run time (package.json, the completion templates;
@@ -59,61 +60,14 @@ if (!opts.output) rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 mkdirSync(dirname(EXE), { recursive: true });
 
-/** A replacement in a file's text that must happen: a changed bin/fcast.js fails the build, not the executable. */
-function replaced(text, file, from, to) {
-  if (!text.includes(from)) throw new Error(`build-sea: ${file} no longer holds: ${from}`);
-  return text.replace(from, to);
-}
-
-// bin/fcast.js as the executable's main script: its fast paths as they are (--version, and TAB
-// with dist/tab.cjs inlined), and for everything else the main bundle read from the assets and
-// compiled with the code cache `npm run build` made beside it (same Node: this one), by the
-// loader bin/fcast.js's loadSplit uses for each file of the split bundle. Inlined into the main script instead, the whole bundle would
-// be loaded by every start, --version too (measured slower: docs/decisions/2026-11-27-package.md).
-const ASSET_BUNDLE = `
-/** The main bundle from the executable's assets, with its code cache, through bin's loader (wrappedLoader). */
-function assetBundle() {
-  const sea = require('node:sea');
-  const dir = require('node:path').join(require('node:path').dirname(process.execPath), 'dist');
-  const cache = Buffer.from(sea.getAsset('dist/fcast.cjs.cache'));
-  const load = wrappedLoader({
-    read: (file) => sea.getAsset('dist/' + file.slice(dir.length + 1), 'utf8'),
-    cachedData: (file) => (file === dir + '/fcast.cjs' ? cache.subarray(cache.indexOf(10) + 1) : undefined),
-    // The bundle asks for builtins, and for dist/undici.cjs (behind a proxy): an asset too.
-    require: (id) => (/[\\\\/]undici\\.cjs$/.test(id) ? load(dir + '/undici.cjs') : require(id)),
-  });
-  return load(dir + '/fcast.cjs');
-}
+// The executable's main script: the launcher as bin runs it (its fast paths, TAB with the
+// listing inlined), and for everything else the main bundle from the assets
+// (src/launch/executable.ts). Inlined into the main script instead, the whole bundle would be
+// loaded by every start, --version too (measured slower: docs/decisions/2026-11-27-package.md).
+// The exit is the script's own, as bin's is.
+const MAIN_SCRIPT = `import { launchExecutable } from './src/launch/executable.ts';
+launchExecutable(require, (code) => process.exit(code));
 `;
-const forExecutable = {
-  name: 'for-executable',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]bin[\\/]fcast\.js$/ }, (args) => {
-      let text = readFileSync(args.path, 'utf8').replace(/^#!.*\n/, '');
-      text = replaced(
-        text,
-        'bin/fcast.js',
-        "const tab = freshBundle('tab.cjs');\n  if (tab === undefined) return false;\n  require(tab).completeSymbols(writeOut);",
-        "require('../dist/tab.cjs').completeSymbols(writeOut);",
-      );
-      text = replaced(
-        text,
-        'bin/fcast.js',
-        "const bundle = freshBundle('split/fcast.cjs');\n  if (!bundle) compileCached();",
-        '',
-      );
-      text = replaced(
-        text,
-        'bin/fcast.js',
-        "bundle ? loadSplit(bundle) : await import('../dist/entry.js')",
-        'assetBundle()',
-      );
-      // The executable's main script is the program: never a module lent to the build.
-      text = replaced(text, 'bin/fcast.js', 'if (require.main === module) {', 'if (true) {');
-      return { contents: text + ASSET_BUNDLE, loader: 'js' };
-    });
-  },
-};
 
 // The build's cache must be of this very bundle, made by this Node (its first line says so).
 const header = readFileSync('dist/fcast.cjs.cache').subarray(0, 200).toString('latin1').split('\n')[0];
@@ -123,13 +77,12 @@ if (!header.startsWith(expected) || !header.endsWith(` ${process.version}`))
 
 const main = join(OUT, 'main.cjs');
 await build({
-  entryPoints: ['bin/fcast.js'],
+  stdin: { contents: MAIN_SCRIPT, resolveDir: process.cwd(), sourcefile: 'sea-main.ts', loader: 'ts' },
   outfile: main,
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: `node${process.versions.node.split('.')[0]}`,
-  plugins: [forExecutable],
   logLevel: 'warning',
 });
 
@@ -182,11 +135,14 @@ if (signing) {
 }
 for (const file of [main, config]) rmSync(file);
 
-// Which bin, bundle and Node it carries, so that a test or the bench can tell it is of the current
-// ones (a rebuild of the same sources makes the same bundle, with a newer time).
+// Which launcher, bundle and Node it carries, so that a test or the bench can tell it is of the
+// current ones (a rebuild of the same sources makes the same bundles, with a newer time).
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 if (!opts.output) {
-  writeFileSync(join(OUT, 'built-from'), `${sha256('bin/fcast.js')} ${sha256('dist/fcast.cjs')} ${process.version}\n`);
+  writeFileSync(
+    join(OUT, 'built-from'),
+    `${sha256('dist/launch.cjs')} ${sha256('dist/fcast.cjs')} ${process.version}\n`,
+  );
   writeFileSync(join(OUT, `${NAME}.sha256`), `${sha256(exe)}  ${NAME}\n`);
 }
 process.stdout.write(

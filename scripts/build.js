@@ -2,10 +2,12 @@
 // `npm run build` (and `prepare`), after `tsc -b` has emitted dist/: CommonJS bundles that
 // bin/fcast.js loads without starting Node's ES module loader, and without resolving and
 // compiling tsc's files one by one (what that cost: docs/decisions/2026-11-23-startup-figures.md):
+//   dist/launch.cjs what bin requires first in every run: src/launch/ (the fast paths, the
+//                   stdio writer, the loader of dist/split/), small (docs/decisions/2026-12-02-launcher.md)
 //   dist/split/     what bin runs: src/entry.ts split at every dynamic import into an entry
 //                   (fcast.cjs) and a file per dynamic import, loaded when a command runs it,
 //                   each with the code cache made here (docs/decisions/2026-11-27-startup.md);
-//                   help.txt, the root's help, which bin writes itself
+//                   help.txt, the root's help, which the launcher writes itself
 //   dist/fcast.cjs  the same in one file (src/entry.ts), for a consumer that takes one script
 //   dist/tab.cjs    the TAB listing alone (src/completion/tab.ts), for `__complete-symbols`
 // Their import.meta.url is that of a file in dist/core/, as deep as src/core/package-files.ts,
@@ -42,7 +44,7 @@ const lazyCommanderSpawn = {
 // picocolors decides at its top whether its default export colours, reading process.stdout.isTTY:
 // that builds Node's stdout stream (for a pipe, a socket and the net and stream modules: the
 // dearest part of a short command, docs/decisions/2026-11-27-startup.md) in every run, before
-// bin/fcast.js could write without it. fcast never uses that
+// the launcher could write without it. fcast never uses that
 // default (output/io.ts and output/journal-report.ts call createColors(enabled) with fcast's own
 // choice), so in the bundles it is made without asking the terminal.
 const PICOCOLORS_TTY = '((p.stdout || {}).isTTY && env.TERM !== "dumb")';
@@ -76,7 +78,7 @@ const precompiledShapes = {
 };
 
 // The main bundle's `import('undici')` becomes a require of dist/undici.cjs by its path from the
-// bundle's own directory (`up`: '..' from dist/split/): bin/fcast.js runs the bundle with a
+// bundle's own directory (`up`: '..' from dist/split/): the launcher runs the bundle with a
 // `require` of its own, so a relative specifier would not resolve from the bundle.
 const undiciBeside = (up) => ({
   name: 'undici-beside',
@@ -101,6 +103,11 @@ const cjsBundle = {
 };
 
 await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js' } });
+
+// dist/launch.cjs: every run reads and compiles it, whatever the command, `--version` too: minified,
+// names and all (docs/decisions/2026-12-02-launcher.md). What it may import is held by
+// .dependency-cruiser.cjs (launch-stays-small).
+await build({ ...cjsBundle, entryPoints: { launch: 'src/launch/index.ts' }, minify: true });
 
 // The listing the root's help shows, from the tree tsc just emitted, before the bundles take it
 // in: a command added since the last build is in this build's help (and dist/split/help.txt).
@@ -127,11 +134,11 @@ await build({
 // reads the HTTP stack, `--help` no command's action, and no run reads and compiles the whole
 // bundle (the figures: docs/decisions/2026-11-27-startup.md).
 // esbuild splits only ES modules: each file is then turned into CommonJS, its import() into
-// a require() (`dynamic-import: false`), so that bin's vm.Script loader can serve it and no
+// a require() (`dynamic-import: false`), so that the launcher's vm.Script loader can serve it and no
 // ES module loader starts. The files are then packed (below): the entry with every chunk it
 // requires at its top, each dynamic import with the chunks it requires; a pack asks for the
 // entry as './fcast.cjs', which under a plain require (the npm package, which ships no code
-// cache) Node resolves beside the file and bin's loader serves itself, with its code cache.
+// cache) Node resolves beside the file and the launcher's loader serves itself, with its code cache.
 const SPLIT = 'dist/split';
 rmSync(SPLIT, { recursive: true, force: true });
 const split = await build({
@@ -256,7 +263,7 @@ for (const [root, chunks] of packs) {
 }
 splitFiles.splice(0, Infinity, ...splitFiles.filter((path) => name(path) === name(entryOut) || packs.has(name(path))));
 for (const path of splitFiles) writeFileSync(path, code.get(name(path)));
-// bin/fcast.js runs the bundle through vm.Script (for its code cache), where a real dynamic
+// The launcher runs the bundle through vm.Script (for its code cache), where a real dynamic
 // import() has no loader and throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: esbuild turns every
 // import() of a bundled module into a require, but an import() of a builtin (`node:path`) or of
 // anything external would stay one and break its command at run time. Better a failed build.
@@ -269,20 +276,20 @@ for (const file of ['dist/fcast.cjs', 'dist/tab.cjs', ...splitFiles]) {
 // slower, and silently so. Better a failed build.
 if (tablesPlaced === 0) throw new Error('build: src/api/accept-table.ts was not replaced by the precompiled shapes');
 
-// V8's code cache of each file of dist/split/, for bin/fcast.js (loadSplit): compiling is
+// V8's code cache of each file of dist/split/, for the launcher (loadSplit): compiling is
 // much of loading code (docs/decisions/2026-11-25-code-cache.md). Made after a few real runs
 // against the emulator (demo and
 // predict, --json and table, predict --record, config list, an empty journal report, --help),
-// loaded as bin loads them, so that the functions they compile lazily are in the caches too
+// loaded as a run loads them, so that the functions they compile lazily are in the caches too
 // (a cache of the top level alone costs more CPU per run: docs/decisions/2026-11-27-startup.md);
 // a chunk no warm-up loaded
 // gets a cache of its top level. Should the warm-up fail, the caches still hold what ran.
-// They are loaded by bin/fcast.js's own loader (wrappedLoader), so that each cache is made
-// over the very text bin compiles. The header ties a cache to its very file and Node version
-// (V8 itself checks only the source's length).
-const { WRAPPER, wrappedLoader } = Module.createRequire(import.meta.url)('../bin/fcast.js');
+// They are loaded by the launcher's own loader (dist/launch.cjs, wrappedLoader), so that each
+// cache is made over the very text a run compiles. The header ties a cache to its very file and
+// Node version (V8 itself checks only the source's length).
+const { WRAPPER, wrappedLoader, codeCacheHeader } = Module.createRequire(import.meta.url)('../dist/launch.cjs');
 if (WRAPPER[0] !== Module.wrap('').slice(0, WRAPPER[0].length))
-  throw new Error("build: bin/fcast.js's WRAPPER is not Node's");
+  throw new Error("build: src/launch/loader.ts's WRAPPER is not Node's");
 const scripts = new Map();
 const splitDir = resolve(SPLIT);
 const read = (file) => readFileSync(file, 'utf8');
@@ -301,7 +308,7 @@ try {
   console.warn(`build: code cache without warm-up (${err?.message ?? err})`);
 }
 for (const file of splitFiles) writeCodeCache(file, scripts.get(file) ?? wrapped(file));
-// The root's help, for bin/fcast.js to write without loading the bundle (fastHelp): what the
+// The root's help, for the launcher to write without loading the bundle (fastHelp): what the
 // bundle just made prints on a pipe, without colour, outside GitHub Actions, with no config.
 const helpDir = mkdtempSync(join(tmpdir(), 'fcast-build-'));
 try {
@@ -327,7 +334,7 @@ writeCodeCache(whole, wrapped(whole));
 /** `file`.cache: a header tying it to the file's size and time and to this Node, then V8's cache. */
 function writeCodeCache(file, script) {
   const { size, mtimeMs } = statSync(file);
-  const header = Buffer.from(`fcast code cache ${size} ${mtimeMs} ${process.version}\n`);
+  const header = Buffer.from(codeCacheHeader(size, mtimeMs));
   writeFileSync(`${file}.cache`, Buffer.concat([header, script.createCachedData()]));
 }
 

@@ -1,5 +1,5 @@
 // main(argv, ctx) parses and runs one command and returns its exit code. It never exits:
-// bin/fcast.js does, so tests can call main() in-process as often as they like.
+// bin/fcast.js does (through the launcher), so tests can call main() in-process as often as they like.
 import type { App } from '../cmdutil/command.js';
 import type { Ctx } from '../core/context.js';
 import { ExitCode } from '../core/errors.js';

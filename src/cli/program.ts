@@ -20,6 +20,7 @@ import {
   pointErrorsAtHelp,
   rootHelpFooter,
 } from './program-help.js';
+import { helpColourByEnv } from './help-colour.js';
 
 /** A command's module: its definition (defineCommand), or a group's register (journal, config, auth). */
 type CommandModule =
@@ -258,12 +259,11 @@ function rootCommand(app: App): Command {
 /**
  * Whether help may keep colour codes, as commander decides it (its useColor(), then the
  * stream's own colour depth), but asking Node's stream only about a terminal: on a pipe
- * bin/fcast.js writes without building it (process.stdout.isTTY would), and it is no terminal.
+ * the launcher writes without building it (process.stdout.isTTY would), and it is no terminal.
  */
 function hasColors(writer: Writer, stream: 'stdout' | 'stderr'): boolean {
-  const { NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE } = process.env;
-  if (NO_COLOR || FORCE_COLOR === '0' || FORCE_COLOR === 'false') return false;
-  if (FORCE_COLOR || CLICOLOR_FORCE !== undefined) return true;
+  const said = helpColourByEnv(process.env);
+  if (said !== undefined) return said;
   return writer.isTTY === true && process[stream].isTTY && process[stream].hasColors?.() === true;
 }
 

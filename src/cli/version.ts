@@ -1,6 +1,6 @@
 // `fcast --version --json`: fcast's version, Node's and the platform, for a bug report or a CI
-// log. bin/fcast.js answers the same from its fast path, without loading the bundle; a test
-// holds the two to the same text.
+// log. The launcher's fast path (src/launch/fast-paths.ts) writes it with the same function,
+// without loading the bundle.
 
 /** The flags that ask for it, in any order: `--version --json`, `-V --json`. */
 export const isVersionJson = (argv: readonly string[]): boolean =>

@@ -1,5 +1,5 @@
 // A process-wide hold on the hard exit of a second Ctrl-C: while `register` has a key that is
-// not yet printed and saved, bin/fcast.js waits for the hold to end before it exits.
+// not yet printed and saved, the launcher (src/launch/run.ts) waits for the hold to end before it exits.
 let holds = 0;
 let pendingExit: (() => void) | undefined;
 

@@ -1,7 +1,7 @@
 // The symbols list that TAB offers after `fcast predict`, kept in the config directory so
 // completion never waits for the network: `fcast symbols` writes it whenever it fetches the
 // list, and `fcast __complete-symbols` prints it and, at most once a day, refreshes it in
-// a detached process. This module is also built into a CommonJS file that bin/fcast.js loads
+// a detached process. This module is also built into a CommonJS file that the launcher loads
 // on TAB before anything else (see tab.ts), so it imports nothing heavy.
 import { readOwnFile } from '../core/own-file.js';
 import { mkdirSync, statSync, utimesSync } from 'node:fs';

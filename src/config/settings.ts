@@ -11,6 +11,7 @@ import { configLocationProblem } from './config-location.js';
 import type { Ctx, Env } from '../core/context.js';
 import { ConfigError, failureReason, UsageError } from '../core/errors.js';
 import { configDir, configFilePath } from './directories.js';
+import { KEY_VARIABLES } from './env-secrets.js';
 import { type ChosenKey, type KeyUse, requireBaseUrl, requireKey } from './key-checks.js';
 import type { Sourced } from './origin.js';
 import {
@@ -25,6 +26,7 @@ import {
 
 // commands/journal.ts reads the data directory from here (the journal's own change moves it).
 export { dataDir } from './directories.js';
+export { secretFromEnv } from './env-secrets.js';
 
 export interface SettingSpec<T> {
   /** The flag as commander declares it; the option's attribute is the Settings field's name. */
@@ -72,7 +74,7 @@ export const SETTINGS = {
     help: 'base URL of the service',
   }),
   apiKey: spec<string>({
-    env: 'FCAST_API_KEY',
+    env: KEY_VARIABLES.apiKey,
     configKey: 'api-key',
     secret: true,
     parse: parseSecret,
@@ -80,7 +82,7 @@ export const SETTINGS = {
     footer: 'register, auth login',
   }),
   gatewayKey: spec<string>({
-    env: 'FCAST_GATEWAY_KEY',
+    env: KEY_VARIABLES.gatewayKey,
     configKey: 'gateway-key',
     secret: true,
     parse: parseSecret,
@@ -337,10 +339,4 @@ export function storedSecret(
 ): { path: string; value: string | undefined } {
   const path = configFilePath(configDir(ctx));
   return { path, value: lookUpSetting(name, {}, {}, readConfigFile(path), path).found?.value };
-}
-
-/** A key set in the environment; blank counts as unset, as for every setting. */
-export function secretFromEnv(env: Env, name: 'apiKey' | 'gatewayKey'): string | undefined {
-  const value = env[SETTINGS[name].env]?.trim();
-  return value ? value : undefined;
 }

@@ -76,7 +76,7 @@ const realClock: Clock = {
 };
 
 /**
- * stdout and stderr as bin/fcast.js gives them: on a pipe or a file, written to the descriptor
+ * stdout and stderr as the launcher gives them (src/launch/stdio.ts): on a pipe or a file, written to the descriptor
  * without building Node's streams (a pipe's is the dearest part of a short command's start:
  * docs/decisions/2026-11-27-startup.md); Node's own without it.
  */
@@ -87,7 +87,7 @@ export interface Stdio {
 }
 
 /**
- * The context of this process. bin/fcast.js gives its stdio and fcast's version (read beside
+ * The context of this process. The launcher gives its stdio and fcast's version (read beside
  * it: finding package.json from this module's URL, and asking node:sea whether this is the
  * standalone executable, showed in a short command's profile: docs/decisions/2026-11-27-startup.md);
  * without them, Node's streams and the package file.

@@ -1,5 +1,5 @@
 // The one exit-code table, and the errors that carry a code to it. Commands throw; only
-// main() turns an error into a number, and only bin/fcast.js exits.
+// main() turns an error into a number, and only bin/fcast.js exits (through the launcher's exit).
 import { redactText } from './sinks.js';
 
 export const ExitCode = {
@@ -201,8 +201,8 @@ export function systemReason(code: string | undefined): string | undefined {
 }
 
 // A Map, not an object: a code is looked up, and `toString` is no key of an object's own.
-// bin/fcast.js's WRITE_FAILURES says the codes it shares with this table in the same words
-// (test/unit/errors.test.ts holds them equal).
+// The launcher says a failed write to stdout with it too (src/launch/stdio.ts): the codes a
+// write meets (a full disk, a closed descriptor) are here.
 const SYSTEM_REASONS = new Map([
   ['ENOENT', 'no such file'],
   ['EACCES', 'permission denied'],
@@ -213,4 +213,7 @@ const SYSTEM_REASONS = new Map([
   ['EROFS', 'a read-only file system'],
   ['ENOSPC', 'no space left on the device'],
   ['EDQUOT', 'the disk quota is exceeded'],
+  ['EFBIG', 'the file is too large'],
+  ['EBADF', 'it is closed'],
+  ['EIO', 'an I/O error'],
 ]);

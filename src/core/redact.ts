@@ -12,7 +12,7 @@
 // this to a plain reference redactor).
 // The spellings and the key shape are secret-spellings.ts; the automata, secret-automata.ts.
 import { Scanner } from './secret-automata.js';
-import { escapeStart, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
+import { escapeStart, holdsPiece, maskKeyShapes, secretPart, spellings, WINDOW } from './secret-spellings.js';
 
 /** Shorter known values are not keys worth hunting for (and would mask ordinary words). */
 const MIN_KNOWN = 8;
@@ -45,8 +45,7 @@ export class Redactor {
     if (this.known.has(s)) return true;
     const folded = s.toLowerCase();
     for (const known of this.known) {
-      const part = secretPart(known).toLowerCase();
-      for (let i = 0; i + WINDOW <= part.length; i++) if (folded.includes(part.slice(i, i + WINDOW))) return true;
+      if (holdsPiece(folded, secretPart(known).toLowerCase())) return true;
     }
     return false;
   }

@@ -24,6 +24,23 @@ export const foldAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c
 export const secretPart = (secret: string): string =>
   secret.includes('_ag_') ? secret.slice(secret.indexOf('_ag_') + 4) : secret;
 
+/** Whether `folded` (lower case) holds 12 characters in a row of `part` (lower case): a piece no output may show. */
+export function holdsPiece(folded: string, part: string): boolean {
+  for (let i = 0; i + WINDOW <= part.length; i++) if (folded.includes(part.slice(i, i + WINDOW))) return true;
+  return false;
+}
+
+/**
+ * Whether `folded` (a text in lower case) may show `secret` where the redactor would mask it:
+ * one of its spellings, or a piece of its secret part (holdsPiece). The redactor's rule in
+ * plain loops, for a text that reaches the terminal without passing it: the launcher's root
+ * help (src/launch/fast-paths.ts), written only when this finds no secret of the environment.
+ */
+export function mayShowSecret(folded: string, secret: string): boolean {
+  for (const form of spellings(secret)) if (folded.includes(form.toLowerCase())) return true;
+  return holdsPiece(folded, secretPart(secret).toLowerCase());
+}
+
 /**
  * The ways a secret may come back spelled: as written, JSON-escaped (as JSON.stringify,
  * Python and PHP write it), every character as its `\u` escape, each escaped spelling as JSON

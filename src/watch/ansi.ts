@@ -1,7 +1,7 @@
 // The few escape sequences the board needs, written once here rather than taken from
 // ansi-escapes or log-update: log-update redraws by erasing every line of the previous frame
 // (the flicker this board avoids) and brings cli-cursor and signal-exit, whose own signal
-// handlers would race bin/fcast.js's; ansi-escapes would replace the ten constants below with
+// handlers would race the launcher's (src/launch/run.ts); ansi-escapes would replace the ten constants below with
 // a dependency. Nothing here is loaded by a command that does not watch.
 
 const CSI = '\x1b[';

@@ -46,7 +46,7 @@ export async function boardForecasts(
     },
     resize: wake,
   });
-  // Ctrl-C as a signal, SIGTERM, SIGHUP (bin/fcast.js turns each into this abort): the terminal
+  // Ctrl-C as a signal, SIGTERM, SIGHUP (src/launch/run.ts turns each into this abort): the terminal
   // comes back at once, synchronously, before main reports the interruption on the shell's screen.
   const onAbort = () => {
     screen.close();

@@ -159,7 +159,7 @@ async function sleepUntil(ctx: Ctx, at: number, readerLeft: (() => boolean) | un
   }
 }
 
-/** A write to a pipe whose reader has gone (in-process; the real stdout says so in an 'error' event, see bin/fcast.js). */
+/** A write to a pipe whose reader has gone (in-process; the real stdout says so in an 'error' event, see src/launch/stdio.ts). */
 function isClosedPipe(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
 }

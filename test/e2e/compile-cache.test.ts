@@ -4,7 +4,7 @@
 // compile cache (module.enableCompileCache, in the user's cache directory: XDG_CACHE_HOME here, never
 // os.tmpdir(), which another user may have made first: docs/decisions/2026-12-02-own-files.md); Node 20 has none and
 // simply requires it. Either way the command's output is the same. (NODE_COMPILE_CACHE would
-// turn Node's cache on for the whole process, whatever bin/fcast.js asks: not set here.)
+// turn Node's cache on for the whole process, whatever the launcher asks: not set here.)
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ function installedPackage(): string {
   const dir = tempDir('fcast-package-');
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
   mkdirSync(join(dir, 'dist/split'), { recursive: true });
+  copyFileSync(join(ROOT, 'dist/launch.cjs'), join(dir, 'dist/launch.cjs'));
   for (const name of readdirSync(join(ROOT, 'dist/split')).filter((n) => n.endsWith('.cjs')))
     copyFileSync(join(ROOT, 'dist/split', name), join(dir, 'dist/split', name));
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));

@@ -27,7 +27,8 @@ const PACKED = [
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
-  // What bin runs: the split bundle, its entry and chunks (their names hashed by the build).
+  // What bin runs: the launcher, then the split bundle, its entry and chunks (their names hashed by the build).
+  'dist/launch.cjs',
   ...readdirSync(join(ROOT, 'dist/split'))
     .filter((name) => name.endsWith('.cjs'))
     .map((name) => `dist/split/${name}`),

@@ -15,12 +15,12 @@ import { useEmulator } from '../helpers/emulator.js';
 const EXE = join(REPO, 'dist/sea/fcast');
 const CARRIED = join(REPO, 'dist/sea/built-from');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-/** Built from the current bin and bundle by this Node: scripts/build-sea.js writes down which. */
+/** Built from the current launcher and bundle by this Node: scripts/build-sea.js writes down which. */
 const fresh =
   existsSync(EXE) &&
   existsSync(CARRIED) &&
   readFileSync(CARRIED, 'utf8') ===
-    `${sha256(join(REPO, 'bin/fcast.js'))} ${sha256(join(REPO, 'dist/fcast.cjs'))} ${process.version}\n`;
+    `${sha256(join(REPO, 'dist/launch.cjs'))} ${sha256(join(REPO, 'dist/fcast.cjs'))} ${process.version}\n`;
 const requested = process.env.FCAST_TEST_SEA === '1';
 const supported = (process.config.variables as Record<string, unknown>).single_executable_application !== false;
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';

@@ -1,9 +1,8 @@
 // amend(): the one way to add a prefix, suffix or hint to an error, keeping its class, exit
 // code, details and cause; systemReason(): a failed file operation's code said plainly.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { amend, ApiError, ExitCode, NetworkError, systemReason } from '../../src/core/errors.js';
+import { WRITE_FAILED, writeFailure } from '../../src/launch/stdio.js';
 
 describe('amend', () => {
   it('keeps the class, exit code and details, and the original as the cause', () => {
@@ -40,14 +39,13 @@ describe('systemReason', () => {
       expect(systemReason(code), code).toBeUndefined();
   });
 
-  it("says each code as bin/fcast.js's table of write failures says it (that file cannot import this one)", () => {
-    const bin = readFileSync(fileURLToPath(new URL('../../bin/fcast.js', import.meta.url)), 'utf8');
-    const table = /^const WRITE_FAILURES = \{\n([^}]*)\n\};$/m.exec(bin)?.[1];
-    expect(table).toBeDefined();
-    const entries = [...(table ?? '').matchAll(/^ {2}([A-Z]+): '([^'\\]*)',$/gm)].map((m) => [m[1], m[2]]);
-    expect(entries).toHaveLength((table ?? '').split('\n').length);
-    const shared = entries.filter(([code]) => systemReason(code) !== undefined);
-    expect(shared.map(([code]) => code)).toEqual(['ENOSPC', 'EDQUOT', 'EROFS']);
-    for (const [code, words] of shared) expect(words, code).toBe(systemReason(code));
+  it("words a failed write to stdout with the same table (the launcher's line, exit 3)", () => {
+    const line = (code?: string) => writeFailure(code === undefined ? new Error('x') : { code });
+    for (const code of ['ENOSPC', 'EDQUOT', 'EFBIG', 'EBADF', 'EIO', 'EROFS'])
+      expect(line(code), code).toBe(`fcast: cannot write the output to stdout: ${systemReason(code)}\n`);
+    expect(systemReason('EBADF')).toBe('it is closed');
+    expect(line('EBUSY')).toBe('fcast: cannot write the output to stdout: EBUSY\n');
+    expect(line()).toBe('fcast: cannot write the output to stdout: unknown error\n');
+    expect(WRITE_FAILED).toBe(ExitCode.Config);
   });
 });

@@ -23,6 +23,10 @@ const ALLOWED: Record<string, [number, string]> = {
     3,
     "the real streams, handed to main, which wraps them (redactedIO) before any command runs; releaseStdout's empty flush",
   ],
+  'launch/stdio.ts': [
+    5,
+    "the descriptors under main's redacted writers (core/sinks.ts wraps them), and the fast paths' fixed text: the version, the TAB listing, the build's help (written only when no secret of the environment may show in it); the lines of a failed write and an internal error",
+  ],
   'config/atomic-write.ts': [0, "re-exports core's atomic write for config/ and journal/"],
   'config/config-store.ts': [1, "the config file: settings, not output (mode 0600, fcast's own keys in it)"],
   'config/file-lock.ts': [2, 'lock files: a pid and a time, not output'],
