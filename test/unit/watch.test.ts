@@ -248,73 +248,76 @@ describe('the screen', () => {
   // A signal reaches only the main thread: where the tests run in a worker thread (Stryker's
   // vitest runner forces pool 'threads'; the suite's own config uses forks), the SIGTSTP the
   // screen sends itself never comes back to this test's listener.
-  it.skipIf(!isMainThread)("SIGTSTP: the shell's screen and cooked keys, the process sends itself SIGTSTP, draws nothing while suspended; back once (the 200 ms fallback, then a late SIGCONT), raw and redrawn whole", async () => {
-    const vt = new VirtualTerminal(20, 4);
-    const raw: boolean[] = [];
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
-    let resized = 0;
-    const screen = new Screen(terminal(vt), stdin, { key: () => {}, resize: () => resized++ });
-    open = screen;
-    // The SIGTSTP the screen sends itself lands here, not in the default action (which would stop
-    // this test's process, or be discarded where it has no job control).
-    let sent = 0;
-    const caught = () => sent++;
-    process.on('SIGTSTP', caught);
-    // `kill -TSTP` from outside, as Node hands it to the screen's listener.
-    const stopFromOutside = () => {
-      for (const listener of process.listeners('SIGTSTP')) if (listener !== caught) listener('SIGTSTP');
-    };
-    try {
-      screen.open();
-      screen.draw(['board', 'status'], false);
-      const shell = () => vt.lines();
-      stopFromOutside();
-      expect(vt.altScreen).toBe(false);
-      expect(vt.cursorVisible).toBe(true);
-      expect(raw).toEqual([true, false]);
-      const onShell = shell();
-      const count = vt.writes.length;
-      // Ticks and refreshes while away: nothing reaches the shell's screen.
-      screen.draw(['board', 'updated'], false);
-      screen.draw(['board', 'resized'], true);
-      expect(vt.writes.length).toBe(count);
-      expect(shell()).toEqual(onShell);
-      await vi.waitFor(() => expect(sent).toBe(1));
-      // Discarded (no job control): the fallback brings the board back, once.
-      await vi.waitFor(() => expect(vt.altScreen).toBe(true), { timeout: 5000 });
-      expect(vt.cursorVisible).toBe(false);
-      expect(raw).toEqual([true, false, true]);
-      expect(resized).toBe(1);
-      screen.draw(['board', 'back'], false);
-      expect(vt.lines()).toEqual(['board', 'back', '', '']);
-      // A SIGCONT after that (a stop that did happen, continued late) brings nothing twice.
-      const after = vt.writes.length;
-      process.emit('SIGCONT', 'SIGCONT');
-      expect(vt.writes.length).toBe(after);
-      expect(raw).toEqual([true, false, true]);
-      expect(resized).toBe(1);
-      // And suspend works again: its handler is back.
-      stopFromOutside();
-      expect(vt.altScreen).toBe(false);
-      expect(raw).toEqual([true, false, true, false]);
-      // q while away: closed; the fallback then brings nothing back.
-      screen.close();
-      const closed = vt.writes.length;
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(vt.writes.length).toBe(closed);
-      expect(vt.altScreen).toBe(false);
-      expect(raw.at(-1)).toBe(false);
-      expect(process.listenerCount('SIGCONT')).toBe(0);
-      expect(process.listeners('SIGTSTP')).toEqual([caught]);
-      await vi.waitFor(() => expect(sent).toBe(2));
-    } finally {
-      screen.close();
-      // Each SIGTSTP the screen sent itself is caught before this listener goes: without one,
-      // its default action would stop this process.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      process.off('SIGTSTP', caught);
-    }
-  });
+  it.skipIf(!isMainThread)(
+    "SIGTSTP: the shell's screen and cooked keys, the process sends itself SIGTSTP, draws nothing while suspended; back once (the 200 ms fallback, then a late SIGCONT), raw and redrawn whole",
+    async () => {
+      const vt = new VirtualTerminal(20, 4);
+      const raw: boolean[] = [];
+      const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+      let resized = 0;
+      const screen = new Screen(terminal(vt), stdin, { key: () => {}, resize: () => resized++ });
+      open = screen;
+      // The SIGTSTP the screen sends itself lands here, not in the default action (which would stop
+      // this test's process, or be discarded where it has no job control).
+      let sent = 0;
+      const caught = () => sent++;
+      process.on('SIGTSTP', caught);
+      // `kill -TSTP` from outside, as Node hands it to the screen's listener.
+      const stopFromOutside = () => {
+        for (const listener of process.listeners('SIGTSTP')) if (listener !== caught) listener('SIGTSTP');
+      };
+      try {
+        screen.open();
+        screen.draw(['board', 'status'], false);
+        const shell = () => vt.lines();
+        stopFromOutside();
+        expect(vt.altScreen).toBe(false);
+        expect(vt.cursorVisible).toBe(true);
+        expect(raw).toEqual([true, false]);
+        const onShell = shell();
+        const count = vt.writes.length;
+        // Ticks and refreshes while away: nothing reaches the shell's screen.
+        screen.draw(['board', 'updated'], false);
+        screen.draw(['board', 'resized'], true);
+        expect(vt.writes.length).toBe(count);
+        expect(shell()).toEqual(onShell);
+        await vi.waitFor(() => expect(sent).toBe(1));
+        // Discarded (no job control): the fallback brings the board back, once.
+        await vi.waitFor(() => expect(vt.altScreen).toBe(true), { timeout: 5000 });
+        expect(vt.cursorVisible).toBe(false);
+        expect(raw).toEqual([true, false, true]);
+        expect(resized).toBe(1);
+        screen.draw(['board', 'back'], false);
+        expect(vt.lines()).toEqual(['board', 'back', '', '']);
+        // A SIGCONT after that (a stop that did happen, continued late) brings nothing twice.
+        const after = vt.writes.length;
+        process.emit('SIGCONT', 'SIGCONT');
+        expect(vt.writes.length).toBe(after);
+        expect(raw).toEqual([true, false, true]);
+        expect(resized).toBe(1);
+        // And suspend works again: its handler is back.
+        stopFromOutside();
+        expect(vt.altScreen).toBe(false);
+        expect(raw).toEqual([true, false, true, false]);
+        // q while away: closed; the fallback then brings nothing back.
+        screen.close();
+        const closed = vt.writes.length;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        expect(vt.writes.length).toBe(closed);
+        expect(vt.altScreen).toBe(false);
+        expect(raw.at(-1)).toBe(false);
+        expect(process.listenerCount('SIGCONT')).toBe(0);
+        expect(process.listeners('SIGTSTP')).toEqual([caught]);
+        await vi.waitFor(() => expect(sent).toBe(2));
+      } finally {
+        screen.close();
+        // Each SIGTSTP the screen sent itself is caught before this listener goes: without one,
+        // its default action would stop this process.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        process.off('SIGTSTP', caught);
+      }
+    },
+  );
 
   it('is given back on an uncaught exception, before Node prints it, and only once', () => {
     const vt = new VirtualTerminal(10, 4);
