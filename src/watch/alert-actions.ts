@@ -11,6 +11,7 @@ import { clean } from '../output/sanitize.js';
 import { AlertMachine, type Firing, readingsOf, tfShown } from './alerts.js';
 import type { RefreshReport } from './refresher.js';
 import type { AlertOptions, FiredAlert } from './source.js';
+import { KEY_VARIABLES } from '../config/env-secrets.js';
 
 /** Alerts told one by one in a refresh; the rest are counted in one line. */
 export const MAX_TOLD_PER_REFRESH = 20;
@@ -24,7 +25,7 @@ export const ON_ALERT_TIMEOUT_MS = 30_000;
 const HISTORY = 50;
 
 /** The variables of the user's keys: a command of an alert runs without them (a key never leaves fcast). */
-const KEY_VARIABLES = ['FCAST_API_KEY', 'FCAST_GATEWAY_KEY'];
+const KEY_NAMES: readonly string[] = Object.values(KEY_VARIABLES);
 
 /** An alert as told: its data, each part clean; `text` is its one-line wording (`BTC/USD 1h p_long 0.71 >= 0.7`). */
 export type Told = FiredAlert;
@@ -111,7 +112,7 @@ export class WatchAlerts {
     const { spawn } = process.getBuiltinModule('node:child_process');
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(this.ctx.env)) {
-      if (value !== undefined && !KEY_VARIABLES.includes(name) && !name.startsWith('FCAST_ALERT_')) env[name] = value;
+      if (value !== undefined && !KEY_NAMES.includes(name) && !name.startsWith('FCAST_ALERT_')) env[name] = value;
     }
     Object.assign(env, alertVariables(alert));
     let child: ChildProcess;
