@@ -9,7 +9,7 @@ import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { monthFiles } from './journal-files.js';
 import { moveOf, returnPct } from './record.js';
-import { byTimeframe, fileInRange, type JournalFilter, passes, TimeSet } from './report.js';
+import { byTimeframe, fileInRange, type JournalFilter, passes } from './report.js';
 
 export interface CompareScan {
   samples: CompareSample[];
@@ -73,44 +73,79 @@ const TARGET = 8;
 const SYMBOL = 9;
 const TF_ROW = 10;
 
-interface Series {
-  tf: string;
-  symbol: number;
-  forecasts: TimeSet;
-  /** ts and target_t of each forecast, in the order read (a journal's: ascending, most often). */
-  fTs: Column;
-  fTarget: Column;
-  /** Whether fTs is ascending; else `byTs`, made when first needed. */
-  ascending: boolean;
-  byTs: Map<number, number> | undefined;
-  settled: TimeSet;
-  /** The timeframe's rows, which this series' settlements join. */
-  out: RowStore;
-}
-
 /**
- * The target_t of the series' forecast made at `ts` (a settlement follows its forecast in a
- * month file), or NaN when the selection holds no such forecast (pruned, or edited away).
+ * The times (and, for forecasts, the target_t) of one series, each once: in the order read, a
+ * journal's order (ascending, most often), where a time above the last is new without a lookup;
+ * a map is made only when a time comes out of order. A Float64Array rather than TimeSet's array
+ * of numbers: a series' million times are pushed without a boxed double each.
  */
-function targetOf(s: Series, ts: number): number {
-  const xs = s.fTs.data;
-  if (s.ascending) {
+class SeriesTimes {
+  readonly ts = new Column();
+  readonly target: Column | undefined;
+  /** Whether ts is ascending; else `byTs`, made when first needed. */
+  ascending = true;
+  byTs: Map<number, number> | undefined;
+  constructor(withTargets: boolean) {
+    this.target = withTargets ? new Column() : undefined;
+  }
+
+  /** Adds `t` (with its target_t); false when it was there already. */
+  add(t: number, target: number): boolean {
+    const n = this.ts.length;
+    if (this.ascending && (n === 0 || t > this.ts.data[n - 1]!)) {
+      this.ts.push(t);
+      this.target?.push(target);
+      return true;
+    }
+    const map = this.lookup();
+    if (map.has(t)) return false;
+    map.set(t, target);
+    this.ts.push(t);
+    this.target?.push(target);
+    this.ascending = false;
+    return true;
+  }
+
+  private lookup(): Map<number, number> {
+    if (!this.byTs) {
+      const map = new Map<number, number>();
+      const xs = this.ts.data;
+      const ys = this.target?.data;
+      for (let i = 0; i < this.ts.length; i++) map.set(xs[i]!, ys === undefined ? 0 : ys[i]!);
+      this.byTs = map;
+    }
+    return this.byTs;
+  }
+
+  /**
+   * The target_t of the time `t`, or NaN when there is none: the last time first (a settlement
+   * most often follows its forecast closely), then a binary search while ascending.
+   */
+  targetOf(t: number): number {
+    const xs = this.ts.data;
+    const ys = this.target!.data;
+    if (!this.ascending) return this.byTs!.get(t) ?? Number.NaN;
+    let hi = this.ts.length - 1;
+    if (hi >= 0 && xs[hi] === t) return ys[hi]!;
     let lo = 0;
-    let hi = s.fTs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const x = xs[mid]!;
-      if (x === ts) return s.fTarget.data[mid]!;
-      if (x < ts) lo = mid + 1;
+      if (x === t) return ys[mid]!;
+      if (x < t) lo = mid + 1;
       else hi = mid - 1;
     }
     return Number.NaN;
   }
-  if (!s.byTs) {
-    s.byTs = new Map();
-    for (let i = 0; i < s.fTs.length; i++) s.byTs.set(xs[i]!, s.fTarget.data[i]!);
-  }
-  return s.byTs.get(ts) ?? Number.NaN;
+}
+
+interface Series {
+  tf: string;
+  symbol: number;
+  forecasts: SeriesTimes;
+  settled: SeriesTimes;
+  /** The timeframe's rows, which this series' settlements join. */
+  out: RowStore;
 }
 
 export function scanForCompare(dir: string | undefined, filter: JournalFilter, flatBandPct: number): CompareScan {
@@ -121,6 +156,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const symbols = new Map<string, number>();
   const byTf = new Map<string, RowStore>();
+  let lastOrigin: string | null = null;
   for (const file of dir === undefined ? [] : monthFiles(dir)) {
     if (!fileInRange(filter, file)) continue;
     const seen = new Map<string, Series>();
@@ -143,17 +179,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
           out = new RowStore();
           byTf.set(tf, out);
         }
-        s = {
-          tf,
-          symbol: id,
-          forecasts: new TimeSet(),
-          fTs: new Column(),
-          fTarget: new Column(),
-          ascending: true,
-          byTs: undefined,
-          settled: new TimeSet(),
-          out,
-        };
+        s = { tf, symbol: id, forecasts: new SeriesTimes(true), settled: new SeriesTimes(false), out };
         seen.set(key, s);
       }
       if (number >= 0) byNumber.set(number, s);
@@ -169,24 +195,22 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
             return;
           }
-          origins.add(origin);
-          const s = seriesOf(origin, symbol, tf, number);
-          if (!s.forecasts.add(ts)) return;
-          if (s.fTs.length > 0 && ts < s.fTs.data[s.fTs.length - 1]!) s.ascending = false;
-          s.byTs?.set(ts, targetT);
-          s.fTs.push(ts);
-          s.fTarget.push(targetT);
+          if (origin !== lastOrigin || origins.size === 0) {
+            origins.add(origin);
+            lastOrigin = origin;
+          }
+          seriesOf(origin, symbol, tf, number).forecasts.add(ts, targetT);
         },
         settlement(line, number) {
           if (line.status !== 'settled' || !passes(filter, line.origin, line.symbol, line.tf, line.ts)) return;
           const s = seriesOf(line.origin, line.symbol, line.tf, number);
-          if (!s.settled.add(line.ts)) return;
+          if (!s.settled.add(line.ts, 0)) return;
           if (line.ia2 === null) {
             lackingIa2++;
             return;
           }
           const move = moveOf(returnPct(line.settle_price, line.anchor_price!), flatBandPct);
-          const target = targetOf(s, line.ts);
+          const target = s.forecasts.targetOf(line.ts);
           const r = s.out;
           r.add();
           const d = r.chunk;
@@ -213,39 +237,68 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   return { samples, problems, origins, leftOut, lackingIa2 };
 }
 
-/** A timeframe's rows as a sample, in time order (ts, then symbol). */
+/**
+ * A timeframe's rows as a sample, in time order (ts, then symbol): in one pass over the rows
+ * where they were read in that order (a journal's, most often), else through their order sorted.
+ */
 function sampleOf(tf: string, rows: RowStore): CompareSample {
   const n = rows.rows;
   const ts = new Float64Array(n);
-  const sym = new Float64Array(n);
+  const target = new Float64Array(n);
+  const symbol = new Int32Array(n);
+  const classes = new Uint8Array(n);
+  const probs = Array.from({ length: 6 }, () => new Float64Array(n));
+  const [l3, s3, f3, l2, s2, f2] = probs as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const copy = (i: number, c: Float64Array, o: number): void => {
+    ts[i] = c[o + TS]!;
+    target[i] = c[o + TARGET]!;
+    symbol[i] = c[o + SYMBOL]!;
+    classes[i] = c[o + CLS]!;
+    l3[i] = c[o + PROBS]!;
+    s3[i] = c[o + PROBS + 1]!;
+    f3[i] = c[o + PROBS + 2]!;
+    l2[i] = c[o + PROBS + 3]!;
+    s2[i] = c[o + PROBS + 4]!;
+    f2[i] = c[o + PROBS + 5]!;
+  };
+  let sorted = true;
+  let prevTs = Number.NEGATIVE_INFINITY;
+  let prevSymbol = -1;
   for (let i = 0; i < n; i++) {
     const c = rows.chunkOf(i);
     const o = rows.offsetOf(i);
-    ts[i] = c[o + TS]!;
-    sym[i] = c[o + SYMBOL]!;
+    const t = c[o + TS]!;
+    const sym = c[o + SYMBOL]!;
+    if (prevTs > t || (prevTs === t && prevSymbol > sym)) sorted = false;
+    prevTs = t;
+    prevSymbol = sym;
+    copy(i, c, o);
   }
-  const order = new Uint32Array(n);
-  let sorted = true;
-  for (let i = 0; i < n; i++) {
-    order[i] = i;
-    if (i > 0 && (ts[i - 1]! > ts[i]! || (ts[i - 1] === ts[i] && sym[i - 1]! > sym[i]!))) sorted = false;
-  }
-  if (!sorted) order.sort((a, b) => ts[a]! - ts[b]! || sym[a]! - sym[b]!);
-  const take = (field: number) => {
-    const out = new Float64Array(n);
+  if (!sorted) {
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const byTs = ts.slice();
+    const bySymbol = symbol.slice();
+    order.sort((a, b) => byTs[a]! - byTs[b]! || bySymbol[a]! - bySymbol[b]!);
     for (let i = 0; i < n; i++) {
       const k = order[i]!;
-      out[i] = rows.chunkOf(k)[rows.offsetOf(k) + field]!;
+      copy(i, rows.chunkOf(k), rows.offsetOf(k));
     }
-    return out;
-  };
+  }
   return {
     tf,
-    ts: take(TS),
-    target: take(TARGET),
-    symbol: Int32Array.from(take(SYMBOL)),
-    classes: Uint8Array.from(take(CLS)),
-    ia3: { p_long: take(PROBS), p_short: take(PROBS + 1), p_flat: take(PROBS + 2) },
-    ia2: { p_long: take(PROBS + 3), p_short: take(PROBS + 4), p_flat: take(PROBS + 5) },
+    ts,
+    target,
+    symbol,
+    classes,
+    ia3: { p_long: l3, p_short: s3, p_flat: f3 },
+    ia2: { p_long: l2, p_short: s2, p_flat: f2 },
   };
 }

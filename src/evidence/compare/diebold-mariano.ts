@@ -9,6 +9,7 @@
 // (dm.test's varestimator = "bartlett"; R itself falls back to h = 1 there). Where every d_t is
 // the same there is nothing to test: variance "zero", statistic 0, p 1 ("no difference"),
 // never NaN. Too few forecasts for the correction (n < 2, or its radicand not positive): null.
+import { scratch } from './scratch.js';
 import { compensatedSum } from './scores.js';
 import { studentTTwoSided } from './student-t.js';
 
@@ -43,7 +44,8 @@ class Compensated {
  */
 export function rectangularSum(c: Float64Array, L: number): number {
   const n = c.length;
-  const prefix = new Float64Array(n + 1);
+  const prefix = scratch('dm.prefix', n + 1);
+  prefix[0] = 0;
   const run = new Compensated();
   for (let i = 0; i < n; i++) {
     run.add(c[i]!);
@@ -83,7 +85,7 @@ export function dieboldMariano(d: ArrayLike<number>, lags: number): DmResult {
   for (let i = 1; i < n && allEqual; i++) if (d[i] !== d[0]) allEqual = false;
   if (allEqual) return { statistic: 0, p_value: 1, lags: L, variance: 'zero' };
   const dbar = compensatedSum(d) / n;
-  const centred = new Float64Array(n);
+  const centred = scratch('dm.centred', n);
   for (let i = 0; i < n; i++) centred[i] = d[i]! - dbar;
   let variance: VarianceKind = 'rectangular';
   let v = rectangularSum(centred, L) / n / n;
