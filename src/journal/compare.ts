@@ -2,6 +2,7 @@
 // ia2's probabilities as well as ia3's, each once per key, with its move (by the comparison's
 // flat band) and its forecast's target_t (for the overlapping horizons), gathered per timeframe
 // into the arrays evidence/compare/ scores. One pass through fast-lines.ts, as the report's.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeframeMinutes } from '../core/domain.js';
 import type { CompareSample } from '../evidence/compare/compare.js';
@@ -20,58 +21,77 @@ export interface CompareScan {
   lackingIa2: number;
 }
 
-/** A growable column of doubles. */
-class Column {
-  data = new Float64Array(1024);
+/**
+ * How far the scan is through the month files it reads, by their sizes: a count of rows so
+ * far, scaled by the bytes left, foretells a column's final length. Columns are grown to that
+ * (and not doubled) because each fresh page of memory is faulted in on its first write, which
+ * costs more than the copy: doubling touches about twice the memory of the final arrays, and
+ * keeping rows aside to copy into arrays of the right size at the end touches twice too. A
+ * foretold length too large costs address space, not memory: pages never written are never
+ * faulted in.
+ */
+class Progress {
+  /** The bytes of the files in range, of the files read in full, and (scanForReport's) of the file being read. */
+  total = 0;
+  done = 0;
+  constructor(readonly current: Float64Array = new Float64Array(1)) {}
+  /** The length for a column holding `count` now, foretold from the share of bytes read (and at least `least`). */
+  foretell(count: number, least: number): number {
+    const read = this.done + this.current[0]!;
+    // No compared row takes fewer than two short lines (a forecast's and its settlement's).
+    const most = Math.ceil(this.total / 200) + 1024;
+    const ahead = read > 0 ? Math.ceil(((count * this.total) / read) * 1.02) + 1024 : least;
+    return Math.max(least, Math.min(most, ahead));
+  }
+}
+
+type Typed = Float64Array | Int32Array | Uint8Array;
+
+/** A growable column, grown to the length its Progress foretells (at least by a quarter). */
+class Column<T extends Typed = Float64Array> {
+  data: T;
   length = 0;
+  constructor(
+    private readonly make: (n: number) => T,
+    private readonly progress: Progress,
+  ) {
+    this.data = make(1024);
+  }
   push(x: number): void {
     if (this.length === this.data.length) this.grow();
     this.data[this.length++] = x;
   }
   private grow(): void {
-    const bigger = new Float64Array(this.data.length * 2);
-    bigger.set(this.data);
+    const bigger = this.make(this.progress.foretell(this.length, Math.ceil(this.data.length * 1.25)));
+    bigger.set(this.data as never);
     this.data = bigger;
   }
-  get values(): Float64Array {
-    return this.data.subarray(0, this.length);
+  get values(): T {
+    return this.data.subarray(0, this.length) as T;
   }
 }
 
-/** Rows of TF_ROW doubles in chunks of 2^13 rows: a timeframe's million never copied to grow. */
-class RowStore {
-  static readonly SHIFT = 13;
-  readonly chunks: Float64Array[] = [];
-  rows = 0;
-  /** The chunk and offset of the row `add` made. */
-  chunk: Float64Array = new Float64Array(0);
-  at = 0;
-  add(): void {
-    const within = this.rows & ((1 << RowStore.SHIFT) - 1);
-    if (within === 0) this.chunks.push(new Float64Array((1 << RowStore.SHIFT) * TF_ROW));
-    this.chunk = this.chunks[this.chunks.length - 1]!;
-    this.at = within * TF_ROW;
-    this.rows++;
+const f64 = (n: number) => new Float64Array(n);
+
+/** A timeframe's compared forecasts, a column per field, in the order read. */
+class TimeframeRows {
+  readonly ts: Column;
+  readonly target: Column;
+  readonly symbol: Column<Int32Array>;
+  readonly classes: Column<Uint8Array>;
+  /** ia3's p_long, p_short, p_flat, then ia2's. */
+  readonly probs: Column[];
+  constructor(progress: Progress) {
+    this.ts = new Column(f64, progress);
+    this.target = new Column(f64, progress);
+    this.symbol = new Column((n) => new Int32Array(n), progress);
+    this.classes = new Column((n) => new Uint8Array(n), progress);
+    this.probs = Array.from({ length: 6 }, () => new Column(f64, progress));
   }
-  /** The offset of row i in its chunk, and the chunk. */
-  chunkOf(i: number): Float64Array {
-    return this.chunks[i >> RowStore.SHIFT]!;
-  }
-  offsetOf(i: number): number {
-    return (i & ((1 << RowStore.SHIFT) - 1)) * TF_ROW;
+  get rows(): number {
+    return this.ts.length;
   }
 }
-
-/**
- * A settlement's fields, side by side in its timeframe's column (a row of TF_ROW doubles): ts, class, ia3's
- * p_long, p_short, p_flat, ia2's; then, on a timeframe's rows, target_t and the symbol's number.
- */
-const TS = 0;
-const CLS = 1;
-const PROBS = 2;
-const TARGET = 8;
-const SYMBOL = 9;
-const TF_ROW = 10;
 
 /**
  * The times (and, for forecasts, the target_t) of one series, each once: in the order read, a
@@ -80,13 +100,14 @@ const TF_ROW = 10;
  * of numbers: a series' million times are pushed without a boxed double each.
  */
 class SeriesTimes {
-  readonly ts = new Column();
+  readonly ts: Column;
   readonly target: Column | undefined;
   /** Whether ts is ascending; else `byTs`, made when first needed. */
   ascending = true;
   byTs: Map<number, number> | undefined;
-  constructor(withTargets: boolean) {
-    this.target = withTargets ? new Column() : undefined;
+  constructor(withTargets: boolean, progress: Progress) {
+    this.ts = new Column(f64, progress);
+    this.target = withTargets ? new Column(f64, progress) : undefined;
   }
 
   /** Adds `t` (with its target_t); false when it was there already. */
@@ -145,7 +166,7 @@ interface Series {
   forecasts: SeriesTimes;
   settled: SeriesTimes;
   /** The timeframe's rows, which this series' settlements join. */
-  out: RowStore;
+  out: TimeframeRows;
 }
 
 export function scanForCompare(dir: string | undefined, filter: JournalFilter, flatBandPct: number): CompareScan {
@@ -155,10 +176,16 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   let lackingIa2 = 0;
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const symbols = new Map<string, number>();
-  const byTf = new Map<string, RowStore>();
+  const byTf = new Map<string, TimeframeRows>();
+  const progress = new Progress();
+  const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
+  for (const file of files) progress.total += sizeOf(join(dir!, file));
   let lastOrigin: string | null = null;
-  for (const file of dir === undefined ? [] : monthFiles(dir)) {
-    if (!fileInRange(filter, file)) continue;
+  for (const file of files) {
+    progress.current[0] = 0;
+    // A series is a file's own: its columns foretold from that file's bytes alone.
+    const inFile = new Progress(progress.current);
+    inFile.total = sizeOf(join(dir!, file));
     const seen = new Map<string, Series>();
     const byNumber = new Map<number, Series>();
     const seriesOf = (origin: string | null, symbol: string, tf: string, number: number): Series => {
@@ -176,10 +203,10 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
         }
         let out = byTf.get(tf);
         if (!out) {
-          out = new RowStore();
+          out = new TimeframeRows(progress);
           byTf.set(tf, out);
         }
-        s = { tf, symbol: id, forecasts: new SeriesTimes(true), settled: new SeriesTimes(false), out };
+        s = { tf, symbol: id, forecasts: new SeriesTimes(true, inFile), settled: new SeriesTimes(false, inFile), out };
         seen.set(key, s);
       }
       if (number >= 0) byNumber.set(number, s);
@@ -190,6 +217,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
       {
         engines: true,
         targets: true,
+        bytesRead: progress.current,
         forecast(origin, symbol, tf, ts, number, targetT) {
           if (!passes(filter, origin, symbol, tf, ts)) {
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
@@ -212,23 +240,22 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
           const move = moveOf(returnPct(line.settle_price, line.anchor_price!), flatBandPct);
           const target = s.forecasts.targetOf(line.ts);
           const r = s.out;
-          r.add();
-          const d = r.chunk;
-          const at = r.at;
-          d[at + TS] = line.ts;
-          d[at + CLS] = move === 'up' ? 0 : move === 'down' ? 1 : 2;
-          d[at + PROBS] = line.p_long;
-          d[at + PROBS + 1] = line.p_short;
-          d[at + PROBS + 2] = line.p_flat;
-          d[at + PROBS + 3] = line.ia2.p_long;
-          d[at + PROBS + 4] = line.ia2.p_short;
-          d[at + PROBS + 5] = line.ia2.p_flat;
-          d[at + TARGET] = Number.isFinite(target) ? target : line.ts + (timeframeMinutes(line.tf) ?? 0) * 60;
-          d[at + SYMBOL] = s.symbol;
+          r.ts.push(line.ts);
+          r.target.push(Number.isFinite(target) ? target : line.ts + (timeframeMinutes(line.tf) ?? 0) * 60);
+          r.symbol.push(s.symbol);
+          r.classes.push(move === 'up' ? 0 : move === 'down' ? 1 : 2);
+          const p = r.probs;
+          p[0]!.push(line.p_long);
+          p[1]!.push(line.p_short);
+          p[2]!.push(line.p_flat);
+          p[3]!.push(line.ia2.p_long);
+          p[4]!.push(line.ia2.p_short);
+          p[5]!.push(line.ia2.p_flat);
         },
       },
       problems,
     );
+    progress.done += progress.current[0]!;
   }
   const samples = [...byTf.keys()]
     .filter((tf) => byTf.get(tf)!.rows > 0)
@@ -238,67 +265,51 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
 }
 
 /**
- * A timeframe's rows as a sample, in time order (ts, then symbol): in one pass over the rows
- * where they were read in that order (a journal's, most often), else through their order sorted.
+ * A timeframe's rows as a sample, in time order (ts, then symbol): the columns themselves where
+ * they were read in that order (a journal's, most often), else copied in their order sorted.
  */
-function sampleOf(tf: string, rows: RowStore): CompareSample {
+function sampleOf(tf: string, rows: TimeframeRows): CompareSample {
   const n = rows.rows;
-  const ts = new Float64Array(n);
-  const target = new Float64Array(n);
-  const symbol = new Int32Array(n);
-  const classes = new Uint8Array(n);
-  const probs = Array.from({ length: 6 }, () => new Float64Array(n));
-  const [l3, s3, f3, l2, s2, f2] = probs as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
-  const copy = (i: number, c: Float64Array, o: number): void => {
-    ts[i] = c[o + TS]!;
-    target[i] = c[o + TARGET]!;
-    symbol[i] = c[o + SYMBOL]!;
-    classes[i] = c[o + CLS]!;
-    l3[i] = c[o + PROBS]!;
-    s3[i] = c[o + PROBS + 1]!;
-    f3[i] = c[o + PROBS + 2]!;
-    l2[i] = c[o + PROBS + 3]!;
-    s2[i] = c[o + PROBS + 4]!;
-    f2[i] = c[o + PROBS + 5]!;
-  };
+  const ts = rows.ts.values;
+  const symbol = rows.symbol.values;
   let sorted = true;
-  let prevTs = Number.NEGATIVE_INFINITY;
-  let prevSymbol = -1;
-  for (let i = 0; i < n; i++) {
-    const c = rows.chunkOf(i);
-    const o = rows.offsetOf(i);
-    const t = c[o + TS]!;
-    const sym = c[o + SYMBOL]!;
-    if (prevTs > t || (prevTs === t && prevSymbol > sym)) sorted = false;
-    prevTs = t;
-    prevSymbol = sym;
-    copy(i, c, o);
-  }
+  for (let i = 1; i < n && sorted; i++)
+    if (ts[i - 1]! > ts[i]! || (ts[i - 1] === ts[i] && symbol[i - 1]! > symbol[i]!)) sorted = false;
+  const columns = [rows.ts, rows.target, rows.symbol, rows.classes, ...rows.probs].map((c) => c.values);
   if (!sorted) {
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    const byTs = ts.slice();
-    const bySymbol = symbol.slice();
-    order.sort((a, b) => byTs[a]! - byTs[b]! || bySymbol[a]! - bySymbol[b]!);
-    for (let i = 0; i < n; i++) {
-      const k = order[i]!;
-      copy(i, rows.chunkOf(k), rows.offsetOf(k));
+    order.sort((a, b) => ts[a]! - ts[b]! || symbol[a]! - symbol[b]!);
+    for (let k = 0; k < columns.length; k++) {
+      const from = columns[k]!;
+      const to = new (from.constructor as new (n: number) => Typed)(n);
+      for (let i = 0; i < n; i++) to[i] = from[order[i]!]!;
+      columns[k] = to;
     }
   }
+  const [tsOut, target, symbolOut, classes, l3, s3, f3, l2, s2, f2] = columns as [
+    Float64Array,
+    Float64Array,
+    Int32Array,
+    Uint8Array,
+    ...Float64Array[],
+  ];
   return {
     tf,
-    ts,
+    ts: tsOut,
     target,
-    symbol,
+    symbol: symbolOut,
     classes,
-    ia3: { p_long: l3, p_short: s3, p_flat: f3 },
-    ia2: { p_long: l2, p_short: s2, p_flat: f2 },
+    ia3: { p_long: l3!, p_short: s3!, p_flat: f3! },
+    ia2: { p_long: l2!, p_short: s2!, p_flat: f2! },
   };
+}
+
+/** A month file's size (0 when it cannot be read: the scan then reports it as it reports any). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
