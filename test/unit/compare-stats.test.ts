@@ -100,6 +100,27 @@ describe('bootstrap', () => {
     expect(s.ci95![1]).toBeGreaterThan(mean);
     expect(s.p_value).toBeLessThan(0.01);
   });
+  it("draws Random.below's starts, a replicate's full blocks then its last, the same for every series", () => {
+    // Blocks of one: a replicate's mean is the mean of the values at its n starts, drawn here
+    // the slow way (the stream a kept list of starts held before the draws were written out).
+    const n = 37;
+    const d = Float64Array.from({ length: n }, (_, i) => i * 1.5 - 7);
+    const e = Float64Array.from(d, (x) => x * x);
+    const [a, b, c] = replicateMeans([d, e, d], 1, 50, 2026);
+    const random = new Random(2026);
+    for (let r = 0; r < 50; r++) {
+      let sd = 0;
+      let se = 0;
+      for (let k = 0; k < n; k++) {
+        const s = random.below(n);
+        sd += d[s]!;
+        se += e[s]!;
+      }
+      expect(a![r]).toBeCloseTo(sd / n, 12);
+      expect(b![r]).toBeCloseTo(se / n, 12);
+      expect(c![r]).toBe(a![r]);
+    }
+  });
   it('quantiles are type 7', () => {
     expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(quantileSorted([1, 2, 3, 4, 5], 0.025)).toBeCloseTo(1.1, 14);
@@ -169,6 +190,23 @@ describe('overlapping horizons', () => {
       ),
     ).toBe(3);
     expect(overlapLags([0, 3600], [3600, 7200])).toBe(0);
+  });
+  it('is the count a direct scan makes, whatever the targets do (rising, falling, ragged)', () => {
+    const random = new Random(40);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random.next() * 60);
+      const ts: number[] = [];
+      for (let i = 0, t = 0; i < n; i++) ts.push((t += 1 + Math.floor(random.next() * 5)));
+      const spread = random.next() * 40;
+      const target = ts.map((t) => t + Math.floor(random.next() * spread) - (round % 4 === 0 ? 10 : 0));
+      let most = 0;
+      for (let i = 0; i < n; i++) {
+        let k = 0;
+        for (let j = i + 1; j < n; j++) if (ts[j]! < target[i]!) k++;
+        most = Math.max(most, k);
+      }
+      expect(overlapLags(ts, target), `round ${round}`).toBe(most);
+    }
   });
 });
 

@@ -8,7 +8,6 @@
 // replicate means, divisor B − 1), the 95% percentile interval (quantiles 0.025 and 0.975,
 // linear between order statistics as R's type 7 and numpy's default), and the two-sided p of
 // a mean of 0: (1 + #{|m* − d̄| ≥ |d̄|}) / (B + 1), the replicates centred on the sample mean.
-import { Random } from './random.js';
 import { scratch } from './scratch.js';
 import { compensatedSum } from './scores.js';
 
@@ -40,8 +39,8 @@ export function wrappedPrefix(d: ArrayLike<number>, l: number, into?: Float64Arr
   p[0] = 0;
   let s = 0;
   let c = 0;
-  for (let i = 0; i < n + l; i++) {
-    const x = d[i % n]!;
+  for (let i = 0, k = 0; i < n + l; i++, k = k + 1 === n ? 0 : k + 1) {
+    const x = d[k]!;
     const t = s + x;
     c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
     s = t;
@@ -90,7 +89,12 @@ export function replicateMeans(
   return out;
 }
 
-/** One pass of replicateMeans: the starts drawn afresh from `seed`, every replicate's full blocks then its last. */
+/**
+ * One pass of replicateMeans: the starts drawn afresh from `seed`, every replicate's full
+ * blocks then its last. Random.below's draws, written out here (mulberry32 on a local state,
+ * ⌊u·(n/2^32)⌋) so that the loop keeps its state in a register: the same integers, in the same
+ * order (a test holds the two to each other).
+ */
 function resamplePair(
   sums: Float64Array,
   pa: Float64Array,
@@ -102,16 +106,23 @@ function resamplePair(
   lastLength: number,
   seed: number,
 ): void {
-  const random = new Random(seed);
+  let state = seed >>> 0;
+  const scale = n / 4294967296;
   for (let r = 0; r < ma.length; r++) {
     let a = 0;
     let b = 0;
     for (let k = 0; k < full; k++) {
-      const at = 2 * random.below(n);
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const at = 2 * Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
       a += sums[at]!;
       b += sums[at + 1]!;
     }
-    const s = random.below(n);
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const s = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
     ma[r] = (a + pa[s + lastLength]! - pa[s]!) / n;
     mb[r] = (b + pb[s + lastLength]! - pb[s]!) / n;
   }
