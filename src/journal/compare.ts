@@ -181,6 +181,12 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
   for (const file of files) progress.total += sizeOf(join(dir!, file));
   let lastOrigin: string | null = null;
+  const unfiltered =
+    filter.origins === undefined &&
+    filter.symbols === undefined &&
+    filter.tfs === undefined &&
+    filter.since === undefined &&
+    filter.until === undefined;
   for (const file of files) {
     progress.current[0] = 0;
     // A series is a file's own: its columns foretold from that file's bytes alone.
@@ -188,10 +194,18 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
     inFile.total = sizeOf(join(dir!, file));
     const seen = new Map<string, Series>();
     const byNumber = new Map<number, Series>();
+    // The series of the line before: a settlement most often follows its forecast.
+    let lastNumber = -1;
+    let lastSeries: Series | undefined;
     const seriesOf = (origin: string | null, symbol: string, tf: string, number: number): Series => {
       if (number >= 0) {
+        if (number === lastNumber) return lastSeries!;
         const s = byNumber.get(number);
-        if (s) return s;
+        if (s) {
+          lastNumber = number;
+          lastSeries = s;
+          return s;
+        }
       }
       const key = `${origin ?? ''}\u0000${symbol}\u0000${tf}`;
       let s = seen.get(key);
@@ -219,7 +233,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
         targets: true,
         bytesRead: progress.current,
         forecast(origin, symbol, tf, ts, number, targetT) {
-          if (!passes(filter, origin, symbol, tf, ts)) {
+          if (!unfiltered && !passes(filter, origin, symbol, tf, ts)) {
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
             return;
           }
@@ -230,7 +244,8 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
           seriesOf(origin, symbol, tf, number).forecasts.add(ts, targetT);
         },
         settlement(line, number) {
-          if (line.status !== 'settled' || !passes(filter, line.origin, line.symbol, line.tf, line.ts)) return;
+          if (line.status !== 'settled' || (!unfiltered && !passes(filter, line.origin, line.symbol, line.tf, line.ts)))
+            return;
           const s = seriesOf(line.origin, line.symbol, line.tf, number);
           if (!s.settled.add(line.ts, 0)) return;
           if (line.ia2 === null) {
