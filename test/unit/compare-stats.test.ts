@@ -179,6 +179,51 @@ describe('Murphy', () => {
   });
 });
 
+describe('loss differences', () => {
+  it("compare's written-out losses are scores.ts's, to the last bit", () => {
+    const random = new Random(11);
+    const n = 500;
+    const probs = () => {
+      const p_long = Float64Array.from({ length: n }, () => random.next() * 0.9);
+      const p_flat = Float64Array.from(p_long, (x) => (1 - x) * random.next());
+      const p_short = Float64Array.from(p_long, (x, i) => Math.max(0, 1 - x - p_flat[i]!));
+      // A few forecasts of 0 for a class, for the log loss's clip.
+      for (let i = 0; i < n; i += 50) p_short[i] = 0;
+      return { p_long, p_short, p_flat };
+    };
+    const sample: CompareSample = {
+      tf: '1h',
+      ts: Float64Array.from({ length: n }, (_, i) => i * 3600),
+      target: Float64Array.from({ length: n }, (_, i) => i * 3600 + 3600),
+      symbol: new Int32Array(n),
+      classes: Uint8Array.from({ length: n }, () => Math.floor(random.next() * 3)),
+      ia3: probs(),
+      ia2: probs(),
+    };
+    const { doc } = compare([sample], { flatBandPct: 0.1, alpha: 0.05, replicates: 10, seed: 1 });
+    const t = doc.timeframes[0]!;
+    const direct = (p: CompareSample['ia3'], loss: typeof rps) => {
+      let s = 0;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        const x = loss(
+          { p_long: p.p_long[i]!, p_short: p.p_short[i]!, p_flat: p.p_flat[i]! },
+          sample.classes[i] as 0 | 1 | 2,
+        );
+        const u = s + x;
+        c += Math.abs(s) >= Math.abs(x) ? s - u + x : x - u + s;
+        s = u;
+      }
+      return (s + c) / n;
+    };
+    for (const f of ['ia3', 'ia2'] as const) {
+      expect(t.forecasters[f].rps).toBe(direct(sample[f], rps));
+      expect(t.forecasters[f].brier_3class).toBe(direct(sample[f], brier3));
+      expect(t.forecasters[f].log_loss).toBe(direct(sample[f], logLoss));
+    }
+  });
+});
+
 describe('overlapping horizons', () => {
   it('counts the later forecasts made before a target time', () => {
     // Every 15 min, 1 h ahead: the three after each overlap it (the one at target_t does not).

@@ -10,7 +10,17 @@ import { holm } from './holm.js';
 import { overlapLags } from './lags.js';
 import { murphy, murphyTheta } from './murphy.js';
 import { scratch } from './scratch.js';
-import { brier3, climatologyOf, logLoss, type MoveClass, mean, rps, skill, type ThreeClass } from './scores.js';
+import {
+  brier3,
+  climatologyOf,
+  LOG_LOSS_CLIP,
+  logLoss,
+  type MoveClass,
+  mean,
+  rps,
+  skill,
+  type ThreeClass,
+} from './scores.js';
 
 export const FORECASTERS = ['ia2', 'ia3', 'climatology'] as const;
 export type Forecaster = (typeof FORECASTERS)[number];
@@ -122,14 +132,6 @@ export function sampleLags(s: Pick<CompareSample, 'ts' | 'target' | 'symbol'>): 
 
 type Probs = CompareSample['ia3'];
 
-/** Neumaier's running sums, side by side: sum k in acc[2k], its compensation in acc[2k + 1]. */
-function addTo(acc: Float64Array, k: number, x: number): void {
-  const s = acc[2 * k]!;
-  const t = s + x;
-  acc[2 * k + 1]! += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
-  acc[2 * k] = t;
-}
-
 /**
  * Every forecaster's mean losses and every pair's loss differences, in one pass over the
  * forecasts: no forecaster's losses are kept, only the nine difference series (in reused
@@ -163,46 +165,60 @@ function lossDifferences(
   const climRps = Float64Array.from([0, 1, 2], (k) => rps(climatology, k as MoveClass));
   const climBrier = Float64Array.from([0, 1, 2], (k) => brier3(climatology, k as MoveClass));
   const climLog = Float64Array.from([0, 1, 2], (k) => logLoss(climatology, k as MoveClass));
-  // Sums of ia3's rps, brier, log (0-2), ia2's (3-5), climatology's (6-8).
+  // Sums of ia3's rps, brier, log (0-2), ia2's (3-5), climatology's (6-8): Neumaier's, sum k in
+  // acc[2k] and its compensation in acc[2k + 1]. The losses are scores.ts's rps, brier3 and
+  // logLoss written out, and the sums written out too: a double returned from a call or handed
+  // to one that is not inlined is a new heap object, nine a forecast here (a test holds the
+  // written-out losses to scores.ts's).
   const acc = new Float64Array(18);
-  const f3 = { p_long: 0, p_short: 0, p_flat: 0 };
-  const f2 = { p_long: 0, p_short: 0, p_flat: 0 };
+  const v = new Float64Array(9);
   const { ia3, ia2, classes } = s;
   for (let i = 0; i < n; i++) {
-    const k = classes[i] as MoveClass;
-    f3.p_long = ia3.p_long[i]!;
-    f3.p_short = ia3.p_short[i]!;
-    f3.p_flat = ia3.p_flat[i]!;
-    f2.p_long = ia2.p_long[i]!;
-    f2.p_short = ia2.p_short[i]!;
-    f2.p_flat = ia2.p_flat[i]!;
-    const r3 = rps(f3, k);
-    const b3 = brier3(f3, k);
-    const l3 = logLoss(f3, k);
-    const r2 = rps(f2, k);
-    const b2 = brier3(f2, k);
-    const l2 = logLoss(f2, k);
+    const k = classes[i]!;
+    const up = k === 0 ? 1 : 0;
+    const down = k === 1 ? 1 : 0;
+    const flat = k === 2 ? 1 : 0;
+    const downOrFlat = k === 0 ? 0 : 1;
+    const l3 = ia3.p_long[i]!;
+    const s3 = ia3.p_short[i]!;
+    const f3 = ia3.p_flat[i]!;
+    const l2 = ia2.p_long[i]!;
+    const s2 = ia2.p_short[i]!;
+    const f2 = ia2.p_flat[i]!;
+    const r3 = (s3 - down) ** 2 + (s3 + f3 - downOrFlat) ** 2;
+    const b3 = (l3 - up) ** 2 + (s3 - down) ** 2 + (f3 - flat) ** 2;
+    const g3 = -Math.log(Math.max(k === 0 ? l3 : k === 1 ? s3 : f3, LOG_LOSS_CLIP));
+    const r2 = (s2 - down) ** 2 + (s2 + f2 - downOrFlat) ** 2;
+    const b2 = (l2 - up) ** 2 + (s2 - down) ** 2 + (f2 - flat) ** 2;
+    const g2 = -Math.log(Math.max(k === 0 ? l2 : k === 1 ? s2 : f2, LOG_LOSS_CLIP));
     const rc = climRps[k]!;
     const bc = climBrier[k]!;
-    const lc = climLog[k]!;
-    addTo(acc, 0, r3);
-    addTo(acc, 1, b3);
-    addTo(acc, 2, l3);
-    addTo(acc, 3, r2);
-    addTo(acc, 4, b2);
-    addTo(acc, 5, l2);
-    addTo(acc, 6, rc);
-    addTo(acc, 7, bc);
-    addTo(acc, 8, lc);
+    const gc = climLog[k]!;
+    v[0] = r3;
+    v[1] = b3;
+    v[2] = g3;
+    v[3] = r2;
+    v[4] = b2;
+    v[5] = g2;
+    v[6] = rc;
+    v[7] = bc;
+    v[8] = gc;
+    for (let j = 0; j < 9; j++) {
+      const x = v[j]!;
+      const sum = acc[2 * j]!;
+      const t = sum + x;
+      acc[2 * j + 1]! += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+      acc[2 * j] = t;
+    }
     rps32[i] = r3 - r2;
     brier32[i] = b3 - b2;
-    log32[i] = l3 - l2;
+    log32[i] = g3 - g2;
     rps3c[i] = r3 - rc;
     brier3c[i] = b3 - bc;
-    log3c[i] = l3 - lc;
+    log3c[i] = g3 - gc;
     rps2c[i] = r2 - rc;
     brier2c[i] = b2 - bc;
-    log2c[i] = l2 - lc;
+    log2c[i] = g2 - gc;
   }
   const meanOf = (k: number) => (n === 0 ? Number.NaN : (acc[2 * k]! + acc[2 * k + 1]!) / n);
   const means = {} as Record<Forecaster, Record<ScoreName, number>>;

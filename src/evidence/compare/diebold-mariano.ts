@@ -46,20 +46,34 @@ export function rectangularSum(c: Float64Array, L: number): number {
   const n = c.length;
   const prefix = scratch('dm.prefix', n + 1);
   prefix[0] = 0;
-  const run = new Compensated();
+  // Compensated's sums written out on locals: a double handed to a call that is not inlined is
+  // a new heap object, and these loops run millions of times.
+  let rs = 0;
+  let rc = 0;
   for (let i = 0; i < n; i++) {
-    run.add(c[i]!);
-    prefix[i + 1] = run.value;
+    const x = c[i]!;
+    const t = rs + x;
+    rc += Math.abs(rs) >= Math.abs(x) ? rs - t + x : x - t + rs;
+    rs = t;
+    prefix[i + 1] = rs + rc;
   }
-  const all = new Compensated();
-  const zero = new Compensated();
+  let as = 0;
+  let ac = 0;
+  let zs = 0;
+  let zc = 0;
   for (let t = 0; t < n; t++) {
     const x = c[t]!;
     const end = Math.min(t + L + 1, n);
-    all.add(x * (prefix[end]! - prefix[t]!));
-    zero.add(x * x);
+    const y = x * (prefix[end]! - prefix[t]!);
+    const u = as + y;
+    ac += Math.abs(as) >= Math.abs(y) ? as - u + y : y - u + as;
+    as = u;
+    const z = x * x;
+    const w = zs + z;
+    zc += Math.abs(zs) >= Math.abs(z) ? zs - w + z : z - w + zs;
+    zs = w;
   }
-  return 2 * all.value - zero.value;
+  return 2 * (as + ac) - (zs + zc);
 }
 
 /** γ_0..γ_L of centred values (divisor n, as acf()), each summed directly. */
