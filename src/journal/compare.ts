@@ -35,13 +35,15 @@ class Progress {
   total = 0;
   done = 0;
   constructor(readonly current: Float64Array = new Float64Array(1)) {}
-  /** The length for a column holding `count` now, foretold from the share of bytes read (and at least `least`). */
+  /**
+   * The length for a column holding `count` now, foretold from the share of bytes read: at
+   * least `least`, and at most 16 times `count` (a timeframe that stops after the first month
+   * of eight must not reserve eight months).
+   */
   foretell(count: number, least: number): number {
     const read = this.done + this.current[0]!;
-    // No compared row takes fewer than two short lines (a forecast's and its settlement's).
-    const most = Math.ceil(this.total / 200) + 1024;
     const ahead = read > 0 ? Math.ceil(((count * this.total) / read) * 1.02) + 1024 : least;
-    return Math.max(least, Math.min(most, ahead));
+    return Math.max(least, Math.min(16 * count, ahead));
   }
 }
 

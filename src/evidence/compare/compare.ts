@@ -9,7 +9,7 @@ import { dieboldMariano, type DmResult } from './diebold-mariano.js';
 import { holm } from './holm.js';
 import { overlapLags } from './lags.js';
 import { murphy, murphyTheta } from './murphy.js';
-import { scratch } from './scratch.js';
+import { releaseScratch, scratch } from './scratch.js';
 import {
   brier3,
   climatologyOf,
@@ -326,7 +326,14 @@ export function compare(
   samples: readonly CompareSample[],
   opts: CompareOptions,
 ): { doc: Comparison; curves: Map<string, CorpCurves> } {
-  const done = samples.map((s) => compareOne(s, opts));
+  let done: Array<{ doc: TimeframeComparison; curves: CorpCurves }>;
+  try {
+    done = samples.map((s) => compareOne(s, opts));
+  } finally {
+    // The work arrays serve the timeframes of one comparison; a long-lived process (`fcast
+    // mcp`) keeps none of them between comparisons.
+    releaseScratch();
+  }
   const family = done.flatMap((d) => d.doc.pairs);
   const adjusted = holm(family.map((p) => p.scores.rps.dm.p_value));
   family.forEach((p, i) => {

@@ -17,7 +17,7 @@ export function scratch(name: string, n: number): Float64Array {
   return b.subarray(0, n);
 }
 
-/** Lets the slots' memory go (a long-lived process, such as `fcast mcp`, after a comparison). */
+/** Lets the slots' memory go: `compare` does, once its timeframes are done. */
 export function releaseScratch(): void {
   slots.clear();
 }
