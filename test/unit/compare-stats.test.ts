@@ -106,9 +106,10 @@ describe('bootstrap', () => {
     const n = 37;
     const d = Float64Array.from({ length: n }, (_, i) => i * 1.5 - 7);
     const e = Float64Array.from(d, (x) => x * x);
-    const [a, b, c] = replicateMeans([d, e, d], 1, 50, 2026);
+    // 51: replicates two at a time, and the last alone.
+    const [a, b, c] = replicateMeans([d, e, d], 1, 51, 2026);
     const random = new Random(2026);
-    for (let r = 0; r < 50; r++) {
+    for (let r = 0; r < 51; r++) {
       let sd = 0;
       let se = 0;
       for (let k = 0; k < n; k++) {

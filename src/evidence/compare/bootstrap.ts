@@ -89,11 +89,18 @@ export function replicateMeans(
   return out;
 }
 
+/** mulberry32's state after `draws` draws from `seed` (its state only ever adds 0x6d2b79f5). */
+const stateAfter = (seed: number, draws: number): number =>
+  ((seed >>> 0) + Math.imul((draws % 4294967296) | 0, 0x6d2b79f5)) | 0;
+
 /**
  * One pass of replicateMeans: the starts drawn afresh from `seed`, every replicate's full
  * blocks then its last. Random.below's draws, written out here (mulberry32 on a local state,
  * ⌊u·(n/2^32)⌋) so that the loop keeps its state in a register: the same integers, in the same
- * order (a test holds the two to each other).
+ * order within each replicate (a test holds the two to each other). Two replicates at a time,
+ * each from its own place in the stream (replicate r starts after r·(full + 1) draws, and
+ * mulberry32's state is reached there by one multiplication), so that twice as many reads of
+ * the sums are in flight; each replicate's sums are added in its own order, as before.
  */
 function resamplePair(
   sums: Float64Array,
@@ -106,9 +113,47 @@ function resamplePair(
   lastLength: number,
   seed: number,
 ): void {
-  let state = seed >>> 0;
   const scale = n / 4294967296;
-  for (let r = 0; r < ma.length; r++) {
+  const per = full + 1;
+  const B = ma.length;
+  let r = 0;
+  for (; r + 1 < B; r += 2) {
+    let s1 = stateAfter(seed, r * per);
+    let s2 = stateAfter(seed, (r + 1) * per);
+    let a1 = 0;
+    let b1 = 0;
+    let a2 = 0;
+    let b2 = 0;
+    for (let k = 0; k < full; k++) {
+      s1 = (s1 + 0x6d2b79f5) | 0;
+      s2 = (s2 + 0x6d2b79f5) | 0;
+      let t = Math.imul(s1 ^ (s1 >>> 15), s1 | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      let u = Math.imul(s2 ^ (s2 >>> 15), s2 | 1);
+      u ^= u + Math.imul(u ^ (u >>> 7), u | 61);
+      const at = 2 * Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+      const au = 2 * Math.floor(((u ^ (u >>> 14)) >>> 0) * scale);
+      a1 += sums[at]!;
+      b1 += sums[at + 1]!;
+      a2 += sums[au]!;
+      b2 += sums[au + 1]!;
+    }
+    s1 = (s1 + 0x6d2b79f5) | 0;
+    s2 = (s2 + 0x6d2b79f5) | 0;
+    let t = Math.imul(s1 ^ (s1 >>> 15), s1 | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    let u = Math.imul(s2 ^ (s2 >>> 15), s2 | 1);
+    u ^= u + Math.imul(u ^ (u >>> 7), u | 61);
+    const e1 = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+    const e2 = Math.floor(((u ^ (u >>> 14)) >>> 0) * scale);
+    ma[r] = (a1 + pa[e1 + lastLength]! - pa[e1]!) / n;
+    mb[r] = (b1 + pb[e1 + lastLength]! - pb[e1]!) / n;
+    ma[r + 1] = (a2 + pa[e2 + lastLength]! - pa[e2]!) / n;
+    mb[r + 1] = (b2 + pb[e2 + lastLength]! - pb[e2]!) / n;
+  }
+  if (r < B) {
+    // An odd B: the last replicate alone.
+    let state = stateAfter(seed, r * per);
     let a = 0;
     let b = 0;
     for (let k = 0; k < full; k++) {
@@ -122,9 +167,9 @@ function resamplePair(
     state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), state | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const s = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
-    ma[r] = (a + pa[s + lastLength]! - pa[s]!) / n;
-    mb[r] = (b + pb[s + lastLength]! - pb[s]!) / n;
+    const e = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+    ma[r] = (a + pa[e + lastLength]! - pa[e]!) / n;
+    mb[r] = (b + pb[e + lastLength]! - pb[e]!) / n;
   }
 }
 
