@@ -2,6 +2,7 @@
 // ia2's probabilities as well as ia3's, each once per key, with its move (by the comparison's
 // flat band) and its forecast's target_t (for the overlapping horizons), gathered per timeframe
 // into the arrays evidence/compare/ scores. One pass through fast-lines.ts, as the report's.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeframeMinutes } from '../core/domain.js';
 import type { CompareSample } from '../evidence/compare/compare.js';
@@ -9,7 +10,7 @@ import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { monthFiles } from './journal-files.js';
 import { moveOf, returnPct } from './record.js';
-import { byTimeframe, fileInRange, type JournalFilter, passes, TimeSet } from './report.js';
+import { byTimeframe, fileInRange, type JournalFilter, passes } from './report.js';
 
 export interface CompareScan {
   samples: CompareSample[];
@@ -20,97 +21,154 @@ export interface CompareScan {
   lackingIa2: number;
 }
 
-/** A growable column of doubles. */
-class Column {
-  data = new Float64Array(1024);
+/**
+ * How far the scan is through the month files it reads, by their sizes: a count of rows so
+ * far, scaled by the bytes left, foretells a column's final length. Columns are grown to that
+ * (and not doubled) because each fresh page of memory is faulted in on its first write, which
+ * costs more than the copy: doubling touches about twice the memory of the final arrays, and
+ * keeping rows aside to copy into arrays of the right size at the end touches twice too. A
+ * foretold length too large costs address space, not memory: pages never written are never
+ * faulted in.
+ */
+class Progress {
+  /** The bytes of the files in range, of the files read in full, and (scanForReport's) of the file being read. */
+  total = 0;
+  done = 0;
+  constructor(readonly current: Float64Array = new Float64Array(1)) {}
+  /**
+   * The length for a column holding `count` now, foretold from the share of bytes read: at
+   * least `least`, and at most 16 times `count` (a timeframe that stops after the first month
+   * of eight must not reserve eight months).
+   */
+  foretell(count: number, least: number): number {
+    const read = this.done + this.current[0]!;
+    const ahead = read > 0 ? Math.ceil(((count * this.total) / read) * 1.02) + 1024 : least;
+    return Math.max(least, Math.min(16 * count, ahead));
+  }
+}
+
+type Typed = Float64Array | Int32Array | Uint8Array;
+
+/** A growable column, grown to the length its Progress foretells (at least by a quarter). */
+class Column<T extends Typed = Float64Array> {
+  data: T;
   length = 0;
+  constructor(
+    private readonly make: (n: number) => T,
+    private readonly progress: Progress,
+  ) {
+    this.data = make(1024);
+  }
   push(x: number): void {
     if (this.length === this.data.length) this.grow();
     this.data[this.length++] = x;
   }
   private grow(): void {
-    const bigger = new Float64Array(this.data.length * 2);
-    bigger.set(this.data);
+    const bigger = this.make(this.progress.foretell(this.length, Math.ceil(this.data.length * 1.25)));
+    bigger.set(this.data as never);
     this.data = bigger;
   }
-  get values(): Float64Array {
-    return this.data.subarray(0, this.length);
+  get values(): T {
+    return this.data.subarray(0, this.length) as T;
   }
 }
 
-/** Rows of TF_ROW doubles in chunks of 2^13 rows: a timeframe's million never copied to grow. */
-class RowStore {
-  static readonly SHIFT = 13;
-  readonly chunks: Float64Array[] = [];
-  rows = 0;
-  /** The chunk and offset of the row `add` made. */
-  chunk: Float64Array = new Float64Array(0);
-  at = 0;
-  add(): void {
-    const within = this.rows & ((1 << RowStore.SHIFT) - 1);
-    if (within === 0) this.chunks.push(new Float64Array((1 << RowStore.SHIFT) * TF_ROW));
-    this.chunk = this.chunks[this.chunks.length - 1]!;
-    this.at = within * TF_ROW;
-    this.rows++;
+const f64 = (n: number) => new Float64Array(n);
+
+/** A timeframe's compared forecasts, a column per field, in the order read. */
+class TimeframeRows {
+  readonly ts: Column;
+  readonly target: Column;
+  readonly symbol: Column<Int32Array>;
+  readonly classes: Column<Uint8Array>;
+  /** ia3's p_long, p_short, p_flat, then ia2's. */
+  readonly probs: Column[];
+  constructor(progress: Progress) {
+    this.ts = new Column(f64, progress);
+    this.target = new Column(f64, progress);
+    this.symbol = new Column((n) => new Int32Array(n), progress);
+    this.classes = new Column((n) => new Uint8Array(n), progress);
+    this.probs = Array.from({ length: 6 }, () => new Column(f64, progress));
   }
-  /** The offset of row i in its chunk, and the chunk. */
-  chunkOf(i: number): Float64Array {
-    return this.chunks[i >> RowStore.SHIFT]!;
-  }
-  offsetOf(i: number): number {
-    return (i & ((1 << RowStore.SHIFT) - 1)) * TF_ROW;
+  get rows(): number {
+    return this.ts.length;
   }
 }
 
 /**
- * A settlement's fields, side by side in its timeframe's column (a row of TF_ROW doubles): ts, class, ia3's
- * p_long, p_short, p_flat, ia2's; then, on a timeframe's rows, target_t and the symbol's number.
+ * The times (and, for forecasts, the target_t) of one series, each once: in the order read, a
+ * journal's order (ascending, most often), where a time above the last is new without a lookup;
+ * a map is made only when a time comes out of order. A Float64Array rather than TimeSet's array
+ * of numbers: a series' million times are pushed without a boxed double each.
  */
-const TS = 0;
-const CLS = 1;
-const PROBS = 2;
-const TARGET = 8;
-const SYMBOL = 9;
-const TF_ROW = 10;
-
-interface Series {
-  tf: string;
-  symbol: number;
-  forecasts: TimeSet;
-  /** ts and target_t of each forecast, in the order read (a journal's: ascending, most often). */
-  fTs: Column;
-  fTarget: Column;
-  /** Whether fTs is ascending; else `byTs`, made when first needed. */
-  ascending: boolean;
+class SeriesTimes {
+  readonly ts: Column;
+  readonly target: Column | undefined;
+  /** Whether ts is ascending; else `byTs`, made when first needed. */
+  ascending = true;
   byTs: Map<number, number> | undefined;
-  settled: TimeSet;
-  /** The timeframe's rows, which this series' settlements join. */
-  out: RowStore;
-}
+  constructor(withTargets: boolean, progress: Progress) {
+    this.ts = new Column(f64, progress);
+    this.target = withTargets ? new Column(f64, progress) : undefined;
+  }
 
-/**
- * The target_t of the series' forecast made at `ts` (a settlement follows its forecast in a
- * month file), or NaN when the selection holds no such forecast (pruned, or edited away).
- */
-function targetOf(s: Series, ts: number): number {
-  const xs = s.fTs.data;
-  if (s.ascending) {
+  /** Adds `t` (with its target_t); false when it was there already. */
+  add(t: number, target: number): boolean {
+    const n = this.ts.length;
+    if (this.ascending && (n === 0 || t > this.ts.data[n - 1]!)) {
+      this.ts.push(t);
+      this.target?.push(target);
+      return true;
+    }
+    const map = this.lookup();
+    if (map.has(t)) return false;
+    map.set(t, target);
+    this.ts.push(t);
+    this.target?.push(target);
+    this.ascending = false;
+    return true;
+  }
+
+  private lookup(): Map<number, number> {
+    if (!this.byTs) {
+      const map = new Map<number, number>();
+      const xs = this.ts.data;
+      const ys = this.target?.data;
+      for (let i = 0; i < this.ts.length; i++) map.set(xs[i]!, ys === undefined ? 0 : ys[i]!);
+      this.byTs = map;
+    }
+    return this.byTs;
+  }
+
+  /**
+   * The target_t of the time `t`, or NaN when there is none: the last time first (a settlement
+   * most often follows its forecast closely), then a binary search while ascending.
+   */
+  targetOf(t: number): number {
+    const xs = this.ts.data;
+    const ys = this.target!.data;
+    if (!this.ascending) return this.byTs!.get(t) ?? Number.NaN;
+    let hi = this.ts.length - 1;
+    if (hi >= 0 && xs[hi] === t) return ys[hi]!;
     let lo = 0;
-    let hi = s.fTs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const x = xs[mid]!;
-      if (x === ts) return s.fTarget.data[mid]!;
-      if (x < ts) lo = mid + 1;
+      if (x === t) return ys[mid]!;
+      if (x < t) lo = mid + 1;
       else hi = mid - 1;
     }
     return Number.NaN;
   }
-  if (!s.byTs) {
-    s.byTs = new Map();
-    for (let i = 0; i < s.fTs.length; i++) s.byTs.set(xs[i]!, s.fTarget.data[i]!);
-  }
-  return s.byTs.get(ts) ?? Number.NaN;
+}
+
+interface Series {
+  tf: string;
+  symbol: number;
+  forecasts: SeriesTimes;
+  settled: SeriesTimes;
+  /** The timeframe's rows, which this series' settlements join. */
+  out: TimeframeRows;
 }
 
 export function scanForCompare(dir: string | undefined, filter: JournalFilter, flatBandPct: number): CompareScan {
@@ -120,15 +178,36 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   let lackingIa2 = 0;
   const anyOrigin: JournalFilter = { ...filter, origins: undefined };
   const symbols = new Map<string, number>();
-  const byTf = new Map<string, RowStore>();
-  for (const file of dir === undefined ? [] : monthFiles(dir)) {
-    if (!fileInRange(filter, file)) continue;
+  const byTf = new Map<string, TimeframeRows>();
+  const progress = new Progress();
+  const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
+  for (const file of files) progress.total += sizeOf(join(dir!, file));
+  let lastOrigin: string | null = null;
+  const unfiltered =
+    filter.origins === undefined &&
+    filter.symbols === undefined &&
+    filter.tfs === undefined &&
+    filter.since === undefined &&
+    filter.until === undefined;
+  for (const file of files) {
+    progress.current[0] = 0;
+    // A series is a file's own: its columns foretold from that file's bytes alone.
+    const inFile = new Progress(progress.current);
+    inFile.total = sizeOf(join(dir!, file));
     const seen = new Map<string, Series>();
     const byNumber = new Map<number, Series>();
+    // The series of the line before: a settlement most often follows its forecast.
+    let lastNumber = -1;
+    let lastSeries: Series | undefined;
     const seriesOf = (origin: string | null, symbol: string, tf: string, number: number): Series => {
       if (number >= 0) {
+        if (number === lastNumber) return lastSeries!;
         const s = byNumber.get(number);
-        if (s) return s;
+        if (s) {
+          lastNumber = number;
+          lastSeries = s;
+          return s;
+        }
       }
       const key = `${origin ?? ''}\u0000${symbol}\u0000${tf}`;
       let s = seen.get(key);
@@ -140,20 +219,10 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
         }
         let out = byTf.get(tf);
         if (!out) {
-          out = new RowStore();
+          out = new TimeframeRows(progress);
           byTf.set(tf, out);
         }
-        s = {
-          tf,
-          symbol: id,
-          forecasts: new TimeSet(),
-          fTs: new Column(),
-          fTarget: new Column(),
-          ascending: true,
-          byTs: undefined,
-          settled: new TimeSet(),
-          out,
-        };
+        s = { tf, symbol: id, forecasts: new SeriesTimes(true, inFile), settled: new SeriesTimes(false, inFile), out };
         seen.set(key, s);
       }
       if (number >= 0) byNumber.set(number, s);
@@ -164,47 +233,46 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
       {
         engines: true,
         targets: true,
+        bytesRead: progress.current,
         forecast(origin, symbol, tf, ts, number, targetT) {
-          if (!passes(filter, origin, symbol, tf, ts)) {
+          if (!unfiltered && !passes(filter, origin, symbol, tf, ts)) {
             if (passes(anyOrigin, origin, symbol, tf, ts)) leftOut++;
             return;
           }
-          origins.add(origin);
-          const s = seriesOf(origin, symbol, tf, number);
-          if (!s.forecasts.add(ts)) return;
-          if (s.fTs.length > 0 && ts < s.fTs.data[s.fTs.length - 1]!) s.ascending = false;
-          s.byTs?.set(ts, targetT);
-          s.fTs.push(ts);
-          s.fTarget.push(targetT);
+          if (origin !== lastOrigin || origins.size === 0) {
+            origins.add(origin);
+            lastOrigin = origin;
+          }
+          seriesOf(origin, symbol, tf, number).forecasts.add(ts, targetT);
         },
         settlement(line, number) {
-          if (line.status !== 'settled' || !passes(filter, line.origin, line.symbol, line.tf, line.ts)) return;
+          if (line.status !== 'settled' || (!unfiltered && !passes(filter, line.origin, line.symbol, line.tf, line.ts)))
+            return;
           const s = seriesOf(line.origin, line.symbol, line.tf, number);
-          if (!s.settled.add(line.ts)) return;
+          if (!s.settled.add(line.ts, 0)) return;
           if (line.ia2 === null) {
             lackingIa2++;
             return;
           }
           const move = moveOf(returnPct(line.settle_price, line.anchor_price!), flatBandPct);
-          const target = targetOf(s, line.ts);
+          const target = s.forecasts.targetOf(line.ts);
           const r = s.out;
-          r.add();
-          const d = r.chunk;
-          const at = r.at;
-          d[at + TS] = line.ts;
-          d[at + CLS] = move === 'up' ? 0 : move === 'down' ? 1 : 2;
-          d[at + PROBS] = line.p_long;
-          d[at + PROBS + 1] = line.p_short;
-          d[at + PROBS + 2] = line.p_flat;
-          d[at + PROBS + 3] = line.ia2.p_long;
-          d[at + PROBS + 4] = line.ia2.p_short;
-          d[at + PROBS + 5] = line.ia2.p_flat;
-          d[at + TARGET] = Number.isFinite(target) ? target : line.ts + (timeframeMinutes(line.tf) ?? 0) * 60;
-          d[at + SYMBOL] = s.symbol;
+          r.ts.push(line.ts);
+          r.target.push(Number.isFinite(target) ? target : line.ts + (timeframeMinutes(line.tf) ?? 0) * 60);
+          r.symbol.push(s.symbol);
+          r.classes.push(move === 'up' ? 0 : move === 'down' ? 1 : 2);
+          const p = r.probs;
+          p[0]!.push(line.p_long);
+          p[1]!.push(line.p_short);
+          p[2]!.push(line.p_flat);
+          p[3]!.push(line.ia2.p_long);
+          p[4]!.push(line.ia2.p_short);
+          p[5]!.push(line.ia2.p_flat);
         },
       },
       problems,
     );
+    progress.done += progress.current[0]!;
   }
   const samples = [...byTf.keys()]
     .filter((tf) => byTf.get(tf)!.rows > 0)
@@ -213,39 +281,52 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   return { samples, problems, origins, leftOut, lackingIa2 };
 }
 
-/** A timeframe's rows as a sample, in time order (ts, then symbol). */
-function sampleOf(tf: string, rows: RowStore): CompareSample {
+/**
+ * A timeframe's rows as a sample, in time order (ts, then symbol): the columns themselves where
+ * they were read in that order (a journal's, most often), else copied in their order sorted.
+ */
+function sampleOf(tf: string, rows: TimeframeRows): CompareSample {
   const n = rows.rows;
-  const ts = new Float64Array(n);
-  const sym = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = rows.chunkOf(i);
-    const o = rows.offsetOf(i);
-    ts[i] = c[o + TS]!;
-    sym[i] = c[o + SYMBOL]!;
-  }
-  const order = new Uint32Array(n);
+  const ts = rows.ts.values;
+  const symbol = rows.symbol.values;
   let sorted = true;
-  for (let i = 0; i < n; i++) {
-    order[i] = i;
-    if (i > 0 && (ts[i - 1]! > ts[i]! || (ts[i - 1] === ts[i] && sym[i - 1]! > sym[i]!))) sorted = false;
-  }
-  if (!sorted) order.sort((a, b) => ts[a]! - ts[b]! || sym[a]! - sym[b]!);
-  const take = (field: number) => {
-    const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const k = order[i]!;
-      out[i] = rows.chunkOf(k)[rows.offsetOf(k) + field]!;
+  for (let i = 1; i < n && sorted; i++)
+    if (ts[i - 1]! > ts[i]! || (ts[i - 1] === ts[i] && symbol[i - 1]! > symbol[i]!)) sorted = false;
+  const columns = [rows.ts, rows.target, rows.symbol, rows.classes, ...rows.probs].map((c) => c.values);
+  if (!sorted) {
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => ts[a]! - ts[b]! || symbol[a]! - symbol[b]!);
+    for (let k = 0; k < columns.length; k++) {
+      const from = columns[k]!;
+      const to = new (from.constructor as new (n: number) => Typed)(n);
+      for (let i = 0; i < n; i++) to[i] = from[order[i]!]!;
+      columns[k] = to;
     }
-    return out;
-  };
+  }
+  const [tsOut, target, symbolOut, classes, l3, s3, f3, l2, s2, f2] = columns as [
+    Float64Array,
+    Float64Array,
+    Int32Array,
+    Uint8Array,
+    ...Float64Array[],
+  ];
   return {
     tf,
-    ts: take(TS),
-    target: take(TARGET),
-    symbol: Int32Array.from(take(SYMBOL)),
-    classes: Uint8Array.from(take(CLS)),
-    ia3: { p_long: take(PROBS), p_short: take(PROBS + 1), p_flat: take(PROBS + 2) },
-    ia2: { p_long: take(PROBS + 3), p_short: take(PROBS + 4), p_flat: take(PROBS + 5) },
+    ts: tsOut,
+    target,
+    symbol: symbolOut,
+    classes,
+    ia3: { p_long: l3!, p_short: s3!, p_flat: f3! },
+    ia2: { p_long: l2!, p_short: s2!, p_flat: f2! },
   };
+}
+
+/** A month file's size (0 when it cannot be read: the scan then reports it as it reports any). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }

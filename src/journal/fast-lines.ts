@@ -78,6 +78,12 @@ export interface ReportVisitor {
    * it; the report does not, and is spared reading it).
    */
   readonly targets?: boolean;
+  /**
+   * When given, its first element is raised by each line's length (newline included) as the
+   * line is read: how far the scan is through the file, for a reader that sizes its arrays by it
+   * (a Float64Array, so that a count past 2^30 is never a new heap number per line).
+   */
+  readonly bytesRead?: Float64Array;
 }
 
 const TIER = Buffer.from('"tier":', 'latin1');
@@ -544,6 +550,7 @@ export function scanForReport(
   };
   const engines = visitor.engines === true;
   const targets = visitor.targets === true;
+  const bytesRead = visitor.bytesRead;
   /** What ScoredLine.ia2 points at when a line holds ia2's probabilities: one object, rewritten per line. */
   const ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
   /**
@@ -708,6 +715,7 @@ export function scanForReport(
     (buf, start, end) => {
       // The chunk was read again (lines start over): the last head's bytes are gone.
       if (start <= c.headLine) c.headLength = 0;
+      if (bytesRead !== undefined) bytesRead[0]! += end - start + 1;
       if (end === start) return;
       if (end - start > 16 && fast(buf, start, end)) return;
       if (stats) stats.parsedInFull++;

@@ -100,6 +100,28 @@ describe('bootstrap', () => {
     expect(s.ci95![1]).toBeGreaterThan(mean);
     expect(s.p_value).toBeLessThan(0.01);
   });
+  it("draws Random.below's starts, a replicate's full blocks then its last, the same for every series", () => {
+    // Blocks of one: a replicate's mean is the mean of the values at its n starts, drawn here
+    // the slow way (the stream a kept list of starts held before the draws were written out).
+    const n = 37;
+    const d = Float64Array.from({ length: n }, (_, i) => i * 1.5 - 7);
+    const e = Float64Array.from(d, (x) => x * x);
+    // 51: replicates two at a time, and the last alone.
+    const [a, b, c] = replicateMeans([d, e, d], 1, 51, 2026);
+    const random = new Random(2026);
+    for (let r = 0; r < 51; r++) {
+      let sd = 0;
+      let se = 0;
+      for (let k = 0; k < n; k++) {
+        const s = random.below(n);
+        sd += d[s]!;
+        se += e[s]!;
+      }
+      expect(a![r]).toBeCloseTo(sd / n, 12);
+      expect(b![r]).toBeCloseTo(se / n, 12);
+      expect(c![r]).toBe(a![r]);
+    }
+  });
   it('quantiles are type 7', () => {
     expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(quantileSorted([1, 2, 3, 4, 5], 0.025)).toBeCloseTo(1.1, 14);
@@ -158,6 +180,51 @@ describe('Murphy', () => {
   });
 });
 
+describe('loss differences', () => {
+  it("compare's written-out losses are scores.ts's, to the last bit", () => {
+    const random = new Random(11);
+    const n = 500;
+    const probs = () => {
+      const p_long = Float64Array.from({ length: n }, () => random.next() * 0.9);
+      const p_flat = Float64Array.from(p_long, (x) => (1 - x) * random.next());
+      const p_short = Float64Array.from(p_long, (x, i) => Math.max(0, 1 - x - p_flat[i]!));
+      // A few forecasts of 0 for a class, for the log loss's clip.
+      for (let i = 0; i < n; i += 50) p_short[i] = 0;
+      return { p_long, p_short, p_flat };
+    };
+    const sample: CompareSample = {
+      tf: '1h',
+      ts: Float64Array.from({ length: n }, (_, i) => i * 3600),
+      target: Float64Array.from({ length: n }, (_, i) => i * 3600 + 3600),
+      symbol: new Int32Array(n),
+      classes: Uint8Array.from({ length: n }, () => Math.floor(random.next() * 3)),
+      ia3: probs(),
+      ia2: probs(),
+    };
+    const { doc } = compare([sample], { flatBandPct: 0.1, alpha: 0.05, replicates: 10, seed: 1 });
+    const t = doc.timeframes[0]!;
+    const direct = (p: CompareSample['ia3'], loss: typeof rps) => {
+      let s = 0;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        const x = loss(
+          { p_long: p.p_long[i]!, p_short: p.p_short[i]!, p_flat: p.p_flat[i]! },
+          sample.classes[i] as 0 | 1 | 2,
+        );
+        const u = s + x;
+        c += Math.abs(s) >= Math.abs(x) ? s - u + x : x - u + s;
+        s = u;
+      }
+      return (s + c) / n;
+    };
+    for (const f of ['ia3', 'ia2'] as const) {
+      expect(t.forecasters[f].rps).toBe(direct(sample[f], rps));
+      expect(t.forecasters[f].brier_3class).toBe(direct(sample[f], brier3));
+      expect(t.forecasters[f].log_loss).toBe(direct(sample[f], logLoss));
+    }
+  });
+});
+
 describe('overlapping horizons', () => {
   it('counts the later forecasts made before a target time', () => {
     // Every 15 min, 1 h ahead: the three after each overlap it (the one at target_t does not).
@@ -169,6 +236,23 @@ describe('overlapping horizons', () => {
       ),
     ).toBe(3);
     expect(overlapLags([0, 3600], [3600, 7200])).toBe(0);
+  });
+  it('is the count a direct scan makes, whatever the targets do (rising, falling, ragged)', () => {
+    const random = new Random(40);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random.next() * 60);
+      const ts: number[] = [];
+      for (let i = 0, t = 0; i < n; i++) ts.push((t += 1 + Math.floor(random.next() * 5)));
+      const spread = random.next() * 40;
+      const target = ts.map((t) => t + Math.floor(random.next() * spread) - (round % 4 === 0 ? 10 : 0));
+      let most = 0;
+      for (let i = 0; i < n; i++) {
+        let k = 0;
+        for (let j = i + 1; j < n; j++) if (ts[j]! < target[i]!) k++;
+        most = Math.max(most, k);
+      }
+      expect(overlapLags(ts, target), `round ${round}`).toBe(most);
+    }
   });
 });
 

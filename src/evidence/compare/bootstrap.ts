@@ -8,7 +8,7 @@
 // replicate means, divisor B − 1), the 95% percentile interval (quantiles 0.025 and 0.975,
 // linear between order statistics as R's type 7 and numpy's default), and the two-sided p of
 // a mean of 0: (1 + #{|m* − d̄| ≥ |d̄|}) / (B + 1), the replicates centred on the sample mean.
-import { Random } from './random.js';
+import { scratch } from './scratch.js';
 import { compensatedSum } from './scores.js';
 
 export interface BootstrapResult {
@@ -32,14 +32,15 @@ export function quantileSorted(xs: ArrayLike<number>, q: number): number {
   return xs[lo]! + (h - lo) * (xs[hi]! - xs[lo]!);
 }
 
-/** Prefix sums of `d` wrapped once by `l` values: P[i] = Σ_{k < i} d[k mod n], i ≤ n + l. */
-export function wrappedPrefix(d: ArrayLike<number>, l: number): Float64Array {
+/** Prefix sums of `d` wrapped once by `l` values: P[i] = Σ_{k < i} d[k mod n], i ≤ n + l (into `into`, of length n + l + 1, when given). */
+export function wrappedPrefix(d: ArrayLike<number>, l: number, into?: Float64Array): Float64Array {
   const n = d.length;
-  const p = new Float64Array(n + l + 1);
+  const p = into ?? new Float64Array(n + l + 1);
+  p[0] = 0;
   let s = 0;
   let c = 0;
-  for (let i = 0; i < n + l; i++) {
-    const x = d[i % n]!;
+  for (let i = 0, k = 0; i < n + l; i++, k = k + 1 === n ? 0 : k + 1) {
+    const x = d[k]!;
     const t = s + x;
     c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
     s = t;
@@ -53,11 +54,12 @@ export function wrappedPrefix(d: ArrayLike<number>, l: number): Float64Array {
  * `block` drawn from a generator seeded with `seed`. A replicate costs n/l reads: every
  * block's sum is taken once from the prefix sums (P[s + l] − P[s], s = 0..n−1, wrapping), and
  * a replicate adds up the sums at its starts (its last block, cut short, read from the prefix
- * sums). The starts of every replicate are drawn first, once for all the series; then the
- * series are resampled through them two at a time, so that only two series' block sums (16n
- * bytes, side by side) are read at random, from a cache that holds them, while the starts
- * stream past in order:
- * at a million forecasts the scattered reads, not the additions, are what a replicate costs.
+ * sums). Every series sees the same starts. The series are resampled two at a time, their
+ * block sums side by side (16n bytes, one cache line serving both), so that only they are read
+ * at random; and each such pass draws the starts again from a generator seeded alike, the very
+ * same stream, rather than keeping B·n/l starts in memory: drawing a start costs less than the
+ * memory that would hold it, and every series gets the same starts in the same order, so its
+ * sums are added in the same order as if they had been kept.
  */
 export function replicateMeans(
   series: ReadonlyArray<ArrayLike<number>>,
@@ -72,38 +74,103 @@ export function replicateMeans(
   const blocks = Math.ceil(n / l);
   const full = blocks - 1;
   const lastLength = n - full * l;
-  const random = new Random(seed);
-  const starts = new Int32Array(replicates * full);
-  const lasts = new Int32Array(replicates);
-  for (let r = 0, i = 0; r < replicates; r++) {
-    for (let k = 0; k < full; k++, i++) starts[i] = random.below(n);
-    lasts[r] = random.below(n);
-  }
-  // Two series at a time, their block sums side by side (one cache line serves both).
-  const sums = new Float64Array(2 * n);
+  const sums = scratch('bootstrap.sums', 2 * n);
   for (let j = 0; j < series.length; j += 2) {
-    const pa = wrappedPrefix(series[j]!, l);
-    const pb = j + 1 < series.length ? wrappedPrefix(series[j + 1]!, l) : pa;
+    const pa = wrappedPrefix(series[j]!, l, scratch('bootstrap.a', n + l + 1));
+    const pb = j + 1 < series.length ? wrappedPrefix(series[j + 1]!, l, scratch('bootstrap.b', n + l + 1)) : pa;
     for (let i = 0; i < n; i++) {
       sums[2 * i] = pa[i + l]! - pa[i]!;
       sums[2 * i + 1] = pb[i + l]! - pb[i]!;
     }
     const ma = out[j]!;
     const mb = out[j + 1] ?? new Float64Array(replicates);
-    for (let r = 0, i = 0; r < replicates; r++) {
-      let a = 0;
-      let b = 0;
-      for (let k = 0; k < full; k++, i++) {
-        const at = 2 * starts[i]!;
-        a += sums[at]!;
-        b += sums[at + 1]!;
-      }
-      const s = lasts[r]!;
-      ma[r] = (a + pa[s + lastLength]! - pa[s]!) / n;
-      mb[r] = (b + pb[s + lastLength]! - pb[s]!) / n;
-    }
+    resamplePair(sums, pa, pb, ma, mb, n, full, lastLength, seed);
   }
   return out;
+}
+
+/** mulberry32's state after `draws` draws from `seed` (its state only ever adds 0x6d2b79f5). */
+const stateAfter = (seed: number, draws: number): number =>
+  ((seed >>> 0) + Math.imul((draws % 4294967296) | 0, 0x6d2b79f5)) | 0;
+
+/**
+ * One pass of replicateMeans: the starts drawn afresh from `seed`, every replicate's full
+ * blocks then its last. Random.below's draws, written out here (mulberry32 on a local state,
+ * ⌊u·(n/2^32)⌋) so that the loop keeps its state in a register: the same integers, in the same
+ * order within each replicate (a test holds the two to each other). Two replicates at a time,
+ * each from its own place in the stream (replicate r starts after r·(full + 1) draws, and
+ * mulberry32's state is reached there by one multiplication), so that twice as many reads of
+ * the sums are in flight; each replicate's sums are added in its own order, as before.
+ */
+function resamplePair(
+  sums: Float64Array,
+  pa: Float64Array,
+  pb: Float64Array,
+  ma: Float64Array,
+  mb: Float64Array,
+  n: number,
+  full: number,
+  lastLength: number,
+  seed: number,
+): void {
+  const scale = n / 4294967296;
+  const per = full + 1;
+  const B = ma.length;
+  let r = 0;
+  for (; r + 1 < B; r += 2) {
+    let s1 = stateAfter(seed, r * per);
+    let s2 = stateAfter(seed, (r + 1) * per);
+    let a1 = 0;
+    let b1 = 0;
+    let a2 = 0;
+    let b2 = 0;
+    for (let k = 0; k < full; k++) {
+      s1 = (s1 + 0x6d2b79f5) | 0;
+      s2 = (s2 + 0x6d2b79f5) | 0;
+      let t = Math.imul(s1 ^ (s1 >>> 15), s1 | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      let u = Math.imul(s2 ^ (s2 >>> 15), s2 | 1);
+      u ^= u + Math.imul(u ^ (u >>> 7), u | 61);
+      const at = 2 * Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+      const au = 2 * Math.floor(((u ^ (u >>> 14)) >>> 0) * scale);
+      a1 += sums[at]!;
+      b1 += sums[at + 1]!;
+      a2 += sums[au]!;
+      b2 += sums[au + 1]!;
+    }
+    s1 = (s1 + 0x6d2b79f5) | 0;
+    s2 = (s2 + 0x6d2b79f5) | 0;
+    let t = Math.imul(s1 ^ (s1 >>> 15), s1 | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    let u = Math.imul(s2 ^ (s2 >>> 15), s2 | 1);
+    u ^= u + Math.imul(u ^ (u >>> 7), u | 61);
+    const e1 = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+    const e2 = Math.floor(((u ^ (u >>> 14)) >>> 0) * scale);
+    ma[r] = (a1 + pa[e1 + lastLength]! - pa[e1]!) / n;
+    mb[r] = (b1 + pb[e1 + lastLength]! - pb[e1]!) / n;
+    ma[r + 1] = (a2 + pa[e2 + lastLength]! - pa[e2]!) / n;
+    mb[r + 1] = (b2 + pb[e2 + lastLength]! - pb[e2]!) / n;
+  }
+  if (r < B) {
+    // An odd B: the last replicate alone.
+    let state = stateAfter(seed, r * per);
+    let a = 0;
+    let b = 0;
+    for (let k = 0; k < full; k++) {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const at = 2 * Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+      a += sums[at]!;
+      b += sums[at + 1]!;
+    }
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const e = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+    ma[r] = (a + pa[e + lastLength]! - pa[e]!) / n;
+    mb[r] = (b + pb[e + lastLength]! - pb[e]!) / n;
+  }
 }
 
 /** The SE, interval and p of one series' replicate means around its sample mean. */

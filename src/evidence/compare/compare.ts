@@ -9,7 +9,18 @@ import { dieboldMariano, type DmResult } from './diebold-mariano.js';
 import { holm } from './holm.js';
 import { overlapLags } from './lags.js';
 import { murphy, murphyTheta } from './murphy.js';
-import { brier3, climatologyOf, logLoss, type MoveClass, mean, rps, skill, type ThreeClass } from './scores.js';
+import { releaseScratch, scratch } from './scratch.js';
+import {
+  brier3,
+  climatologyOf,
+  LOG_LOSS_CLIP,
+  logLoss,
+  type MoveClass,
+  mean,
+  rps,
+  skill,
+  type ThreeClass,
+} from './scores.js';
 
 export const FORECASTERS = ['ia2', 'ia3', 'climatology'] as const;
 export type Forecaster = (typeof FORECASTERS)[number];
@@ -103,8 +114,8 @@ export function sampleLags(s: Pick<CompareSample, 'ts' | 'target' | 'symbol'>): 
   for (let i = 0; i < n; i++) starts[s.symbol[i]! + 1]!++;
   for (let k = 0; k < symbols; k++) starts[k + 1]! += starts[k]!;
   const fill = starts.slice(0, symbols);
-  const ts = new Float64Array(n);
-  const target = new Float64Array(n);
+  const ts = scratch('lags.ts', n);
+  const target = scratch('lags.target', n);
   for (let i = 0; i < n; i++) {
     const at = fill[s.symbol[i]!]!++;
     ts[at] = s.ts[i]!;
@@ -121,36 +132,114 @@ export function sampleLags(s: Pick<CompareSample, 'ts' | 'target' | 'symbol'>): 
 
 type Probs = CompareSample['ia3'];
 
-function lossesOf(p: Probs | ThreeClass, classes: Uint8Array, score: ScoreName): Float64Array {
-  const n = classes.length;
-  const out = new Float64Array(n);
-  const f = { p_long: 0, p_short: 0, p_flat: 0 };
-  const loss = score === 'rps' ? rps : score === 'brier_3class' ? brier3 : logLoss;
-  const constant = typeof p.p_long === 'number';
+/**
+ * Every forecaster's mean losses and every pair's loss differences, in one pass over the
+ * forecasts: no forecaster's losses are kept, only the nine difference series (in reused
+ * memory), the means summed as the forecasts go (the same compensated sums, in the same order,
+ * as over a kept array). Climatology's losses are a table of three per score (one per class).
+ */
+function lossDifferences(
+  s: CompareSample,
+  climatology: ThreeClass,
+): { means: Record<Forecaster, Record<ScoreName, number>>; d: Map<string, Float64Array> } {
+  const n = s.classes.length;
+  const d = new Map<string, Float64Array>();
+  for (const [a, b] of PAIRS)
+    for (const sc of SCORES) d.set(`${a} ${b} ${sc}`, scratch(`compare.d ${a} ${b} ${sc}`, n));
+  const at = (a: Forecaster, b: Forecaster, sc: ScoreName) => d.get(`${a} ${b} ${sc}`)!;
+  const [rps32, brier32, log32] = SCORES.map((sc) => at('ia3', 'ia2', sc)) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const [rps3c, brier3c, log3c] = SCORES.map((sc) => at('ia3', 'climatology', sc)) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const [rps2c, brier2c, log2c] = SCORES.map((sc) => at('ia2', 'climatology', sc)) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  const climRps = Float64Array.from([0, 1, 2], (k) => rps(climatology, k as MoveClass));
+  const climBrier = Float64Array.from([0, 1, 2], (k) => brier3(climatology, k as MoveClass));
+  const climLog = Float64Array.from([0, 1, 2], (k) => logLoss(climatology, k as MoveClass));
+  // Sums of ia3's rps, brier, log (0-2), ia2's (3-5), climatology's (6-8): Neumaier's, sum k in
+  // acc[2k] and its compensation in acc[2k + 1]. The losses are scores.ts's rps, brier3 and
+  // logLoss written out, and the sums written out too: a double returned from a call or handed
+  // to one that is not inlined is a new heap object, nine a forecast here (a test holds the
+  // written-out losses to scores.ts's).
+  const acc = new Float64Array(18);
+  const v = new Float64Array(9);
+  const { ia3, ia2, classes } = s;
   for (let i = 0; i < n; i++) {
-    if (constant) {
-      const c = p as ThreeClass;
-      out[i] = loss(c, classes[i] as MoveClass);
-    } else {
-      const q = p as Probs;
-      f.p_long = q.p_long[i]!;
-      f.p_short = q.p_short[i]!;
-      f.p_flat = q.p_flat[i]!;
-      out[i] = loss(f, classes[i] as MoveClass);
+    const k = classes[i]!;
+    const up = k === 0 ? 1 : 0;
+    const down = k === 1 ? 1 : 0;
+    const flat = k === 2 ? 1 : 0;
+    const downOrFlat = k === 0 ? 0 : 1;
+    const l3 = ia3.p_long[i]!;
+    const s3 = ia3.p_short[i]!;
+    const f3 = ia3.p_flat[i]!;
+    const l2 = ia2.p_long[i]!;
+    const s2 = ia2.p_short[i]!;
+    const f2 = ia2.p_flat[i]!;
+    const r3 = (s3 - down) ** 2 + (s3 + f3 - downOrFlat) ** 2;
+    const b3 = (l3 - up) ** 2 + (s3 - down) ** 2 + (f3 - flat) ** 2;
+    const g3 = -Math.log(Math.max(k === 0 ? l3 : k === 1 ? s3 : f3, LOG_LOSS_CLIP));
+    const r2 = (s2 - down) ** 2 + (s2 + f2 - downOrFlat) ** 2;
+    const b2 = (l2 - up) ** 2 + (s2 - down) ** 2 + (f2 - flat) ** 2;
+    const g2 = -Math.log(Math.max(k === 0 ? l2 : k === 1 ? s2 : f2, LOG_LOSS_CLIP));
+    const rc = climRps[k]!;
+    const bc = climBrier[k]!;
+    const gc = climLog[k]!;
+    v[0] = r3;
+    v[1] = b3;
+    v[2] = g3;
+    v[3] = r2;
+    v[4] = b2;
+    v[5] = g2;
+    v[6] = rc;
+    v[7] = bc;
+    v[8] = gc;
+    for (let j = 0; j < 9; j++) {
+      const x = v[j]!;
+      const sum = acc[2 * j]!;
+      const t = sum + x;
+      acc[2 * j + 1]! += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+      acc[2 * j] = t;
     }
+    rps32[i] = r3 - r2;
+    brier32[i] = b3 - b2;
+    log32[i] = g3 - g2;
+    rps3c[i] = r3 - rc;
+    brier3c[i] = b3 - bc;
+    log3c[i] = g3 - gc;
+    rps2c[i] = r2 - rc;
+    brier2c[i] = b2 - bc;
+    log2c[i] = g2 - gc;
   }
-  return out;
+  const meanOf = (k: number) => (n === 0 ? Number.NaN : (acc[2 * k]! + acc[2 * k + 1]!) / n);
+  const means = {} as Record<Forecaster, Record<ScoreName, number>>;
+  (['ia3', 'ia2', 'climatology'] as const).forEach((f, j) => {
+    means[f] = { rps: meanOf(3 * j), brier_3class: meanOf(3 * j + 1), log_loss: meanOf(3 * j + 2) };
+  });
+  return { means, d };
 }
 
+/** The forecasts of event `e`: a forecaster's own array, or climatology's constant in reused memory. */
 const eventProbability = (p: Probs | ThreeClass, e: EventName, n: number): Float64Array => {
   const key = e === 'up' ? 'p_long' : e === 'down' ? 'p_short' : 'p_flat';
   const v = (p as Record<string, unknown>)[key];
-  return typeof v === 'number' ? new Float64Array(n).fill(v) : (v as Float64Array);
+  return typeof v === 'number' ? scratch('compare.constant', n).fill(v) : (v as Float64Array);
 };
 
 const eventOutcomes = (classes: Uint8Array, e: EventName): Uint8Array => {
   const k = e === 'up' ? 0 : e === 'down' ? 1 : 2;
-  return classes.map((c) => (c === k ? 1 : 0));
+  const out = new Uint8Array(classes.length);
+  for (let i = 0; i < classes.length; i++) out[i] = classes[i] === k ? 1 : 0;
+  return out;
 };
 
 /** One timeframe's figures, Holm's adjustment left to `compare`. */
@@ -165,19 +254,15 @@ function compareOne(s: CompareSample, opts: CompareOptions): { doc: TimeframeCom
   >;
   const curves = {} as CorpCurves;
   const forecasters = {} as Record<Forecaster, ForecasterScores>;
-  const losses = {} as Record<Forecaster, Record<ScoreName, Float64Array>>;
+  const { means, d } = lossDifferences(s, climatology);
   for (const f of FORECASTERS) {
-    losses[f] = Object.fromEntries(SCORES.map((sc) => [sc, lossesOf(probs[f], s.classes, sc)])) as Record<
-      ScoreName,
-      Float64Array
-    >;
     const corps = Object.fromEntries(EVENTS.map((e) => [e, corp(eventProbability(probs[f], e, n), outcomes[e])]));
     curves[f] = Object.fromEntries(EVENTS.map((e) => [e, corps[e]!.blocks])) as Record<EventName, CorpBlock[]>;
     forecasters[f] = {
       n,
-      rps: mean(losses[f].rps),
-      brier_3class: mean(losses[f].brier_3class),
-      log_loss: mean(losses[f].log_loss),
+      rps: means[f].rps,
+      brier_3class: means[f].brier_3class,
+      log_loss: means[f].log_loss,
       rps_skill: null,
       corp: Object.fromEntries(
         EVENTS.map((e) => {
@@ -194,14 +279,7 @@ function compareOne(s: CompareSample, opts: CompareOptions): { doc: TimeframeCom
   // series' differenced, so the bootstrap resamples six series, not nine.
   const block = blockLength(n, lags + 1, opts.block);
   const partial = new Map<string, { mean_diff: number; dm: DmResult; d: Float64Array }>();
-  for (const [a, b] of PAIRS)
-    for (const sc of SCORES) {
-      const la = losses[a][sc];
-      const lb = losses[b][sc];
-      const d = new Float64Array(n);
-      for (let i = 0; i < n; i++) d[i] = la[i]! - lb[i]!;
-      partial.set(`${a} ${b} ${sc}`, { mean_diff: mean(d), dm: dieboldMariano(d, lags), d });
-    }
+  for (const [key, diff] of d) partial.set(key, { mean_diff: mean(diff), dm: dieboldMariano(diff, lags), d: diff });
   const base = SCORES.flatMap((sc) => [`ia3 climatology ${sc}`, `ia2 climatology ${sc}`]);
   const replicated =
     n > 0
@@ -248,7 +326,14 @@ export function compare(
   samples: readonly CompareSample[],
   opts: CompareOptions,
 ): { doc: Comparison; curves: Map<string, CorpCurves> } {
-  const done = samples.map((s) => compareOne(s, opts));
+  let done: Array<{ doc: TimeframeComparison; curves: CorpCurves }>;
+  try {
+    done = samples.map((s) => compareOne(s, opts));
+  } finally {
+    // The work arrays serve the timeframes of one comparison; a long-lived process (`fcast
+    // mcp`) keeps none of them between comparisons.
+    releaseScratch();
+  }
   const family = done.flatMap((d) => d.doc.pairs);
   const adjusted = holm(family.map((p) => p.scores.rps.dm.p_value));
   family.forEach((p, i) => {

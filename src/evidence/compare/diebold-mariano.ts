@@ -9,6 +9,7 @@
 // (dm.test's varestimator = "bartlett"; R itself falls back to h = 1 there). Where every d_t is
 // the same there is nothing to test: variance "zero", statistic 0, p 1 ("no difference"),
 // never NaN. Too few forecasts for the correction (n < 2, or its radicand not positive): null.
+import { scratch } from './scratch.js';
 import { compensatedSum } from './scores.js';
 import { studentTTwoSided } from './student-t.js';
 
@@ -43,21 +44,36 @@ class Compensated {
  */
 export function rectangularSum(c: Float64Array, L: number): number {
   const n = c.length;
-  const prefix = new Float64Array(n + 1);
-  const run = new Compensated();
+  const prefix = scratch('dm.prefix', n + 1);
+  prefix[0] = 0;
+  // Compensated's sums written out on locals: a double handed to a call that is not inlined is
+  // a new heap object, and these loops run millions of times.
+  let rs = 0;
+  let rc = 0;
   for (let i = 0; i < n; i++) {
-    run.add(c[i]!);
-    prefix[i + 1] = run.value;
+    const x = c[i]!;
+    const t = rs + x;
+    rc += Math.abs(rs) >= Math.abs(x) ? rs - t + x : x - t + rs;
+    rs = t;
+    prefix[i + 1] = rs + rc;
   }
-  const all = new Compensated();
-  const zero = new Compensated();
+  let as = 0;
+  let ac = 0;
+  let zs = 0;
+  let zc = 0;
   for (let t = 0; t < n; t++) {
     const x = c[t]!;
     const end = Math.min(t + L + 1, n);
-    all.add(x * (prefix[end]! - prefix[t]!));
-    zero.add(x * x);
+    const y = x * (prefix[end]! - prefix[t]!);
+    const u = as + y;
+    ac += Math.abs(as) >= Math.abs(y) ? as - u + y : y - u + as;
+    as = u;
+    const z = x * x;
+    const w = zs + z;
+    zc += Math.abs(zs) >= Math.abs(z) ? zs - w + z : z - w + zs;
+    zs = w;
   }
-  return 2 * all.value - zero.value;
+  return 2 * (as + ac) - (zs + zc);
 }
 
 /** γ_0..γ_L of centred values (divisor n, as acf()), each summed directly. */
@@ -83,7 +99,7 @@ export function dieboldMariano(d: ArrayLike<number>, lags: number): DmResult {
   for (let i = 1; i < n && allEqual; i++) if (d[i] !== d[0]) allEqual = false;
   if (allEqual) return { statistic: 0, p_value: 1, lags: L, variance: 'zero' };
   const dbar = compensatedSum(d) / n;
-  const centred = new Float64Array(n);
+  const centred = scratch('dm.centred', n);
   for (let i = 0; i < n; i++) centred[i] = d[i]! - dbar;
   let variance: VarianceKind = 'rectangular';
   let v = rectangularSum(centred, L) / n / n;

@@ -5,23 +5,38 @@
 // counted; a forecast made at target_t or after does not overlap).
 
 /**
- * h − 1 of one series: `ts` ascending (distinct), `target` the target_t of each. A binary
- * search per forecast.
+ * h − 1 of one series: `ts` ascending (distinct), `target` the target_t of each. For each
+ * forecast, the first later one made at or after its target_t: searched onwards from the last
+ * forecast's answer when the target has not moved back (targets mostly rise with ts, so this is
+ * a step or two), by doubling steps and then halving them; else by halving from the next one.
  */
 export function overlapLags(ts: ArrayLike<number>, target: ArrayLike<number>): number {
   const n = ts.length;
   let most = 0;
+  let previous = 0;
+  let previousTarget = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < n; i++) {
-    // The first index whose ts is at or after target[i]; the ones between i and it overlap.
-    let lo = i + 1;
-    let hi = n;
     const t = target[i]!;
+    // Every index below `lo` is known to have ts < t (those below the last answer had ts below
+    // the last target, which t is not below).
+    let lo = t >= previousTarget && previous > i + 1 ? previous : i + 1;
+    let hi = lo;
+    let step = 1;
+    while (hi < n && ts[hi]! < t) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    if (hi > n) hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (ts[mid]! < t) lo = mid + 1;
       else hi = mid;
     }
+    // The ones between i and lo overlap.
     if (lo - i - 1 > most) most = lo - i - 1;
+    previous = lo;
+    previousTarget = t;
   }
   return most;
 }
