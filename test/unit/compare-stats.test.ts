@@ -242,7 +242,11 @@ describe('overlapping horizons', () => {
     for (let round = 0; round < 200; round++) {
       const n = 1 + Math.floor(random.next() * 60);
       const ts: number[] = [];
-      for (let i = 0, t = 0; i < n; i++) ts.push((t += 1 + Math.floor(random.next() * 5)));
+      let t = 0;
+      for (let i = 0; i < n; i++) {
+        t += 1 + Math.floor(random.next() * 5);
+        ts.push(t);
+      }
       const spread = random.next() * 40;
       const target = ts.map((t) => t + Math.floor(random.next() * spread) - (round % 4 === 0 ? 10 : 0));
       let most = 0;
