@@ -42,6 +42,8 @@ export interface Run {
   holdInterrupts(): () => void;
   /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
   secrets: Redactor;
+  /** The command being run, as commander built it: `completion` reads the whole tree from its root. */
+  readonly command: Command;
   /** The wire a test swapped in (App.transport), for a command that opens connections of its own (mcp). */
   readonly transport?: (ctx: Ctx) => Transport;
 }
@@ -76,6 +78,7 @@ function createRun(
   app: App,
   flags: GlobalFlags,
   format: OutputFormat,
+  command: Command,
 ): { run: Run; close(): void; interruptsHeld(): boolean; settingsUsed(): Settings | undefined } {
   const { ctx } = app;
   let holds = 0;
@@ -107,6 +110,7 @@ function createRun(
     flags,
     out,
     format,
+    command,
     secrets: app.redactor ?? new Redactor(),
     transport: app.transport,
     settings: () => (settings ??= resolveSettings(ctx, flags)),
@@ -249,7 +253,7 @@ export function action<O, A extends unknown[]>(
       app.setExitCode(reportError(helpHinted(err, command), app.ctx.io, flags));
       return;
     }
-    const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format);
+    const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format, command);
     let code: number;
     try {
       // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.

@@ -4,7 +4,7 @@
 // the declarations cannot drift apart. `addCommand` turns a definition into commander's command
 // (the tree help and completion read); it checks that each key is the name commander gives the
 // flag, so a renamed flag fails every test that builds the tree, not a user's run.
-import { type Command, Option } from 'commander';
+import { Argument, type Command, Option } from 'commander';
 import type { OutputFormat } from '../core/domain.js';
 import { action, type App, type Run } from './command.js';
 import { examples as examplesHelp, type HelpText, helpNotes } from './help.js';
@@ -34,6 +34,27 @@ export function requiredFlag<T>(spec: string, help: string, parse: (raw: string)
   return { option: () => new Option(spec, help).argParser(parse).makeOptionMandatory(), always: true };
 }
 
+/** `--host <host>` with a value when not given: always there, its default shown in help as commander shows it. */
+export function defaultFlag<T>(
+  spec: string,
+  help: string,
+  value: T,
+  parse?: (raw: string, previous: T) => T,
+): Flag<T> & { always: true } {
+  return {
+    option: () => {
+      const option = new Option(spec, help).default(value);
+      return parse ? option.argParser(parse) : option;
+    },
+    always: true,
+  };
+}
+
+/** `--no-save`: true unless given (commander's negation), read under the positive name (`save`). */
+export function negatedFlag(spec: `--no-${string}`, help: string): Flag<boolean> & { always: true } {
+  return { option: () => new Option(spec, help), always: true };
+}
+
 /** A flag built elsewhere as a commander Option (shared by several commands). */
 export function optionFlag<T>(make: () => Option): Flag<T> {
   return { option: make };
@@ -52,10 +73,14 @@ export type FlagValues<F extends Flags> = {
 export interface Arg {
   readonly name: string;
   readonly help: string;
+  /** The only values accepted (commander refuses any other, exit 2, and completion offers them). */
+  readonly choices?: readonly string[];
 }
 
 export interface CommandDefinition<F extends Flags, A extends unknown[]> {
   readonly name: string;
+  /** Left out of help and of the listings (a command the completion scripts call). */
+  readonly hidden?: boolean;
   /** One line, for the listing of the parent's help. */
   readonly summary: string;
   /** The paragraph at the top of the command's own help. */
@@ -86,8 +111,14 @@ export type AnyCommandDefinition = CommandDefinition<any, any>;
 
 /** Registers `definition` under `parent`, as commander's command with its help and its action. */
 export function addCommand(parent: Command, app: App, definition: AnyCommandDefinition): Command {
-  const command = parent.command(definition.name).summary(definition.summary).description(definition.description);
-  for (const arg of definition.args ?? []) command.argument(arg.name, arg.help);
+  const command = parent
+    .command(definition.name, { hidden: definition.hidden === true })
+    .summary(definition.summary)
+    .description(definition.description);
+  for (const arg of definition.args ?? []) {
+    const argument = new Argument(arg.name, arg.help);
+    command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);
+  }
   for (const [key, flag] of Object.entries(definition.flags as Flags)) {
     const option = flag.option();
     if (option.attributeName() !== key) {

@@ -1,0 +1,61 @@
+// defineCommand's flag kinds and definition fields become the commander command help and parsing read.
+import { Command } from 'commander';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { App } from '../../src/cmdutil/command.js';
+import {
+  addCommand,
+  defaultFlag,
+  defineCommand,
+  type FlagValues,
+  flag,
+  negatedFlag,
+  requiredFlag,
+} from '../../src/cmdutil/define.js';
+
+const sink = { write: () => true };
+const app = (): App => ({
+  ctx: { version: '0.0.0', io: { stdout: sink, stderr: sink } } as unknown as App['ctx'],
+  setExitCode: () => undefined,
+});
+
+const FLAGS = {
+  email: requiredFlag('--email <address>', 'an address', (raw) => raw),
+  save: negatedFlag('--no-save', 'do not save'),
+  host: defaultFlag('--host <host>', 'where to listen', '127.0.0.1'),
+  force: flag('--force', 'replace'),
+};
+
+const definition = defineCommand({
+  name: 'try',
+  hidden: true,
+  summary: 'a test command',
+  description: 'A test command.',
+  args: [{ name: '<shell>', help: 'a shell', choices: ['bash', 'zsh'] }],
+  flags: FLAGS,
+  run: async () => undefined,
+});
+
+describe('defineCommand', () => {
+  it('declares them as commander would from .option, .requiredOption and a default', () => {
+    // A negated, a defaulted and a required flag are always there; a plain one may be absent.
+    expectTypeOf<FlagValues<typeof FLAGS>>().toEqualTypeOf<
+      { email: string; save: boolean; host: string } & { force?: boolean }
+    >();
+    const command = addCommand(new Command('root'), app(), definition);
+    const byName = new Map(command.options.map((o) => [o.attributeName(), o]));
+    expect(byName.get('email')?.mandatory).toBe(true);
+    expect(byName.get('save')?.negate).toBe(true);
+    expect(byName.get('host')?.defaultValue).toBe('127.0.0.1');
+    // Commander gives a negation its true before anything is parsed, and the default its value.
+    expect(command.opts()).toEqual({ save: true, host: '127.0.0.1' });
+    expect(command.helpInformation()).toContain('(default: "127.0.0.1")');
+  });
+
+  it('makes a hidden command and an argument with choices', () => {
+    const root = new Command('root');
+    const command = addCommand(root, app(), definition);
+    expect((command as unknown as { _hidden: boolean })._hidden).toBe(true);
+    expect(command.registeredArguments[0]?.argChoices).toEqual(['bash', 'zsh']);
+    expect(root.helpInformation()).not.toContain('try');
+  });
+});
