@@ -39,7 +39,7 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['discover'], () => import('../commands/discover.js')],
   [['demo'], () => import('../commands/demo.js')],
   [['register'], () => import('../commands/register.js')],
-  [['auth'], () => import('../commands/auth.js')],
+  [['auth'], () => import('../commands/auth/index.js')],
   [['config'], () => import('../commands/config.js')],
   [['predict'], () => import('../commands/predict.js')],
   [['symbols'], () => import('../commands/symbols.js')],
