@@ -40,7 +40,7 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['demo'], () => import('../commands/demo.js')],
   [['register'], () => import('../commands/register.js')],
   [['auth'], () => import('../commands/auth/index.js')],
-  [['config'], () => import('../commands/config.js')],
+  [['config'], () => import('../commands/config/index.js')],
   [['predict'], () => import('../commands/predict.js')],
   [['symbols'], () => import('../commands/symbols.js')],
   [['track-record'], () => import('../commands/track-record/track-record.js')],

@@ -274,17 +274,4 @@ export function action<O, A extends unknown[]>(
   return Object.assign(run, { formats });
 }
 
-/** A group's subcommands, each with what registers it under the group. */
-export type Subcommands = ReadonlyArray<readonly [name: string, add: (group: Command, app: App) => void]>;
-
-/**
- * Registers under `group` the subcommand that `rest` (what the line holds after the group's
- * name, program.ts) names first, alone; any other line (none named, a misspelt name, a flag
- * first, completion, the group's help) registers them all, so help and suggestions see every one.
- */
-export function addSubcommands(group: Command, app: App, subcommands: Subcommands, rest?: readonly string[]): void {
-  const named = rest?.[0] === undefined ? undefined : subcommands.find(([name]) => name === rest[0]);
-  for (const [, add] of named === undefined ? subcommands : [named]) add(group, app);
-}
-
 export { examples } from './help.js';

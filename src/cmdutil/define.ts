@@ -81,8 +81,8 @@ export interface CommandDefinition<F extends Flags, A extends unknown[]> {
   readonly name: string;
   /** Left out of help and of the listings (a command the completion scripts call). */
   readonly hidden?: boolean;
-  /** One line, for the listing of the parent's help. */
-  readonly summary: string;
+  /** One line, for the listing of the parent's help (without one, the listing shows the description). */
+  readonly summary?: string;
   /** The paragraph at the top of the command's own help. */
   readonly description: string;
   readonly args?: readonly Arg[];
@@ -113,8 +113,8 @@ export type AnyCommandDefinition = CommandDefinition<any, any>;
 export function addCommand(parent: Command, app: App, definition: AnyCommandDefinition): Command {
   const command = parent
     .command(definition.name, { hidden: definition.hidden === true })
-    .summary(definition.summary)
     .description(definition.description);
+  if (definition.summary !== undefined) command.summary(definition.summary);
   for (const arg of definition.args ?? []) {
     const argument = new Argument(arg.name, arg.help);
     command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);

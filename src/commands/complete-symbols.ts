@@ -6,13 +6,10 @@ import { defineCommand, flag } from '../cmdutil/define.js';
 import { COMPLETE_SYMBOLS_COMMAND } from '../completion/names.js';
 import { configDir } from '../config/directories.js';
 
-const DESCRIPTION = 'print the cached symbols, one per line (used by the completion scripts)';
-
 export default defineCommand({
   name: COMPLETE_SYMBOLS_COMMAND,
   hidden: true,
-  summary: DESCRIPTION,
-  description: DESCRIPTION,
+  description: 'print the cached symbols, one per line (used by the completion scripts)',
   flags: {
     refresh: flag('--refresh', 'fetch symbols.php and rewrite the cache (run in the background by the listing)'),
   },
