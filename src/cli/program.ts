@@ -21,17 +21,12 @@ import {
   rootHelpFooter,
 } from './program-help.js';
 
-/** A command's module: its definition (defineCommand), or a group's register (journal, config, auth). */
-type CommandModule =
-  | { default: AnyCommandDefinition }
-  | {
-      /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
-      register(program: Command, app: App, rest?: readonly string[]): void | Promise<void>;
-    };
+/** A command's module: its definition (defineCommand), a group's with its subcommands. */
+type CommandModule = { default: AnyCommandDefinition };
 
+/** `rest`: the line after the command's name, when the line names it (a group then registers only the subcommand it names). */
 async function registerModule(module: CommandModule, program: Command, app: App, rest?: readonly string[]) {
-  if ('default' in module) addCommand(program, app, module.default);
-  else await module.register(program, app, rest);
+  await addCommand(program, app, module.default, rest);
 }
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */

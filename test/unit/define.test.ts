@@ -36,12 +36,12 @@ const definition = defineCommand({
 });
 
 describe('defineCommand', () => {
-  it('declares them as commander would from .option, .requiredOption and a default', () => {
+  it('declares them as commander would from .option, .requiredOption and a default', async () => {
     // A negated, a defaulted and a required flag are always there; a plain one may be absent.
     expectTypeOf<FlagValues<typeof FLAGS>>().toEqualTypeOf<
       { email: string; save: boolean; host: string } & { force?: boolean }
     >();
-    const command = addCommand(new Command('root'), app(), definition);
+    const command = await addCommand(new Command('root'), app(), definition);
     const byName = new Map(command.options.map((o) => [o.attributeName(), o]));
     expect(byName.get('email')?.mandatory).toBe(true);
     expect(byName.get('save')?.negate).toBe(true);
@@ -51,9 +51,9 @@ describe('defineCommand', () => {
     expect(command.helpInformation()).toContain('(default: "127.0.0.1")');
   });
 
-  it('makes a hidden command and an argument with choices', () => {
+  it('makes a hidden command and an argument with choices', async () => {
     const root = new Command('root');
-    const command = addCommand(root, app(), definition);
+    const command = await addCommand(root, app(), definition);
     expect((command as unknown as { _hidden: boolean })._hidden).toBe(true);
     expect(command.registeredArguments[0]?.argChoices).toEqual(['bash', 'zsh']);
     expect(root.helpInformation()).not.toContain('try');

@@ -1,9 +1,7 @@
 // `fcast auth`: the group. Each subcommand is one file of this folder, its definition (flags,
 // help) and its body together (login.ts, status.ts, logout.ts), listed below. A line that names
 // a subcommand right after `auth` loads and registers that one alone; any other line registers them all.
-import type { Command } from 'commander';
-import { examples, type App } from '../../cmdutil/command.js';
-import { addSubcommandsOf, type LazySubcommands } from '../../cmdutil/define.js';
+import { defineCommand, type LazySubcommands } from '../../cmdutil/define.js';
 
 /** The subcommands, in the order help lists them. */
 const SUBCOMMANDS: LazySubcommands = [
@@ -12,26 +10,18 @@ const SUBCOMMANDS: LazySubcommands = [
   ['logout', () => import('./logout.js')],
 ];
 
-/** `rest` is what the line holds after `auth` (program.ts); without it, the whole group. */
-export async function register(program: Command, app: App, rest?: readonly string[]): Promise<void> {
-  await addSubcommandsOf(authCommand(program), app, SUBCOMMANDS, rest);
-}
-
-function authCommand(program: Command): Command {
-  return program
-    .command('auth')
-    .summary('store, show and remove API keys')
-    .description(
-      'Store a key you already have (auth login), see which keys are in use and where they come from (auth ' +
-        'status), or remove a stored key (auth logout). Keys are read from stdin or a hidden prompt, never ' +
-        'from arguments, and are only ever shown masked.',
-    )
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast auth login < key.txt', 'store the REST key kept in a file'],
-        ['fcast auth status --check', 'which keys are used, and does the REST key work?'],
-        ['fcast auth logout --yes', 'remove the stored REST key without asking'],
-      ),
-    );
-}
+export default defineCommand({
+  name: 'auth',
+  summary: 'store, show and remove API keys',
+  description:
+    'Store a key you already have (auth login), see which keys are in use and where they come from (auth ' +
+    'status), or remove a stored key (auth logout). Keys are read from stdin or a hidden prompt, never ' +
+    'from arguments, and are only ever shown masked.',
+  flags: {},
+  subcommands: SUBCOMMANDS,
+  examples: [
+    ['fcast auth login < key.txt', 'store the REST key kept in a file'],
+    ['fcast auth status --check', 'which keys are used, and does the REST key work?'],
+    ['fcast auth logout --yes', 'remove the stored REST key without asking'],
+  ],
+});

@@ -2,9 +2,7 @@
 // body together (list.ts, get.ts, set.ts, unset.ts, path.ts), listed below; shared.ts holds the
 // keys they name. A line that names a subcommand right after `config` loads and registers that
 // one alone; any other line registers them all.
-import type { Command } from 'commander';
-import { examples, type App } from '../../cmdutil/command.js';
-import { addSubcommandsOf, type LazySubcommands } from '../../cmdutil/define.js';
+import { defineCommand, type LazySubcommands } from '../../cmdutil/define.js';
 import { KEY_LIST } from './shared.js';
 
 /** The subcommands, in the order help lists them. */
@@ -16,24 +14,15 @@ const SUBCOMMANDS: LazySubcommands = [
   ['path', () => import('./path.js')],
 ];
 
-/** `rest` is what the line holds after `config` (program.ts); without it, the whole group. */
-export async function register(program: Command, app: App, rest?: readonly string[]): Promise<void> {
-  await addSubcommandsOf(configCommand(program), app, SUBCOMMANDS, rest);
-}
-
-function configCommand(program: Command): Command {
-  return program
-    .command('config')
-    .summary('show and change settings')
-    .description(
-      `Settings in the config file: ${KEY_LIST}.\nPrecedence: flag > environment variable > config file > default.`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast config set base-url https://forecasts.example', 'remember the service'],
-        ['fcast config list', 'every setting, its value and where it comes from'],
-        ['fcast config get timeout', 'one value, for scripts'],
-      ),
-    );
-}
+export default defineCommand({
+  name: 'config',
+  summary: 'show and change settings',
+  description: `Settings in the config file: ${KEY_LIST}.\nPrecedence: flag > environment variable > config file > default.`,
+  flags: {},
+  subcommands: SUBCOMMANDS,
+  examples: [
+    ['fcast config set base-url https://forecasts.example', 'remember the service'],
+    ['fcast config list', 'every setting, its value and where it comes from'],
+    ['fcast config get timeout', 'one value, for scripts'],
+  ],
+});
