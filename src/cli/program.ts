@@ -115,10 +115,12 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const program = rootCommand(app);
   const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
   if (named === undefined) listCommands(program);
-  else if (named === 'all')
-    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load())))
-      await registerModule(module, program, app);
-  else await registerModule(await named.module[1](), program, app, named.rest);
+  else if (named === 'all') {
+    const modules = await Promise.all(COMMAND_MODULES.map(([, load]) => load()));
+    // Each registers its command before its first await, so in this order; the groups'
+    // subcommands then load side by side instead of one group after another.
+    await Promise.all(modules.map((module) => registerModule(module, program, app)));
+  } else await registerModule(await named.module[1](), program, app, named.rest);
   // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
   if (named === undefined || named === 'all')
     addHelpCommand(program, app, async (name) =>
