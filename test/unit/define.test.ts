@@ -3,11 +3,13 @@ import { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { App } from '../../src/cmdutil/command.js';
 import {
+  type AnyCommandDefinition,
   addCommand,
   defaultFlag,
   defineCommand,
   type FlagValues,
   flag,
+  type LazySubcommands,
   negatedFlag,
   requiredFlag,
 } from '../../src/cmdutil/define.js';
@@ -57,5 +59,37 @@ describe('defineCommand', () => {
     expect((command as unknown as { _hidden: boolean })._hidden).toBe(true);
     expect(command.registeredArguments[0]?.argChoices).toEqual(['bash', 'zsh']);
     expect(root.helpInformation()).not.toContain('try');
+  });
+});
+
+describe('a group', () => {
+  const sub = (name: string) =>
+    defineCommand({ name, description: `the ${name}`, flags: {}, run: async () => undefined });
+  const lazy: LazySubcommands = [
+    ['one', async () => ({ default: sub('one') })],
+    ['two', async () => ({ default: sub('two') })],
+  ];
+  const group = (subcommands: LazySubcommands | readonly AnyCommandDefinition[]) =>
+    defineCommand({
+      name: 'group',
+      description: 'a group',
+      flags: {},
+      helpCommand: false,
+      usage: '<sub>',
+      subcommands,
+    });
+  const names = (command: Command) => command.commands.map((c) => c.name());
+
+  it('registers the lazy subcommand the line names alone, all of them for any other line', async () => {
+    expect(names(await addCommand(new Command('root'), app(), group(lazy), ['two', '--x']))).toEqual(['two']);
+    expect(names(await addCommand(new Command('root'), app(), group(lazy), ['tow']))).toEqual(['one', 'two']);
+    expect(names(await addCommand(new Command('root'), app(), group(lazy)))).toEqual(['one', 'two']);
+  });
+
+  it('registers built subcommands at once, with the usage and without the help command it was given', async () => {
+    const command = await addCommand(new Command('root'), app(), group([sub('a'), sub('b')]));
+    expect(names(command)).toEqual(['a', 'b']);
+    expect(command.usage()).toBe('<sub>');
+    expect(command.helpInformation()).not.toContain('help [command]');
   });
 });
