@@ -22,17 +22,12 @@ import {
 } from './program-help.js';
 import { helpColourByEnv } from './help-colour.js';
 
-/** A command's module: its definition (defineCommand), or a group's register (journal, config, auth). */
-type CommandModule =
-  | { default: AnyCommandDefinition }
-  | {
-      /** `rest`: the line after the command's name, when the line names it (journal and config register only the subcommand it names). */
-      register(program: Command, app: App, rest?: readonly string[]): void | Promise<void>;
-    };
+/** A command's module: its definition (defineCommand), a group's with its subcommands. */
+type CommandModule = { default: AnyCommandDefinition };
 
+/** `rest`: the line after the command's name, when the line names it (a group then registers only the subcommand it names). */
 async function registerModule(module: CommandModule, program: Command, app: App, rest?: readonly string[]) {
-  if ('default' in module) addCommand(program, app, module.default);
-  else await module.register(program, app, rest);
+  await addCommand(program, app, module.default, rest);
 }
 
 /** Every command module, by the top-level names it registers, in the order help lists them. */
@@ -40,8 +35,8 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['discover'], () => import('../commands/discover.js')],
   [['demo'], () => import('../commands/demo.js')],
   [['register'], () => import('../commands/register.js')],
-  [['auth'], () => import('../commands/auth.js')],
-  [['config'], () => import('../commands/config.js')],
+  [['auth'], () => import('../commands/auth/index.js')],
+  [['config'], () => import('../commands/config/index.js')],
   [['predict'], () => import('../commands/predict.js')],
   [['symbols'], () => import('../commands/symbols.js')],
   [['track-record'], () => import('../commands/track-record/track-record.js')],
@@ -50,7 +45,8 @@ const COMMAND_MODULES: ReadonlyArray<readonly [names: readonly string[], load: (
   [['journal'], () => import('../commands/journal/index.js')],
   [['cmd'], () => import('../commands/cmd.js')],
   [['api'], () => import('../commands/api.js')],
-  [['completion', COMPLETE_SYMBOLS_COMMAND], () => import('../commands/completion.js')],
+  [['completion'], () => import('../commands/completion.js')],
+  [[COMPLETE_SYMBOLS_COMMAND], () => import('../commands/complete-symbols.js')],
   [['doctor'], () => import('../commands/doctor.js')],
   [['mock'], () => import('../commands/mock.js')],
   [['mcp'], () => import('../commands/mcp.js')],
@@ -120,10 +116,12 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const program = rootCommand(app);
   const named = argv === undefined ? 'all' : commandModuleNamed(program, argv);
   if (named === undefined) listCommands(program);
-  else if (named === 'all')
-    for (const module of await Promise.all(COMMAND_MODULES.map(([, load]) => load())))
-      await registerModule(module, program, app);
-  else await registerModule(await named.module[1](), program, app, named.rest);
+  else if (named === 'all') {
+    const modules = await Promise.all(COMMAND_MODULES.map(([, load]) => load()));
+    // Each registers its command before its first await, so in this order; the groups'
+    // subcommands then load side by side instead of one group after another.
+    await Promise.all(modules.map((module) => registerModule(module, program, app)));
+  } else await registerModule(await named.module[1](), program, app, named.rest);
   // `fcast help ...` names no command module, so it always comes with the listing or the whole tree.
   if (named === undefined || named === 'all')
     addHelpCommand(program, app, async (name) =>

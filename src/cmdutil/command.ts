@@ -42,6 +42,8 @@ export interface Run {
   holdInterrupts(): () => void;
   /** The redactor of every write: `add` a key just typed; `reveal` register's new key once. */
   secrets: Redactor;
+  /** The command being run, as commander built it: `completion` reads the whole tree from its root. */
+  readonly command: Command;
   /** The wire a test swapped in (App.transport), for a command that opens connections of its own (mcp). */
   readonly transport?: (ctx: Ctx) => Transport;
 }
@@ -76,6 +78,7 @@ function createRun(
   app: App,
   flags: GlobalFlags,
   format: OutputFormat,
+  command: Command,
 ): { run: Run; close(): void; interruptsHeld(): boolean; settingsUsed(): Settings | undefined } {
   const { ctx } = app;
   let holds = 0;
@@ -107,6 +110,7 @@ function createRun(
     flags,
     out,
     format,
+    command,
     secrets: app.redactor ?? new Redactor(),
     transport: app.transport,
     settings: () => (settings ??= resolveSettings(ctx, flags)),
@@ -249,7 +253,7 @@ export function action<O, A extends unknown[]>(
       app.setExitCode(reportError(helpHinted(err, command), app.ctx.io, flags));
       return;
     }
-    const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format);
+    const { run, close, interruptsHeld, settingsUsed } = createRun(app, flags, format, command);
     let code: number;
     try {
       // Ctrl-C (or SIGTERM) ends the command at once, in whatever phase it is, unless it holds them.
@@ -268,19 +272,6 @@ export function action<O, A extends unknown[]>(
     app.setExitCode(code);
   };
   return Object.assign(run, { formats });
-}
-
-/** A group's subcommands, each with what registers it under the group. */
-export type Subcommands = ReadonlyArray<readonly [name: string, add: (group: Command, app: App) => void]>;
-
-/**
- * Registers under `group` the subcommand that `rest` (what the line holds after the group's
- * name, program.ts) names first, alone; any other line (none named, a misspelt name, a flag
- * first, completion, the group's help) registers them all, so help and suggestions see every one.
- */
-export function addSubcommands(group: Command, app: App, subcommands: Subcommands, rest?: readonly string[]): void {
-  const named = rest?.[0] === undefined ? undefined : subcommands.find(([name]) => name === rest[0]);
-  for (const [, add] of named === undefined ? subcommands : [named]) add(group, app);
 }
 
 export { examples } from './help.js';

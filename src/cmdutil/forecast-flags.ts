@@ -2,6 +2,7 @@
 // Kept free of output code so that building the command tree stays cheap.
 import { equivalentTimeframe } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
+import { valueFlag } from './define.js';
 import { type HelpText, helpWidth, wrapHelp } from './help.js';
 import { closest, shown } from './input.js';
 
@@ -51,10 +52,11 @@ export function checkTimeframes(wanted: string[] | undefined, bodies: unknown[])
   return meant;
 }
 
-export const TF_FLAG = [
+export const TF_FLAG = valueFlag(
   '--tf <tf,...>',
   'only these timeframes, e.g. 1h or 15min,1h,6h (repeatable; --json still prints the whole body)',
-] as const;
+  parseTimeframeList,
+);
 
 /**
  * For --help of demo and predict: the one line that names the help topics with the rest (what

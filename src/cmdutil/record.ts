@@ -6,12 +6,13 @@ import type { Fetched } from '../api/endpoints.js';
 import type { ForecastEnvelope } from '../schema/bodies.js';
 import { dataDir } from '../config/directories.js';
 import type { Run } from './command.js';
+import { flag } from './define.js';
 import type { FiredAlert } from '../watch/source.js';
 
-export const RECORD_FLAG = [
+export const RECORD_FLAG = flag(
   '--record',
   'record the forecasts shown in the journal (see fcast journal --help; env FCAST_RECORD)',
-] as const;
+);
 
 /** Runs that have warned already: a watch that cannot write its journal says so once, not each refresh. */
 const warned = new WeakSet<Run>();

@@ -1,7 +1,6 @@
 // --watch, --interval and --count, shared by `demo` and `predict`: the flags, their checks
 // (before any request), and what a watch changes in a run. The watch itself (src/watch/) is
 // imported by the action only when --watch is given.
-import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { Run } from './command.js';
 import { parseWholeNumber, shown } from './input.js';
@@ -9,49 +8,44 @@ import type { ForecastSource } from '../watch/index.js';
 import { parseDecimal } from '../core/values.js';
 import type { AlertRule } from '../core/alert-rules.js';
 import { parseAlertFlag } from './alert-flags.js';
+import { flag, type FlagValues, valueFlag } from './define.js';
 
 export const DEFAULT_INTERVAL_S = 60;
 /** The service's data moves by the minute at best: a faster watch would only load it. */
 export const MIN_INTERVAL_S = 5;
 const MAX_INTERVAL_S = 86_400;
 
-export interface WatchFlags {
-  watch?: boolean;
-  interval?: number;
-  count?: number;
-  alert?: AlertRule[];
-  onAlert?: string;
-  exitOnAlert?: boolean;
-}
-
-export function addWatchFlags(command: Command, name: string): Command {
+/** --watch and the flags that go with it, for `run` to get typed (define.ts); `name` for the hints. */
+export function watchFlags(name: string) {
   const hint = `see 'fcast ${name} --help'`;
-  return command
-    .option(
+  return {
+    watch: flag(
       '--watch',
       'refresh until q or Ctrl-C: a live board on a terminal, a stream piped (--json: one line per response)',
-    )
-    .addOption(
-      new Option(
-        '--interval <seconds>',
-        `seconds between refreshes, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
-      ).argParser((raw) => parseInterval(raw, hint)),
-    )
-    .addOption(
-      new Option('--count <n>', "stop after n refreshes, exiting with the last one's code").argParser((raw) => {
-        try {
-          return parseWholeNumber(raw, '--count', 1);
-        } catch (err) {
-          throw new UsageError((err as Error).message, { hint });
-        }
-      }),
-    )
-    .addOption(
-      new Option('--alert <expr>', "tell once when it turns true ('fcast help alerts')").argParser(parseAlertFlag),
-    )
-    .option('--on-alert <cmd>', 'with --alert: run cmd by the shell at each alert')
-    .option('--exit-on-alert', 'with --alert: end the watch, exit 0, at the first alert');
+    ),
+    interval: valueFlag(
+      '--interval <seconds>',
+      `seconds between refreshes, at least ${MIN_INTERVAL_S} (default ${DEFAULT_INTERVAL_S})`,
+      (raw) => parseInterval(raw, hint),
+    ),
+    count: valueFlag('--count <n>', "stop after n refreshes, exiting with the last one's code", (raw) => {
+      try {
+        return parseWholeNumber(raw, '--count', 1);
+      } catch (err) {
+        throw new UsageError((err as Error).message, { hint });
+      }
+    }),
+    alert: valueFlag<AlertRule[]>(
+      '--alert <expr>',
+      "tell once when it turns true ('fcast help alerts')",
+      parseAlertFlag,
+    ),
+    onAlert: valueFlag('--on-alert <cmd>', 'with --alert: run cmd by the shell at each alert', (raw) => raw),
+    exitOnAlert: flag('--exit-on-alert', 'with --alert: end the watch, exit 0, at the first alert'),
+  } as const;
 }
+
+export type WatchFlags = FlagValues<ReturnType<typeof watchFlags>>;
 
 function parseInterval(raw: string, hint: string): number {
   const n = parseDecimal(raw, { min: MIN_INTERVAL_S, max: MAX_INTERVAL_S });

@@ -1,5 +1,7 @@
+// `fcast cmd <command> [args...]`: one read-only command of the gateway, each also a subcommand.
 import { Argument, Help, type Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
+import { isDelimited, RECORD_FORMATS, type Run } from '../cmdutil/command.js';
+import { defineCommand } from '../cmdutil/define.js';
 import { GATEWAY_LISTS } from '../output/formats/gateway-lists.js';
 import { GATEWAY_COMMANDS, type GatewayCommand } from '../core/domain.js';
 import {
@@ -10,82 +12,75 @@ import {
   userTimeZone,
 } from '../cmdutil/gateway-args.js';
 
+const byName = new Map(GATEWAY_COMMANDS.map((c) => [c.name, c]));
+
 // Each gateway command is also a subcommand of `cmd`, so `fcast cmd analyze --help` works and
 // `fcast cmd --help` lists them; `cmd`'s own action catches the names that are not on the list.
-export function register(program: Command, app: App): void {
-  const byName = new Map(GATEWAY_COMMANDS.map((c) => [c.name, c]));
-  const cmd = program
-    .command('cmd')
-    .summary('run a read-only gateway command (analyze, macro...)')
-    .description(
-      [
-        'Runs one allowlisted, read-only command on the command gateway (POST /api/v1/agent/command) ' +
-          "with the gateway key (FCAST_GATEWAY_KEY or 'fcast auth login --gateway'); without one, the REST key is sent.",
-        'Arguments are checked before anything is sent: symbols may be typed BTC/USD (sent as BTCUSD), ' +
-          "limit and days are whole numbers (sent as JSON numbers), timeframes are like 15m, 1h, 4h, 1d. A '-' leaves out " +
-          'an optional argument so that a later one can be given.',
-        'The rate-limit and daily-quota state is printed on stderr when little is left (at most a tenth of the limit, or 5 requests), and after each answer with --verbose.',
-      ].join('\n\n'),
-    )
-    .usage('[options] <command> [args...]')
-    .argument('[command]')
-    .argument('[args...]')
-    .helpCommand(false)
-    .configureHelp({
-      subcommandTerm(this: Help, sub: Command) {
-        const spec = byName.get(sub.name());
-        return spec
-          ? [spec.name, argumentsUsage(spec)].filter(Boolean).join(' ')
-          : Help.prototype.subcommandTerm.call(this, sub);
-      },
-      subcommandDescription(this: Help, sub: Command) {
-        const spec = byName.get(sub.name());
-        return spec ? `${spec.summary} (scope ${spec.scope})` : Help.prototype.subcommandDescription.call(this, sub);
-      },
-    })
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast cmd analyze BTC/USD 1h', 'bias, confidence and drivers'],
-        ['fcast cmd opportunities 10', 'the ten best-ranked opportunities'],
-        ['fcast cmd calendar EUR/USD Europe/Madrid', 'market hours in your time zone'],
-        ['fcast cmd events earnings - 7', 'earnings of the next 7 days, any symbol'],
-        ['fcast cmd macro --json | jq .data', 'the envelope, for scripts'],
-      ),
-    )
-    .action(
-      // Reached only by a name that is not on the list (or none), which requireGatewayCommand
-      // refuses: the formats are those some gateway command gives, so that `cmd snapshott
-      // --format csv` hears of the name, not that cmd gives no CSV.
-      action(
-        app,
-        async (run, _opts, name: string | undefined, args: string[]) => {
-          await runGateway(run, requireGatewayCommand(name), args);
-        },
-        { formats: RECORD_FORMATS },
-      ),
-    );
+export default defineCommand({
+  name: 'cmd',
+  summary: 'run a read-only gateway command (analyze, macro...)',
+  description: [
+    'Runs one allowlisted, read-only command on the command gateway (POST /api/v1/agent/command) ' +
+      "with the gateway key (FCAST_GATEWAY_KEY or 'fcast auth login --gateway'); without one, the REST key is sent.",
+    'Arguments are checked before anything is sent: symbols may be typed BTC/USD (sent as BTCUSD), ' +
+      "limit and days are whole numbers (sent as JSON numbers), timeframes are like 15m, 1h, 4h, 1d. A '-' leaves out " +
+      'an optional argument so that a later one can be given.',
+    'The rate-limit and daily-quota state is printed on stderr when little is left (at most a tenth of the limit, or 5 requests), and after each answer with --verbose.',
+  ].join('\n\n'),
+  usage: '[options] <command> [args...]',
+  args: [
+    { name: '[command]', help: '' },
+    { name: '[args...]', help: '' },
+  ],
+  flags: {},
+  helpCommand: false,
+  help: {
+    subcommandTerm(this: Help, sub: Command) {
+      const spec = byName.get(sub.name());
+      return spec
+        ? [spec.name, argumentsUsage(spec)].filter(Boolean).join(' ')
+        : Help.prototype.subcommandTerm.call(this, sub);
+    },
+    subcommandDescription(this: Help, sub: Command) {
+      const spec = byName.get(sub.name());
+      return spec ? `${spec.summary} (scope ${spec.scope})` : Help.prototype.subcommandDescription.call(this, sub);
+    },
+  },
+  examples: [
+    ['fcast cmd analyze BTC/USD 1h', 'bias, confidence and drivers'],
+    ['fcast cmd opportunities 10', 'the ten best-ranked opportunities'],
+    ['fcast cmd calendar EUR/USD Europe/Madrid', 'market hours in your time zone'],
+    ['fcast cmd events earnings - 7', 'earnings of the next 7 days, any symbol'],
+    ['fcast cmd macro --json | jq .data', 'the envelope, for scripts'],
+  ],
+  // Reached only by a name that is not on the list (or none), which requireGatewayCommand
+  // refuses: the formats are those some gateway command gives, so that `cmd snapshott
+  // --format csv` hears of the name, not that cmd gives no CSV.
+  formats: RECORD_FORMATS,
+  run: async (run, _flags, name: string | undefined, args: string[]) => {
+    await runGateway(run, requireGatewayCommand(name), args);
+  },
+  subcommands: GATEWAY_COMMANDS.map(gatewaySubcommand),
+});
 
-  for (const spec of GATEWAY_COMMANDS) {
-    cmd
-      .command(spec.name)
-      .summary(spec.summary)
-      .description(helpOf(spec))
-      .usage(['[options]', argumentsUsage(spec)].filter(Boolean).join(' '))
-      .argument('[args...]')
-      // The arguments are checked by shapeGatewayArgs (one message for every path); help shows them as declared.
-      .configureHelp({ visibleArguments: () => spec.args.map((a) => new Argument(a.name, describeArgument(a))) })
-      .addHelpText(
-        'after',
-        examples([spec.example, spec.summary], [`${spec.example} --json`, 'the whole envelope, as received']),
-      )
-      .action(
-        // A command that answers with a list gives its items as CSV or TSV too; every one, Markdown.
-        action(app, (run, _opts, args: string[]) => runGateway(run, spec, args), {
-          formats: GATEWAY_LISTS[spec.name] ? RECORD_FORMATS : ['table', 'json', 'markdown'],
-        }),
-      );
-  }
+function gatewaySubcommand(spec: GatewayCommand) {
+  return defineCommand({
+    name: spec.name,
+    summary: spec.summary,
+    description: helpOf(spec),
+    usage: ['[options]', argumentsUsage(spec)].filter(Boolean).join(' '),
+    args: [{ name: '[args...]', help: '' }],
+    flags: {},
+    // The arguments are checked by shapeGatewayArgs (one message for every path); help shows them as declared.
+    help: { visibleArguments: () => spec.args.map((a) => new Argument(a.name, describeArgument(a))) },
+    examples: [
+      [spec.example, spec.summary],
+      [`${spec.example} --json`, 'the whole envelope, as received'],
+    ],
+    // A command that answers with a list gives its items as CSV or TSV too; every one, Markdown.
+    formats: GATEWAY_LISTS[spec.name] ? RECORD_FORMATS : ['table', 'json', 'markdown'],
+    run: (run, _flags, args: string[]) => runGateway(run, spec, args),
+  });
 }
 
 function helpOf(spec: GatewayCommand): string {

@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
+// `fcast demo [symbol]`: keyless forecasts for a demo symbol, once or as a watch.
+import { isDelimited, RECORD_FORMATS, type Run } from '../cmdutil/command.js';
+import { defineCommand, type FlagValues } from '../cmdutil/define.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cmdutil/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cmdutil/forecast-flags.js';
-import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/watch-flags.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { runWatch, watchFlags, watchPlan } from '../cmdutil/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import type { Checked } from '../output/document.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
@@ -12,38 +13,31 @@ import type { FiredAlert } from '../watch/source.js';
 import type { ForecastEnvelope } from '../schema/bodies.js';
 import type { Fetched } from '../api/endpoints.js';
 
-interface DemoFlags extends WatchFlags {
-  tf?: string[];
-  record?: boolean;
-}
+const DEMO_FLAGS = {
+  tf: TF_FLAG,
+  record: RECORD_FLAG,
+  ...watchFlags('demo'),
+};
 
-export function register(program: Command, app: App): void {
-  const command = program
-    .command('demo')
-    .summary('keyless forecasts for a demo symbol (60 min delayed)')
-    .description(
-      `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
-    )
-    .argument('[symbol]', `one of ${DEMO_SYMBOLS.join(', ')}`)
-    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
-    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
-  addWatchFlags(command, 'demo')
-    .addHelpText('after', FORECAST_TOPICS_HELP)
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast demo', 'BTC/USD as a table'],
-        ['fcast demo ETH/USD --tf 1h,6h', 'only these timeframes'],
-        ['fcast demo eth/usd --json | jq .price', 'the body, for scripts'],
-        ['fcast demo --watch', 'a live board, refreshed every minute'],
-      ),
-    )
-    .action(
-      action(app, (run, opts: DemoFlags, symbol: string | undefined) => demo(run, opts, symbol), {
-        formats: RECORD_FORMATS,
-      }),
-    );
-}
+type DemoFlags = FlagValues<typeof DEMO_FLAGS>;
+
+export default defineCommand({
+  name: 'demo',
+  summary: 'keyless forecasts for a demo symbol (60 min delayed)',
+  description: `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
+  args: [{ name: '[symbol]', help: `one of ${DEMO_SYMBOLS.join(', ')}` }],
+  flags: DEMO_FLAGS,
+  formats: RECORD_FORMATS,
+  notesFirst: true,
+  notes: [FORECAST_TOPICS_HELP],
+  examples: [
+    ['fcast demo', 'BTC/USD as a table'],
+    ['fcast demo ETH/USD --tf 1h,6h', 'only these timeframes'],
+    ['fcast demo eth/usd --json | jq .price', 'the body, for scripts'],
+    ['fcast demo --watch', 'a live board, refreshed every minute'],
+  ],
+  run: (run, flags, symbol: string | undefined) => demo(run, flags, symbol),
+});
 
 async function demo(run: Run, opts: DemoFlags, symbol: string | undefined): Promise<number | undefined> {
   const canonical = parseDemoSymbol(symbol);

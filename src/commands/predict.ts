@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
-import { action, examples, isDelimited, RECORD_FORMATS, type App, type Run } from '../cmdutil/command.js';
+// `fcast predict [symbol...]`: the latest forecasts of each symbol (or the watchlist), once or as a watch.
+import { isDelimited, RECORD_FORMATS, type Run } from '../cmdutil/command.js';
+import { defineCommand, flag, type FlagValues } from '../cmdutil/define.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cmdutil/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, parseTimeframeList, TF_FLAG } from '../cmdutil/forecast-flags.js';
-import { addWatchFlags, runWatch, type WatchFlags, watchPlan } from '../cmdutil/watch-flags.js';
+import { checkTimeframes, FORECAST_TOPICS_HELP, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { runWatch, watchFlags, watchPlan } from '../cmdutil/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import { withSettingOrigin } from '../cmdutil/setting-origin.js';
 import type { Fetched } from '../api/endpoints.js';
@@ -11,14 +12,6 @@ import type { CandleReading, ForecastEnvelope } from '../schema/bodies.js';
 import type { ForecastMarks } from '../output/forecast-table.js';
 import type { Output } from '../output/io.js';
 import type { FiredAlert } from '../watch/source.js';
-
-interface PredictFlags extends WatchFlags {
-  candles?: boolean;
-  chart?: boolean;
-  detail?: boolean;
-  tf?: string[];
-  record?: boolean;
-}
 
 /**
  * Symbols fetched at once: a watchlist of up to 20 costs one round trip (a latency paid twice
@@ -28,39 +21,38 @@ interface PredictFlags extends WatchFlags {
  */
 const PARALLEL_REQUESTS = 20;
 
-export function register(program: Command, app: App): void {
-  const command = program
-    .command('predict')
-    .summary('latest forecasts for symbols (needs a key)')
-    .description(
-      'The latest forecast per timeframe for each symbol, with your key (tier free: data delayed 15 ' +
-        'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD). Several ' +
-        'start with an overview, one row per symbol. Timeframes marked * have a track record.',
-    )
-    .argument('[symbol...]', 'symbols, e.g. BTC/USD eth-usd (default: the watchlist)')
-    .option('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)')
-    .option('--chart', 'draw the recent closes with the last price and the targets (implies --candles)')
-    .option(TF_FLAG[0], TF_FLAG[1], parseTimeframeList)
-    .option('--detail', "with several symbols: each symbol's full table after the overview")
-    .option(RECORD_FLAG[0], RECORD_FLAG[1]);
-  addWatchFlags(command, 'predict')
-    .addHelpText('after', FORECAST_TOPICS_HELP)
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast predict BTC/USD', 'one symbol as a table'],
-        ['fcast predict btc-usd eth/usd SOL/USD', 'several: an overview, one row per symbol'],
-        ['fcast predict BTC/USD --chart', 'with a chart of recent closes and where the forecasts point'],
-        ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
-        ['fcast predict BTC/USD ETH/USD --watch', 'a live board of both, refreshed every minute'],
-      ),
-    )
-    .action(
-      action(app, (run, opts: PredictFlags, symbols: string[]) => predict(run, opts, symbols), {
-        formats: RECORD_FORMATS,
-      }),
-    );
-}
+const PREDICT_FLAGS = {
+  candles: flag('--candles', 'ask for the 96 recent 15min and 1h candles too (candles=1)'),
+  chart: flag('--chart', 'draw the recent closes with the last price and the targets (implies --candles)'),
+  tf: TF_FLAG,
+  detail: flag('--detail', "with several symbols: each symbol's full table after the overview"),
+  record: RECORD_FLAG,
+  ...watchFlags('predict'),
+};
+
+type PredictFlags = FlagValues<typeof PREDICT_FLAGS>;
+
+export default defineCommand({
+  name: 'predict',
+  summary: 'latest forecasts for symbols (needs a key)',
+  description:
+    'The latest forecast per timeframe for each symbol, with your key (tier free: data delayed 15 ' +
+    'minutes). Symbols are BASE/QUOTE or BASE-QUOTE, any case (eur-usd is sent as EUR/USD). Several ' +
+    'start with an overview, one row per symbol. Timeframes marked * have a track record.',
+  args: [{ name: '[symbol...]', help: 'symbols, e.g. BTC/USD eth-usd (default: the watchlist)' }],
+  flags: PREDICT_FLAGS,
+  formats: RECORD_FORMATS,
+  notesFirst: true,
+  notes: [FORECAST_TOPICS_HELP],
+  examples: [
+    ['fcast predict BTC/USD', 'one symbol as a table'],
+    ['fcast predict btc-usd eth/usd SOL/USD', 'several: an overview, one row per symbol'],
+    ['fcast predict BTC/USD --chart', 'with a chart of recent closes and where the forecasts point'],
+    ['fcast predict BTC/USD ETH/USD --json | jq ".[].price.last"', 'an array of bodies, for scripts'],
+    ['fcast predict BTC/USD ETH/USD --watch', 'a live board of both, refreshed every minute'],
+  ],
+  run: (run, flags, symbols: string[]) => predict(run, flags, symbols),
+});
 
 async function predict(run: Run, opts: PredictFlags, typed: string[]): Promise<number> {
   const symbols = typed.length > 0 ? typed.map(canonicalSymbol) : [];

@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+// `fcast register --email`: a free API key, printed once and saved.
 import type { Transport } from '../api/transport.js';
-import { action, examples, type App, type Run } from '../cmdutil/command.js';
+import type { Run } from '../cmdutil/command.js';
+import { defineCommand, type FlagValues, flag, negatedFlag, requiredFlag } from '../cmdutil/define.js';
 import {
   ApiError,
   amend,
@@ -16,42 +17,34 @@ import { configDir } from '../config/directories.js';
 import { secretFromEnv, storedSecret } from '../config/settings.js';
 import { asRecord } from '../core/values.js';
 
-interface RegisterFlags {
-  email: string;
-  save: boolean;
-  force?: boolean;
-}
+const REGISTER_FLAGS = {
+  email: requiredFlag('--email <address>', 'your e-mail address (at most 190 characters)', (raw) => raw),
+  save: negatedFlag('--no-save', 'print the key without saving it'),
+  force: flag('--force', 'replace a key already stored in the config file'),
+};
 
-export function register(program: Command, app: App): void {
-  program
-    .command('register')
-    .summary('get a free API key for an e-mail address, and save it')
-    .description(
-      'Asks the service for a free API key (tier free: data delayed 15 minutes). The key is saved in the ' +
-        'config file (mode 0600) and printed once on stdout: the service keeps only its hash and can never ' +
-        'show it again. A key already stored is not replaced without --force. If saving fails, the key is ' +
-        'still printed, and the exit code is 3. The request is retried only on 429, never once it may have ' +
-        'reached the server.',
-    )
-    .requiredOption('--email <address>', 'your e-mail address (at most 190 characters)')
-    .option('--no-save', 'print the key without saving it')
-    .option('--force', 'replace a key already stored in the config file')
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast register --email you@example.com', 'get a key and save it'],
-        [
-          'fcast register --email you@example.com --json | jq -r .api_key',
-          'the body, for scripts (the key is saved too)',
-        ],
-        ['fcast register --email ci@example.com --no-save', 'print the key only, e.g. to put it in a secret store'],
-        ['fcast register --email new@example.com --force', 'replace the stored key (the old one is lost for good)'],
-      ),
-    )
-    .action(action(app, (run, opts: RegisterFlags) => registerAction(app, run, opts)));
-}
+type RegisterFlags = FlagValues<typeof REGISTER_FLAGS>;
 
-async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<void> {
+export default defineCommand({
+  name: 'register',
+  summary: 'get a free API key for an e-mail address, and save it',
+  description:
+    'Asks the service for a free API key (tier free: data delayed 15 minutes). The key is saved in the ' +
+    'config file (mode 0600) and printed once on stdout: the service keeps only its hash and can never ' +
+    'show it again. A key already stored is not replaced without --force. If saving fails, the key is ' +
+    'still printed, and the exit code is 3. The request is retried only on 429, never once it may have ' +
+    'reached the server.',
+  flags: REGISTER_FLAGS,
+  examples: [
+    ['fcast register --email you@example.com', 'get a key and save it'],
+    ['fcast register --email you@example.com --json | jq -r .api_key', 'the body, for scripts (the key is saved too)'],
+    ['fcast register --email ci@example.com --no-save', 'print the key only, e.g. to put it in a secret store'],
+    ['fcast register --email new@example.com --force', 'replace the stored key (the old one is lost for good)'],
+  ],
+  run: (run, flags) => registerAction(run, flags),
+});
+
+async function registerAction(run: Run, opts: RegisterFlags): Promise<void> {
   const email = parseEmail(opts.email);
   const replaced = opts.save ? refuseToReplace(run, opts.force === true) : undefined;
   // Where the key will go is checked (the directory made, and written to) before a key can be issued.
@@ -72,7 +65,7 @@ async function registerAction(app: App, run: Run, opts: RegisterFlags): Promise<
   // The shape is judged only after the key is safe: under --strict an off-shape body would
   // otherwise throw away the one copy of a key that was really issued.
   const connection = openConnection(run.ctx, settings, run.out, {
-    transport: app.transport,
+    transport: run.transport,
     wrap: (wire) => window.watch(wire),
   });
   const stopNoting = noteDeferredInterrupt(run, window, email);

@@ -19,7 +19,7 @@ describe('the command tree', () => {
     // A flag's value that happens to be a command name is not the command.
     expect(await registered(['--base-url', 'demo', 'symbols'])).toEqual(['symbols']);
     expect(await registered(['--base-url=http://x', 'cmd', 'macro'])).toEqual(['cmd']);
-    expect(await registered(['__complete-symbols'])).toEqual(['completion', '__complete-symbols']);
+    expect(await registered(['__complete-symbols'])).toEqual(['__complete-symbols']);
     // Past the shared command flags typed first, and their values: one root serves both the
     // search for the command and the moving of those flags (commandLine).
     expect(await registered(['--interval', '5', '--watch', '--count=2', 'demo'])).toEqual(['demo']);

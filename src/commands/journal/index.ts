@@ -3,10 +3,8 @@
 // prune.ts), listed below. A line that names a subcommand right after `journal` loads and
 // registers that one alone (its help, its parse and its errors read nothing of the others);
 // any other line registers them all.
-import type { Command } from 'commander';
-import { examples, type App } from '../../cmdutil/command.js';
 import { docsPointer } from '../../core/docs-pointer.js';
-import { addSubcommandsOf, type LazySubcommands } from '../../cmdutil/define.js';
+import { defineCommand, type LazySubcommands } from '../../cmdutil/define.js';
 
 /** The subcommands, in the order help lists them. */
 const SUBCOMMANDS: LazySubcommands = [
@@ -20,34 +18,23 @@ const SUBCOMMANDS: LazySubcommands = [
   ['prune', () => import('./prune.js')],
 ];
 
-/**
- * `rest` is what the line holds after `journal` (program.ts); without it, the whole group
- * (completion, `fcast help journal`, an unknown or missing subcommand, `journal --help`).
- */
-export async function register(program: Command, app: App, rest?: readonly string[]): Promise<void> {
-  await addSubcommandsOf(journalCommand(program), app, SUBCOMMANDS, rest);
-}
-
-function journalCommand(program: Command): Command {
-  return program
-    .command('journal')
-    .helpCommand(false)
-    .summary('settle, score and export the forecasts you were shown')
-    .description(
-      'The journal holds every forecast shown by a command run with --record (or with the record ' +
-        "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
-        `the forecasts whose target time has passed by the rule in ${docsPointer('journal.md')}; 'fcast journal report' scores ` +
-        'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
-        "beside the service's published record; 'fcast journal compare' compares the engines ia2 and ia3 on them.",
-    )
-    .addHelpText(
-      'after',
-      examples(
-        ['fcast predict BTC/USD --record', 'record what is shown'],
-        ['fcast journal settle', 'settle what is due'],
-        ['fcast journal report', 'scores per timeframe'],
-        ['fcast journal report --json | jq .timeframes', 'as JSON'],
-        ['fcast journal report --offline --min-settled 30', 'a CI gate (exit 8)'],
-      ),
-    );
-}
+export default defineCommand({
+  name: 'journal',
+  summary: 'settle, score and export the forecasts you were shown',
+  description:
+    'The journal holds every forecast shown by a command run with --record (or with the record ' +
+    "setting, FCAST_RECORD=1), with the price observations, in FCAST_DATA_DIR. 'fcast journal settle' settles " +
+    `the forecasts whose target time has passed by the rule in ${docsPointer('journal.md')}; 'fcast journal report' scores ` +
+    'them per timeframe (hit rate, Brier scores and their decomposition, log loss, reliability) ' +
+    "beside the service's published record; 'fcast journal compare' compares the engines ia2 and ia3 on them.",
+  flags: {},
+  helpCommand: false,
+  subcommands: SUBCOMMANDS,
+  examples: [
+    ['fcast predict BTC/USD --record', 'record what is shown'],
+    ['fcast journal settle', 'settle what is due'],
+    ['fcast journal report', 'scores per timeframe'],
+    ['fcast journal report --json | jq .timeframes', 'as JSON'],
+    ['fcast journal report --offline --min-settled 30', 'a CI gate (exit 8)'],
+  ],
+});
