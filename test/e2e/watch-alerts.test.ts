@@ -264,15 +264,12 @@ describe('--on-alert', () => {
     const out = join(dir, 'tfs.txt');
     const base = JSON.parse(await (await fetch(`${emu.server.url}/api/agent/v1/demo.php`)).text());
     const forecast = Object.values(base.predictions)[0] as Record<string, unknown>;
-    const hostile = [
-      `$(touch ${dir}/a)`,
-      `\`touch ${dir}/b\``,
-      `1h; touch ${dir}/c`,
-      `'"; touch ${dir}/d; echo "\x1b[31m`,
-    ];
+    // $D names the directory, so the names stay short (a timeframe is shown to 80 characters)
+    // wherever TMPDIR is; a shell that ran them would create the files there.
+    const hostile = ['$(touch "$D"/a)', '`touch "$D"/b`', '1h; touch "$D"/c', `'"; touch "$D"/d; echo "\x1b[31m`];
     const body = {
       ...base,
-      symbol: `BTC/USD$(touch ${dir}/e)`,
+      symbol: 'BTC/USD$(touch "$D"/e)',
       predictions: Object.fromEntries(hostile.map((tf) => [tf, { ...forecast, tf }])),
     };
     const server = createServer((_req, res) => {
@@ -293,7 +290,7 @@ describe('--on-alert', () => {
           '--on-alert',
           `printf '%s\\n' "$FCAST_ALERT_TF" >> "$OUT"`,
         ],
-        { clock: linkedClock(), env: { FCAST_BASE_URL: url, OUT: out } },
+        { clock: linkedClock(), env: { FCAST_BASE_URL: url, OUT: out, D: dir } },
       );
       expectExit(r, 0);
       expect(readdirSync(dir)).toEqual(['tfs.txt']);
