@@ -19,6 +19,7 @@
 //   (edges as numpy.linspace makes them: i × (1/N), the last 1).
 import { resolvedRate, wilsonInterval } from '../evidence/wilson.js';
 import { moveOf, outcomeOf, returnPct } from './record.js';
+import { CompensatedSum } from '../core/compensated-sum.js';
 
 /** A settled forecast as the scores need it. */
 export interface ScoreInput {
@@ -72,20 +73,6 @@ export const SMALL_SAMPLE = 30;
 /** Smallest probability the log loss takes: ln(1e-15) ≈ −34.5. */
 export const LOG_LOSS_CLIP = 1e-15;
 
-/** Neumaier's compensated sum: a million terms add up to the last bit or two, so the decomposition holds to 1e-12. */
-export class Sum {
-  private s = 0;
-  private c = 0;
-  add(x: number): void {
-    const t = this.s + x;
-    this.c += Math.abs(this.s) >= Math.abs(x) ? this.s - t + x : x - t + this.s;
-    this.s = t;
-  }
-  get value(): number {
-    return this.s + this.c;
-  }
-}
-
 /** numpy.linspace(0, 1, n + 1)[i]: i × (1/n), the last exactly 1. */
 export function binEdge(i: number, n: number): number {
   return i >= n ? 1 : i * (1 / n);
@@ -106,25 +93,25 @@ export function binOf(p: number, n: number): number {
 
 interface BinSums {
   n: number;
-  f: Sum;
-  ff: Sum;
-  o: Sum;
-  of: Sum;
+  f: CompensatedSum;
+  ff: CompensatedSum;
+  o: CompensatedSum;
+  of: CompensatedSum;
 }
 
 /** The binary Brier score of (probability, outcome) pairs with its decomposition and reliability bins. */
 export class CallAccumulator {
   private readonly sums: BinSums[];
-  private readonly squared = new Sum();
+  private readonly squared = new CompensatedSum();
   private n = 0;
   private wins = 0;
   constructor(readonly nBins: number) {
     this.sums = Array.from({ length: nBins }, () => ({
       n: 0,
-      f: new Sum(),
-      ff: new Sum(),
-      o: new Sum(),
-      of: new Sum(),
+      f: new CompensatedSum(),
+      ff: new CompensatedSum(),
+      o: new CompensatedSum(),
+      of: new CompensatedSum(),
     }));
   }
 
@@ -162,10 +149,10 @@ export class CallAccumulator {
       };
     }
     const base = this.wins / n;
-    const rel = new Sum();
-    const res = new Sum();
-    const wbv = new Sum();
-    const wbc = new Sum();
+    const rel = new CompensatedSum();
+    const res = new CompensatedSum();
+    const wbv = new CompensatedSum();
+    const wbc = new CompensatedSum();
     for (const b of this.sums) {
       if (b.n === 0) continue;
       const meanF = b.f.value / b.n;
@@ -204,8 +191,8 @@ export class TimeframeAccumulator {
   private losses = 0;
   private neutrals = 0;
   private readonly moves = [0, 0, 0];
-  private readonly brier3 = new Sum();
-  private readonly logLoss = new Sum();
+  private readonly brier3 = new CompensatedSum();
+  private readonly logLoss = new CompensatedSum();
   readonly call: CallAccumulator;
 
   constructor(

@@ -9,7 +9,7 @@
 // linear between order statistics as R's type 7 and numpy's default), and the two-sided p of
 // a mean of 0: (1 + #{|m* − d̄| ≥ |d̄|}) / (B + 1), the replicates centred on the sample mean.
 import { scratch } from './scratch.js';
-import { compensatedSum } from './scores.js';
+import { compensatedSum } from '../../core/compensated-sum.js';
 
 export interface BootstrapResult {
   block: number;

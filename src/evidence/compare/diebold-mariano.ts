@@ -9,8 +9,8 @@
 // (dm.test's varestimator = "bartlett"; R itself falls back to h = 1 there). Where every d_t is
 // the same there is nothing to test: variance "zero", statistic 0, p 1 ("no difference"),
 // never NaN. Too few forecasts for the correction (n < 2, or its radicand not positive): null.
+import { CompensatedSum, compensatedSum } from '../../core/compensated-sum.js';
 import { scratch } from './scratch.js';
-import { compensatedSum } from './scores.js';
 import { studentTTwoSided } from './student-t.js';
 
 export type VarianceKind = 'rectangular' | 'bartlett' | 'zero';
@@ -20,20 +20,6 @@ export interface DmResult {
   p_value: number | null;
   lags: number;
   variance: VarianceKind;
-}
-
-/** Neumaier's running sum: the state of one. */
-class Compensated {
-  s = 0;
-  c = 0;
-  add(x: number): void {
-    const t = this.s + x;
-    this.c += Math.abs(this.s) >= Math.abs(x) ? this.s - t + x : x - t + this.s;
-    this.s = t;
-  }
-  get value(): number {
-    return this.s + this.c;
-  }
 }
 
 /**
@@ -46,7 +32,7 @@ export function rectangularSum(c: Float64Array, L: number): number {
   const n = c.length;
   const prefix = scratch('dm.prefix', n + 1);
   prefix[0] = 0;
-  // Compensated's sums written out on locals: a double handed to a call that is not inlined is
+  // CompensatedSum's sums written out on locals: a double handed to a call that is not inlined is
   // a new heap object, and these loops run millions of times.
   let rs = 0;
   let rc = 0;
@@ -81,7 +67,7 @@ export function autocovariances(c: Float64Array, L: number): Float64Array {
   const n = c.length;
   const gamma = new Float64Array(L + 1);
   for (let j = 0; j <= L; j++) {
-    const sum = new Compensated();
+    const sum = new CompensatedSum();
     for (let t = 0; t + j < n; t++) sum.add(c[t]! * c[t + j]!);
     gamma[j] = sum.value / n;
   }

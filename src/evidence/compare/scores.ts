@@ -5,6 +5,7 @@
 //   by K − 1); a "long" before a fall costs more than a "flat" before it;
 // - the 3-class Brier score Σ (p − o)² over long/short/flat (0 best, 2 worst), as the report's;
 // - the log loss −ln p(observed class), p clipped at 1e-15, as the report's.
+import { compensatedSum } from '../../core/compensated-sum.js';
 
 /** A move as a class: 0 up, 1 down, 2 flat (the report's order: long, short, flat). */
 export type MoveClass = 0 | 1 | 2;
@@ -43,19 +44,7 @@ export function climatologyOf(classes: ArrayLike<number>): ThreeClass {
     : { p_long: counts[0]! / n, p_short: counts[1]! / n, p_flat: counts[2]! / n };
 }
 
-/** Neumaier's compensated sum of an array. */
-export function compensatedSum(xs: ArrayLike<number>): number {
-  let s = 0;
-  let c = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    const t = s + x;
-    c += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
-    s = t;
-  }
-  return s + c;
-}
-
+/** The mean, by the compensated sum. */
 export const mean = (xs: ArrayLike<number>): number => (xs.length === 0 ? Number.NaN : compensatedSum(xs) / xs.length);
 
 /** 1 − score / reference; null when the reference is 0 (a sample of one class). */
