@@ -10,7 +10,7 @@ import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { monthFiles } from './journal-files.js';
 import { moveOf, returnPct } from './record.js';
-import { byTimeframe, fileInRange, type JournalFilter, passes } from './report.js';
+import { byTimeframe, fileInRange, type JournalFilter, passes, takesAll } from './report.js';
 
 export interface CompareScan {
   samples: CompareSample[];
@@ -183,12 +183,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
   for (const file of files) progress.total += sizeOf(join(dir!, file));
   let lastOrigin: string | null = null;
-  const unfiltered =
-    filter.origins === undefined &&
-    filter.symbols === undefined &&
-    filter.tfs === undefined &&
-    filter.since === undefined &&
-    filter.until === undefined;
+  const unfiltered = takesAll(filter);
   for (const file of files) {
     progress.current[0] = 0;
     // A series is a file's own: its columns foretold from that file's bytes alone.

@@ -23,6 +23,14 @@ export interface JournalFilter {
   until?: number;
 }
 
+/** Whether the filter lets every forecast through: a scan can then skip the test per line. */
+export const takesAll = (f: JournalFilter): boolean =>
+  f.origins === undefined &&
+  f.symbols === undefined &&
+  f.tfs === undefined &&
+  f.since === undefined &&
+  f.until === undefined;
+
 export const passes = (f: JournalFilter, origin: string | null, symbol: string, tf: string, ts: number): boolean =>
   (f.origins === undefined || f.origins.includes(origin)) &&
   (f.symbols === undefined || f.symbols.includes(symbol)) &&
@@ -236,12 +244,7 @@ export function scanJournal(
       }
       return s;
     };
-    const unfiltered =
-      filter.origins === undefined &&
-      filter.symbols === undefined &&
-      filter.tfs === undefined &&
-      filter.since === undefined &&
-      filter.until === undefined;
+    const unfiltered = takesAll(filter);
     scanForReport(
       join(dir!, file),
       {
