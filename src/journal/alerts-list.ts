@@ -48,19 +48,10 @@ export const ALERT_COLUMNS = [
 
 export type AlertRow = Record<(typeof ALERT_COLUMNS)[number], string | number | boolean | null>;
 
+/** An alert as a row: its record's fields by ALERT_COLUMNS, the time it fired in ISO 8601. */
 export function alertRow(r: AlertRecord): AlertRow {
-  return {
-    fired_at: new Date(r.t * 1000).toISOString().replace('.000Z', 'Z'),
-    origin: r.origin,
-    symbol: r.symbol,
-    tf: r.tf,
-    ts: r.ts,
-    rule: r.rule,
-    field: r.field,
-    op: r.op,
-    value: r.value,
-    threshold: r.threshold,
-    already: r.already,
-    text: r.text,
-  };
+  const row = {} as AlertRow;
+  for (const c of ALERT_COLUMNS)
+    row[c] = c === 'fired_at' ? new Date(r.t * 1000).toISOString().replace('.000Z', 'Z') : r[c];
+  return row;
 }
