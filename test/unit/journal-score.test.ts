@@ -4,6 +4,7 @@
 // sample (fast-check). The sklearn run on a whole emulated session is test/e2e/journal-sklearn.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CompensatedSum, compensatedSum } from '../../src/core/compensated-sum.js';
 import { wilsonInterval } from '../../src/evidence/wilson.js';
 import {
   binEdge,
@@ -11,7 +12,6 @@ import {
   CallAccumulator,
   callProbability,
   LOG_LOSS_CLIP,
-  Sum,
   TimeframeAccumulator,
 } from '../../src/journal/score.js';
 import { brierScore, calibrationCurve } from '../helpers/calibration.js';
@@ -184,9 +184,10 @@ describe('the three-class scores', () => {
       [1e16, 1, -1e16],
       [1, 1e16, -1e16],
     ]) {
-      const s = new Sum();
+      const s = new CompensatedSum();
       for (const x of terms) s.add(x);
       expect(s.value).toBe(1);
+      expect(compensatedSum(terms)).toBe(1);
     }
   });
 
