@@ -4,6 +4,7 @@
 //   waited for all of it (and past 10 s gave up: "not recorded").
 // - Two imports of overlapping files into one journal at once: each catches up on what the
 //   other appended before each batch, so every record is there once.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,22 +52,41 @@ describe('a prune in short steps', () => {
     emu.server.clock.advance(60_000);
     const before = '2025-06-15';
     let pruning = true;
-    const pruned = spawnFcast(['journal', 'prune', '--before', before, '--json'], env).finally(() => (pruning = false));
-    // The recorders start once the prune is under way: its first month is gone.
-    while (pruning && readdirSync(dir).includes('2025-01.jsonl')) await new Promise((r) => setTimeout(r, 10));
+    let prune: ChildProcess | undefined;
+    const pruned = spawnFcast(['journal', 'prune', '--before', before, '--json'], env, {
+      onSpawn: (child) => (prune = child),
+    }).finally(() => (pruning = false));
     const runs: Spawned[] = [];
     const during: Spawned[] = [];
     const shown = new Set<string>();
+    const record = async (symbol: string) => {
+      const r = await spawnFcast(['predict', symbol, '--record', '--json', '--verbose'], env);
+      runs.push(r);
+      if (pruning) during.push(r);
+      if (r.code === 0)
+        for (const f of Object.values<any>(JSON.parse(r.stdout).predictions))
+          shown.add(`forecast ${new URL(emu.server.url).origin} ${symbol} ${f.tf} ${f.ts}`);
+      emu.server.clock.advance(60_000);
+    };
+    // The recorders start once the prune is under way: its first month is gone.
+    while (pruning && readdirSync(dir).includes('2025-01.jsonl')) await new Promise((r) => setTimeout(r, 1));
+    expect(pruning, 'the prune ended before its first step was seen').toBe(true);
+    // One recorder runs while the prune is stopped between two steps, holding no lock and
+    // waiting for none: so it ends before the prune does however fast the machine is (on a
+    // quiet one the rest of the prune can take less time than a recorder's start).
+    for (;;) {
+      prune!.kill('SIGSTOP');
+      if (!readdirSync(dir).some((name) => name.startsWith('journal.lock'))) break;
+      prune!.kill('SIGCONT');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    try {
+      await record('SOL/USD');
+    } finally {
+      prune!.kill('SIGCONT');
+    }
     const recorder = async (symbol: string) => {
-      while (pruning) {
-        const r = await spawnFcast(['predict', symbol, '--record', '--json', '--verbose'], env);
-        runs.push(r);
-        if (pruning) during.push(r);
-        if (r.code === 0)
-          for (const f of Object.values<any>(JSON.parse(r.stdout).predictions))
-            shown.add(`forecast ${new URL(emu.server.url).origin} ${symbol} ${f.tf} ${f.ts}`);
-        emu.server.clock.advance(60_000);
-      }
+      while (pruning) await record(symbol);
     };
     await Promise.all([pruned, recorder('BTC/USD'), recorder('ETH/USD')]);
     const done = await pruned;
