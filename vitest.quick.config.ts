@@ -39,6 +39,14 @@ const spawned = [
   // The views found cut or too wide, on a pty (script, tmux) at 60 and 80 columns.
   'test/e2e/layouts-pty.test.ts',
   'test/e2e/sea.test.ts',
+  // MCP clients over stdio (the SDK's, the Inspector's CLI), each starting the built bin as
+  // `fcast mcp`: 19 s of the loop's 107 s of test time. test/unit/mcp-results.test.ts stays.
+  'test/e2e/mcp.test.ts',
+  'test/e2e/mcp-inspector.test.ts',
+  // The outside oracles (numpy, scikit-learn, scipy, statsmodels, R) started for each case:
+  // 9 s, and the figures they hold change only with the statistics' code.
+  'test/oracle/compare-stats.test.ts',
+  'test/oracle/journal-compare-import.test.ts',
 ];
 
 // Walks every status 100-599 with each kind of body through main(): exhaustive, not quick.
