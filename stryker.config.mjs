@@ -2,8 +2,8 @@
 // wrong line does the most harm, and runs the tests that cover it; a mutant no test notices is a
 // gap in the suite, or a change that cannot matter (docs/decisions/2026-11-26-mutation-testing.md
 // says which, and why). Incremental: the result file in reports/ is kept, so a run re-tests only
-// mutants whose code or tests changed; `npm run mutate -- --force` tests them all (about 35
-// minutes on 2 cores), as does a clean clone's first run, which has no result file.
+// mutants whose code or tests changed; `npm run mutate -- --force` tests them all, as does a
+// clean clone's first run, which has no result file (its time: the mutation note).
 // @ts-check
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
