@@ -6,10 +6,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeframeMinutes } from '../core/domain.js';
 import type { CompareSample } from '../evidence/compare/compare.js';
-import { scanForReport } from './fast-lines.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { monthFiles } from './journal-files.js';
 import { moveOf, returnPct } from './record.js';
+import { openScans } from './scan-ahead.js';
 import { byTimeframe, fileInRange, type JournalFilter, passes, takesAll } from './report.js';
 
 export interface CompareScan {
@@ -171,7 +171,13 @@ interface Series {
   out: TimeframeRows;
 }
 
-export function scanForCompare(dir: string | undefined, filter: JournalFilter, flatBandPct: number): CompareScan {
+export function scanForCompare(
+  dir: string | undefined,
+  filter: JournalFilter,
+  flatBandPct: number,
+  /** FCAST_SCAN_AHEAD (scan-ahead.ts). */
+  ahead?: string,
+): CompareScan {
   const problems = noProblems();
   const origins = new Set<string | null>();
   let leftOut = 0;
@@ -184,7 +190,17 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
   for (const file of files) progress.total += sizeOf(join(dir!, file));
   let lastOrigin: string | null = null;
   const unfiltered = takesAll(filter);
-  for (const file of files) {
+  const scans = openScans(
+    files.map((file) => join(dir!, file)),
+    { engines: true, targets: true, tiers: false, prices: false },
+    ahead,
+  );
+  try {
+    for (const file of files) scanFile(file);
+  } finally {
+    scans.close();
+  }
+  function scanFile(file: string): void {
     progress.current[0] = 0;
     // A series is a file's own: its columns foretold from that file's bytes alone.
     const inFile = new Progress(progress.current);
@@ -223,7 +239,7 @@ export function scanForCompare(dir: string | undefined, filter: JournalFilter, f
       if (number >= 0) byNumber.set(number, s);
       return s;
     };
-    scanForReport(
+    scans.scan(
       join(dir!, file),
       {
         engines: true,

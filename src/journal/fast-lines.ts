@@ -112,8 +112,8 @@ class TierReader {
 
   /** Reads the forecast line `buf[from, end)` (from: after its ts): its tier and delay, null when it holds none. */
   read(buf: Buffer, from: number, end: number): void {
-    const a = buf.indexOf(TIER, from);
-    const d = a < 0 || a >= end ? -1 : buf.indexOf(DELAY, a);
+    const a = findTier(buf, from, end);
+    const d = a < 0 ? -1 : buf.indexOf(DELAY, a);
     if (d < 0 || d >= end) {
       this.tier = null;
       this.delay = null;
@@ -134,6 +134,31 @@ class TierReader {
     }
   }
 }
+
+/**
+ * Where `"tier":` starts in buf[from, end), or −1: Horspool's search, which looks at about one
+ * byte in five of the line here, where Buffer.indexOf's call into C++ cost more than the
+ * search itself, once per forecast (a fifth of a report's scan at a million).
+ */
+function findTier(buf: Buffer, from: number, end: number): number {
+  const last = TIER.length - 1;
+  for (let i = from + last; i < end; ) {
+    const c = buf[i]!;
+    if (c === 58) {
+      let k = last - 1;
+      while (k >= 0 && buf[i - last + k] === TIER[k]) k--;
+      if (k < 0) return i - last;
+    }
+    i += TIER_SHIFT[c]!;
+  }
+  return -1;
+}
+/** Horspool's shifts for `"tier":`: how far the last byte of a window lets it move. */
+const TIER_SHIFT = (() => {
+  const shift = new Uint8Array(256).fill(TIER.length);
+  for (let k = 0; k < TIER.length - 1; k++) shift[TIER[k]!] = TIER.length - 1 - k;
+  return shift;
+})();
 
 /** A literal of a line: its bytes, and the same as little-endian 32-bit words, compared four bytes at a time. */
 interface Literal {

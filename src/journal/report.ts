@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { TrackRecordResult } from '../schema/bodies.js';
 import { equivalentTimeframe, timeframeMinutes } from '../core/domain.js';
 import { resolvedRate } from '../evidence/wilson.js';
-import { scanForReport } from './fast-lines.js';
+import { openScans } from './scan-ahead.js';
 import { noProblems, type ReadProblems } from './lines.js';
 import { TimeframeAccumulator, type TimeframeScores } from './score.js';
 import { monthEnd, monthStart } from './months.js';
@@ -173,7 +173,7 @@ interface SeriesSeen {
 export function scanJournal(
   dir: string | undefined,
   filter: JournalFilter,
-  opts: { bins: number; flatBandPct: number },
+  opts: { bins: number; flatBandPct: number; ahead?: string },
 ): ReportScan {
   const problems = noProblems();
   const accumulators = new Map<string, TimeframeAccumulator>();
@@ -196,8 +196,18 @@ export function scanJournal(
     }
     return a;
   };
-  for (const file of dir === undefined ? [] : monthFiles(dir)) {
-    if (!fileInRange(filter, file)) continue;
+  const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
+  const scans = openScans(
+    files.map((file) => join(dir!, file)),
+    { engines: false, targets: false, tiers: true, prices: false },
+    opts.ahead,
+  );
+  try {
+    for (const file of files) scanFile(file);
+  } finally {
+    scans.close();
+  }
+  function scanFile(file: string): void {
     // A key belongs to one month file (its ts), so duplicates are found within a file. Series
     // by symbol, then timeframe: the reader interns both strings, so no key is built per line.
     // By origin first: two services' forecasts of one (symbol, tf, ts) are two forecasts.
@@ -245,7 +255,7 @@ export function scanJournal(
       return s;
     };
     const unfiltered = takesAll(filter);
-    scanForReport(
+    scans.scan(
       join(dir!, file),
       {
         forecast(origin, symbol, tf, ts, number) {

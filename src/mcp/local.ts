@@ -47,7 +47,7 @@ function warningsOf(problems: { damaged: number; newer: number; torn: number }, 
 
 export async function readJournalReport(call: ToolCall): Promise<ToolOutput> {
   const filter = await filterOf(call);
-  const opts = { bins: DEFAULT_BINS, flatBandPct: DEFAULT_FLAT_BAND_PCT };
+  const opts = { bins: DEFAULT_BINS, flatBandPct: DEFAULT_FLAT_BAND_PCT, ahead: call.ctx.env.FCAST_SCAN_AHEAD };
   const dir = openJournalDir(dataDir(call.ctx), { create: false });
   const scan = scanJournal(dir, filter, opts);
   checkOneOrigin(filter, scan.origins);
@@ -102,7 +102,7 @@ export async function readJournalCompare(call: ToolCall): Promise<ToolOutput> {
     ]);
   call.progress(0, 2, 'reading the journal');
   const dir = openJournalDir(dataDir(call.ctx), { create: false });
-  const scan = scanForCompare(dir, filter, DEFAULT_FLAT_BAND_PCT);
+  const scan = scanForCompare(dir, filter, DEFAULT_FLAT_BAND_PCT, call.ctx.env.FCAST_SCAN_AHEAD);
   checkOneOrigin(filter, scan.origins);
   call.progress(1, 2, `comparing the engines on ${scan.samples.reduce((n, s) => n + s.ts.length, 0)} forecasts`);
   const { doc } = compare(scan.samples, {

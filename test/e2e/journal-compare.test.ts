@@ -84,6 +84,22 @@ describe('journal compare on an emulated session', () => {
     expect(y.timeframes[0].pairs[0].scores.rps.bootstrap.se).not.toBe(x.timeframes[0].pairs[0].scores.rps.bootstrap.se);
   });
 
+  it('reads the journal ahead on a second thread to the very same document, the report too', async () => {
+    // FCAST_SCAN_AHEAD=always: the worker's path (scan-ahead.ts), which a journal this small
+    // would not take by itself.
+    const here = await compare(['--json', '--bootstrap', '200'], { FCAST_SCAN_AHEAD: 'never' });
+    const ahead = await compare(['--json', '--bootstrap', '200'], { FCAST_SCAN_AHEAD: 'always' });
+    expectExit(ahead, 0);
+    expect(ahead.stdout).toBe(here.stdout);
+    expect(ahead.stderr).toBe(here.stderr);
+    const report = (mode: string) =>
+      emu.run(['journal', 'report', '--json', '--offline'], { env: { FCAST_DATA_DIR: data, FCAST_SCAN_AHEAD: mode } });
+    const [a, b] = [await report('never'), await report('always')];
+    expectExit(b, 0);
+    expect(JSON.parse(b.stdout).timeframes.length).toBeGreaterThan(0);
+    expect(b.stdout).toBe(a.stdout);
+  });
+
   it('the table: scores, pairs, a verdict, the charts, within 60 and 80 columns', async () => {
     for (const columns of [60, 80]) {
       const r = await emu.run(['journal', 'compare', '--tf', '1h', '--bootstrap', '200', '--no-color'], {

@@ -4,7 +4,10 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
+import { MessageChannel } from 'node:worker_threads';
+import { type ReportVisitor, scanForReport, scoredLine, type ScoredLine } from '../../src/journal/fast-lines.js';
+import { openScans } from '../../src/journal/scan-ahead.js';
+import { newRing, RingReader, RingWriter, type ScanWants } from '../../src/journal/scan-ring.js';
 import { CHUNK, checkRecord, MAX_LINE, noProblems, readRecords } from '../../src/journal/lines.js';
 import {
   alertLine,
@@ -621,5 +624,153 @@ describe('the fast path of the report', () => {
     // Checked like every record: a field of the wrong kind is a damaged line.
     expect(checkRecord({ ...alert, already: 'yes' })).toBe('damaged');
     expect(checkRecord({ ...alert, tf: '1h', ts: null })).toBe('damaged');
+  });
+});
+
+/** Every call a visitor hears, in order, with its arguments and how far the scan had read. */
+function recorder(wants: ScanWants): { visitor: ReportVisitor; calls: string[] } {
+  const calls: string[] = [];
+  const bytesRead = new Float64Array(1);
+  const at = () => bytesRead[0];
+  const visitor: ReportVisitor = {
+    engines: wants.engines,
+    targets: wants.targets,
+    bytesRead,
+    forecast: (...args) => calls.push(JSON.stringify(['forecast', ...args, at()])),
+    settlement: (s, series) => calls.push(JSON.stringify(['settlement', s, series, at()])),
+  };
+  if (wants.tiers) visitor.tier = (...args) => calls.push(JSON.stringify(['tier', ...args]));
+  if (wants.prices) visitor.price = (...args) => calls.push(JSON.stringify(['price', ...args, at()]));
+  return { visitor, calls };
+}
+
+/** What reading `paths` here hands a visitor, and what it finds wrong. */
+function readHere(paths: string[], wants: ScanWants) {
+  const { visitor, calls } = recorder(wants);
+  const problems = noProblems();
+  for (const path of paths) {
+    visitor.bytesRead![0] = 0;
+    scanForReport(path, visitor, problems);
+  }
+  return { calls, problems };
+}
+
+const anyWants = fc.record({ engines: fc.boolean(), targets: fc.boolean(), tiers: fc.boolean(), prices: fc.boolean() });
+
+describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
+  it('hands the visitor through the ring the very calls a read here does, and the same problems and counts', () => {
+    const dir = tempDir();
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 30 }),
+        fc.constantFrom('', '{"v":3,"kind":"forecast"\n', 'not json\n'),
+        fc.constantFrom('', '{"v":3,"kind":"sett'),
+        anyWants,
+        (records, damaged, torn, wants) => {
+          const path = join(dir, `ring-${n++}.jsonl`);
+          const lines = records.map(recordLine);
+          lines.splice(lines.length >> 1, 0, damaged);
+          writeFileSync(path, lines.join('') + torn);
+          const here = readHere([path], wants);
+          const stats = { parsedInFull: 0, slowNumbers: 0 };
+          scanForReport(path, recorder(wants).visitor, noProblems(), stats);
+
+          const ring = newRing();
+          const { port1, port2 } = new MessageChannel();
+          try {
+            const writer = new RingWriter(ring, port1);
+            const written = noProblems();
+            const writtenStats = { parsedInFull: 0, slowNumbers: 0 };
+            scanForReport(path, writer.visitor(wants), written, writtenStats);
+            writer.fileEnd(written, writtenStats);
+            writer.flush();
+            const { visitor, calls } = recorder(wants);
+            const problems = noProblems();
+            const readStats = { parsedInFull: 0, slowNumbers: 0 };
+            expect(new RingReader(ring, port2).replay(visitor, problems, readStats)).toBe(true);
+            expect(calls).toEqual(here.calls);
+            expect(problems).toEqual(here.problems);
+            expect(readStats).toEqual(stats);
+          } finally {
+            port1.close();
+            port2.close();
+          }
+        },
+      ),
+      { numRuns: Math.min(200, Number(process.env.FCAST_FUZZ_RUNS ?? 200)) },
+    );
+  }, 60_000);
+
+  it('reads month files larger than its ring on the worker to the same calls, and reads here a file the worker could not', () => {
+    // 3 files of 8,000 forecasts and settlements each: many times the ring's 8 chunks.
+    const dir = tempDir();
+    const paths = ['2026-09', '2026-10', '2026-11'].map((m) => join(dir, `${m}.jsonl`));
+    paths.forEach((path, k) => {
+      const lines: string[] = [];
+      for (let i = 0; i < 8_000; i++) {
+        const f = forecastAt(i, { symbol: ['BTC/USD', 'ETH/USD', 'SOL/USD'][i % 3]!, tf: i % 2 ? '1h' : '15min' });
+        const r = { ...f, ts: f.ts + k * 10_000_000, target_t: f.target_t + k * 10_000_000 };
+        lines.push(recordLine(r));
+        if (i % 5 !== 0)
+          lines.push(recordLine(settledRecord(r, { price: 1 + i / 1e4, t: r.target_t, source: 'candles' }, 0.01, 1)));
+        if (i === 4_000) lines.push('damaged\n');
+      }
+      writeFileSync(path, lines.join(''));
+    });
+    for (const wants of [
+      { engines: true, targets: true, tiers: false, prices: false },
+      { engines: false, targets: false, tiers: true, prices: true },
+    ]) {
+      const here = readHere(paths, wants);
+      const { visitor, calls } = recorder(wants);
+      const problems = noProblems();
+      const scans = openScans(paths, wants, 'always');
+      expect(scans.ahead).toBe(true);
+      try {
+        for (const path of paths) {
+          visitor.bytesRead![0] = 0;
+          scans.scan(path, visitor, problems);
+        }
+      } finally {
+        scans.close();
+      }
+      expect(calls.length).toBeGreaterThan(40_000);
+      expect(calls).toEqual(here.calls);
+      expect(problems).toEqual({ damaged: 3, newer: 0, torn: 0 });
+    }
+
+    // A file gone before the worker reached it: read here, where its error is the one a read here meets.
+    const gone = [paths[0]!, join(dir, 'missing.jsonl')];
+    const scans = openScans(gone, { engines: false, targets: false, tiers: false, prices: false }, 'always');
+    try {
+      const { visitor } = recorder({ engines: false, targets: false, tiers: false, prices: false });
+      scans.scan(gone[0]!, visitor, noProblems());
+      expect(() => scans.scan(gone[1]!, visitor, noProblems())).toThrow(/ENOENT/);
+    } finally {
+      scans.close();
+    }
+  }, 60_000);
+
+  it('gives up on a worker whose script never ran, having replayed nothing, so that the caller reads the file', () => {
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const reader = new RingReader(newRing(), port2, 60_000, 50);
+      const { visitor, calls } = recorder({ engines: false, targets: false, tiers: false, prices: false });
+      expect(reader.replay(visitor, noProblems())).toBe(false);
+      expect(reader.failed).toBe(true);
+      expect(calls).toEqual([]);
+    } finally {
+      port1.close();
+      port2.close();
+    }
+  });
+
+  it('reads a small journal, or any with FCAST_SCAN_AHEAD=never, on this thread', () => {
+    const path = join(tempDir(), 'small.jsonl');
+    writeFileSync(path, recordLine(forecastAt(1, {})));
+    const wants = { engines: false, targets: false, tiers: false, prices: false };
+    expect(openScans([path], wants, undefined).ahead).toBe(false);
+    expect(openScans([path], wants, 'never').ahead).toBe(false);
   });
 });

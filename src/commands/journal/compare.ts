@@ -87,7 +87,7 @@ export async function compareEngines(run: Run, opts: CompareFlags): Promise<numb
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const filter = filterOf(run, opts);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
-  const scan = scanForCompare(dir, filter, flatBandPct);
+  const scan = scanForCompare(dir, filter, flatBandPct, run.ctx.env.FCAST_SCAN_AHEAD);
   warnProblems(run, scan.problems);
   checkOneOrigin(filter, scan.origins);
   noteLeftOut(run, scan.leftOut);

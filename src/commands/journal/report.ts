@@ -71,7 +71,7 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
     import('../../output/journal-report.js'),
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
-  const scan = scanJournal(dir, filter, { bins, flatBandPct });
+  const scan = scanJournal(dir, filter, { bins, flatBandPct, ahead: run.ctx.env.FCAST_SCAN_AHEAD });
   warnProblems(run, scan.problems);
   checkOneOrigin(filter, scan.origins);
   noteLeftOut(run, scan.leftOut);

@@ -1,0 +1,105 @@
+// Reading the month files on a second thread while this one scores them. At a million forecasts
+// a report or a comparison spends about two thirds of its scan parsing lines (fast-lines.ts)
+// and a third in what it does with them; on two cores the two overlap. A worker
+// (scan-worker.ts) runs scanForReport over the files in order and writes each call it makes to
+// its visitor into a ring of shared memory; this thread replays the calls, in the same order
+// and with the same values, to the caller's visitor. The result is the same as reading the file
+// here, value for value and call for call (test/unit/journal-lines.test.ts): only the
+// thread that parses differs.
+//
+// Small journals are read here (a worker costs about 40 ms to start), and so is everything
+// where no worker file stands beside the bundle (tsc's output alone, the standalone executable).
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { packageFileUrl } from '../core/package-files.js';
+import { type ReportVisitor, scanForReport } from './fast-lines.js';
+import type { ReadProblems } from './lines.js';
+import { cancel, newRing, RingReader, type ScanWants } from './scan-ring.js';
+
+export { type ScanWants, wantsOf } from './scan-ring.js';
+
+/** Below this many bytes in all the files, they are read on this thread. */
+const AHEAD_FROM = 32 * 1024 * 1024;
+
+/**
+ * FCAST_SCAN_AHEAD, a test's switch, not a setting: `always` reads any journal ahead (so that a
+ * small one takes the worker's path), `never` none.
+ */
+type AheadSwitch = string | undefined;
+
+export interface FileScans {
+  /** Whether a worker reads the files. */
+  readonly ahead: boolean;
+  /** scanForReport's work for the next file of those opened, in their order. */
+  scan(path: string, visitor: ReportVisitor, problems: ReadProblems): void;
+  /** Lets the worker go (it has most often ended already). */
+  close(): void;
+}
+
+const here: FileScans = {
+  ahead: false,
+  scan: (path, visitor, problems) => scanForReport(path, visitor, problems),
+  close() {},
+};
+
+/** The worker's file, beside the bundles, when the build made one. */
+function workerFile(): string | undefined {
+  try {
+    const url = packageFileUrl('dist/scan-worker.cjs');
+    return existsSync(url) ? fileURLToPath(url) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The scans of `paths` (in that order: the caller scans them so), read ahead on a worker when
+ * they are large enough and a worker can start; else on this thread.
+ */
+export function openScans(paths: readonly string[], wants: ScanWants, ahead: AheadSwitch): FileScans {
+  if (ahead === 'never' || paths.length === 0) return here;
+  if (ahead !== 'always') {
+    let total = 0;
+    for (const p of paths) total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+    if (total < AHEAD_FROM) return here;
+  }
+  const file = workerFile();
+  if (file === undefined) return here;
+  const ring = newRing();
+  const { port1, port2 } = new MessageChannel();
+  let worker: Worker;
+  try {
+    worker = new Worker(file, {
+      workerData: { paths, wants, ring, port: port2 },
+      transferList: [port2],
+      // The worker needs none of the parent's flags (a --cpu-prof would write a second profile).
+      execArgv: [],
+      stdout: false,
+      stderr: false,
+    });
+  } catch {
+    port1.close();
+    return here;
+  }
+  worker.unref();
+  // An error in the worker reaches the reader as FILE_FAILED; the event is only for Node.
+  worker.on('error', () => {});
+  const reader = new RingReader(ring, port1);
+  let next = 0;
+  return {
+    ahead: true,
+    scan(path, visitor, problems) {
+      const k = next++;
+      if (reader.failed || paths[k] !== path || !reader.replay(visitor, problems)) {
+        reader.failed = true;
+        scanForReport(path, visitor, problems);
+      }
+    },
+    close() {
+      cancel(ring);
+      port1.close();
+      void worker.terminate();
+    },
+  };
+}
