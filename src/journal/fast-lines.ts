@@ -37,6 +37,22 @@ export interface ScoredLine {
   ia2: Probabilities | null;
 }
 
+/** The ScoredLine a reader rewrites for each settlement it hands over. */
+export const blankScoredLine = (): ScoredLine => ({
+  origin: null,
+  symbol: '',
+  tf: '',
+  ts: 0,
+  status: 'settled',
+  direction: '',
+  p_long: 0,
+  p_short: 0,
+  p_flat: 0,
+  anchor_price: 0,
+  settle_price: Number.NaN,
+  ia2: null,
+});
+
 /** A parsed settlement as the report sees it: what the fast path reads of its line, no more. */
 export function scoredLine(r: SettlementRecord, engines = false): ScoredLine {
   return {
@@ -559,20 +575,7 @@ export function scanForReport(
 ): void {
   const c = new LineCursor();
   const tiers = new TierReader();
-  const scored: ScoredLine = {
-    origin: null,
-    symbol: '',
-    tf: '',
-    ts: 0,
-    status: 'settled',
-    direction: '',
-    p_long: 0,
-    p_short: 0,
-    p_flat: 0,
-    anchor_price: 0,
-    settle_price: Number.NaN,
-    ia2: null,
-  };
+  const scored = blankScoredLine();
   const engines = visitor.engines === true;
   const targets = visitor.targets === true;
   const bytesRead = visitor.bytesRead;

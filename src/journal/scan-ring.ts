@@ -2,7 +2,7 @@
 // reader: chunks of doubles, each call an event of a few of them (its kind, its strings as
 // numbers, its values), the strings themselves posted on a port the first time.
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
-import type { ReportVisitor, ScoredLine } from './fast-lines.js';
+import { blankScoredLine, type ReportVisitor, type ScoredLine } from './fast-lines.js';
 import type { ReadProblems } from './lines.js';
 import type { Probabilities } from './record.js';
 
@@ -241,20 +241,7 @@ export class RingReader {
   private at = 0;
   private length = 0;
   private readonly strings: Array<string> = [];
-  private readonly scored: ScoredLine = {
-    origin: null,
-    symbol: '',
-    tf: '',
-    ts: 0,
-    status: 'settled',
-    direction: '',
-    p_long: 0,
-    p_short: 0,
-    p_flat: 0,
-    anchor_price: 0,
-    settle_price: Number.NaN,
-    ia2: null,
-  };
+  private readonly scored: ScoredLine = blankScoredLine();
   private readonly ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
   /** Set once the worker has failed: every later file is read by the caller. */
   failed = false;
