@@ -154,7 +154,7 @@ class TierReader {
 /**
  * Where `"tier":` starts in buf[from, end), or −1: Horspool's search, which looks at about one
  * byte in five of the line here, where Buffer.indexOf's call into C++ cost more than the
- * search itself, once per forecast (a fifth of a report's scan at a million).
+ * search itself, once per forecast (docs/decisions/2026-12-03-journal-read-ahead.md).
  */
 function findTier(buf: Buffer, from: number, end: number): number {
   const last = TIER.length - 1;

@@ -1,13 +1,13 @@
-// Reading the month files on a second thread while this one scores them. At a million forecasts
-// a report or a comparison spends about two thirds of its scan parsing lines (fast-lines.ts)
-// and a third in what it does with them; on two cores the two overlap. A worker
+// Reading the month files on a second thread while this one scores them: a report's or a
+// comparison's scan is mostly parsing lines (fast-lines.ts), and on two cores parsing overlaps
+// what the visitor does with them (docs/decisions/2026-12-03-journal-read-ahead.md). A worker
 // (scan-worker.ts) runs scanForReport over the files in order and writes each call it makes to
 // its visitor into a ring of shared memory; this thread replays the calls, in the same order
 // and with the same values, to the caller's visitor. The result is the same as reading the file
 // here, value for value and call for call (test/unit/journal-lines.test.ts): only the
 // thread that parses differs.
 //
-// Small journals are read here (a worker costs about 40 ms to start), and so is everything
+// Small journals are read here (a worker takes a while to start), and so is everything
 // where no worker file stands beside the bundle (tsc's output alone, the standalone executable).
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
