@@ -33,6 +33,8 @@ const PACKED = [
     .filter((name) => name.endsWith('.cjs'))
     .map((name) => `dist/split/${name}`),
   'dist/split/help.txt',
+  // The thread that reads a large journal ahead (src/journal/scan-ahead.ts).
+  'dist/scan-worker.cjs',
   'dist/tab.cjs',
   'dist/undici.cjs',
   'package.json',
