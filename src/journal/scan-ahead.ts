@@ -17,8 +17,6 @@ import { type ReportVisitor, scanForReport } from './fast-lines.js';
 import type { ReadProblems } from './lines.js';
 import { cancel, newRing, RingReader, type ScanWants } from './scan-ring.js';
 
-export { type ScanWants, wantsOf } from './scan-ring.js';
-
 /** Below this many bytes in all the files, they are read on this thread. */
 const AHEAD_FROM = 32 * 1024 * 1024;
 

@@ -14,13 +14,6 @@ export interface ScanWants {
   prices: boolean;
 }
 
-export const wantsOf = (v: ReportVisitor): ScanWants => ({
-  engines: v.engines === true,
-  targets: v.targets === true,
-  tiers: v.tier !== undefined,
-  prices: v.price !== undefined,
-});
-
 // --- the ring --------------------------------------------------------------------------------
 
 /** Chunks of the ring, and doubles per chunk: 2 MiB in all, reused (no page faulted in twice). */
