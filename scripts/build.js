@@ -13,6 +13,7 @@
 // Their import.meta.url is that of a file in dist/core/, as deep as src/core/package-files.ts,
 // whose paths relative to its own URL (../../bin/fcast.js) must hold in a bundle as in tsc's output.
 //   dist/scan-worker.cjs the thread that reads a large journal ahead (src/journal/scan-ahead.ts)
+//   dist/compare-worker.cjs the thread that computes half a large comparison (src/journal/compare-threads.ts)
 //   dist/undici.cjs undici alone, which only a proxied connection needs (direct ones use
 //                   node:http): its own file, so that no other run reads or parses it, and in the
 //                   package, so that an installed fcast needs nothing from node_modules (the
@@ -108,6 +109,9 @@ await build({ ...cjsBundle, entryPoints: { undici: 'node_modules/undici/index.js
 // dist/scan-worker.cjs: the thread that reads a large journal ahead of a report or comparison
 // (src/journal/scan-ahead.ts), alone, so that it starts without the rest of fcast.
 await build({ ...cjsBundle, entryPoints: { 'scan-worker': 'src/journal/scan-worker.ts' } });
+// dist/compare-worker.cjs: the thread that computes some of a large comparison's timeframes
+// (src/journal/compare-threads.ts), alone for the same reason.
+await build({ ...cjsBundle, entryPoints: { 'compare-worker': 'src/journal/compare-worker.ts' } });
 
 // dist/launch.cjs: every run reads and compiles it, whatever the command, `--version` too: minified,
 // names and all (docs/decisions/2026-12-02-launcher.md). What it may import is held by

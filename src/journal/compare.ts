@@ -75,6 +75,20 @@ class Column<T extends Typed = Float64Array> {
 
 const f64 = (n: number) => new Float64Array(n);
 
+interface Memory {
+  f64(n: number): Float64Array;
+  i32(n: number): Int32Array;
+  u8(n: number): Uint8Array;
+}
+
+/** Typed arrays over shared memory: a second thread reads them where they are (compare-threads.ts). */
+const shared: Memory = {
+  f64: (n: number) => new Float64Array(new SharedArrayBuffer(8 * n)),
+  i32: (n: number) => new Int32Array(new SharedArrayBuffer(4 * n)),
+  u8: (n: number) => new Uint8Array(new SharedArrayBuffer(n)),
+};
+const own: Memory = { f64, i32: (n: number) => new Int32Array(n), u8: (n: number) => new Uint8Array(n) };
+
 /** A timeframe's compared forecasts, a column per field, in the order read. */
 class TimeframeRows {
   readonly ts: Column;
@@ -83,12 +97,12 @@ class TimeframeRows {
   readonly classes: Column<Uint8Array>;
   /** ia3's p_long, p_short, p_flat, then ia2's. */
   readonly probs: Column[];
-  constructor(progress: Progress) {
-    this.ts = new Column(f64, progress);
-    this.target = new Column(f64, progress);
-    this.symbol = new Column((n) => new Int32Array(n), progress);
-    this.classes = new Column((n) => new Uint8Array(n), progress);
-    this.probs = Array.from({ length: 6 }, () => new Column(f64, progress));
+  constructor(progress: Progress, memory: Memory) {
+    this.ts = new Column(memory.f64, progress);
+    this.target = new Column(memory.f64, progress);
+    this.symbol = new Column(memory.i32, progress);
+    this.classes = new Column(memory.u8, progress);
+    this.probs = Array.from({ length: 6 }, () => new Column(memory.f64, progress));
   }
   get rows(): number {
     return this.ts.length;
@@ -171,13 +185,20 @@ interface Series {
   out: TimeframeRows;
 }
 
+/** The month files a comparison of `filter` reads, by name. */
+export const filesToCompare = (dir: string | undefined, filter: JournalFilter): string[] =>
+  (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
+
 export function scanForCompare(
   dir: string | undefined,
   filter: JournalFilter,
   flatBandPct: number,
   /** FCAST_SCAN_AHEAD (scan-ahead.ts). */
   ahead?: string,
+  /** Whether the samples' arrays are to be in shared memory, for a second thread to compare. */
+  inShared = false,
 ): CompareScan {
+  const memory = inShared ? shared : own;
   const problems = noProblems();
   const origins = new Set<string | null>();
   let leftOut = 0;
@@ -186,7 +207,7 @@ export function scanForCompare(
   const symbols = new Map<string, number>();
   const byTf = new Map<string, TimeframeRows>();
   const progress = new Progress();
-  const files = (dir === undefined ? [] : monthFiles(dir)).filter((file) => fileInRange(filter, file));
+  const files = filesToCompare(dir, filter);
   for (const file of files) progress.total += sizeOf(join(dir!, file));
   let lastOrigin: string | null = null;
   const unfiltered = takesAll(filter);
@@ -230,7 +251,7 @@ export function scanForCompare(
         }
         let out = byTf.get(tf);
         if (!out) {
-          out = new TimeframeRows(progress);
+          out = new TimeframeRows(progress, memory);
           byTf.set(tf, out);
         }
         s = { tf, symbol: id, forecasts: new SeriesTimes(true, inFile), settled: new SeriesTimes(false, inFile), out };

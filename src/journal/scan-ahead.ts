@@ -21,10 +21,10 @@ import { cancel, newRing, RingReader, type ScanWants } from './scan-ring.js';
 const AHEAD_FROM = 32 * 1024 * 1024;
 
 /**
- * FCAST_SCAN_AHEAD, a test's switch, not a setting: `always` reads any journal ahead (so that a
- * small one takes the worker's path), `never` none.
+ * FCAST_SCAN_AHEAD, a test's switch, not a setting: `always` reads any journal ahead and
+ * compares on two threads (so that a small one takes the workers' paths), `never` neither.
  */
-type AheadSwitch = string | undefined;
+export type AheadSwitch = string | undefined;
 
 export interface FileScans {
   /** Whether a worker reads the files. */
@@ -41,10 +41,10 @@ const here: FileScans = {
   close() {},
 };
 
-/** The worker's file, beside the bundles, when the build made one. */
-function workerFile(): string | undefined {
+/** A worker's file (`dist/<name>.cjs`), beside the bundles, when the build made one. */
+export function workerFile(name: string): string | undefined {
   try {
-    const url = packageFileUrl('dist/scan-worker.cjs');
+    const url = packageFileUrl(`dist/${name}.cjs`);
     return existsSync(url) ? fileURLToPath(url) : undefined;
   } catch {
     return undefined;
@@ -52,17 +52,30 @@ function workerFile(): string | undefined {
 }
 
 /**
+ * Whether the files of `paths` are worth a second thread (FCAST_SCAN_AHEAD may say): a file
+ * that cannot be stat'ed counts for nothing (its read meets the error and reports it).
+ */
+export function worthASecondThread(paths: readonly string[], ahead: AheadSwitch): boolean {
+  if (ahead === 'never' || paths.length === 0) return false;
+  if (ahead === 'always') return true;
+  let total = 0;
+  for (const p of paths) {
+    try {
+      total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      // EACCES on the way, a loop of links: no size.
+    }
+  }
+  return total >= AHEAD_FROM;
+}
+
+/**
  * The scans of `paths` (in that order: the caller scans them so), read ahead on a worker when
  * they are large enough and a worker can start; else on this thread.
  */
 export function openScans(paths: readonly string[], wants: ScanWants, ahead: AheadSwitch): FileScans {
-  if (ahead === 'never' || paths.length === 0) return here;
-  if (ahead !== 'always') {
-    let total = 0;
-    for (const p of paths) total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
-    if (total < AHEAD_FROM) return here;
-  }
-  const file = workerFile();
+  if (!worthASecondThread(paths, ahead)) return here;
+  const file = workerFile('scan-worker');
   if (file === undefined) return here;
   const ring = newRing();
   const { port1, port2 } = new MessageChannel();

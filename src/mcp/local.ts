@@ -92,25 +92,30 @@ export async function readJournalReport(call: ToolCall): Promise<ToolOutput> {
  */
 export async function readJournalCompare(call: ToolCall): Promise<ToolOutput> {
   const filter = await filterOf(call);
-  const [{ scanForCompare }, { compare }, defaults, { compareNotes, verdictLine }, { SMALL_SAMPLE }] =
-    await Promise.all([
-      import('../journal/compare.js'),
-      import('../evidence/compare/compare.js'),
-      import('../evidence/compare/defaults.js'),
-      import('../output/compare-verdict.js'),
-      import('../journal/score.js'),
-    ]);
+  const [{ openComparison }, defaults, { compareNotes, verdictLine }, { SMALL_SAMPLE }] = await Promise.all([
+    import('../journal/compare-threads.js'),
+    import('../evidence/compare/defaults.js'),
+    import('../output/compare-verdict.js'),
+    import('../journal/score.js'),
+  ]);
   call.progress(0, 2, 'reading the journal');
   const dir = openJournalDir(dataDir(call.ctx), { create: false });
-  const scan = scanForCompare(dir, filter, DEFAULT_FLAT_BAND_PCT, call.ctx.env.FCAST_SCAN_AHEAD);
-  checkOneOrigin(filter, scan.origins);
-  call.progress(1, 2, `comparing the engines on ${scan.samples.reduce((n, s) => n + s.ts.length, 0)} forecasts`);
-  const { doc } = compare(scan.samples, {
-    flatBandPct: DEFAULT_FLAT_BAND_PCT,
-    alpha: defaults.DEFAULT_ALPHA,
-    replicates: defaults.DEFAULT_REPLICATES,
-    seed: defaults.DEFAULT_SEED,
-  });
+  const comparing = openComparison(dir, filter, DEFAULT_FLAT_BAND_PCT, call.ctx.env.FCAST_SCAN_AHEAD);
+  let scan: Awaited<ReturnType<typeof comparing.scan>>;
+  let doc: Awaited<ReturnType<typeof comparing.compare>>['doc'];
+  try {
+    scan = comparing.scan();
+    checkOneOrigin(filter, scan.origins);
+    call.progress(1, 2, `comparing the engines on ${scan.samples.reduce((n, s) => n + s.ts.length, 0)} forecasts`);
+    ({ doc } = await comparing.compare(scan.samples, {
+      flatBandPct: DEFAULT_FLAT_BAND_PCT,
+      alpha: defaults.DEFAULT_ALPHA,
+      replicates: defaults.DEFAULT_REPLICATES,
+      seed: defaults.DEFAULT_SEED,
+    }));
+  } finally {
+    comparing.close();
+  }
   call.progress(2, 2, 'compared');
   const timeframes = doc.timeframes.map((t) => {
     const { murphy: _, ...figures } = t;

@@ -84,12 +84,14 @@ describe('journal compare on an emulated session', () => {
     expect(y.timeframes[0].pairs[0].scores.rps.bootstrap.se).not.toBe(x.timeframes[0].pairs[0].scores.rps.bootstrap.se);
   });
 
-  it('reads the journal ahead on a second thread to the very same document, the report too', async () => {
-    // FCAST_SCAN_AHEAD=always: the worker's path (scan-ahead.ts), which a journal this small
-    // would not take by itself.
+  it('reads the journal ahead and compares on second threads to the very same document, the report too', async () => {
+    // FCAST_SCAN_AHEAD=always: the workers' paths (scan-ahead.ts, compare-threads.ts), which a
+    // journal this small would not take by itself.
     const here = await compare(['--json', '--bootstrap', '200'], { FCAST_SCAN_AHEAD: 'never' });
     const ahead = await compare(['--json', '--bootstrap', '200'], { FCAST_SCAN_AHEAD: 'always' });
     expectExit(ahead, 0);
+    // Two timeframes or more: some of them computed on the comparison's worker (compare-threads.ts).
+    expect(JSON.parse(ahead.stdout).timeframes.length).toBeGreaterThan(1);
     expect(ahead.stdout).toBe(here.stdout);
     expect(ahead.stderr).toBe(here.stderr);
     const report = (mode: string) =>

@@ -35,6 +35,7 @@ const PACKED = [
   'dist/split/help.txt',
   // The thread that reads a large journal ahead (src/journal/scan-ahead.ts).
   'dist/scan-worker.cjs',
+  'dist/compare-worker.cjs',
   'dist/tab.cjs',
   'dist/undici.cjs',
   'package.json',

@@ -8,10 +8,11 @@ import { parseChoice, parseRate, parseWholeNumber } from '../../cmdutil/input.js
 import { ANNOTATIONS_FLAG, FILTER_FLAGS, FLAT_BAND_FLAG, ORIGIN_FLAG } from '../../cmdutil/journal-flags.js';
 import { dataDir } from '../../config/settings.js';
 import { CheckFailedError, UsageError } from '../../core/errors.js';
-import { compare, type Forecaster } from '../../evidence/compare/compare.js';
+import type { Forecaster } from '../../evidence/compare/compare.js';
 import { DEFAULT_ALPHA, DEFAULT_REPLICATES, DEFAULT_SEED } from '../../evidence/compare/defaults.js';
 import { describeBetterGateFailure, evaluateBetterGate } from '../../evidence/compare/gate.js';
-import { scanForCompare } from '../../journal/compare.js';
+import type { CompareScan } from '../../journal/compare.js';
+import { type Comparing, openComparison } from '../../journal/compare-threads.js';
 import { openJournalDir } from '../../journal/journal-files.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
@@ -87,17 +88,25 @@ export async function compareEngines(run: Run, opts: CompareFlags): Promise<numb
   const flatBandPct = opts.flatBand ?? DEFAULT_FLAT_BAND_PCT;
   const filter = filterOf(run, opts);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
-  const scan = scanForCompare(dir, filter, flatBandPct, run.ctx.env.FCAST_SCAN_AHEAD);
-  warnProblems(run, scan.problems);
-  checkOneOrigin(filter, scan.origins);
-  noteLeftOut(run, scan.leftOut);
-  const { doc, curves } = compare(scan.samples, {
-    flatBandPct,
-    alpha: opts.alpha ?? DEFAULT_ALPHA,
-    replicates: opts.bootstrap ?? DEFAULT_REPLICATES,
-    seed: opts.seed ?? DEFAULT_SEED,
-    block: opts.block,
-  });
+  const comparing = openComparison(dir, filter, flatBandPct, run.ctx.env.FCAST_SCAN_AHEAD);
+  let scan: CompareScan;
+  let compared: Awaited<ReturnType<Comparing['compare']>>;
+  try {
+    scan = comparing.scan();
+    warnProblems(run, scan.problems);
+    checkOneOrigin(filter, scan.origins);
+    noteLeftOut(run, scan.leftOut);
+    compared = await comparing.compare(scan.samples, {
+      flatBandPct,
+      alpha: opts.alpha ?? DEFAULT_ALPHA,
+      replicates: opts.bootstrap ?? DEFAULT_REPLICATES,
+      seed: opts.seed ?? DEFAULT_SEED,
+      block: opts.block,
+    });
+  } finally {
+    comparing.close();
+  }
+  const { doc, curves } = compared;
   const view = { doc, curves, lackingIa2: scan.lackingIa2, smallSample: SMALL_SAMPLE };
   if (run.format === 'json') run.out.json(doc);
   else if (run.format === 'markdown') run.out.data(renderJournalCompareMarkdown(run.out, view));

@@ -242,8 +242,17 @@ const eventOutcomes = (classes: Uint8Array, e: EventName): Uint8Array => {
   return out;
 };
 
-/** One timeframe's figures, Holm's adjustment left to `compare`. */
-function compareOne(s: CompareSample, opts: CompareOptions): { doc: TimeframeComparison; curves: CorpCurves } {
+/** One timeframe's figures and curves. */
+export interface TimeframeFigures {
+  doc: TimeframeComparison;
+  curves: CorpCurves;
+}
+
+/**
+ * One timeframe's figures, Holm's adjustment left to `assemble`. Its work arrays (scratch.ts)
+ * stay for the next timeframe: the caller lets them go (releaseScratch) when it has done.
+ */
+export function compareTimeframe(s: CompareSample, opts: CompareOptions): TimeframeFigures {
   const n = s.classes.length;
   const lags = sampleLags(s);
   const climatology = climatologyOf(s.classes);
@@ -326,14 +335,25 @@ export function compare(
   samples: readonly CompareSample[],
   opts: CompareOptions,
 ): { doc: Comparison; curves: Map<string, CorpCurves> } {
-  let done: Array<{ doc: TimeframeComparison; curves: CorpCurves }>;
+  let done: TimeframeFigures[];
   try {
-    done = samples.map((s) => compareOne(s, opts));
+    done = samples.map((s) => compareTimeframe(s, opts));
   } finally {
     // The work arrays serve the timeframes of one comparison; a long-lived process (`fcast
     // mcp`) keeps none of them between comparisons.
     releaseScratch();
   }
+  return assemble(done, opts);
+}
+
+/**
+ * The document of the timeframes' figures (in the samples' order, wherever each was computed):
+ * Holm's adjustment over the RPS tests of every pair and timeframe, written into `done`.
+ */
+export function assemble(
+  done: readonly TimeframeFigures[],
+  opts: CompareOptions,
+): { doc: Comparison; curves: Map<string, CorpCurves> } {
   const family = done.flatMap((d) => d.doc.pairs);
   const adjusted = holm(family.map((p) => p.scores.rps.dm.p_value));
   family.forEach((p, i) => {
