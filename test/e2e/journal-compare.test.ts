@@ -102,6 +102,31 @@ describe('journal compare on an emulated session', () => {
     expect(b.stdout).toBe(a.stdout);
   });
 
+  it('a Ctrl-C during the read ends it there, exit 130, nothing printed (the report too)', async () => {
+    // The signal aborted before the run: the read, synchronous, cannot hear it until it is
+    // over; the command must then stop, not print the figures behind its exit.
+    for (const args of [
+      ['journal', 'compare', '--json', '--bootstrap', '200'],
+      ['journal', 'report', '--json', '--offline'],
+    ])
+      for (const mode of ['never', 'always']) {
+        const interrupt = new AbortController();
+        interrupt.abort();
+        const r = await emu.run(args, {
+          env: { FCAST_DATA_DIR: data, FCAST_SCAN_AHEAD: mode },
+          signal: interrupt.signal,
+          linger: 300,
+        });
+        expect({ args, mode, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          args,
+          mode,
+          code: 130,
+          stdout: '',
+          stderr: 'fcast: interrupted\n',
+        });
+      }
+  });
+
   it('the table: scores, pairs, a verdict, the charts, within 60 and 80 columns', async () => {
     for (const columns of [60, 80]) {
       const r = await emu.run(['journal', 'compare', '--tf', '1h', '--bootstrap', '200', '--no-color'], {

@@ -22,7 +22,7 @@ import {
   renderJournalCompareMarkdown,
   renderJournalCompareTable,
 } from '../../output/journal-compare.js';
-import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
+import { checkOneOrigin, filterOf, heardInterrupts, noteLeftOut, warnProblems } from './shared.js';
 
 const FORECASTER_NAMES = ['ia2', 'ia3', 'climatology'] as const;
 
@@ -93,6 +93,7 @@ export async function compareEngines(run: Run, opts: CompareFlags): Promise<numb
   let compared: Awaited<ReturnType<Comparing['compare']>>;
   try {
     scan = comparing.scan();
+    await heardInterrupts(run);
     warnProblems(run, scan.problems);
     checkOneOrigin(filter, scan.origins);
     noteLeftOut(run, scan.leftOut);
@@ -103,6 +104,7 @@ export async function compareEngines(run: Run, opts: CompareFlags): Promise<numb
       seed: opts.seed ?? DEFAULT_SEED,
       block: opts.block,
     });
+    await heardInterrupts(run);
   } finally {
     comparing.close();
   }

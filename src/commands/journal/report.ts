@@ -18,7 +18,7 @@ import { CheckFailedError } from '../../core/errors.js';
 import { describeJournalGateFailure, evaluateJournalGates, hasJournalGates } from '../../journal/gates.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
-import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
+import { checkOneOrigin, filterOf, heardInterrupts, noteLeftOut, warnProblems } from './shared.js';
 
 const FLAGS = {
   ...FILTER_FLAGS,
@@ -72,6 +72,7 @@ export async function report(run: Run, opts: ReportFlags): Promise<number | unde
   ]);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const scan = scanJournal(dir, filter, { bins, flatBandPct, ahead: run.ctx.env.FCAST_SCAN_AHEAD });
+  await heardInterrupts(run);
   warnProblems(run, scan.problems);
   checkOneOrigin(filter, scan.origins);
   noteLeftOut(run, scan.leftOut);

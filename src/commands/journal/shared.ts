@@ -4,7 +4,7 @@
 import type { Run } from '../../cmdutil/command.js';
 import { checkTimeRange, type JournalFilterFlags } from '../../cmdutil/journal-flags.js';
 import { inspectSettings } from '../../config/settings.js';
-import { UsageError } from '../../core/errors.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
 import { originLabel, originOf } from '../../journal/record.js';
 
 /** Requests at once to the service (settle's candles, the report's track records). */
@@ -81,4 +81,14 @@ export function warnProblems(run: Run, problems: { damaged: number; newer: numbe
     );
   if (problems.newer > 0)
     run.out.warn(`journal: ${problems.newer} line(s) written by a newer fcast skipped; upgrade to read them`);
+}
+
+/**
+ * Lets a Ctrl-C that came during a long synchronous step (a large journal's read, a comparison's
+ * statistics) be heard, and ends the command there (exit 130) rather than after it has printed:
+ * a signal's handler runs only when the event loop turns, which such a step never lets it do.
+ */
+export async function heardInterrupts(run: Run): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (run.ctx.signal.aborted) throw new InterruptedError();
 }
