@@ -58,6 +58,9 @@ export function openComparison(
   };
 }
 
+/** The workers whose 'exit' has come. */
+const ended = new WeakSet<Worker>();
+
 /** The comparison's worker (dist/compare-worker.cjs), or none when the build made no such file or it cannot start. */
 export function startCompareWorker(): Worker | undefined {
   const file = workerFile('compare-worker');
@@ -68,6 +71,7 @@ export function startCompareWorker(): Worker | undefined {
     // Idle, it keeps no process alive; figuresFrom holds it while an answer is awaited.
     worker.unref();
     worker.on('error', () => {});
+    worker.once('exit', () => ended.add(worker));
     return worker;
   } catch {
     return undefined;
@@ -84,8 +88,8 @@ export async function onTwoThreads(
   if (there.length === 0) return assemble(computed(samples, opts), opts);
   const theirs = figuresFrom(worker, there, opts);
   const mine = computed(here, opts);
-  // A worker that failed (out of memory, killed) leaves its share to this thread: the samples
-  // are still here, in shared memory.
+  // A worker that failed (out of memory, killed) leaves its share to this thread: posting
+  // shares or copies the samples, never takes them, so they are still here.
   const got = (await theirs) ?? computed(there, opts);
   const byTf = new Map([...mine, ...got].map((f) => [f.doc.tf, f]));
   return assemble(
@@ -100,9 +104,13 @@ export function figuresFrom(
   samples: CompareSample[],
   opts: CompareOptions,
 ): Promise<TimeframeFigures[] | undefined> {
+  // One that ended during the read (it could not start, it ran out of memory) would never
+  // answer, nor end again: its 'exit' came and went.
+  if (ended.has(worker) || worker.threadId === -1) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const settle = (figures: TimeframeFigures[] | undefined) => {
       worker.off('message', onMessage);
+      worker.off('messageerror', onExit);
       worker.off('exit', onExit);
       worker.unref();
       resolve(figures);
@@ -110,6 +118,7 @@ export function figuresFrom(
     const onMessage = (reply: WorkerReply) => settle('done' in reply ? reply.done : undefined);
     const onExit = () => settle(undefined);
     worker.on('message', onMessage);
+    worker.on('messageerror', onExit);
     worker.on('exit', onExit);
     worker.ref();
     worker.postMessage({ samples, opts });

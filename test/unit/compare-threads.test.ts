@@ -82,6 +82,11 @@ describe('journal compare on two threads', () => {
     const all = samples();
     const gone = new Worker('process.exit(0)', { eval: true });
     expect(await figuresFrom(gone, all.slice(0, 1), OPTS)).toBeUndefined();
+    // Ended before it is asked (during the read): its 'exit' is past, and it answers nothing.
+    const early = new Worker('process.exit(0)', { eval: true });
+    await new Promise((resolve) => early.once('exit', resolve));
+    expect(await figuresFrom(early, all.slice(0, 1), OPTS)).toBeUndefined();
+    expect(text(await onTwoThreads(early, all, OPTS))).toBe(text(compare(all, OPTS)));
     const failing = new Worker(
       "require('node:worker_threads').parentPort.on('message', () => require('node:worker_threads').parentPort.postMessage({ error: 'out of memory' }))",
       { eval: true },

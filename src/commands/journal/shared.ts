@@ -89,6 +89,8 @@ export function warnProblems(run: Run, problems: { damaged: number; newer: numbe
  * a signal's handler runs only when the event loop turns, which such a step never lets it do.
  */
 export async function heardInterrupts(run: Run): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
+  // Two turns: resumed from the poll phase (after an fs/promises read), one turn runs the
+  // check phase before libuv has read the signal's pipe.
+  await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
   if (run.ctx.signal.aborted) throw new InterruptedError();
 }

@@ -3,7 +3,8 @@
 // of a typed array is faulted in (and zeroed) by the kernel on first write, which on a virtual
 // machine costs more than the passes over it (docs/decisions/2026-12-02-journal-compare.md).
 // A slot is named by its one user; what it hands out holds the last user's values, never
-// zeros: every user writes all of it before reading. Single-threaded, as every caller is.
+// zeros: every user writes all of it before reading. One set per thread (a worker has its own
+// module), so no two timeframes computed at once share one.
 
 const slots = new Map<string, Float64Array>();
 
