@@ -12,7 +12,7 @@
 //   counts.
 import { isEpochSeconds as isEpoch } from '../core/values.js';
 import { longDecimal, MAX_EXACT, POW10 } from './decimal.js';
-import { forEachLine, parseLine, type ReadProblems } from './lines.js';
+import { forEachLine, forEachLineBetween, parseLine, type ReadProblems } from './lines.js';
 import { ia2Probabilities, JOURNAL_VERSION, type Probabilities, type SettlementRecord } from './record.js';
 
 /** What a report needs of a settlement line. */
@@ -71,11 +71,33 @@ export function scoredLine(r: SettlementRecord, engines = false): ScoredLine {
   };
 }
 
+/**
+ * A file cut into shares of `bytes` (the last runs to the file's end, however far it has grown),
+ * which two threads read between them: the lines that start in a share are its own.
+ */
+export interface Shares {
+  bytes: number;
+  count: number;
+  /**
+   * Asked for every share, in order: whether this thread reads it. Before it answers no, the
+   * caller does what the other thread's share needs here (scan-ahead.ts replays its calls).
+   */
+  mine(k: number): boolean;
+  /** After this thread has read share k. */
+  ended?(k: number): void;
+  /**
+   * Added to every series number this thread hands over, so that the two threads' numbers
+   * (each counts its own strings) never meet: a visitor keys its series by them.
+   */
+  seriesBase?: number;
+}
+
 export interface ReportVisitor {
   /**
-   * `series`: a small integer naming (origin, symbol, tf) within this file, the same for every
-   * line of that series the fast path reads; -1 when the line was parsed in full (or the file
-   * holds too many distinct strings to number them so). `targetT`: the forecast's target_t
+   * `series`: an integer naming (origin, symbol, tf) within this file, the same for every line
+   * of that series the fast path reads on one thread (two threads sharing a file number them
+   * apart: Shares.seriesBase); -1 when the line was parsed in full (or the file holds too many
+   * distinct strings to number them so). `targetT`: the forecast's target_t
    * when the visitor asks for it (ReportVisitor.targets), else NaN.
    */
   forecast(origin: string | null, symbol: string, tf: string, ts: number, series: number, targetT: number): void;
@@ -572,6 +594,8 @@ export function scanForReport(
    * and the numbers it read through a string (Number()) rather than from their digits.
    */
   stats?: { parsedInFull: number; slowNumbers?: number },
+  /** The file's shares, when two threads read it (scan-ahead.ts): else the whole file here. */
+  shares?: Shares,
 ): void {
   const c = new LineCursor();
   const tiers = new TierReader();
@@ -626,7 +650,8 @@ export function scanForReport(
     const tfId = c.textId;
     c.literal(TS);
     if (!c.ok) return false;
-    c.headSeries = originId < IDS && symbolId < IDS && tfId < IDS ? (originId * IDS + symbolId) * IDS + tfId : -1;
+    c.headSeries =
+      originId < IDS && symbolId < IDS && tfId < IDS ? seriesBase + (originId * IDS + symbolId) * IDS + tfId : -1;
     c.headLine = start;
     c.headFrom = from;
     c.headLength = c.pos - from;
@@ -737,28 +762,41 @@ export function scanForReport(
     }
     return false;
   };
-  forEachLine(
-    path,
-    0,
-    (buf, start, end) => {
-      // The chunk was read again (lines start over): the last head's bytes are gone.
-      if (start <= c.headLine) c.headLength = 0;
-      if (bytesRead !== undefined) bytesRead[0]! += end - start + 1;
-      if (end === start) return;
-      if (end - start > 16 && fast(buf, start, end)) return;
-      if (stats) stats.parsedInFull++;
-      const r = parseLine(buf, start, end);
-      if (r === 'damaged') problems.damaged++;
-      else if (r === 'newer') problems.newer++;
-      else if (r.kind === 'forecast') {
-        visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1, targets ? r.target_t : Number.NaN);
-        visitor.tier?.(r.tier, r.delay_min);
-      } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
-      else if (r.kind === 'settlement') visitor.settlement(scoredLine(r, engines), -1);
-      // An alert's line (kind "alert", which the fast path never takes) is no forecast's: a
-      // report skips it, and counts it as nothing wrong.
-    },
-    () => problems.torn++,
-  );
+  const seriesBase = shares?.seriesBase ?? 0;
+  const onLine = (buf: Buffer, start: number, end: number): void => {
+    // The chunk was read again (lines start over): the last head's bytes are gone.
+    if (start <= c.headLine) c.headLength = 0;
+    if (bytesRead !== undefined) bytesRead[0]! += end - start + 1;
+    if (end === start) return;
+    if (end - start > 16 && fast(buf, start, end)) return;
+    if (stats) stats.parsedInFull++;
+    const r = parseLine(buf, start, end);
+    if (r === 'damaged') problems.damaged++;
+    else if (r === 'newer') problems.newer++;
+    else if (r.kind === 'forecast') {
+      visitor.forecast(r.origin, r.symbol, r.tf, r.ts, -1, targets ? r.target_t : Number.NaN);
+      visitor.tier?.(r.tier, r.delay_min);
+    } else if (r.kind === 'price') visitor.price?.(r.origin, r.symbol, r.t);
+    else if (r.kind === 'settlement') visitor.settlement(scoredLine(r, engines), -1);
+    // An alert's line (kind "alert", which the fast path never takes) is no forecast's: a
+    // report skips it, and counts it as nothing wrong.
+  };
+  const onTorn = () => problems.torn++;
+  if (shares === undefined) forEachLine(path, 0, onLine, onTorn);
+  else
+    for (let k = 0; k < shares.count; k++) {
+      if (!shares.mine(k)) continue;
+      // Each share is read into a buffer of its own: the last head's bytes are not in it.
+      c.headLength = 0;
+      c.headLine = -1;
+      forEachLineBetween(
+        path,
+        k * shares.bytes,
+        k === shares.count - 1 ? Number.POSITIVE_INFINITY : (k + 1) * shares.bytes,
+        onLine,
+        onTorn,
+      );
+      shares.ended?.(k);
+    }
   if (stats) stats.slowNumbers = (stats.slowNumbers ?? 0) + c.slowNumbers;
 }

@@ -64,20 +64,59 @@ export function forEachLine(
   pause?: () => boolean,
   opened?: (stat: Stats) => void,
 ): number {
+  return readLines(path, from, Number.POSITIVE_INFINITY, false, onLine, onTorn, pause, opened);
+}
+
+/**
+ * forEachLine over one share of a file that two threads read (scan-ahead.ts): the complete
+ * lines that *start* at or after `from` and before `until`, the last of them read past `until`
+ * to its newline. Shares cut a file anywhere, and every line is one share's: a line starts at
+ * `from` when the byte before is a newline, so the read begins one byte early and skips to the
+ * first newline. Only a share that reaches the file's end can meet a torn line.
+ */
+export function forEachLineBetween(
+  path: string,
+  from: number,
+  until: number,
+  onLine: (buf: Buffer, start: number, end: number) => void,
+  onTorn?: () => void,
+): void {
+  if (from === 0) readLines(path, 0, until, false, onLine, onTorn);
+  else readLines(path, from - 1, until, true, onLine, onTorn);
+}
+
+/**
+ * The chunk buffer a read gives back for the next: a thread reads a file's shares one after
+ * another, and a fresh buffer for each would be faulted in page by page every time.
+ */
+let spare: Buffer | undefined;
+
+function readLines(
+  path: string,
+  from: number,
+  until: number,
+  midLine: boolean,
+  onLine: (buf: Buffer, start: number, end: number) => void,
+  onTorn?: () => void,
+  pause?: () => boolean,
+  opened?: (stat: Stats) => void,
+): number {
   // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
   // the command waiting for a writer; it is refused here instead.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let buf = spare ?? Buffer.allocUnsafe(CHUNK);
+  spare = undefined;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
     opened?.(stat);
-    let buf = Buffer.allocUnsafe(CHUNK);
     let have = 0;
     let position = from;
     let consumed = from;
     // A line longer than MAX_LINE is nobody's record: skipped up to its newline, and counted by
-    // the caller as the damaged line it starts (its first bytes are handed over alone).
-    let skipping = false;
+    // the caller as the damaged line it starts (its first bytes are handed over alone). A share
+    // that starts within a line skips it the same way: it is the share's before.
+    let skipping = midLine;
     for (;;) {
       const got = readSync(fd, buf, have, buf.length - have, position);
       if (got === 0) break;
@@ -91,7 +130,7 @@ export function forEachLine(
         else onLine(buf, start, nl);
         consumed += nl + 1 - start;
         start = nl + 1;
-        if (pause?.()) return consumed;
+        if (consumed >= until || pause?.()) return consumed;
       }
       if (start === 0 && end === buf.length && !skipping && buf.length < MAX_LINE) {
         // A line longer than the buffer: twice the room, and read on.
@@ -119,6 +158,7 @@ export function forEachLine(
     return consumed;
   } finally {
     closeSync(fd);
+    if (buf.length === CHUNK) spare = buf;
   }
 }
 

@@ -1,11 +1,13 @@
 // Reading the month files on a second thread while this one scores them: a report's or a
 // comparison's scan is mostly parsing lines (fast-lines.ts), and on two cores parsing overlaps
-// what the visitor does with them (docs/decisions/2026-12-03-journal-read-ahead.md). A worker
-// (scan-worker.ts) runs scanForReport over the files in order and writes each call it makes to
-// its visitor into a ring of shared memory; this thread replays the calls, in the same order
-// and with the same values, to the caller's visitor. The result is the same as reading the file
-// here, value for value and call for call (test/unit/journal-lines.test.ts): only the
-// thread that parses differs.
+// what the visitor does with them (docs/decisions/2026-12-03-journal-read-ahead.md). Each file
+// is cut into shares of 1 MiB (the lines that start in a share are its own). A worker
+// (scan-worker.ts) parses two shares in three and writes each call it makes to its visitor
+// into a ring of shared memory; this thread parses the third itself, and between its own
+// replays the worker's calls, in the file's order and with the same values, to the caller's
+// visitor. The result is the same as reading the file here, value for value and call for
+// call (test/unit/journal-lines.test.ts), but for the series numbers, which each thread
+// counts for itself and keeps apart from the other's (scan-ring.ts's seriesBase).
 //
 // Small journals are read here (a worker takes a while to start), and so is everything
 // where no worker file stands beside the bundle (tsc's output alone, the standalone executable).
@@ -15,10 +17,36 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { packageFileUrl } from '../core/package-files.js';
 import { type ReportVisitor, scanForReport } from './fast-lines.js';
 import type { ReadProblems } from './lines.js';
-import { cancel, newRing, RingReader, type ScanWants } from './scan-ring.js';
+import {
+  HERE,
+  newRing,
+  partyOf,
+  RingReader,
+  type ScanWants,
+  seriesBase,
+  type SharePlan,
+  sharesOf,
+} from './scan-ring.js';
 
 /** Below this many bytes in all the files, they are read on this thread. */
 const AHEAD_FROM = 32 * 1024 * 1024;
+
+/**
+ * A share of a file (SharePlan): small enough that the worker's calls for the shares it reads
+ * while this thread reads one of its own fit in the ring (about 12 MB of lines), large enough
+ * that opening it costs little beside its parse. `always` cuts shares of 4 KiB, so that a
+ * test's small journal is shared too.
+ */
+const SHARE_BYTES = 1024 * 1024;
+const SHARE_BYTES_ALWAYS = 4096;
+
+/**
+ * Who reads share k of a file: PATTERN[k % PATTERN.length], a worker's number or HERE. This
+ * thread also replays the worker's calls, so it reads one share in three; a second worker, or
+ * more here, measured slower (docs/decisions/2026-12-03-journal-read-ahead.md).
+ */
+const PATTERN = [0, 0, HERE];
+const WORKERS = Math.max(...PATTERN) + 1;
 
 /**
  * FCAST_SCAN_AHEAD, a test's switch, not a setting: `always` reads any journal ahead and
@@ -58,15 +86,16 @@ export function workerFile(name: string): string | undefined {
 export function worthASecondThread(paths: readonly string[], ahead: AheadSwitch): boolean {
   if (ahead === 'never' || paths.length === 0) return false;
   if (ahead === 'always') return true;
-  let total = 0;
-  for (const p of paths) {
-    try {
-      total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
-    } catch {
-      // EACCES on the way, a loop of links: no size.
-    }
+  return paths.reduce((total, p) => total + sizeOf(p), 0) >= AHEAD_FROM;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    // EACCES on the way, a loop of links: no size.
+    return 0;
   }
-  return total >= AHEAD_FROM;
 }
 
 /**
@@ -77,40 +106,64 @@ export function openScans(paths: readonly string[], wants: ScanWants, ahead: Ahe
   if (!worthASecondThread(paths, ahead)) return here;
   const file = workerFile('scan-worker');
   if (file === undefined) return here;
-  const ring = newRing();
-  const { port1, port2 } = new MessageChannel();
-  let worker: Worker;
-  try {
-    worker = new Worker(file, {
-      workerData: { paths, wants, ring, port: port2 },
-      transferList: [port2],
-      // The worker needs none of the parent's flags (a --cpu-prof would write a second profile).
-      execArgv: [],
-      stdout: false,
-      stderr: false,
-    });
-  } catch {
-    port1.close();
-    return here;
+  const bytes = ahead === 'always' ? SHARE_BYTES_ALWAYS : SHARE_BYTES;
+  // The sizes as they are now: every thread cuts the files alike, however they grow meanwhile.
+  const plan: SharePlan = { bytes, counts: paths.map((p) => sharesOf(sizeOf(p), bytes)), pattern: PATTERN };
+  const readers: RingReader[] = [];
+  const workers: Worker[] = [];
+  const close = () => {
+    for (const r of readers) r.close();
+    for (const w of workers) void w.terminate();
+  };
+  for (let party = 0; party < WORKERS; party++) {
+    const ring = newRing();
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const worker = new Worker(file, {
+        workerData: { paths, wants, ring, port: port2, plan, party },
+        transferList: [port2],
+        // The worker needs none of the parent's flags (a --cpu-prof would write a second profile).
+        execArgv: [],
+        stdout: false,
+        stderr: false,
+      });
+      worker.unref();
+      // An error in the worker reaches the reader as FILE_FAILED; the event is only for Node.
+      worker.on('error', () => {});
+      workers.push(worker);
+      readers.push(new RingReader(ring, port1));
+    } catch {
+      port1.close();
+      close();
+      return here;
+    }
   }
-  worker.unref();
-  // An error in the worker reaches the reader as FILE_FAILED; the event is only for Node.
-  worker.on('error', () => {});
-  const reader = new RingReader(ring, port1);
   let next = 0;
   return {
     ahead: true,
     scan(path, visitor, problems) {
-      const k = next++;
-      if (reader.failed || paths[k] !== path || !reader.replay(visitor, problems)) {
-        reader.failed = true;
+      const i = next++;
+      if (paths[i] !== path) {
+        for (const r of readers) r.failed = true;
         scanForReport(path, visitor, problems);
+        return;
       }
+      // Each worker's shares are replayed in their turn. Those of a worker that has failed
+      // before writing any of the file's calls are read here.
+      scanForReport(path, visitor, problems, undefined, {
+        bytes,
+        count: plan.counts[i]!,
+        mine: (k) => {
+          const party = partyOf(plan, k);
+          if (party === HERE) return true;
+          const reader = readers[party]!;
+          return reader.failed || !reader.replay(visitor, problems, undefined, true);
+        },
+        seriesBase: seriesBase(plan, HERE),
+      });
+      // Each worker's end of the file: its problems.
+      for (const r of readers) if (!r.failed) r.replay(visitor, problems);
     },
-    close() {
-      cancel(ring);
-      port1.close();
-      void worker.terminate();
-    },
+    close,
   };
 }

@@ -14,6 +14,34 @@ export interface ScanWants {
   prices: boolean;
 }
 
+// --- the shares -------------------------------------------------------------------------------
+
+/**
+ * How the threads share the files: each file cut into shares of `bytes` (`counts[i]` of them for
+ * paths[i], the last running to the file's end), share k read by `pattern[k % pattern.length]`:
+ * a worker's number (0, 1, …), or HERE, the thread that replays the workers' calls.
+ */
+export interface SharePlan {
+  bytes: number;
+  counts: number[];
+  pattern: number[];
+}
+
+export const HERE = -1;
+
+export const partyOf = (plan: Pick<SharePlan, 'pattern'>, k: number): number => plan.pattern[k % plan.pattern.length]!;
+
+/** The shares of a file of `size` bytes. */
+export const sharesOf = (size: number, bytes: number): number => Math.max(1, Math.ceil(size / bytes));
+
+/**
+ * What each thread adds to the series numbers it hands over (Shares.seriesBase): the fast path's
+ * stay below 2^30, so that no two threads' numbers meet. The first worker's are as they are; so
+ * they stay small integers, and V8 keys its maps by them fastest.
+ */
+export const seriesBase = (plan: Pick<SharePlan, 'pattern'>, party: number): number =>
+  (party === HERE ? Math.max(...plan.pattern) + 1 : party) * 2 ** 30;
+
 // --- the ring --------------------------------------------------------------------------------
 
 /** Chunks of the ring, and doubles per chunk: 2 MiB in all, reused (no page faulted in twice). */
@@ -40,6 +68,8 @@ export const PRICE = 4;
 export const FILE_END = 5;
 /** A file the worker could not read: this thread reads it (and every later one) itself. */
 export const FILE_FAILED = 6;
+/** The end of one of a file's shares (fast-lines.ts's Shares) that the worker read. */
+export const SHARE_END = 7;
 
 export interface Ring {
   control: Int32Array;
@@ -212,6 +242,16 @@ export class RingWriter {
     this.bytesRead[0] = 0;
   }
 
+  /** The end of a share the worker read, handed over at once: this thread replays it, then reads its own. */
+  shareEnd(): void {
+    const d = this.ring.data;
+    const i = this.room();
+    d[i] = SHARE_END;
+    d[i + 1] = this.bytesRead[0]!;
+    this.at += 2;
+    this.flush();
+  }
+
   /** The worker stops at a file it could not read (`started`: after some of its calls were written). */
   fileFailed(started: boolean, message: string): void {
     this.port.postMessage(['error', message]);
@@ -233,10 +273,12 @@ export class RingReader {
   private chunk = -1;
   private at = 0;
   private length = 0;
+  /** The worker's count of the file's bytes, as far as it has been replayed (visitor.bytesRead). */
+  private sent = 0;
   private readonly strings: Array<string> = [];
   private readonly scored: ScoredLine = blankScoredLine();
   private readonly ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
-  /** Set once the worker has failed: every later file is read by the caller. */
+  /** Set once the worker has failed: the caller reads what it would have. */
   failed = false;
 
   constructor(
@@ -245,6 +287,12 @@ export class RingReader {
     private readonly waitMs = 60_000,
     private readonly startMs = 10_000,
   ) {}
+
+  /** Lets the worker go: it stops at its next wait. */
+  close(): void {
+    cancel(this.ring);
+    this.port.close();
+  }
 
   /** String `id`, taken from the port when it is new (the worker posts it before the call that names it). */
   private text(id: number): string | null {
@@ -298,13 +346,18 @@ export class RingReader {
     this.length = lengths[this.chunk]!;
   }
 
+  /** Replays the calls up to the file's end (or, with `share`, up to a share's end). */
   replay(
     visitor: ReportVisitor,
     problems: ReadProblems,
     stats?: { parsedInFull: number; slowNumbers?: number },
+    share = false,
   ): boolean {
     try {
-      return this.replayed(visitor, problems, stats);
+      const end = this.replayed(visitor, problems, stats);
+      if (end !== 0 && end !== (share ? SHARE_END : FILE_END))
+        throw new Error('journal: the reading thread ended a share where this one did not');
+      return end !== 0;
     } catch (err) {
       if (!(err instanceof NeverStarted)) throw err;
       this.failed = true;
@@ -316,10 +369,10 @@ export class RingReader {
     visitor: ReportVisitor,
     problems: ReadProblems,
     stats?: { parsedInFull: number; slowNumbers?: number },
-  ): boolean {
+  ): typeof FILE_END | typeof SHARE_END | 0 {
     const d = this.ring.data;
     const bytes = visitor.bytesRead;
-    let sent = 0;
+    let sent = this.sent;
     const scored = this.scored;
     for (;;) {
       if (this.at >= this.length) this.next();
@@ -387,12 +440,22 @@ export class RingReader {
           stats.slowNumbers = (stats.slowNumbers ?? 0) + d[i + 6]!;
         }
         this.at += 7;
-        return true;
+        this.sent = 0;
+        return FILE_END;
+      } else if (kind === SHARE_END) {
+        // The share's lines after its last call (a damaged one, say) count as read here too.
+        if (bytes) {
+          bytes[0]! += d[i + 1]! - sent;
+          sent = d[i + 1]!;
+        }
+        this.at += 2;
+        this.sent = sent;
+        return SHARE_END;
       } else if (kind === FILE_FAILED) {
         this.failed = true;
         const started = d[i + 1] === 1;
         this.at += 2;
-        if (!started) return false;
+        if (!started) return 0;
         this.receiveUpTo(Number.MAX_SAFE_INTEGER);
         throw new Error(this.error || 'journal: a month file could not be read');
       } else throw new Error(`journal: the reading thread wrote an unknown event (${kind})`);

@@ -4,18 +4,32 @@
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { scanForReport } from './fast-lines.js';
 import { noProblems } from './lines.js';
-import { Cancelled, type Ring, RingWriter, type ScanWants } from './scan-ring.js';
+import { Cancelled, partyOf, type Ring, RingWriter, type ScanWants, seriesBase, type SharePlan } from './scan-ring.js';
 
-const { paths, wants, ring, port } = workerData as { paths: string[]; wants: ScanWants; ring: Ring; port: MessagePort };
+const { paths, wants, ring, port, plan, party } = workerData as {
+  paths: string[];
+  wants: ScanWants;
+  ring: Ring;
+  port: MessagePort;
+  plan: SharePlan;
+  /** This worker's number in plan.pattern. */
+  party: number;
+};
 const writer = new RingWriter(ring, port);
 const visitor = writer.visitor(wants);
 try {
-  for (const path of paths) {
+  for (const [i, path] of paths.entries()) {
     const problems = noProblems();
     const stats = { parsedInFull: 0, slowNumbers: 0 };
     const before = writer.events;
     try {
-      scanForReport(path, visitor, problems, stats);
+      scanForReport(path, visitor, problems, stats, {
+        bytes: plan.bytes,
+        count: plan.counts[i]!,
+        mine: (k) => partyOf(plan, k) === party,
+        ended: () => writer.shareEnd(),
+        seriesBase: seriesBase(plan, party),
+      });
     } catch (err) {
       if (err instanceof Cancelled) throw err;
       writer.fileFailed(writer.events !== before, err instanceof Error ? err.message : String(err));
