@@ -64,7 +64,7 @@ export function forEachLine(
   pause?: () => boolean,
   opened?: (stat: Stats) => void,
 ): number {
-  return readLines(path, from, Number.POSITIVE_INFINITY, false, onLine, onTorn, pause, opened);
+  return readLines(path, { from, until: Number.POSITIVE_INFINITY, midLine: false, onTorn, pause, opened }, onLine);
 }
 
 /**
@@ -81,8 +81,19 @@ export function forEachLineBetween(
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
 ): void {
-  if (from === 0) readLines(path, 0, until, false, onLine, onTorn);
-  else readLines(path, from - 1, until, true, onLine, onTorn);
+  if (from === 0) readLines(path, { from: 0, until, midLine: false, onTorn }, onLine);
+  else readLines(path, { from: from - 1, until, midLine: true, onTorn }, onLine);
+}
+
+/** How readLines reads: from where, until which line start, and what it tells besides the lines. */
+interface LineRead {
+  from: number;
+  until: number;
+  /** Whether `from` is within a line that is not to be handed over (a share's start). */
+  midLine: boolean;
+  onTorn?: () => void;
+  pause?: () => boolean;
+  opened?: (stat: Stats) => void;
 }
 
 /**
@@ -93,13 +104,8 @@ let spare: Buffer | undefined;
 
 function readLines(
   path: string,
-  from: number,
-  until: number,
-  midLine: boolean,
+  { from, until, midLine, onTorn, pause, opened }: LineRead,
   onLine: (buf: Buffer, start: number, end: number) => void,
-  onTorn?: () => void,
-  pause?: () => boolean,
-  opened?: (stat: Stats) => void,
 ): number {
   // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
   // the command waiting for a writer; it is refused here instead.

@@ -697,47 +697,55 @@ function readHere(paths: string[], wants: ScanWants) {
 
 const anyWants = fc.record({ engines: fc.boolean(), targets: fc.boolean(), tiers: fc.boolean(), prices: fc.boolean() });
 
+/** A month file's lines: records, a damaged line amid them, and maybe a torn one at the end. */
+const anyMonthFile = fc.record({
+  records: fc.array(record, { maxLength: 30 }),
+  damaged: fc.constantFrom('', '{"v":3,"kind":"forecast"\n', 'not json\n'),
+  torn: fc.constantFrom('', '{"v":3,"kind":"sett'),
+});
+
+function writeMonthFile(
+  path: string,
+  { records, damaged, torn }: { records: JournalRecord[]; damaged: string; torn: string },
+) {
+  const lines = records.map(recordLine);
+  lines.splice(lines.length >> 1, 0, damaged);
+  writeFileSync(path, lines.join('') + torn);
+}
+
 describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
   it('hands the visitor through the ring the very calls a read here does, and the same problems and counts', () => {
     const dir = tempDir();
     let n = 0;
     fc.assert(
-      fc.property(
-        fc.array(record, { maxLength: 30 }),
-        fc.constantFrom('', '{"v":3,"kind":"forecast"\n', 'not json\n'),
-        fc.constantFrom('', '{"v":3,"kind":"sett'),
-        anyWants,
-        (records, damaged, torn, wants) => {
-          const path = join(dir, `ring-${n++}.jsonl`);
-          const lines = records.map(recordLine);
-          lines.splice(lines.length >> 1, 0, damaged);
-          writeFileSync(path, lines.join('') + torn);
-          const here = readHere([path], wants);
-          const stats = { parsedInFull: 0, slowNumbers: 0 };
-          scanForReport(path, recorder(wants).visitor, noProblems(), stats);
+      fc.property(anyMonthFile, anyWants, (file, wants) => {
+        const path = join(dir, `ring-${n++}.jsonl`);
+        writeMonthFile(path, file);
+        const here = readHere([path], wants);
+        const stats = { parsedInFull: 0, slowNumbers: 0 };
+        scanForReport(path, recorder(wants).visitor, noProblems(), stats);
 
-          const ring = newRing();
-          const { port1, port2 } = new MessageChannel();
-          try {
-            const writer = new RingWriter(ring, port1);
-            const written = noProblems();
-            const writtenStats = { parsedInFull: 0, slowNumbers: 0 };
-            scanForReport(path, writer.visitor(wants), written, writtenStats);
-            writer.fileEnd(written, writtenStats);
-            writer.flush();
-            const { visitor, calls } = recorder(wants);
-            const problems = noProblems();
-            const readStats = { parsedInFull: 0, slowNumbers: 0 };
-            expect(new RingReader(ring, port2).replay(visitor, problems, readStats)).toBe(true);
-            expect(calls).toEqual(here.calls);
-            expect(problems).toEqual(here.problems);
-            expect(readStats).toEqual(stats);
-          } finally {
-            port1.close();
-            port2.close();
-          }
-        },
-      ),
+        const ring = newRing();
+        const { port1, port2 } = new MessageChannel();
+        try {
+          const writer = new RingWriter(ring, port1);
+          const written = noProblems();
+          const writtenStats = { parsedInFull: 0, slowNumbers: 0 };
+          scanForReport(path, writer.visitor(wants), written, writtenStats);
+          writer.fileEnd(written, writtenStats);
+          writer.flush();
+          const { visitor, calls } = recorder(wants);
+          const problems = noProblems();
+          const readStats = { parsedInFull: 0, slowNumbers: 0 };
+          expect(new RingReader(ring, port2).replay(visitor, problems, readStats)).toBe(true);
+          expect(calls).toEqual(here.calls);
+          expect(problems).toEqual(here.problems);
+          expect(readStats).toEqual(stats);
+        } finally {
+          port1.close();
+          port2.close();
+        }
+      }),
       { numRuns: Math.min(200, Number(process.env.FCAST_FUZZ_RUNS ?? 200)) },
     );
   }, 60_000);
@@ -847,17 +855,13 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
     let n = 0;
     fc.assert(
       fc.property(
-        fc.array(record, { maxLength: 30 }),
-        fc.constantFrom('', '{"v":3,"kind":"forecast"\n', 'not json\n'),
-        fc.constantFrom('', '{"v":3,"kind":"sett'),
+        anyMonthFile,
         anyWants,
         fc.integer({ min: 1, max: 6 }),
         fc.constantFrom([0, 0, HERE], [0, HERE], [HERE, 0], [0], [HERE]),
-        (records, damaged, torn, wants, cuts, pattern) => {
+        (file, wants, cuts, pattern) => {
           const path = join(dir, `shared-${n++}.jsonl`);
-          const lines = records.map(recordLine);
-          lines.splice(lines.length >> 1, 0, damaged);
-          writeFileSync(path, lines.join('') + torn);
+          writeMonthFile(path, file);
           const here = readHere([path], wants);
           // At most 6 shares: the worker's side runs first on this thread, and its flushes must not fill the ring's 8 chunks.
           const bytes = Math.max(1, Math.ceil(statSync(path).size / cuts));
