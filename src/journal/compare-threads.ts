@@ -48,7 +48,9 @@ export function openComparison(
   ahead: AheadSwitch,
 ): Comparing {
   const paths = dir === undefined ? [] : filesToCompare(dir, filter).map((file) => join(dir, file));
-  const worker = worthASecondThread(paths, ahead) ? startCompareWorker() : undefined;
+  // One timeframe asked for (--tf) is one share: the worker would have none.
+  const oneTimeframe = filter.tfs !== undefined && new Set(filter.tfs).size <= 1 && ahead !== 'always';
+  const worker = !oneTimeframe && worthASecondThread(paths, ahead) ? startCompareWorker() : undefined;
   return {
     threads: worker === undefined ? 1 : 2,
     scan: () => scanForCompare(dir, filter, flatBandPct, ahead, worker !== undefined),

@@ -1,7 +1,7 @@
 // journal compare on two threads (src/journal/compare-threads.ts): the timeframes shared with
 // the real worker (dist/compare-worker.cjs, as built) give the document one thread gives, value
 // for value; a worker that fails leaves its share to this thread.
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +114,21 @@ describe('journal compare on two threads', () => {
     } finally {
       two.close();
       two.close();
+    }
+  });
+
+  it('starts none for a single timeframe (--tf), which is one share, however large the journal', () => {
+    const dir = tempDir();
+    // 32 MiB by its size, sparse: only its size is read here.
+    writeFileSync(join(dir, '2026-11.jsonl'), '');
+    truncateSync(join(dir, '2026-11.jsonl'), 32 * 1024 * 1024);
+    const all = openComparison(dir, {}, 0.01, undefined);
+    const some = openComparison(dir, { tfs: ['1h', '4h'] }, 0.01, undefined);
+    const one = openComparison(dir, { tfs: ['1h', '1h'] }, 0.01, undefined);
+    try {
+      expect([all.threads, some.threads, one.threads]).toEqual([2, 2, 1]);
+    } finally {
+      for (const c of [all, some, one]) c.close();
     }
   });
 });
