@@ -2,7 +2,8 @@
 // so a worker (compare-worker.ts) computes some of them while this thread computes the rest
 // (docs/decisions/2026-12-03-journal-read-ahead.md). The worker is started before the journal
 // is read, so that its start-up overlaps the scan, and the samples reach it in shared memory
-// (compare.ts's columns), not copied. The figures are the same as on one thread, value for
+// (compare.ts's columns), not copied; only a timeframe read out of time order, which sampleOf
+// sorts into ordinary arrays, is copied to it. The figures are the same as on one thread, value for
 // value: each timeframe is computed by the same code from the same arrays, and the document is
 // put together here in the samples' order.
 import { join } from 'node:path';
@@ -32,7 +33,8 @@ export interface Comparing {
   close(): void;
 }
 
-type Compared = { doc: Comparison; curves: Map<string, CorpCurves> };
+/** A comparison's document and the CORP fits the views draw. */
+export type Compared = { doc: Comparison; curves: Map<string, CorpCurves> };
 
 /** What the worker answers: the figures of the samples it was sent, in their order, or why not. */
 export type WorkerReply = { done: TimeframeFigures[] } | { error: string };

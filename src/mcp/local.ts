@@ -5,6 +5,8 @@ import { DEFAULT_BINS } from '../cmdutil/journal-flags.js';
 import { dataDir, inspectSettings } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { TrackRecordResult } from '../schema/bodies.js';
+import type { CompareScan } from '../journal/compare.js';
+import type { Compared } from '../journal/compare-threads.js';
 import { openJournalDir, journalDirOf } from '../journal/journal-files.js';
 import { DEFAULT_FLAT_BAND_PCT, originLabel, originOf } from '../journal/record.js';
 import { buildReport, disjointIntervals, scanJournal, type JournalFilter } from '../journal/report.js';
@@ -101,8 +103,8 @@ export async function readJournalCompare(call: ToolCall): Promise<ToolOutput> {
   call.progress(0, 2, 'reading the journal');
   const dir = openJournalDir(dataDir(call.ctx), { create: false });
   const comparing = openComparison(dir, filter, DEFAULT_FLAT_BAND_PCT, call.ctx.env.FCAST_SCAN_AHEAD);
-  let scan: Awaited<ReturnType<typeof comparing.scan>>;
-  let doc: Awaited<ReturnType<typeof comparing.compare>>['doc'];
+  let scan: CompareScan;
+  let doc: Compared['doc'];
   try {
     scan = comparing.scan();
     checkOneOrigin(filter, scan.origins);

@@ -12,7 +12,7 @@ import type { Forecaster } from '../../evidence/compare/compare.js';
 import { DEFAULT_ALPHA, DEFAULT_REPLICATES, DEFAULT_SEED } from '../../evidence/compare/defaults.js';
 import { describeBetterGateFailure, evaluateBetterGate } from '../../evidence/compare/gate.js';
 import type { CompareScan } from '../../journal/compare.js';
-import { type Comparing, openComparison } from '../../journal/compare-threads.js';
+import { type Compared, openComparison } from '../../journal/compare-threads.js';
 import { openJournalDir } from '../../journal/journal-files.js';
 import { DEFAULT_FLAT_BAND_PCT } from '../../journal/record.js';
 import { SMALL_SAMPLE } from '../../journal/score.js';
@@ -90,7 +90,7 @@ export async function compareEngines(run: Run, opts: CompareFlags): Promise<numb
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const comparing = openComparison(dir, filter, flatBandPct, run.ctx.env.FCAST_SCAN_AHEAD);
   let scan: CompareScan;
-  let compared: Awaited<ReturnType<Comparing['compare']>>;
+  let compared: Compared;
   try {
     scan = comparing.scan();
     await heardInterrupts(run);
