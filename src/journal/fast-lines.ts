@@ -86,6 +86,11 @@ export interface Shares {
   /** After this thread has read share k. */
   ended?(k: number): void;
   /**
+   * The file, opened once for every thread (scan-ahead.ts): all shares are read from the one
+   * file, whatever replaces it at its path meanwhile. Without it, each share opens the path.
+   */
+  fd?: number;
+  /**
    * Added to every series number this thread hands over, so that the two threads' numbers
    * (each counts its own strings) never meet: a visitor keys its series by them.
    */
@@ -786,11 +791,13 @@ export function scanForReport(
   else
     for (let k = 0; k < shares.count; k++) {
       if (!shares.mine(k)) continue;
-      // Each share is read into a buffer of its own: the last head's bytes are not in it.
+      // The buffer of a share's read holds none of the last share's lines (its bytes are
+      // reused): the last head is not compared against.
       c.headLength = 0;
       c.headLine = -1;
       forEachLineBetween(
         path,
+        shares.fd,
         k * shares.bytes,
         k === shares.count - 1 ? Number.POSITIVE_INFINITY : (k + 1) * shares.bytes,
         onLine,

@@ -72,21 +72,41 @@ export function forEachLine(
  * lines that *start* at or after `from` and before `until`, the last of them read past `until`
  * to its newline. Shares cut a file anywhere, and every line is one share's: a line starts at
  * `from` when the byte before is a newline, so the read begins one byte early and skips to the
- * first newline. Only a share that reaches the file's end can meet a torn line.
+ * first newline. Only a share that reaches the file's end can meet a torn line. Read from `fd`
+ * when given (left open): every share then comes from the one file opened, whatever replaces
+ * it at `path` meanwhile (a prune's rename).
  */
 export function forEachLineBetween(
   path: string,
+  fd: number | undefined,
   from: number,
   until: number,
   onLine: (buf: Buffer, start: number, end: number) => void,
   onTorn?: () => void,
 ): void {
-  if (from === 0) readLines(path, { from: 0, until, midLine: false, onTorn }, onLine);
-  else readLines(path, { from: from - 1, until, midLine: true, onTorn }, onLine);
+  if (from === 0) readLines(path, { fd, from: 0, until, midLine: false, onTorn }, onLine);
+  else readLines(path, { fd, from: from - 1, until, midLine: true, onTorn }, onLine);
+}
+
+/**
+ * Opens a journal file to read. Non-blocking: a FIFO put in a file's place between its check
+ * and this open must not hang the command waiting for a writer; it is refused here instead.
+ */
+export function openToRead(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
 }
 
 /** How readLines reads: from where, until which line start, and what it tells besides the lines. */
 interface LineRead {
+  /** An open descriptor of the file to read, which readLines leaves open; else `path` is opened. */
+  fd?: number;
   from: number;
   until: number;
   /** Whether `from` is within a line that is not to be handed over (a share's start). */
@@ -104,18 +124,14 @@ let spare: Buffer | undefined;
 
 function readLines(
   path: string,
-  { from, until, midLine, onTorn, pause, opened }: LineRead,
+  { fd: given, from, until, midLine, onTorn, pause, opened }: LineRead,
   onLine: (buf: Buffer, start: number, end: number) => void,
 ): number {
-  // Non-blocking: a FIFO put in a file's place between its check and this open must not hang
-  // the command waiting for a writer; it is refused here instead.
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = given ?? openToRead(path);
   let buf = spare ?? Buffer.allocUnsafe(CHUNK);
   spare = undefined;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ConfigError(`journal: ${path} is not a regular file`);
-    opened?.(stat);
+    if (opened) opened(fstatSync(fd));
     let have = 0;
     let position = from;
     let consumed = from;
@@ -163,7 +179,7 @@ function readLines(
     if (have > 0) onTorn?.();
     return consumed;
   } finally {
-    closeSync(fd);
+    if (given === undefined) closeSync(fd);
     if (buf.length === CHUNK) spare = buf;
   }
 }

@@ -11,12 +11,12 @@
 //
 // Small journals are read here (a worker takes a while to start), and so is everything
 // where no worker file stands beside the bundle (tsc's output alone, the standalone executable).
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { packageFileUrl } from '../core/package-files.js';
 import { type ReportVisitor, scanForReport } from './fast-lines.js';
-import type { ReadProblems } from './lines.js';
+import { openToRead, type ReadProblems } from './lines.js';
 import {
   HERE,
   newRing,
@@ -43,7 +43,7 @@ const SHARE_BYTES_ALWAYS = 4096;
 /**
  * Who reads share k of a file: PATTERN[k % PATTERN.length], a worker's number or HERE. This
  * thread also replays the worker's calls, so it reads one share in three; a second worker, or
- * more here, measured slower (docs/decisions/2026-12-03-journal-read-ahead.md).
+ * more here, measured slower (docs/decisions/2026-12-03-journal-shares.md).
  */
 const PATTERN = [0, 0, HERE];
 const WORKERS = Math.max(...PATTERN) + 1;
@@ -89,6 +89,15 @@ export function worthASecondThread(paths: readonly string[], ahead: AheadSwitch)
   return paths.reduce((total, p) => total + sizeOf(p), 0) >= AHEAD_FROM;
 }
 
+/** The file opened to read, or -1 (its read meets the error). */
+function openedOrNot(path: string): number {
+  try {
+    return openToRead(path);
+  } catch {
+    return -1;
+  }
+}
+
 function sizeOf(path: string): number {
   try {
     return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
@@ -107,13 +116,22 @@ export function openScans(paths: readonly string[], wants: ScanWants, ahead: Ahe
   const file = workerFile('scan-worker');
   if (file === undefined) return here;
   const bytes = ahead === 'always' ? SHARE_BYTES_ALWAYS : SHARE_BYTES;
+  const fds = paths.map(openedOrNot);
   // The sizes as they are now: every thread cuts the files alike, however they grow meanwhile.
-  const plan: SharePlan = { bytes, counts: paths.map((p) => sharesOf(sizeOf(p), bytes)), pattern: PATTERN };
+  const counts = fds.map((fd, i) => sharesOf(fd < 0 ? sizeOf(paths[i]!) : fstatSync(fd).size, bytes));
+  const plan: SharePlan = { bytes, counts, pattern: PATTERN, fds };
   const readers: RingReader[] = [];
   const workers: Worker[] = [];
+  const closeFile = (i: number) => {
+    if (fds[i]! >= 0) closeSync(fds[i]!);
+    fds[i] = -1;
+  };
   const close = () => {
     for (const r of readers) r.close();
-    for (const w of workers) void w.terminate();
+    // The workers may be reading still: the files are closed once they have stopped.
+    void Promise.allSettled(workers.map((w) => w.terminate())).then(() => {
+      for (let i = 0; i < fds.length; i++) closeFile(i);
+    });
   };
   for (let party = 0; party < WORKERS; party++) {
     const ring = newRing();
@@ -153,6 +171,7 @@ export function openScans(paths: readonly string[], wants: ScanWants, ahead: Ahe
       scanForReport(path, visitor, problems, undefined, {
         bytes,
         count: plan.counts[i]!,
+        fd: fds[i]! < 0 ? undefined : fds[i],
         mine: (k) => {
           const party = partyOf(plan, k);
           if (party === HERE) return true;
@@ -161,8 +180,9 @@ export function openScans(paths: readonly string[], wants: ScanWants, ahead: Ahe
         },
         seriesBase: seriesBase(plan, HERE),
       });
-      // Each worker's end of the file: its problems.
+      // Each worker's end of the file: its problems. Then no worker reads the file any more.
       for (const r of readers) if (!r.failed) r.replay(visitor, problems);
+      if (readers.every((r) => !r.failed)) closeFile(i);
     },
     close,
   };

@@ -25,6 +25,12 @@ export interface SharePlan {
   bytes: number;
   counts: number[];
   pattern: number[];
+  /**
+   * Each file opened once, by the thread that replays (a worker shares its descriptors): every
+   * thread reads the same file to the end, as one thread reading it would. -1: it could not be
+   * opened, and each thread meets the error at its path.
+   */
+  fds: number[];
 }
 
 export const HERE = -1;
@@ -265,9 +271,10 @@ export class RingWriter {
 }
 
 /**
- * This thread's side: replays one file's calls from the ring to `visitor`, and adds its problems
- * to `problems`. Returns false when the worker could not read the file and had written none of
- * its calls (the caller reads it itself), and throws when it failed midway.
+ * This thread's side: replays the calls of one of a file's shares, or of the rest of the file up
+ * to its end (adding the worker's problems to `problems`), from the ring to `visitor`. Returns
+ * false when the worker could not read the file and had written none of its calls (the caller
+ * reads it itself), and throws when it failed midway.
  */
 export class RingReader {
   private chunk = -1;

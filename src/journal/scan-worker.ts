@@ -26,6 +26,7 @@ try {
       scanForReport(path, visitor, problems, stats, {
         bytes: plan.bytes,
         count: plan.counts[i]!,
+        fd: plan.fds[i]! < 0 ? undefined : plan.fds[i],
         mine: (k) => partyOf(plan, k) === party,
         ended: () => writer.shareEnd(),
         seriesBase: seriesBase(plan, party),

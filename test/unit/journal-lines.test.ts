@@ -1,6 +1,6 @@
 // The report's fast path reads fcast's own lines without JSON.parse: it must find exactly what
 // JSON.parse finds, for any record fcast can write, and skip what is torn or damaged.
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ import {
   forEachLineBetween,
   MAX_LINE,
   noProblems,
+  openToRead,
   readRecords,
 } from '../../src/journal/lines.js';
 import {
@@ -661,10 +662,13 @@ function recorder(wants: ScanWants): { visitor: ReportVisitor; calls: string[] }
   return { visitor, calls };
 }
 
+/** A file's end in a recorder's calls: how far the scan read it, the lines after its last call included. */
+const fileEnd = (visitor: ReportVisitor) => JSON.stringify(['end', visitor.bytesRead![0]]);
+
 /**
  * The calls with each series number (opaque: each thread numbers its own strings, and the
  * threads' numbers are kept apart) replaced by "n", after checking that each number names one
- * series only and a series keeps its number within a thread's lines.
+ * series only.
  */
 function withoutSeriesNumbers(calls: string[]): string[] {
   const named = new Map<number, string>();
@@ -691,6 +695,7 @@ function readHere(paths: string[], wants: ScanWants) {
   for (const path of paths) {
     visitor.bytesRead![0] = 0;
     scanForReport(path, visitor, problems);
+    calls.push(fileEnd(visitor));
   }
   return { calls, problems };
 }
@@ -738,6 +743,7 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
           const problems = noProblems();
           const readStats = { parsedInFull: 0, slowNumbers: 0 };
           expect(new RingReader(ring, port2).replay(visitor, problems, readStats)).toBe(true);
+          calls.push(fileEnd(visitor));
           expect(calls).toEqual(here.calls);
           expect(problems).toEqual(here.problems);
           expect(readStats).toEqual(stats);
@@ -779,6 +785,7 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
         for (const path of paths) {
           visitor.bytesRead![0] = 0;
           scans.scan(path, visitor, problems);
+          calls.push(fileEnd(visitor));
         }
       } finally {
         scans.close();
@@ -821,13 +828,20 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
           const seen = (from: number, until: number) => {
             const got: string[] = [];
             let torn = 0;
-            forEachLineBetween(
-              path,
-              from,
-              until,
-              (buf, a, b) => got.push(buf.toString('utf8', a, b)),
-              () => torn++,
-            );
+            // By its path, or (as the threads share a file) from one descriptor left open.
+            const fd = from % 2 === 0 ? openToRead(path) : undefined;
+            try {
+              forEachLineBetween(
+                path,
+                fd,
+                from,
+                until,
+                (buf, a, b) => got.push(buf.toString('utf8', a, b)),
+                () => torn++,
+              );
+            } finally {
+              if (fd !== undefined) closeSync(fd);
+            }
             return { got, torn };
           };
           const whole: string[] = [];
@@ -891,6 +905,7 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
               seriesBase: seriesBase(plan, HERE),
             });
             expect(reader.replay(visitor, problems)).toBe(true);
+            calls.push(fileEnd(visitor));
             expect(withoutSeriesNumbers(calls)).toEqual(withoutSeriesNumbers(here.calls));
             expect(problems).toEqual(here.problems);
           } finally {
@@ -902,6 +917,31 @@ describe('the journal read ahead on a second thread (scan-ahead.ts)', () => {
       { numRuns: Math.min(200, Number(process.env.FCAST_FUZZ_RUNS ?? 200)) },
     );
   }, 60_000);
+
+  it('reads every share from the files as they were opened, when a prune renames another into place meanwhile', () => {
+    const dir = tempDir();
+    const path = join(dir, '2026-09.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) lines.push(recordLine(forecastAt(i, { symbol: i % 2 ? 'BTC/USD' : 'ETH/USD' })));
+    writeFileSync(path, lines.join(''));
+    const wants = { engines: false, targets: false, tiers: false, prices: false };
+    const before = readHere([path], wants);
+    // 400 lines of about 350 bytes: shares of 4 KiB, read by both threads.
+    const scans = openScans([path], wants, 'always');
+    try {
+      // A prune's rename: a shorter file in the old one's place, before any share is read.
+      writeFileSync(join(dir, 'pruned'), lines.slice(150).join(''));
+      renameSync(join(dir, 'pruned'), path);
+      const { visitor, calls } = recorder(wants);
+      const problems = noProblems();
+      scans.scan(path, visitor, problems);
+      calls.push(fileEnd(visitor));
+      expect(withoutSeriesNumbers(calls)).toEqual(withoutSeriesNumbers(before.calls));
+      expect(problems).toEqual(noProblems());
+    } finally {
+      scans.close();
+    }
+  });
 
   it('gives up on a worker whose script never ran, having replayed nothing, so that the caller reads the file', () => {
     const { port1, port2 } = new MessageChannel();
