@@ -23,14 +23,14 @@ export interface ScanWants {
  */
 export interface SharePlan {
   bytes: number;
-  counts: number[];
-  pattern: number[];
+  counts: readonly number[];
+  pattern: readonly number[];
   /**
    * Each file opened once, by the thread that replays (a worker shares its descriptors): every
    * thread reads the same file to the end, as one thread reading it would. -1: it could not be
    * opened, and each thread meets the error at its path.
    */
-  fds: number[];
+  fds: readonly number[];
 }
 
 export const HERE = -1;
