@@ -610,6 +610,18 @@ export function scanForReport(
   const bytesRead = visitor.bytesRead;
   /** What ScoredLine.ia2 points at when a line holds ia2's probabilities: one object, rewritten per line. */
   const ia2: Probabilities = { p_long: 0, p_short: 0, p_flat: 0 };
+  /** `<first>…,"p_short":…,"p_flat":…` into `into`: the three probabilities, spelled alike in a settlement and its ia2 field. */
+  const probabilities = (into: Probabilities, first: Literal): void => {
+    c.literal(first);
+    c.number();
+    into.p_long = c.value;
+    c.literal(P_SHORT);
+    c.number();
+    into.p_short = c.value;
+    c.literal(P_FLAT);
+    c.number();
+    into.p_flat = c.value;
+  };
   /**
    * ia2's probabilities from a settlement line's end (they are its last field): `,"ia2":null}`,
    * or `,"ia2":{"p_long":…,"p_short":…,"p_flat":…}}`, found from the line's last '{' (the
@@ -628,15 +640,7 @@ export function scanForReport(
     c.pos = brace - IA2_HEAD.bytes.length;
     if (c.pos < floor) return false;
     c.literal(IA2_HEAD);
-    c.literal(IA2_P_LONG);
-    c.number();
-    ia2.p_long = c.value;
-    c.literal(P_SHORT);
-    c.number();
-    ia2.p_short = c.value;
-    c.literal(P_FLAT);
-    c.number();
-    ia2.p_flat = c.value;
+    probabilities(ia2, IA2_P_LONG);
     if (!c.ok || c.pos !== end - 2 || buf[end - 2] !== 125) return false;
     scored.ia2 = ia2;
     return true;
@@ -713,15 +717,7 @@ export function scanForReport(
       scored.ts = c.value;
       c.literal(DIRECTION);
       scored.direction = c.text(DIRECTION_SLOT);
-      c.literal(P_LONG);
-      c.number();
-      scored.p_long = c.value;
-      c.literal(P_SHORT);
-      c.number();
-      scored.p_short = c.value;
-      c.literal(P_FLAT);
-      c.number();
-      scored.p_flat = c.value;
+      probabilities(scored, P_LONG);
       c.literal(ANCHOR);
       c.number();
       scored.anchor_price = c.value;
