@@ -31,13 +31,17 @@ export function reindentJson(raw: string, depth = 0, cap = MAX_JSON_OUTPUT): str
  * The token scan of valid JSON text: the reference, which the native path must equal in
  * every text and every refusal (exported for the test that holds it to that).
  */
-export function reindentTokens(raw: string, depth: number, cap: number): string {
+export function reindentTokens(raw: string, depth: number, cap: number, compact = false): string {
   const indents: string[] = [];
-  const newline = (level: number): string => {
-    if (level > MAX_JSON_DEPTH + depth) throw new NestedTooDeeplyError();
-    indents[level] ??= indentOf(level);
-    return indents[level]!;
-  };
+  // Compact (compactJson): no newline, no indentation and no depth to refuse, white space dropped.
+  const newline = compact
+    ? () => ''
+    : (level: number): string => {
+        if (level > MAX_JSON_DEPTH + depth) throw new NestedTooDeeplyError();
+        indents[level] ??= indentOf(level);
+        return indents[level]!;
+      };
+  const colon = compact ? ':' : ': ';
   let out = '';
   let level = depth;
   let from = 0; // start of the run not yet copied to `out`
@@ -54,7 +58,7 @@ export function reindentTokens(raw: string, depth: number, cap: number): string 
       continue;
     }
     if (ch === 0x2c /* , */) out += `${raw.slice(from, i)},${newline(level)}`;
-    else if (ch === 0x3a /* : */) out += `${raw.slice(from, i)}: `;
+    else if (ch === 0x3a /* : */) out += raw.slice(from, i) + colon;
     else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
       let k = i + 1;
       while (isSpace(raw.charCodeAt(k))) k++;
@@ -175,22 +179,5 @@ export function compactJson(raw: string): string {
   const trimmed = raw.trim();
   // Most bodies come compact already: then they are their own compact form.
   if (raw.length <= NATIVE_MAX && JSON.stringify(value) === trimmed) return escapeInvisibleJson(trimmed);
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw.charCodeAt(i);
-    if (ch === 0x22 /* " */) {
-      // As --json writes a string (reindentTokens): a key sent escaped is one the redactor knows.
-      const { close, plain } = stringAt(raw, i);
-      if (plain !== undefined) {
-        out += raw.slice(from, i) + plain;
-        from = close + 1;
-      }
-      i = close;
-    } else if (isSpace(ch)) {
-      out += raw.slice(from, i);
-      from = i + 1;
-    }
-  }
-  return escapeInvisibleJson(out + raw.slice(from));
+  return escapeInvisibleJson(reindentTokens(raw, 0, Number.POSITIVE_INFINITY, true));
 }
