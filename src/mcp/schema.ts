@@ -4,6 +4,13 @@
 // dialect (Gemini's function declarations) would reject an array, and the MCP Inspector's
 // --strict check warns of it.
 
+/** An object's schema: its properties, and those it always has (by default, all of them). */
+export const objectOf = (
+  properties: Record<string, JsonSchema>,
+  required: string[] = Object.keys(properties),
+  description?: string,
+): JsonSchema => ({ type: 'object', ...(description !== undefined && { description }), properties, required });
+
 /** `{anyOf: [schema, {type: 'null'}]}`. */
 export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 

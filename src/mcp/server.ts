@@ -26,7 +26,7 @@ import {
   SUPPORTED_VERSIONS,
 } from './protocol.js';
 import { type CallResult, errorResult, NOTICE, Pager } from './results.js';
-import { nullable, violation } from './schema.js';
+import { nullable, objectOf, violation } from './schema.js';
 import { cleanValue } from './text.js';
 import type { ToolCall } from './call.js';
 import type { Tool } from './tools.js';
@@ -337,13 +337,7 @@ export class Server {
       case 'resources/read': {
         const resource = RESOURCES.find((r) => r.uri === p.uri);
         if (resource === undefined)
-          throw new RpcError(
-            RpcCode.InvalidParams,
-            `Invalid params: no resource ${JSON.stringify(String(p.uri)).slice(0, 80)}`,
-            {
-              uri: typeof p.uri === 'string' ? p.uri.slice(0, 200) : null,
-            },
-          );
+          throw noSuch('resource', p.uri, { uri: typeof p.uri === 'string' ? p.uri.slice(0, 200) : null });
         let value: unknown;
         try {
           value = await resource.read(this.toolCall({}, flight, meta));
@@ -368,11 +362,7 @@ export class Server {
         };
       case 'prompts/get': {
         const prompt = PROMPTS.find((pr) => pr.name === p.name);
-        if (prompt === undefined)
-          throw new RpcError(
-            RpcCode.InvalidParams,
-            `Invalid params: no prompt ${JSON.stringify(String(p.name)).slice(0, 80)}`,
-          );
+        if (prompt === undefined) throw noSuch('prompt', p.name);
         const args = (p.arguments ?? {}) as Record<string, unknown>;
         const given: Record<string, string> = {};
         for (const a of prompt.arguments) {
@@ -500,6 +490,10 @@ function describeTool(t: Tool): Record<string, unknown> {
   };
 }
 
+/** A resource or prompt by a name that none has: invalid params, the name quoted (cut to 80 characters). */
+const noSuch = (what: 'resource' | 'prompt', name: unknown, data?: Record<string, unknown>): RpcError =>
+  new RpcError(RpcCode.InvalidParams, `Invalid params: no ${what} ${JSON.stringify(String(name)).slice(0, 80)}`, data);
+
 /** The envelope every result of a tool has (results.ts), around the tool's own `result`. */
 function envelopeSchema(result: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -522,22 +516,17 @@ function envelopeSchema(result: Record<string, unknown>): Record<string, unknown
         type: 'boolean',
         description: 'true when this is one page of a longer result: nextCursor continues it',
       },
-      page: {
-        type: 'object',
-        properties: { offset: { type: 'integer' }, count: { type: 'integer' }, total: { type: 'integer' } },
-        required: ['offset', 'count', 'total'],
-      },
-      part: {
-        type: 'object',
-        description: 'a window of the JSON text of a result too long for one page',
-        properties: {
+      page: objectOf({ offset: { type: 'integer' }, count: { type: 'integer' }, total: { type: 'integer' } }),
+      part: objectOf(
+        {
           offset: { type: 'integer' },
           length: { type: 'integer' },
           total: { type: 'integer' },
           text: { type: 'string' },
         },
-        required: ['offset', 'length', 'total', 'text'],
-      },
+        undefined,
+        'a window of the JSON text of a result too long for one page',
+      ),
       nextCursor: { type: 'string', description: 'pass as the `cursor` argument of the same tool for the next page' },
       error: {
         type: 'object',

@@ -7,7 +7,7 @@ import { GATEWAY_COMMANDS, DEMO_SYMBOLS, equivalentTimeframe, ACCURACY_TIMEFRAME
 import { UsageError } from '../core/errors.js';
 import type { ToolCall } from './call.js';
 import type { ToolOutput } from './results.js';
-import { type JsonSchema, nullable } from './schema.js';
+import { type JsonSchema, nullable, objectOf } from './schema.js';
 
 export const TOOLSETS = ['forecasts', 'evidence', 'gateway', 'journal', 'service'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -46,15 +46,15 @@ const TIMEFRAME = str('one timeframe, e.g. 1h', { maxLength: 10 });
 const SYMBOL = str('one symbol, e.g. BTC/USD', { maxLength: 40 });
 /** The journal tools' selection, as the journal commands' --tf and --symbol. */
 const JOURNAL_SELECTION = { timeframe: TIMEFRAME, symbol: SYMBOL };
-/** A result's schema: its properties, and those it always has. */
-const result = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
-  type: 'object',
-  properties,
-  required,
-});
+/** A result's schema: its properties, and those it always has (by default, all of them). */
+const result = objectOf;
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 const STRINGS = listOf({ type: 'string' });
 const OBJECTS = listOf({ type: 'object' });
+const NUMBER: JsonSchema = { type: 'number' };
+const INTEGER: JsonSchema = { type: 'integer' };
+/** The journal results' notes and warnings. */
+const NOTES = { notes: STRINGS, warnings: STRINGS };
 /** A tool whose body is in local.ts (the journal and the settings), loaded when it runs. */
 const local =
   (name: 'readJournalReport' | 'readJournalCompare' | 'readJournalList' | 'readServiceInfo') =>
@@ -108,24 +108,10 @@ export const TOOLS: readonly Tool[] = [
       },
       ['symbols'],
     ),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        forecasts: {
-          type: 'array',
-          items: body('one symbol: the service body (symbol, price, predictions by timeframe, meta)'),
-        },
-        failed: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { symbol: { type: 'string' }, error: { type: 'string' } },
-            required: ['symbol', 'error'],
-          },
-        },
-      },
-      required: ['forecasts', 'failed'],
-    },
+    resultSchema: result({
+      forecasts: listOf(body('one symbol: the service body (symbol, price, predictions by timeframe, meta)')),
+      failed: listOf(objectOf({ symbol: { type: 'string' }, error: { type: 'string' } })),
+    }),
     annotations: readOnly('Latest forecasts'),
     async run(call) {
       const { canonicalSymbol } = await import('../cmdutil/input.js');
@@ -172,7 +158,7 @@ export const TOOLS: readonly Tool[] = [
       symbol: str('the demo symbol', { enum: DEMO_SYMBOLS }),
       cursor: CURSOR,
     }),
-    resultSchema: { type: 'object', properties: { forecast: body('the service body') }, required: ['forecast'] },
+    resultSchema: result({ forecast: body('the service body') }),
     annotations: readOnly('Demo forecasts'),
     async run(call) {
       const { parseDemoSymbol } = await import('../cmdutil/input.js');
@@ -192,14 +178,10 @@ export const TOOLS: readonly Tool[] = [
       limit: { type: 'integer', minimum: 1, maximum: 500, description: 'symbols per page (default 100)' },
       cursor: CURSOR,
     }),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        count: { type: 'integer', description: 'symbols matching, across all pages' },
-        symbols: { type: 'array', items: body('a symbol and its timeframes') },
-      },
-      required: ['count', 'symbols'],
-    },
+    resultSchema: result({
+      count: { type: 'integer', description: 'symbols matching, across all pages' },
+      symbols: listOf(body('a symbol and its timeframes')),
+    }),
     annotations: readOnly('Symbols'),
     async run(call) {
       call.settings().requireKey('rest');
@@ -224,23 +206,15 @@ export const TOOLS: readonly Tool[] = [
       timeframe: str('one timeframe', { maxLength: 10 }),
       cursor: CURSOR,
     }),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        track_record: body('the service body (protocol, totals, results by timeframe, meta)'),
-        audit: {
-          type: 'object',
-          properties: {
-            audited: { type: 'integer' },
-            agrees: { type: 'boolean' },
-            disagreements: { type: 'array' },
-            not_auditable: { type: 'array' },
-          },
-          required: ['audited', 'agrees', 'disagreements', 'not_auditable'],
-        },
-      },
-      required: ['track_record', 'audit'],
-    },
+    resultSchema: result({
+      track_record: body('the service body (protocol, totals, results by timeframe, meta)'),
+      audit: objectOf({
+        audited: { type: 'integer' },
+        agrees: { type: 'boolean' },
+        disagreements: { type: 'array' },
+        not_auditable: { type: 'array' },
+      }),
+    }),
     annotations: readOnly('Track record'),
     async run(call) {
       const { canonicalSymbol, parseAccuracyTimeframe } = await import('../cmdutil/input.js');
@@ -274,14 +248,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       'One expired forecast by its id (no key): the stored forecast, the market closes up to its target time and the published settlement, with a check that the published outcome follows from the direction, the anchor price and the close. A forecast not yet expired is refused by the service (403).',
     inputSchema: obj({ id: { type: 'integer', minimum: 1, description: 'the forecast id' }, cursor: CURSOR }, ['id']),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        verification: body('the service body'),
-        check: { type: 'object', properties: { checked: { type: 'boolean' } }, required: ['checked'] },
-      },
-      required: ['verification', 'check'],
-    },
+    resultSchema: result({ verification: body('the service body'), check: objectOf({ checked: { type: 'boolean' } }) }),
     annotations: readOnly('Verify a forecast'),
     async run(call) {
       const [{ fetchVerify }, { checkSettlement }] = await Promise.all([api(), import('../evidence/settlement.js')]);
@@ -309,11 +276,7 @@ export const TOOLS: readonly Tool[] = [
       },
       ['command'],
     ),
-    resultSchema: {
-      type: 'object',
-      properties: { command: { type: 'string' }, envelope: body("the gateway's envelope (ok, data, meta)") },
-      required: ['command', 'envelope'],
-    },
+    resultSchema: result({ command: { type: 'string' }, envelope: body("the gateway's envelope (ok, data, meta)") }),
     annotations: readOnly('Gateway command'),
     async run(call) {
       const { requireGatewayCommand, shapeGatewayArgs } = await import('../cmdutil/gateway-args.js');
@@ -331,17 +294,11 @@ export const TOOLS: readonly Tool[] = [
     description:
       "How the forecasts the user was shown and recorded (`fcast --record`) have scored once settled, per timeframe, from the user's own journal: settled, wins, losses, neutrals, hit rate with its 95% interval, 3-class Brier score and skill score, log loss, the call's calibration bins and Brier decomposition, beside the service's published figures for the same symbols. Optional `timeframe` and `symbol` narrow it.",
     inputSchema: obj({ ...JOURNAL_SELECTION, cursor: CURSOR }),
-    resultSchema: result(
-      {
-        flat_band_pct: { type: 'number' },
-        bins: { type: 'integer' },
-        timeframes: OBJECTS,
-        symbols: STRINGS,
-        notes: STRINGS,
-        warnings: STRINGS,
-      },
-      ['timeframes', 'symbols', 'notes', 'warnings'],
-    ),
+    resultSchema: result({ flat_band_pct: NUMBER, bins: INTEGER, timeframes: OBJECTS, symbols: STRINGS, ...NOTES }, [
+      'timeframes',
+      'symbols',
+      ...Object.keys(NOTES),
+    ]),
     annotations: readOnly('Journal report', true),
     run: local('readJournalReport'),
   },
@@ -351,18 +308,14 @@ export const TOOLS: readonly Tool[] = [
     description:
       "Which engine's probabilities deserve trust, on the user's own settled forecasts (`fcast journal compare`): per timeframe, ia2, ia3 and the sample's climatology scored by RPS (classes ordered short < flat < long; 0 best, 2 worst), the 3-class Brier score and log loss; each pair's mean loss difference (negative: the first is better) with its Diebold-Mariano test (Harvey-Leybourne-Newbold, lags from overlapping horizons), a block bootstrap interval and the Holm-adjusted p of the RPS tests; CORP reliability terms (MCB, DSC, UNC) per event; and the verdict sentence of ia3 against ia2. Reads only the journal. Optional `timeframe` and `symbol` narrow it. Sends progress; at a million forecasts it takes seconds.",
     inputSchema: obj({ ...JOURNAL_SELECTION, cursor: CURSOR }),
-    resultSchema: result(
-      {
-        flat_band_pct: { type: 'number' },
-        alpha: { type: 'number' },
-        bootstrap: { type: 'object' },
-        timeframes: OBJECTS,
-        lacking_ia2: { type: 'integer' },
-        notes: STRINGS,
-        warnings: STRINGS,
-      },
-      ['flat_band_pct', 'alpha', 'bootstrap', 'timeframes', 'lacking_ia2', 'notes', 'warnings'],
-    ),
+    resultSchema: result({
+      flat_band_pct: NUMBER,
+      alpha: NUMBER,
+      bootstrap: { type: 'object' },
+      timeframes: OBJECTS,
+      lacking_ia2: INTEGER,
+      ...NOTES,
+    }),
     annotations: readOnly('Engines compared', false),
     run: local('readJournalCompare'),
   },
@@ -378,11 +331,7 @@ export const TOOLS: readonly Tool[] = [
       status: str('only rows of this status', { enum: ['open', 'settled', 'unsettleable'] }),
       cursor: CURSOR,
     }),
-    resultSchema: result({ count: { type: 'integer' }, rows: OBJECTS, warnings: STRINGS }, [
-      'count',
-      'rows',
-      'warnings',
-    ]),
+    resultSchema: result({ count: INTEGER, rows: OBJECTS, warnings: STRINGS }),
     annotations: readOnly('Journal rows', false),
     run: local('readJournalList'),
   },
@@ -392,25 +341,14 @@ export const TOOLS: readonly Tool[] = [
     description:
       "Which service fcast talks to and how: the base URL, whether a REST key and a gateway key are configured (never the keys), the journal's folder, fcast's version, and what the service's discovery says (its tier, data delay, MCP endpoint) when it answers. Start here when another tool reports a setup problem.",
     inputSchema: obj({}),
-    resultSchema: {
-      type: 'object',
-      properties: {
-        fcast_version: { type: 'string' },
-        base_url: nullable({ type: 'string' }),
-        rest_key_configured: { type: 'boolean' },
-        gateway_key_configured: { type: 'boolean' },
-        journal_dir: { type: 'string' },
-        service: { type: 'object' },
-      },
-      required: [
-        'fcast_version',
-        'base_url',
-        'rest_key_configured',
-        'gateway_key_configured',
-        'journal_dir',
-        'service',
-      ],
-    },
+    resultSchema: result({
+      fcast_version: { type: 'string' },
+      base_url: nullable({ type: 'string' }),
+      rest_key_configured: { type: 'boolean' },
+      gateway_key_configured: { type: 'boolean' },
+      journal_dir: { type: 'string' },
+      service: { type: 'object' },
+    }),
     annotations: readOnly('Service info'),
     run: local('readServiceInfo'),
   },
