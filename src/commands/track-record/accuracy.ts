@@ -27,16 +27,9 @@ export default defineCommand({
     ['fcast accuracy --tf 1h --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
     ['fcast accuracy --tf 1h --json | jq ".results[0].resolved_win_rate"', 'one figure, for scripts'],
   ],
-  run: async (run, flags) => {
-    const [{ runEvidenceCommand }, { fetchAccuracy, requests }] = await Promise.all([
-      import('./shared/run.js'),
-      import('../../api/endpoints.js'),
-    ]);
-    const query = { symbol: flags.symbol, tf: flags.tf };
-    return runEvidenceCommand(run, flags, query, {
-      name: 'accuracy',
-      request: () => requests.accuracy(query),
-      fetch: async () => fetchAccuracy(await run.connect(), query),
-    });
-  },
+  run: async (run, flags) =>
+    (await import('./shared/run.js')).runEvidenceCommand(run, flags, 'accuracy', {
+      symbol: flags.symbol,
+      tf: flags.tf,
+    }),
 });

@@ -26,16 +26,6 @@ export default defineCommand({
     ['fcast track-record --format markdown >> "$GITHUB_STEP_SUMMARY"', 'a Markdown table for a CI summary'],
     ['fcast track-record --json | jq ".results[] | {timeframe, resolved_win_rate}"', 'the body, for scripts'],
   ],
-  run: async (run, flags) => {
-    const [{ runEvidenceCommand }, { fetchTrackRecord, requests }] = await Promise.all([
-      import('./shared/run.js'),
-      import('../../api/endpoints.js'),
-    ]);
-    const query = { symbol: flags.symbol };
-    return runEvidenceCommand(run, flags, query, {
-      name: 'track-record',
-      request: () => requests.trackRecord(query),
-      fetch: async () => fetchTrackRecord(await run.connect(), query),
-    });
-  },
+  run: async (run, flags) =>
+    (await import('./shared/run.js')).runEvidenceCommand(run, flags, 'track-record', { symbol: flags.symbol }),
 });

@@ -3,8 +3,8 @@
 // computed once, rendered in the form asked for, checked (exit 8), and saved last.
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MAX_BODY_BYTES, type RequestSpec } from '../../../api/client.js';
-import type { Fetched } from '../../../api/endpoints.js';
+import { MAX_BODY_BYTES } from '../../../api/client.js';
+import { fetchAccuracy, fetchTrackRecord, requests } from '../../../api/endpoints.js';
 import type { TrackRecord } from '../../../schema/bodies.js';
 import { saveFile } from '../../../core/sinks.js';
 import { isDelimited, type Run } from '../../../cmdutil/command.js';
@@ -75,19 +75,19 @@ function savePath(file: string): string {
   }
 }
 
-/** The endpoint of the command: the request it would send (for --dry-run), and the fetch. */
-export interface EvidenceEndpoint {
-  /** The command's name, for the CI annotations: `track-record`, `accuracy`. */
-  name: string;
-  request: () => RequestSpec;
-  fetch: () => Promise<Fetched<TrackRecord>>;
-}
+/** The family's commands by name (the CI annotations' `command`): the request each would send (for --dry-run), and its fetch. */
+const ENDPOINTS = {
+  'track-record': { request: requests.trackRecord, fetch: fetchTrackRecord },
+  accuracy: { request: requests.accuracy, fetch: fetchAccuracy },
+} as const;
+
+export type EvidenceCommand = keyof typeof ENDPOINTS;
 
 export async function runEvidenceCommand(
   run: Run,
   flags: EvidenceFlags,
+  name: EvidenceCommand,
   filter: RecordFilter,
-  endpoint: EvidenceEndpoint,
 ): Promise<number | undefined> {
   const { out } = run;
   if (hasPeriodGates(flags) && flags.baseline === undefined) {
@@ -97,9 +97,9 @@ export async function runEvidenceCommand(
   }
   const baseline = flags.baseline === undefined ? undefined : await readBaseline(flags.baseline, filter);
   const saveTo = flags.save === undefined ? undefined : savePath(flags.save);
-  if (run.flags.dryRun) return run.dryRun(endpoint.request());
+  if (run.flags.dryRun) return run.dryRun(ENDPOINTS[name].request(filter));
 
-  const res = await endpoint.fetch();
+  const res = await ENDPOINTS[name].fetch(await run.connect(), filter);
   const comparison = baseline ? compareWithBaseline(baseline.body, res.body) : undefined;
   const baselineView: BaselineView | undefined =
     baseline && comparison
@@ -152,7 +152,7 @@ export async function runEvidenceCommand(
     annotateEvidence({
       out,
       env: run.ctx.env,
-      command: endpoint.name,
+      command: name,
       report,
       rows: view.figures.rows,
       markdown: res.wellFormed ? render.renderTrackRecordMarkdown(out, view) : undefined,
