@@ -9,6 +9,7 @@ import type { JournalRow, RowStatus } from '../../journal/rows.js';
 import { checkOneOrigin, filterOf, noteLeftOut, warnProblems } from './shared.js';
 import { UsageError } from '../../core/errors.js';
 import type { AlertRow } from '../../journal/alerts-list.js';
+import type { Cell } from '../../output/formats/delimited.js';
 
 const FLAGS = {
   ...FILTER_FLAGS,
@@ -44,13 +45,11 @@ export async function list(run: Run, opts: ListFlags): Promise<void> {
   if (opts.alerts) return listAlerts(run, opts);
   // What it runs loads when it runs: the definition above is read whenever the journal's tree is
   // built (its help, completion).
-  const [{ forEachRow, LIST_COLUMNS }, { openJournalDir }, { renderDelimited }, { renderJournalRows }] =
-    await Promise.all([
-      import('../../journal/rows.js'),
-      import('../../journal/journal-files.js'),
-      import('../../output/formats/delimited.js'),
-      import('../../output/journal-views.js'),
-    ]);
+  const [{ forEachRow, LIST_COLUMNS }, { openJournalDir }, { renderJournalRows }] = await Promise.all([
+    import('../../journal/rows.js'),
+    import('../../journal/journal-files.js'),
+    import('../../output/journal-views.js'),
+  ]);
   const filter = {
     ...filterOf(run, opts),
     status: opts.status,
@@ -61,18 +60,7 @@ export async function list(run: Run, opts: ListFlags): Promise<void> {
   warnProblems(run, read);
   checkOneOrigin(filter, read.origins);
   noteLeftOut(run, read.leftOut);
-  if (run.format === 'json') return run.out.json(rows);
-  if (run.format === 'csv' || run.format === 'tsv') {
-    const header = LIST_COLUMNS;
-    return run.out.data(
-      renderDelimited(
-        run.format,
-        header,
-        rows.map((r) => header.map((c) => r[c])),
-      ),
-    );
-  }
-  run.out.data(renderJournalRows(run.out, rows));
+  return writeRows(run, rows, LIST_COLUMNS, () => renderJournalRows(run.out, rows));
 }
 
 /** `--alerts`: the alerts a watch noted (--watch --alert --record), one row each, in the order noted. */
@@ -81,29 +69,37 @@ async function listAlerts(run: Run, opts: ListFlags): Promise<void> {
     throw new UsageError('--status is of forecasts; --alerts lists the alerts noted', {
       hint: "drop one of them, or see 'fcast journal list --help'",
     });
-  const [{ ALERT_COLUMNS, alertRow, forEachAlert }, { openJournalDir }, { renderDelimited }, { renderAlertRows }] =
-    await Promise.all([
-      import('../../journal/alerts-list.js'),
-      import('../../journal/journal-files.js'),
-      import('../../output/formats/delimited.js'),
-      import('../../output/journal-views.js'),
-    ]);
+  const [{ ALERT_COLUMNS, alertRow, forEachAlert }, { openJournalDir }, { renderAlertRows }] = await Promise.all([
+    import('../../journal/alerts-list.js'),
+    import('../../journal/journal-files.js'),
+    import('../../output/journal-views.js'),
+  ]);
   const filter = filterOf(run, opts);
   const dir = openJournalDir(dataDir(run.ctx), { create: false });
   const rows: AlertRow[] = [];
   const read = forEachAlert(dir, filter, (r) => rows.push(alertRow(r)));
   warnProblems(run, read);
   checkOneOrigin(filter, read.origins);
+  return writeRows(run, rows, ALERT_COLUMNS, () => renderAlertRows(run.out, rows));
+}
+
+/** The rows as the format asks: --json as they are, csv and tsv by `columns`, else as `table` draws them. */
+async function writeRows<R>(
+  run: Run,
+  rows: R[],
+  columns: readonly (keyof R & string)[],
+  table: () => string,
+): Promise<void> {
   if (run.format === 'json') return run.out.json(rows);
   if (run.format === 'csv' || run.format === 'tsv') {
-    const header = [...ALERT_COLUMNS];
+    const { renderDelimited } = await import('../../output/formats/delimited.js');
     return run.out.data(
       renderDelimited(
         run.format,
-        header,
-        rows.map((r) => header.map((c) => r[c])),
+        columns,
+        rows.map((r) => columns.map((c) => r[c] as Cell)),
       ),
     );
   }
-  run.out.data(renderAlertRows(run.out, rows));
+  run.out.data(table());
 }
