@@ -4,6 +4,7 @@
 // plot samples every curve at its x; where two curves share a cell the later one's glyph shows
 // (the legend's order). Text only, so it pastes into a CI log or a Markdown code block.
 import type { Colors } from './io.js';
+import { blankGrid, plotLines } from './plot-grid.js';
 import { packLine } from './table.js';
 
 const LABEL_WIDTH = 6;
@@ -36,9 +37,7 @@ export function renderCurves(c: Colors, chart: CurvesChart): string {
   const cols = Math.max(11, chart.width - LABEL_WIDTH - 1);
   const rows = Math.max(5, chart.height);
   const top = chart.yMax > 0 && Number.isFinite(chart.yMax) ? chart.yMax : 1;
-  const grid: Array<Array<{ ch: string; paint?: (s: string) => string }>> = Array.from({ length: rows }, () =>
-    Array.from({ length: cols }, () => ({ ch: ' ' })),
-  );
+  const grid = blankGrid(rows, cols);
   const xOf = (col: number) => (cols === 1 ? 0 : col / (cols - 1));
   const rowOf = (y: number) => rows - 1 - Math.round(Math.min(1, Math.max(0, y / top)) * (rows - 1));
   if (chart.diagonal) for (let x = 0; x < cols; x++) grid[rowOf(xOf(x) * top)]![x] = { ch: '·', paint: c.dim };
@@ -48,20 +47,7 @@ export function renderCurves(c: Colors, chart: CurvesChart): string {
       if (y === undefined || !Number.isFinite(y)) continue;
       grid[rowOf(y)]![x] = { ch: curve.glyph, paint: curve.paint };
     }
-  const labelAt = (r: number): string => {
-    if (r === 0) return label(top);
-    if (r === rows - 1) return '0';
-    if (r === Math.round((rows - 1) / 2)) return label(top / 2);
-    return '';
-  };
-  const lines = grid.map((cells, r) => {
-    const tick = labelAt(r) ? '┤' : '│';
-    const plot = cells
-      .map((cell) => (cell.paint ? cell.paint(cell.ch) : cell.ch))
-      .join('')
-      .trimEnd();
-    return `${labelAt(r).padStart(LABEL_WIDTH - 1)} ${c.dim(tick)}${plot}`;
-  });
+  const lines = plotLines(c, grid, LABEL_WIDTH, { top: label(top), middle: label(top / 2), bottom: '0' });
   const under = Array.from({ length: cols }, () => ' ');
   const put = (at: number, text: string) => under.splice(at, text.length, ...text);
   put(0, '0');

@@ -5,6 +5,7 @@
 // code block as it shows.
 import type { CallBin } from '../journal/score.js';
 import type { Colors } from './io.js';
+import { blankGrid, plotLines } from './plot-grid.js';
 import { packLine } from './table.js';
 
 const LABEL_WIDTH = 5;
@@ -20,9 +21,7 @@ export function renderReliabilityChart(
 ): string {
   const cols = Math.max(11, size.width - LABEL_WIDTH - 1);
   const rows = Math.max(5, size.height);
-  const grid: Array<Array<{ ch: string; paint?: (s: string) => string }>> = Array.from({ length: rows }, () =>
-    Array.from({ length: cols }, () => ({ ch: ' ' })),
-  );
+  const grid = blankGrid(rows, cols);
   const colOf = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * (cols - 1));
   const rowOf = (y: number) => rows - 1 - Math.round(Math.min(1, Math.max(0, y)) * (rows - 1));
   // The diagonal first, so that bands and dots are drawn over it.
@@ -35,20 +34,7 @@ export function renderReliabilityChart(
     }
     grid[rowOf(b.freq)]![x] = b.n < size.smallSample ? { ch: '○', paint: c.yellow } : { ch: '●', paint: c.green };
   }
-  const label = (r: number): string => {
-    if (r === 0) return '1.0';
-    if (r === rows - 1) return '0.0';
-    if (r === Math.round((rows - 1) / 2)) return '0.5';
-    return '';
-  };
-  const lines = grid.map((cells, r) => {
-    const tick = label(r) ? '┤' : '│';
-    const plot = cells
-      .map((cell) => (cell.paint ? cell.paint(cell.ch) : cell.ch))
-      .join('')
-      .trimEnd();
-    return `${label(r).padStart(LABEL_WIDTH - 1)} ${c.dim(tick)}${plot}`;
-  });
+  const lines = plotLines(c, grid, LABEL_WIDTH, { top: '1.0', middle: '0.5', bottom: '0.0' });
   const axis = `${' '.repeat(LABEL_WIDTH)}${c.dim(`└${'─'.repeat(cols)}`)}`;
   // Each tick label under its column of the plot: 0.0 from the first, 0.5 centred on the
   // middle one, 1.0 ending at the last; the line is as wide as the plot's, never wider.
