@@ -97,14 +97,13 @@ export function monthFiles(dir: string): string[] {
  * is never followed. Openers add O_NONBLOCK and check again (a file swapped in between).
  */
 export function refuseIrregular(path: string): void {
-  let stat: ReturnType<typeof lstatSync>;
+  let stat: ReturnType<typeof lstatSync> | undefined;
   try {
-    stat = lstatSync(path);
+    stat = lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw failure(path, err, 'cannot read');
   }
-  if (stat.isFile()) return;
+  if (stat === undefined || stat.isFile()) return;
   if (stat.isSymbolicLink())
     throw journalError(
       `${path} is a symbolic link (to ${symlinkTarget(path) ?? '?'}); fcast does not read or write the journal through links`,

@@ -84,13 +84,8 @@ export function saveKept(state: MockState, path: string, clock?: KeptClock): voi
 
 /** `--fresh`: forget every key issued before. Only a regular file is removed. */
 export function forgetKept(path: string): void {
-  let info: ReturnType<typeof lstatSync>;
-  try {
-    info = lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (info === undefined) return;
   if (!info.isFile()) throw new IrregularFileError(path, `is ${kindOf(info)}; --fresh removes only a regular file`);
   unlinkSync(path);
 }
