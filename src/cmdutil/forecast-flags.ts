@@ -2,6 +2,7 @@
 // Kept free of output code so that building the command tree stays cheap.
 import { equivalentTimeframe } from '../core/domain.js';
 import { UsageError } from '../core/errors.js';
+import { RECORD_FORMATS } from './command.js';
 import { valueFlag } from './define.js';
 import { type HelpText, helpWidth, wrapHelp } from './help.js';
 import { closest, shown } from './input.js';
@@ -64,3 +65,10 @@ export const TF_FLAG = valueFlag(
  */
 export const FORECAST_TOPICS_HELP: HelpText = (context) =>
   `\n${wrapHelp("More: 'fcast help forecasts' (columns, symbols, --json), 'fcast help watch'.", 0, helpWidth(context))}`;
+
+/** What demo's and predict's definitions share: the formats a recorded forecast has, and the topics line before the examples. */
+export const FORECAST_VIEW = {
+  formats: RECORD_FORMATS,
+  notesFirst: true,
+  notes: [FORECAST_TOPICS_HELP],
+} as const;

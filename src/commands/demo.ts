@@ -1,9 +1,9 @@
 // `fcast demo [symbol]`: keyless forecasts for a demo symbol, once or as a watch.
-import { isDelimited, RECORD_FORMATS, type Run } from '../cmdutil/command.js';
+import { isDelimited, type Run } from '../cmdutil/command.js';
 import { defineCommand, type FlagValues } from '../cmdutil/define.js';
 import { DEMO_SYMBOLS, DEFAULT_DEMO_SYMBOL } from '../core/domain.js';
 import { parseDemoSymbol } from '../cmdutil/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { checkTimeframes, FORECAST_VIEW, TF_FLAG } from '../cmdutil/forecast-flags.js';
 import { runWatch, watchFlags, watchPlan } from '../cmdutil/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import type { Checked } from '../output/document.js';
@@ -27,9 +27,7 @@ export default defineCommand({
   description: `Forecasts for one demo symbol, with no key (data delayed 60 minutes).\nSymbols: ${DEMO_SYMBOLS.join(', ')} (case-insensitive; default ${DEFAULT_DEMO_SYMBOL}).`,
   args: [{ name: '[symbol]', help: `one of ${DEMO_SYMBOLS.join(', ')}` }],
   flags: DEMO_FLAGS,
-  formats: RECORD_FORMATS,
-  notesFirst: true,
-  notes: [FORECAST_TOPICS_HELP],
+  ...FORECAST_VIEW,
   examples: [
     ['fcast demo', 'BTC/USD as a table'],
     ['fcast demo ETH/USD --tf 1h,6h', 'only these timeframes'],

@@ -1,9 +1,9 @@
 // `fcast predict [symbol...]`: the latest forecasts of each symbol (or the watchlist), once or as a watch.
-import { isDelimited, RECORD_FORMATS, type Run } from '../cmdutil/command.js';
+import { isDelimited, type Run } from '../cmdutil/command.js';
 import { defineCommand, flag, type FlagValues } from '../cmdutil/define.js';
 import { amend, ApiError, ConfigError, FcastError, UsageError } from '../core/errors.js';
 import { canonicalSymbol } from '../cmdutil/input.js';
-import { checkTimeframes, FORECAST_TOPICS_HELP, TF_FLAG } from '../cmdutil/forecast-flags.js';
+import { checkTimeframes, FORECAST_VIEW, TF_FLAG } from '../cmdutil/forecast-flags.js';
 import { runWatch, watchFlags, watchPlan } from '../cmdutil/watch-flags.js';
 import { RECORD_FLAG, recordIfAsked } from '../cmdutil/record.js';
 import { withSettingOrigin } from '../cmdutil/setting-origin.js';
@@ -41,9 +41,7 @@ export default defineCommand({
     'start with an overview, one row per symbol. Timeframes marked * have a track record.',
   args: [{ name: '[symbol...]', help: 'symbols, e.g. BTC/USD eth-usd (default: the watchlist)' }],
   flags: PREDICT_FLAGS,
-  formats: RECORD_FORMATS,
-  notesFirst: true,
-  notes: [FORECAST_TOPICS_HELP],
+  ...FORECAST_VIEW,
   examples: [
     ['fcast predict BTC/USD', 'one symbol as a table'],
     ['fcast predict btc-usd eth/usd SOL/USD', 'several: an overview, one row per symbol'],
