@@ -15,7 +15,7 @@ import { holm } from '../../src/evidence/compare/holm.js';
 import { overlapLags } from '../../src/evidence/compare/lags.js';
 import { murphy, murphyTheta } from '../../src/evidence/compare/murphy.js';
 import { Random } from '../../src/evidence/compare/random.js';
-import { brier3, logLoss, rps } from '../../src/evidence/compare/scores.js';
+import { brier3, climatologyOf, logLoss, rps, skill } from '../../src/evidence/compare/scores.js';
 import {
   logBeta,
   logGamma,
@@ -36,6 +36,18 @@ describe('scores', () => {
   });
   it('log loss clips at 1e-15', () => {
     expect(logLoss({ p_long: 0, p_short: 1, p_flat: 0 }, 0)).toBeCloseTo(-Math.log(1e-15), 12);
+  });
+  it('skill is 1 − score / reference, and none against a reference of 0 or from a score that is not a number', () => {
+    expect(skill(0.25, 0.5)).toBe(0.5);
+    expect(skill(0.5, 0.5)).toBe(0);
+    expect(skill(0, 0)).toBeNull();
+    expect(skill(0.1, -0.5)).toBeNull();
+    expect(skill(Number.NaN, 0.5)).toBeNull();
+    expect(skill(Number.POSITIVE_INFINITY, 0.5)).toBeNull();
+  });
+  it("the climatology is the sample's class frequencies (long, short, flat); of no forecasts, not a number", () => {
+    expect(climatologyOf([0, 0, 1, 2])).toEqual({ p_long: 0.5, p_short: 0.25, p_flat: 0.25 });
+    expect(climatologyOf([])).toEqual({ p_long: Number.NaN, p_short: Number.NaN, p_flat: Number.NaN });
   });
 });
 
@@ -134,6 +146,10 @@ describe('Holm', () => {
     const adj = holm([0.01, 0.04, 0.03, 0.2, null]);
     expect(adj.slice(0, 4).map((x) => Number(x!.toFixed(12)))).toEqual([0.04, 0.09, 0.09, 0.2]);
     expect(adj[4]).toBeNull();
+  });
+  it('leaves a p that is not a number out of the family, as a null', () => {
+    // p.adjust(c(0.01, 0.04), "holm") = 0.02 0.04: the NaN is no third test.
+    expect(holm([0.01, Number.NaN, 0.04, null])).toEqual([0.02, null, 0.04, null]);
   });
 });
 
