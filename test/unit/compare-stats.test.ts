@@ -52,6 +52,41 @@ describe('scores', () => {
 });
 
 describe("Student's t", () => {
+  it("agrees with scipy's gammaln, betaln, betainc and t.cdf where the small tests never go", () => {
+    // scipy 1.x: special.gammaln(0.25), gammaln(0.1) (the reflection below 0.5); betaln(12, 15),
+    // betaln(3, 20), betaln(40, 60) (the Stirling branches); betainc(2, 3, 0.4) and
+    // betainc(30, 40, 0.45) (either side of the continued fraction's switch); t.cdf at 30, 100,
+    // 250 degrees of freedom and below one; 2·t.sf(2.5, 40).
+    expect(logGamma(0.25)).toBeCloseTo(1.2880225246980774, 12);
+    expect(logGamma(0.1)).toBeCloseTo(2.252712651734206, 12);
+    expect(logBeta(12, 15)).toBeCloseTo(-18.568172732389435, 11);
+    expect(logBeta(3, 20)).toBeCloseTo(-8.438149984075784, 11);
+    expect(logBeta(40, 60)).toBeCloseTo(-67.96861624748244, 10);
+    expect(regularizedBeta(0.4, 2, 3)).toBeCloseTo(0.5248, 13);
+    expect(regularizedBeta(0.45, 30, 40)).toBeCloseTo(0.6447480085585666, 12);
+    expect(studentTCdf(2.0423, 30)).toBeCloseTo(0.9750014488130303, 12);
+    expect(studentTCdf(1.984, 100)).toBeCloseTo(0.9750016131019164, 12);
+    expect(studentTCdf(-1.5, 250)).toBeCloseTo(0.06743809535367148, 12);
+    expect(studentTCdf(-3.2, 12)).toBeCloseTo(0.0038162694004053974, 13);
+    expect(studentTCdf(0.3, 0.5)).toBeCloseTo(0.5775704239347546, 12);
+    expect(studentTCdf(-2, 0.3)).toBeCloseTo(0.2821348494803913, 12);
+    expect(studentTTwoSided(2.5, 40)).toBeCloseTo(0.01662035283097921, 13);
+    expect(studentTTwoSided(-2.5, 40)).toBe(studentTTwoSided(2.5, 40));
+  });
+  it('is defined at the ends: NaN stays NaN, an infinite t is certain, x outside (0, 1) is 0 or 1', () => {
+    expect(studentTCdf(Number.NaN, 5)).toBeNaN();
+    expect(studentTCdf(Number.POSITIVE_INFINITY, 5)).toBe(1);
+    expect(studentTCdf(Number.NEGATIVE_INFINITY, 5)).toBe(0);
+    expect(studentTCdf(0, 5)).toBe(0.5);
+    expect(studentTTwoSided(Number.NaN, 5)).toBeNaN();
+    expect(studentTTwoSided(Number.NEGATIVE_INFINITY, 5)).toBe(0);
+    expect(studentTTwoSided(0, 5)).toBe(1);
+    expect(regularizedBeta(Number.NaN, 2, 3)).toBe(0);
+    expect(regularizedBeta(0, 2, 3)).toBe(0);
+    expect(regularizedBeta(-0.5, 2, 3)).toBe(0);
+    expect(regularizedBeta(1, 2, 3)).toBe(1);
+    expect(regularizedBeta(0.3, 2, 3, 0)).toBe(1);
+  });
   it('has the known values', () => {
     expect(logGamma(5)).toBeCloseTo(Math.log(24), 13);
     expect(logGamma(0.5)).toBeCloseTo(0.5 * Math.log(Math.PI), 13);
