@@ -123,6 +123,18 @@ describe('Diebold–Mariano', () => {
   it('takes no more lags than the series has', () => {
     expect(dieboldMariano([1, 2, 4], 10).lags).toBe(2);
   });
+  it('says "no difference" for equal d whose mean rounds away from them, where the centred values would not be 0', () => {
+    // Three 0.1s sum to 0.30000000000000004: their mean is 0.10000000000000002, and the
+    // differences from it a variance of 1e-34, which would make a statistic of millions.
+    expect(dieboldMariano([0.1, 0.1, 0.1], 0)).toEqual({ statistic: 0, p_value: 1, lags: 0, variance: 'zero' });
+    expect(dieboldMariano(Array(6).fill(0.7), 1)).toEqual({ statistic: 0, p_value: 1, lags: 1, variance: 'zero' });
+  });
+  it('has no statistic of no forecasts, or where the correction has no positive radicand', () => {
+    expect(dieboldMariano([], 3)).toEqual({ statistic: null, p_value: null, lags: 0, variance: 'zero' });
+    // n = 3, h = 3: (n + 1 − 2h + h(h − 1)/n) / n = 0.
+    expect(dieboldMariano([1, 2, 4], 10)).toMatchObject({ statistic: null, p_value: null });
+    expect(dieboldMariano([0.1, 0.3], 0).statistic).toBeCloseTo(2, 13);
+  });
 });
 
 describe('bootstrap', () => {
