@@ -24,6 +24,13 @@ const gateLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsW
 const tampered = useTamperedServer();
 
 describe('fcast accuracy', () => {
+  it('--dry-run prints the one request with its symbol and timeframe, sends nothing, and judges no gate', async () => {
+    const r = await emu.run(['accuracy', '--tf', '1H', '--symbol', 'eth/usd', '--dry-run', '--min-settled', '999999']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/agent\/v1\/accuracy\.php\?symbol=ETH%2FUSD&tf=1h\n/);
+    expect(r.stderr).toBe('');
+    expect(emu.server.requests).toHaveLength(0);
+  });
   it('--tf gives one row, sent as typed in canonical form, with the attribution last', async () => {
     const body = await fetchBody<Body>(emu.server.url, `${PATH}?tf=1h&symbol=ETH/USD`);
     emu.server.requests.splice(0);

@@ -340,8 +340,11 @@ describe('fcast track-record', () => {
   it('--dry-run sends nothing and does not judge the gates', async () => {
     const r = await emu.run(['track-record', '--dry-run', '--min-settled', '999999']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/agent\/v1\/track-record\.php/);
+    expect(r.stdout).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/agent\/v1\/track-record\.php\n/);
     expect(emu.server.requests).toHaveLength(0);
+    // The symbol is its one parameter (the family's table sends no tf to it).
+    const one = await emu.run(['track-record', '--symbol', 'eth/usd', '--dry-run']);
+    expect(one.stdout).toMatch(/\/track-record\.php\?symbol=ETH%2FUSD\n/);
   });
 
   it('--help lists the gates and examples', async () => {
